@@ -1,0 +1,19 @@
+"""One module per adventure; ``rules_for`` finds the one a game plays."""
+
+from games.rules.adventures.base import AdventureRules
+from games.rules.adventures.launch import LaunchRules
+from games.rules.errors import RuleViolation
+
+PLAYABLE: dict[int, AdventureRules] = {1: LaunchRules()}
+
+
+def rules_for(adventure: object) -> AdventureRules:
+    """The rules of a playable adventure, or a RuleViolation naming what is playable."""
+    if isinstance(adventure, int) and adventure in PLAYABLE:
+        return PLAYABLE[adventure]
+    if isinstance(adventure, int) and 1 <= adventure <= 8:
+        raise RuleViolation(
+            "adventure_not_available",
+            f"Adventure {adventure} is not playable yet; playable: {sorted(PLAYABLE)}.",
+        )
+    raise RuleViolation("unknown_adventure", "Adventures are numbered 1 to 8.")

@@ -1,0 +1,80 @@
+"""The 63 starship cards, the three stacks, flips and per-stack reshuffles.
+
+The deck order is derived from the game's seed alone, so replaying the events of a game
+rebuilds exactly the same stacks without the order ever being stored.
+"""
+
+import random
+from dataclasses import dataclass, field
+
+from games.rules import data
+
+STACKS = 3
+ACTIONS: tuple[str, ...] = tuple(data.common()["actions"])
+
+
+@dataclass(frozen=True)
+class Card:
+    id: int
+    number: int
+    action: str
+
+
+CARDS: dict[int, Card] = {
+    raw["id"]: Card(raw["id"], raw["number"], raw["action"])
+    for raw in data.common()["starship_cards"]
+}
+
+
+@dataclass
+class Stack:
+    """One stack: cards still to flip (top first) and its discard pile (top last)."""
+
+    draw: list[int]
+    discard: list[int] = field(default_factory=list)
+
+    def copy(self) -> "Stack":
+        return Stack(list(self.draw), list(self.discard))
+
+
+@dataclass(frozen=True)
+class Combination:
+    """A number shown on a stack paired with the action of the card just flipped from it."""
+
+    stack: int
+    number: int
+    action: str
+
+    def as_dict(self) -> dict[str, int | str]:
+        return {"stack": self.stack, "number": self.number, "action": self.action}
+
+
+def deal(seed: int) -> list[Stack]:
+    """Shuffle the 63 cards with the game's seed and deal three stacks of 21."""
+    ids = sorted(CARDS)
+    random.Random(f"{seed}/deal").shuffle(ids)
+    size = len(ids) // STACKS
+    return [Stack(ids[i * size : (i + 1) * size]) for i in range(STACKS)]
+
+
+def flip(stacks: list[Stack], *, seed: int, turn: int) -> tuple[list[Combination], list[int]]:
+    """Phase 1: flip the top card of each stack, in place.
+
+    Returns the three combinations and the stacks that had to be reshuffled. A stack left
+    with no card to show a number is rebuilt from its own discard pile minus the card just
+    flipped, whose action is in play this turn.
+    """
+    combinations = []
+    reshuffled = []
+    for index, stack in enumerate(stacks):
+        flipped = stack.draw.pop(0)
+        stack.discard.append(flipped)
+        if not stack.draw:
+            pile = stack.discard[:-1]
+            random.Random(f"{seed}/reshuffle/{index}/{turn}").shuffle(pile)
+            stack.draw = pile
+            stack.discard = [flipped]
+            reshuffled.append(index)
+        shown = CARDS[stack.draw[0]]
+        combinations.append(Combination(index, shown.number, CARDS[flipped].action))
+    return combinations, reshuffled

@@ -1,0 +1,56 @@
+"""Marks on named sheet elements and the ordering rule of numbering zones.
+
+A sheet is a mapping from element id to its mark: an ``int`` for a written number, ``"X"``
+for an X, or a word for other marks (``"circle"``, ``"cross"``, ``"fill"``, ``"used"``,
+``"triggered"``, ``"complete"``). Unmarked elements are absent.
+"""
+
+from collections.abc import Sequence
+
+from games.rules.errors import RuleViolation
+
+Mark = int | str
+Marks = dict[str, Mark]
+
+X = "X"
+MIN_NUMBER = 0
+MAX_NUMBER = 17
+
+
+def is_filled(marks: Marks, space: str) -> bool:
+    """A space is filled when it holds a number or an X."""
+    return space in marks
+
+
+def all_filled(marks: Marks, spaces: Sequence[str]) -> bool:
+    return all(space in marks for space in spaces)
+
+
+def placement_problem(
+    marks: Marks, zone: Sequence[str], space: str, number: int, *, zone_name: str
+) -> RuleViolation | None:
+    """Why ``number`` cannot go in ``space`` of ``zone`` (spaces in ascending order), or None.
+
+    A number goes in an empty space, never repeats a number of its zone, and keeps the
+    zone strictly ascending; X marks are ignored by the ordering.
+    """
+    if space in marks:
+        return RuleViolation("space_not_empty", f"Space {space} is already filled.")
+    if not MIN_NUMBER <= number <= MAX_NUMBER:
+        return RuleViolation("number_out_of_range", f"{number} is not a number you can write.")
+    position = zone.index(space)
+    for index, other in enumerate(zone):
+        value = marks.get(other)
+        if not isinstance(value, int):
+            continue
+        if value == number:
+            return RuleViolation(
+                "number_already_in_zone", f"{number} is already written on {zone_name}."
+            )
+        if (index < position and value > number) or (index > position and value < number):
+            return RuleViolation(
+                "number_not_ascending",
+                f"{number} in {space} would break the ascending order of {zone_name} "
+                f"({value} is in {other}).",
+            )
+    return None
