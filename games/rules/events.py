@@ -78,6 +78,7 @@ def _turn_started(state: GameState, event: Event) -> None:
     for seat in state.seats:
         seat.turn_start_marks = dict(seat.marks)
         seat.chosen = None
+        seat.turn_choice = {}
         seat.pending = []
         seat.triggered = []
         seat.confirmed = False
@@ -87,6 +88,7 @@ def _number_written(state: GameState, event: Event) -> None:
     seat = state.seats[_seat(event)]
     seat.marks[event["data"]["space"]] = event["data"]["number"]
     seat.chosen = "write"
+    seat.turn_choice = dict(event["data"])
 
 
 def _system_error(state: GameState, event: Event) -> None:
@@ -113,7 +115,6 @@ def _effects_pending(state: GameState, event: Event) -> None:
 def _effect_resolved(state: GameState, event: Event) -> None:
     seat = state.seats[_seat(event)]
     effect = event["data"]["effect"]
-    seat.marks[effect] = "used"
     top = seat.pending[-1]
     top.remove(effect)
     if not top:
@@ -124,6 +125,7 @@ def _undo(state: GameState, event: Event) -> None:
     seat = state.seats[_seat(event)]
     seat.marks = dict(seat.turn_start_marks)
     seat.chosen = None
+    seat.turn_choice = {}
     seat.pending = []
     seat.triggered = []
 

@@ -17,6 +17,9 @@ class SeatState:
     # The current turn: what was chosen ("write" or "system_error"), effects waiting for a
     # choice (a stack of frames, resolved depth-first), sabotages triggered, confirmation.
     chosen: str | None = None
+    # The data of this turn's number_written event (combination, space, number, and what
+    # else the adventure records with the pick), for the steps that follow it.
+    turn_choice: dict[str, Any] = field(default_factory=dict)
     pending: list[list[str]] = field(default_factory=list)
     triggered: list[str] = field(default_factory=list)
     confirmed: bool = False
@@ -29,6 +32,7 @@ class SeatState:
             error_boxes=self.error_boxes,
             bonus_points=self.bonus_points,
             chosen=self.chosen,
+            turn_choice=self.turn_choice,
             pending=[list(frame) for frame in self.pending],
             triggered=list(self.triggered),
             confirmed=self.confirmed,

@@ -287,7 +287,13 @@ class LaunchRules:
             if not useless:
                 return
             for effect in useless:
-                rec.emit("effect_resolved", seat, effect=effect, outcome="lost", target=None)
+                self._resolve(rec, seat, effect, outcome="lost", target=None)
+
+    @staticmethod
+    def _resolve(rec: Recorder, seat: int, effect: str, *, outcome: str, target: str | None) -> None:
+        """An effect waiting for a choice is spent, whatever became of it."""
+        rec.emit("effect_resolved", seat, effect=effect, outcome=outcome, target=target)
+        rec.emit("mark", seat, element=effect, mark="used")
 
     def _uses_of(self, state: GameState, seat: int, effect: str) -> list[Option]:
         marks = state.seats[seat].marks
@@ -342,7 +348,7 @@ class LaunchRules:
                     f"{arrow!r} is not the empty arrow of an inactive rocket in an incomplete "
                     "quarter.",
                 )
-            rec.emit("effect_resolved", seat, effect=effect, outcome="activated", target=arrow)
+            self._resolve(rec, seat, effect, outcome="activated", target=arrow)
             rec.emit("mark", seat, element=arrow, mark="fill")
         elif kind == "building" and action == "build":
             space = choice.get("space")
@@ -350,12 +356,12 @@ class LaunchRules:
                 raise RuleViolation("unknown_space", f"{space!r} is not a space of this sheet.")
             if space in rec.seat(seat).marks:
                 raise RuleViolation("space_not_empty", f"Space {space} is already filled.")
-            rec.emit("effect_resolved", seat, effect=effect, outcome="built", target=space)
+            self._resolve(rec, seat, effect, outcome="built", target=space)
             rec.emit("mark", seat, element=space, mark=X)
             self._after_fill(rec, seat, space)
             return
         elif kind == "building" and action == "skip":
-            rec.emit("effect_resolved", seat, effect=effect, outcome="skipped", target=None)
+            self._resolve(rec, seat, effect, outcome="skipped", target=None)
         elif kind == "rocket_activation" and action == "skip":
             raise RuleViolation(
                 "effect_not_optional", "A rocket activation must be used while an arrow is open."
