@@ -1,0 +1,38 @@
+# The two commands of the README: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+PORT ?= 8000
+
+.PHONY: run test install migrate lint clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+var:
+	mkdir -p var
+
+migrate: install | var
+	$(BIN)/python manage.py migrate --noinput
+
+run: migrate
+	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/lint-imports
+	$(BIN)/mypy moon games api campaigns
+
+test: lint | var
+	$(BIN)/pytest
+
+clean:
+	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,113 @@
+"""Games, seats and the append-only event log.
+
+A game's truth is its events; everything else here (status, seats) is what the lobby and the
+API need to find and lock a game quickly. Event rows are never updated or deleted: database
+triggers refuse it (see migration 0002).
+"""
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        LOBBY = "lobby"
+        PLAYING = "playing"
+        SCORING = "scoring"
+        FINISHED = "finished"
+
+    adventure = models.PositiveSmallIntegerField(
+        validators=[MinValueValidator(1), MaxValueValidator(8)]
+    )
+    max_players = models.PositiveSmallIntegerField(
+        validators=[MinValueValidator(1), MaxValueValidator(6)]
+    )
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.LOBBY)
+    creator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_games"
+    )
+    seed = models.BigIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(max_players__gte=1, max_players__lte=6),
+                name="game_max_players_1_to_6",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Game {self.pk} (adventure {self.adventure}, {self.status})"
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats"
+    )
+    index = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["game", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "index"], name="seat_unique_index"),
+            models.UniqueConstraint(fields=["game", "user"], name="seat_unique_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Game {self.game_id} seat {self.index}"
+
+
+class Event(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
+    seq = models.PositiveIntegerField()
+    turn = models.PositiveIntegerField(default=0)
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    kind = models.CharField(max_length=64)
+    data = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="event_unique_seq"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Game {self.game_id} #{self.seq} {self.kind}"
+
+    def as_engine_event(self) -> dict:
+        """The event as the rules engine knows it."""
+        return {"kind": self.kind, "seat": self.seat, "turn": self.turn, "data": self.data}
+
+
+class IdempotencyRecord(models.Model):
+    """The first answer to a POST sent with an Idempotency-Key, replayed to retries."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    key = models.CharField(max_length=255)
+    method = models.CharField(max_length=10)
+    path = models.CharField(max_length=512)
+    status_code = models.PositiveSmallIntegerField()
+    response = models.JSONField(null=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="idempotency_unique_key"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.method} {self.path} [{self.key}]"
