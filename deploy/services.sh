@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Start or stop a private PostgreSQL and Redis on loopback, for the services-mode test run and
+# for trying the production topology on one Debian/Ubuntu machine without touching the system
+# instances. Uses the distribution's packages (apt-get install postgresql redis-server).
+#
+#   deploy/services.sh start   # prints the environment to export (also written to $dir/env)
+#   deploy/services.sh stop
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+dir=${MOON_SERVICES_DIR:-$root/var/services}
+pg_port=${MOON_PG_PORT:-55432}
+redis_port=${MOON_REDIS_PORT:-56379}
+pgdata=$dir/pg
+
+pg_bin() {
+  local bin
+  bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+  [ -n "$bin" ] || { echo "PostgreSQL is not installed (apt-get install postgresql)" >&2; exit 1; }
+  echo "$bin"
+}
+
+# PostgreSQL refuses to run as root: run its programs as the postgres user then.
+as_pg() {
+  if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+
+start() {
+  local bin
+  bin=$(pg_bin)
+  command -v redis-server >/dev/null || { echo "Redis is not installed (apt-get install redis-server)" >&2; exit 1; }
+  mkdir -p "$dir"
+  if [ ! -f "$pgdata/PG_VERSION" ]; then
+    mkdir -p "$pgdata"
+    [ "$(id -u)" = 0 ] && chown postgres:postgres "$pgdata"
+    as_pg "$bin/initdb" -D "$pgdata" -U postgres --auth=trust -E UTF8 >/dev/null
+  fi
+  if ! as_pg "$bin/pg_ctl" -D "$pgdata" status >/dev/null 2>&1; then
+    as_pg "$bin/pg_ctl" -D "$pgdata" -w -l "$pgdata/server.log" \
+      -o "-p $pg_port -k $pgdata -c listen_addresses=127.0.0.1 -c fsync=off" start >/dev/null
+  fi
+  as_pg "$bin/psql" -h 127.0.0.1 -p "$pg_port" -U postgres -tAc \
+    "SELECT 1 FROM pg_roles WHERE rolname='moon'" | grep -q 1 ||
+    as_pg "$bin/psql" -h 127.0.0.1 -p "$pg_port" -U postgres -qc \
+      "CREATE ROLE moon LOGIN CREATEDB PASSWORD 'moon'"
+  as_pg "$bin/psql" -h 127.0.0.1 -p "$pg_port" -U postgres -tAc \
+    "SELECT 1 FROM pg_database WHERE datname='moon'" | grep -q 1 ||
+    as_pg "$bin/psql" -h 127.0.0.1 -p "$pg_port" -U postgres -qc "CREATE DATABASE moon OWNER moon"
+  if ! redis-cli -p "$redis_port" ping >/dev/null 2>&1; then
+    redis-server --port "$redis_port" --bind 127.0.0.1 --daemonize yes --save '' \
+      --appendonly no --dir "$dir" --pidfile "$dir/redis.pid" --logfile "$dir/redis.log"
+    for _ in $(seq 50); do redis-cli -p "$redis_port" ping >/dev/null 2>&1 && break; sleep 0.1; done
+  fi
+  cat > "$dir/env" <<ENV
+export DATABASE_URL=postgres://moon:moon@127.0.0.1:$pg_port/moon
+export CELERY_BROKER_URL=redis://127.0.0.1:$redis_port/0
+export REDIS_URL=redis://127.0.0.1:$redis_port/1
+ENV
+  cat "$dir/env"
+}
+
+stop() {
+  local bin
+  bin=$(pg_bin)
+  if [ -f "$pgdata/PG_VERSION" ]; then
+    as_pg "$bin/pg_ctl" -D "$pgdata" -m fast stop >/dev/null 2>&1 || true
+  fi
+  redis-cli -p "$redis_port" shutdown nosave >/dev/null 2>&1 || true
+}
+
+case "${1:-start}" in
+  start) start ;;
+  stop) stop ;;
+  *) echo "usage: $0 start|stop" >&2; exit 2 ;;
+esac
