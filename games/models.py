@@ -9,6 +9,8 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
+from games.rules.engine import Event as EngineEvent
+
 
 class Game(models.Model):
     class Status(models.TextChoices):
@@ -86,7 +88,7 @@ class Event(models.Model):
     def __str__(self) -> str:
         return f"Game {self.game_id} #{self.seq} {self.kind}"
 
-    def as_engine_event(self) -> dict:
+    def as_engine_event(self) -> EngineEvent:
         """The event as the rules engine knows it."""
         return {"kind": self.kind, "seat": self.seat, "turn": self.turn, "data": self.data}
 

@@ -1,0 +1,78 @@
+"""`Idempotency-Key` for POSTs: a retry gets the first answer and changes nothing.
+
+The record of the answer is written in the same transaction as the command's events, so either
+both exist or neither does. Refused requests store nothing: they changed nothing, and a retry is
+judged afresh.
+"""
+
+import functools
+import json
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from django.db import IntegrityError, transaction
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.utils.encoders import JSONEncoder
+
+from api.errors import Unprocessable
+from games.errors import Conflict, Invalid
+from games.models import IdempotencyRecord
+
+HEADER = "Idempotency-Key"
+MAX_KEY_LENGTH = 255
+
+Handler = TypeVar("Handler", bound=Callable[..., Response])
+
+
+def idempotent(handler: Handler) -> Handler:
+    """Decorate an APIView's `post` so that a repeated Idempotency-Key replays the first answer."""
+
+    @functools.wraps(handler)
+    def wrapper(view: Any, request: Request, *args: Any, **kwargs: Any) -> Response:
+        key = request.headers.get(HEADER)
+        if key is None or not request.user.is_authenticated:
+            return handler(view, request, *args, **kwargs)
+        key = key.strip()
+        if not key or len(key) > MAX_KEY_LENGTH:
+            raise Invalid(
+                "invalid_idempotency_key",
+                f"{HEADER} must be 1 to {MAX_KEY_LENGTH} characters long.",
+            )
+        try:
+            with transaction.atomic():
+                record = (
+                    IdempotencyRecord.objects.select_for_update()
+                    .filter(user_id=request.user.pk, key=key)
+                    .first()
+                )
+                if record is not None:
+                    return _replayed(record, request)
+                response = handler(view, request, *args, **kwargs)
+                if 200 <= response.status_code < 300:
+                    IdempotencyRecord.objects.create(
+                        user_id=request.user.pk,
+                        key=key,
+                        method=request.method or "POST",
+                        path=request.path,
+                        status_code=response.status_code,
+                        response=json.loads(json.dumps(response.data, cls=JSONEncoder)),
+                    )
+                return response
+        except IntegrityError as exc:
+            raise Conflict(
+                "concurrent_command", f"Another request with this {HEADER} is in progress."
+            ) from exc
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _replayed(record: IdempotencyRecord, request: Request) -> Response:
+    if record.method != request.method or record.path != request.path:
+        raise Unprocessable(
+            "idempotency_key_reused",
+            f"This {HEADER} was already used for {record.method} {record.path}.",
+        )
+    return Response(
+        record.response, status=record.status_code, headers={"Idempotent-Replayed": "true"}
+    )

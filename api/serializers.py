@@ -1,0 +1,141 @@
+"""Shapes of requests and responses. They validate and document; they hold no game logic."""
+
+from typing import Any
+
+from rest_framework import serializers
+
+# --- requests ----------------------------------------------------------------------------------
+
+
+class CredentialsSerializer(serializers.Serializer):
+    username = serializers.RegexField(
+        r"^[\w.@+-]+\Z",
+        max_length=150,
+        error_messages={"invalid": "Use letters, digits and @ . + - _ only."},
+    )
+    password = serializers.CharField(min_length=6, max_length=128, trim_whitespace=False)
+
+
+class CreateGameSerializer(serializers.Serializer):
+    adventure = serializers.IntegerField(min_value=1, max_value=8)
+    max_players = serializers.IntegerField(min_value=1, max_value=6)
+
+
+class MoveSerializer(serializers.Serializer):
+    choice = serializers.JSONField(
+        help_text="One element of `options` from GET /decision, sent back unchanged."
+    )
+
+    def validate_choice(self, value: Any) -> Any:
+        if not isinstance(value, dict):
+            raise serializers.ValidationError("choice must be one of the decision's options.")
+        return value
+
+
+class EventsQuerySerializer(serializers.Serializer):
+    after = serializers.IntegerField(min_value=0, max_value=2**31, default=0)
+    limit = serializers.IntegerField(min_value=1, max_value=100_000, default=100)
+
+
+class ReplayQuerySerializer(serializers.Serializer):
+    seq = serializers.IntegerField(min_value=1, max_value=2**31)
+
+
+# --- responses ---------------------------------------------------------------------------------
+
+
+class ErrorSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="Stable machine-readable code, e.g. `illegal_choice`.")
+    detail = serializers.CharField(help_text="A sentence for people.")
+    errors = serializers.JSONField(  # type: ignore[assignment]
+        required=False, help_text="Per-field messages (400 only)."
+    )
+
+
+class TokenSerializer(serializers.Serializer):
+    token = serializers.CharField()
+
+
+class SeatSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    username = serializers.CharField()
+
+
+class JoinedSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+
+
+class ScoreSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    total = serializers.IntegerField()
+    breakdown = serializers.JSONField()
+
+
+class ResultSerializer(serializers.Serializer):
+    scores = ScoreSerializer(many=True)
+    winners = serializers.ListField(child=serializers.IntegerField())
+
+
+class GameSummarySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    adventure = serializers.IntegerField()
+    max_players = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=["lobby", "playing", "scoring", "finished"])
+    creator = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    seats = SeatSerializer(many=True)
+
+
+class GameSerializer(GameSummarySerializer):
+    seat = serializers.IntegerField(allow_null=True, help_text="The caller's seat, if any.")
+    version = serializers.IntegerField(help_text="seq of the last event (0 before the start).")
+    turn = serializers.IntegerField(allow_null=True)
+    combinations = serializers.JSONField(help_text="The three combinations of this turn.")
+    missions = serializers.JSONField()
+    result = ResultSerializer(allow_null=True, help_text="Once the game is finished.")
+
+
+class DecisionSerializer(serializers.Serializer):
+    kind = serializers.CharField(help_text="What is to decide; `wait` when nothing.")
+    options = serializers.ListField(
+        child=serializers.JSONField(), help_text="Every legal choice, for POST /moves."
+    )
+    can_undo = serializers.BooleanField()
+    can_confirm = serializers.BooleanField()
+
+
+class EventSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    turn = serializers.IntegerField()
+    seat = serializers.IntegerField(allow_null=True)
+    kind = serializers.CharField()
+    data = serializers.JSONField()  # type: ignore[assignment]
+    created_at = serializers.DateTimeField()
+
+
+class EventsPageSerializer(serializers.Serializer):
+    events = EventSerializer(many=True)
+    next = serializers.IntegerField(
+        allow_null=True, help_text="`after` for the next page; null at the end of the log."
+    )
+    version = serializers.IntegerField()
+
+
+class CommandResultSerializer(serializers.Serializer):
+    events = EventSerializer(many=True, help_text="The events this command appended.")
+    decision = DecisionSerializer(help_text="The caller's next decision.")
+    status = serializers.CharField()
+    version = serializers.IntegerField()
+
+
+class SheetSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    marks = serializers.JSONField(help_text="Every mark, keyed by sheet element id.")
+    score = serializers.JSONField(help_text="The live score breakdown.")
+
+
+class ReplaySerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    version = serializers.IntegerField()
+    game = serializers.JSONField()
+    sheets = SheetSerializer(many=True)

@@ -1,0 +1,316 @@
+"""HTTP in, HTTP out: parse and validate, call a service or a selector, shape the answer."""
+
+from typing import Any
+
+from django.contrib.auth import authenticate
+from django.contrib.auth.models import User
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.serializers import Serializer
+from rest_framework.views import APIView
+
+from api import serializers as s
+from api.idempotency import HEADER, idempotent
+from api.permissions import Public, SignedIn
+from games import selectors, services
+from games.errors import Invalid, NotFound
+from games.models import Game
+
+MAX_ID = 2**63 - 1
+
+ERRORS = {
+    400: OpenApiResponse(s.ErrorSerializer, description="Invalid request or illegal move"),
+    401: OpenApiResponse(s.ErrorSerializer, description="Not authenticated"),
+    403: OpenApiResponse(s.ErrorSerializer, description="Not seated / not allowed"),
+    404: OpenApiResponse(s.ErrorSerializer, description="No such game"),
+    409: OpenApiResponse(s.ErrorSerializer, description="Not now (status, turn, race)"),
+}
+IDEMPOTENCY = OpenApiParameter(
+    HEADER,
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="Send again with the same key: the first answer is returned, nothing appended.",
+)
+POST_ERRORS = {
+    **ERRORS,
+    422: OpenApiResponse(s.ErrorSerializer, description="Idempotency-Key reused elsewhere"),
+}
+
+
+def _valid(serializer_class: type[Serializer], data: Any) -> dict[str, Any]:
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+def _body(request: Request) -> Any:
+    data = request.data
+    if not isinstance(data, dict):
+        raise Invalid("invalid_request", "The body must be a JSON object.")
+    return data
+
+
+def _game(game_id: str) -> Game:
+    return selectors.get_game(game_id=_id(game_id, what="game"))
+
+
+def _id(raw: str, *, what: str) -> int:
+    if not raw.isdigit() or not 0 <= int(raw) <= MAX_ID:
+        raise NotFound("not_found", f"There is no {what} {raw!r}.")
+    return int(raw)
+
+
+def _user(request: Request) -> User:
+    """The signed-in caller (the views' permission classes let no one else through)."""
+    user = request.user
+    assert isinstance(user, User)
+    return user
+
+
+def _command_answer(result: services.CommandResult) -> dict[str, Any]:
+    return {
+        "events": selectors.redacted_events(
+            rows=result.events, state=result.state, seat=result.seat
+        ),
+        "decision": selectors.decision_after(state=result.state, seat=result.seat),
+        "status": result.game.status,
+        "version": result.events[-1].seq if result.events else 0,
+    }
+
+
+# --- auth --------------------------------------------------------------------------------------
+
+
+class RegisterView(APIView):
+    authentication_classes = []
+    permission_classes = [Public]
+
+    @extend_schema(
+        request=s.CredentialsSerializer,
+        responses={201: s.TokenSerializer, 400: ERRORS[400], 409: ERRORS[409]},
+        summary="Create an account; returns its API token",
+        tags=["auth"],
+    )
+    def post(self, request: Request) -> Response:
+        data = _valid(s.CredentialsSerializer, _body(request))
+        _, token = services.register_user(username=data["username"], password=data["password"])
+        return Response({"token": token}, status=status.HTTP_201_CREATED)
+
+
+class TokenView(APIView):
+    authentication_classes = []
+    permission_classes = [Public]
+
+    @extend_schema(
+        request=s.CredentialsSerializer,
+        responses={200: s.TokenSerializer, 400: ERRORS[400]},
+        summary="Exchange a username and password for the API token",
+        tags=["auth"],
+    )
+    def post(self, request: Request) -> Response:
+        data = _valid(s.CredentialsSerializer, _body(request))
+        user = authenticate(request, username=data["username"], password=data["password"])
+        if user is None:
+            raise Invalid("invalid_credentials", "Unknown username or wrong password.")
+        return Response({"token": services.token_for(user=user)})
+
+
+# --- lobby -------------------------------------------------------------------------------------
+
+
+class GamesView(APIView):
+    permission_classes = [SignedIn]
+
+    @extend_schema(
+        responses={200: s.GameSummarySerializer(many=True), 401: ERRORS[401]},
+        summary="The games you have a seat in, newest first",
+        tags=["games"],
+    )
+    def get(self, request: Request) -> Response:
+        games = selectors.games_of(user=_user(request))[:200]
+        return Response([selectors.game_summary(game=game) for game in games])
+
+    @extend_schema(
+        request=s.CreateGameSerializer,
+        parameters=[IDEMPOTENCY],
+        responses={201: s.GameSerializer, **POST_ERRORS},
+        summary="Open a game in the lobby; you take seat 0",
+        tags=["games"],
+    )
+    @idempotent
+    def post(self, request: Request) -> Response:
+        data = _valid(s.CreateGameSerializer, _body(request))
+        game = services.create_game(
+            by=_user(request), adventure=data["adventure"], max_players=data["max_players"]
+        )
+        return Response(
+            selectors.game_view(game=game, viewer=_user(request)), status=status.HTTP_201_CREATED
+        )
+
+
+class GameView(APIView):
+    permission_classes = [SignedIn]
+
+    @extend_schema(
+        responses={200: s.GameSerializer, **ERRORS},
+        summary="The game: status, turn, seats, combinations, missions, version, result",
+        tags=["games"],
+    )
+    def get(self, request: Request, game_id: str) -> Response:
+        return Response(selectors.game_view(game=_game(game_id), viewer=_user(request)))
+
+
+class JoinView(APIView):
+    permission_classes = [SignedIn]
+
+    @extend_schema(
+        request=None,
+        parameters=[IDEMPOTENCY],
+        responses={200: s.JoinedSerializer, **POST_ERRORS},
+        summary="Take the next free seat of a game in the lobby",
+        tags=["games"],
+    )
+    @idempotent
+    def post(self, request: Request, game_id: str) -> Response:
+        seat = services.join_game(game=_game(game_id), by=_user(request))
+        return Response({"seat": seat.index})
+
+
+class StartView(APIView):
+    permission_classes = [SignedIn]
+
+    @extend_schema(
+        request=None,
+        parameters=[IDEMPOTENCY],
+        responses={200: s.GameSerializer, **POST_ERRORS},
+        summary="Start the game with the seated players (creator only)",
+        tags=["games"],
+    )
+    @idempotent
+    def post(self, request: Request, game_id: str) -> Response:
+        game = _game(game_id)
+        result = services.start_game(game=game, by=_user(request))
+        return Response(selectors.game_view(game=result.game, viewer=_user(request)))
+
+
+# --- turns -------------------------------------------------------------------------------------
+
+
+class DecisionView(APIView):
+    permission_classes = [SignedIn]
+
+    @extend_schema(
+        responses={200: s.DecisionSerializer, **ERRORS},
+        summary="What your seat must or may do now",
+        tags=["turns"],
+    )
+    def get(self, request: Request, game_id: str) -> Response:
+        return Response(selectors.decision_view(game=_game(game_id), viewer=_user(request)))
+
+
+class MovesView(APIView):
+    permission_classes = [SignedIn]
+
+    @extend_schema(
+        request=s.MoveSerializer,
+        parameters=[IDEMPOTENCY],
+        responses={200: s.CommandResultSerializer, **POST_ERRORS},
+        summary="Play one of the options of your decision",
+        tags=["turns"],
+    )
+    @idempotent
+    def post(self, request: Request, game_id: str) -> Response:
+        game = _game(game_id)
+        data = _valid(s.MoveSerializer, _body(request))
+        result = services.play_move(game=game, by=_user(request), choice=data["choice"])
+        return Response(_command_answer(result))
+
+
+class UndoView(APIView):
+    permission_classes = [SignedIn]
+
+    @extend_schema(
+        request=None,
+        parameters=[IDEMPOTENCY],
+        responses={200: s.CommandResultSerializer, **POST_ERRORS},
+        summary="Undo your unconfirmed turn",
+        tags=["turns"],
+    )
+    @idempotent
+    def post(self, request: Request, game_id: str) -> Response:
+        result = services.undo_turn(game=_game(game_id), by=_user(request))
+        return Response(_command_answer(result))
+
+
+class ConfirmView(APIView):
+    permission_classes = [SignedIn]
+
+    @extend_schema(
+        request=None,
+        parameters=[IDEMPOTENCY],
+        responses={200: s.CommandResultSerializer, **POST_ERRORS},
+        summary="Confirm your turn",
+        tags=["turns"],
+    )
+    @idempotent
+    def post(self, request: Request, game_id: str) -> Response:
+        result = services.confirm_turn(game=_game(game_id), by=_user(request))
+        return Response(_command_answer(result))
+
+
+# --- reading -----------------------------------------------------------------------------------
+
+
+class SheetView(APIView):
+    permission_classes = [SignedIn]
+
+    @extend_schema(
+        responses={200: s.SheetSerializer, **ERRORS},
+        summary="Every mark on a seat's sheet and its live score",
+        tags=["reading"],
+    )
+    def get(self, request: Request, game_id: str, seat: str) -> Response:
+        game = _game(game_id)
+        if not seat.isdigit() or int(seat) > 99:
+            raise NotFound("seat_not_found", f"There is no seat {seat!r} in this game.")
+        return Response(selectors.sheet_view(game=game, viewer=_user(request), seat=int(seat)))
+
+
+class EventsView(APIView):
+    permission_classes = [SignedIn]
+
+    @extend_schema(
+        parameters=[s.EventsQuerySerializer],
+        responses={200: s.EventsPageSerializer, **ERRORS},
+        summary="The event history, ascending, as you may see it",
+        tags=["reading"],
+    )
+    def get(self, request: Request, game_id: str) -> Response:
+        game = _game(game_id)
+        query = _valid(s.EventsQuerySerializer, request.query_params)
+        return Response(
+            selectors.events_page(
+                game=game, viewer=_user(request), after=query["after"], limit=query["limit"]
+            )
+        )
+
+
+class ReplayView(APIView):
+    permission_classes = [SignedIn]
+
+    @extend_schema(
+        parameters=[s.ReplayQuerySerializer],
+        responses={200: s.ReplaySerializer, **ERRORS},
+        summary="A finished game and its sheets as they were after event `seq`",
+        tags=["reading"],
+    )
+    def get(self, request: Request, game_id: str) -> Response:
+        game = _game(game_id)
+        query = _valid(s.ReplayQuerySerializer, request.query_params)
+        return Response(selectors.replay_view(game=game, viewer=_user(request), seq=query["seq"]))
+
+

@@ -1,0 +1,229 @@
+"""Commands: everything that writes. No HTTP here.
+
+Each game command runs in one transaction: lock the game row, replay its events, ask the rules
+engine to decide, append the events it returns with dense sequence numbers, and update the
+game's status. The unique (game, seq) constraint is the last guard against a lost race.
+"""
+
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import IntegrityError, transaction
+from rest_framework.authtoken.models import Token
+
+from games.errors import Conflict, Forbidden, Invalid
+from games.models import Event, Game, Seat
+from games.rules import engine
+from games.rules.engine import Event as EngineEvent
+from games.rules.engine import GameState
+
+GAME_ENDED = "game_ended"
+RESULT = "result"
+
+
+@dataclass(frozen=True)
+class CommandResult:
+    """What a command appended, and the state the game is in afterwards."""
+
+    game: Game
+    seat: int
+    events: list[Event]
+    state: GameState
+
+
+# --- users -------------------------------------------------------------------------------------
+
+
+def register_user(*, username: str, password: str) -> tuple[User, str]:
+    """Create a user and their API token."""
+    with transaction.atomic():
+        if User.objects.filter(username__iexact=username).exists():
+            raise Conflict("username_taken", f"The username {username!r} is already taken.")
+        try:
+            with transaction.atomic():
+                user = User.objects.create_user(username=username, password=password)
+        except IntegrityError as exc:
+            raise Conflict(
+                "username_taken", f"The username {username!r} is already taken."
+            ) from exc
+        token = Token.objects.create(user=user)
+    return user, token.key
+
+
+def token_for(*, user: User) -> str:
+    token, _ = Token.objects.get_or_create(user=user)
+    return token.key
+
+
+# --- lobby -------------------------------------------------------------------------------------
+
+
+def create_game(*, by: User, adventure: int, max_players: int) -> Game:
+    """Open a game in the lobby with its creator in seat 0."""
+    if not 1 <= max_players <= 6:
+        raise Invalid("invalid_max_players", "A game has 1 to 6 players.")
+    # A dry run of the setup refuses an adventure the engine cannot play yet, before anyone joins.
+    _engine_call(engine.new_game, adventure=adventure, players=max_players, seed=0)
+    with transaction.atomic():
+        game = Game.objects.create(adventure=adventure, max_players=max_players, creator=by)
+        Seat.objects.create(game=game, user=by, index=0)
+    return game
+
+
+def join_game(*, game: Game, by: User) -> Seat:
+    """Take the next free seat of a game in the lobby."""
+    with transaction.atomic():
+        game = _lock(game)
+        if game.status != Game.Status.LOBBY:
+            raise Conflict("game_not_in_lobby", "This game has already started.")
+        seats = list(game.seats.all())
+        if any(seat.user_id == by.pk for seat in seats):
+            raise Conflict("already_seated", "You already have a seat in this game.")
+        if len(seats) >= game.max_players:
+            raise Conflict("game_full", f"All {game.max_players} seats are taken.")
+        try:
+            with transaction.atomic():
+                return Seat.objects.create(game=game, user=by, index=len(seats))
+        except IntegrityError as exc:
+            raise Conflict("concurrent_command", "Someone else joined at the same time.") from exc
+
+
+def start_game(*, game: Game, by: User) -> CommandResult:
+    """Deal the game for the seated players. Only its creator may start it."""
+    with transaction.atomic():
+        game = _lock(game)
+        seat = _seat_index(game, by)
+        if game.creator_id != by.pk:
+            raise Forbidden("not_creator", "Only the creator of the game can start it.")
+        if game.status != Game.Status.LOBBY:
+            raise Conflict("game_not_in_lobby", "This game has already started.")
+        players = game.seats.count()
+        seed = secrets.randbits(62)
+        opening = _engine_call(
+            engine.new_game, adventure=game.adventure, players=players, seed=seed
+        )
+        rows = _append(game, opening, version=0, actor=by)
+        game.seed = seed
+        game.status = Game.Status.PLAYING
+        game.save(update_fields=["seed", "status"])
+        state = engine.replay(opening)
+    return CommandResult(game=game, seat=seat, events=rows, state=state)
+
+
+# --- turns -------------------------------------------------------------------------------------
+
+
+def play_move(*, game: Game, by: User, choice: dict[str, Any]) -> CommandResult:
+    """Play one of the options the caller's decision offers."""
+    return _command(game=game, by=by, command={"type": "move", "choice": choice})
+
+
+def undo_turn(*, game: Game, by: User) -> CommandResult:
+    """Void the caller's unconfirmed marks of this turn."""
+    return _command(game=game, by=by, command={"type": "undo"})
+
+
+def confirm_turn(*, game: Game, by: User) -> CommandResult:
+    """Lock in the caller's turn; the last seat to confirm resolves the end of the turn."""
+    return _command(game=game, by=by, command={"type": "confirm"})
+
+
+def score_game(*, game_id: int) -> Event | None:
+    """Append the result event of an ended game. Idempotent: a scored game is left as it is."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        existing = game.events.filter(kind=RESULT).first()
+        if existing is not None:
+            if game.status != Game.Status.FINISHED:
+                game.status = Game.Status.FINISHED
+                game.save(update_fields=["status"])
+            return existing
+        rows = list(game.events.order_by("seq"))
+        state = engine.replay(row.as_engine_event() for row in rows)
+        if state.status != "ended":
+            return None
+        result = engine.result_event(state)
+        version = rows[-1].seq if rows else 0
+        (appended,) = _append(game, [result], version=version, actor=None)
+        game.status = Game.Status.FINISHED
+        game.save(update_fields=["status"])
+    return appended
+
+
+# --- internals ---------------------------------------------------------------------------------
+
+
+def _command(*, game: Game, by: User, command: dict[str, Any]) -> CommandResult:
+    with transaction.atomic():
+        game = _lock(game)
+        seat = _seat_index(game, by)
+        if game.status != Game.Status.PLAYING:
+            raise Conflict("game_not_playing", f"The game is {game.status}, not playing.")
+        rows = list(game.events.order_by("seq"))
+        state = engine.replay(row.as_engine_event() for row in rows)
+        new_events = _engine_call(engine.decide, state, seat, command)
+        version = rows[-1].seq if rows else 0
+        appended = _append(game, new_events, version=version, actor=by)
+        for event in new_events:
+            state = engine.evolve(state, event)
+        if any(event["kind"] == GAME_ENDED for event in new_events):
+            game.status = Game.Status.SCORING
+            game.save(update_fields=["status"])
+            game_id = game.pk
+            transaction.on_commit(lambda: _dispatch_scoring(game_id), robust=True)
+    return CommandResult(game=game, seat=seat, events=appended, state=state)
+
+
+def _dispatch_scoring(game_id: int) -> None:
+    from games.tasks import score_game as score_game_task
+
+    score_game_task.delay(game_id)
+
+
+def _lock(game: Game) -> Game:
+    return Game.objects.select_for_update().get(pk=game.pk)
+
+
+def _seat_index(game: Game, user: User) -> int:
+    index = Seat.objects.filter(game=game, user_id=user.pk).values_list("index", flat=True).first()
+    if index is None:
+        raise Forbidden("not_seated", "You have no seat in this game.")
+    return index
+
+
+def _append(
+    game: Game, events: Sequence[EngineEvent], *, version: int, actor: User | None
+) -> list[Event]:
+    rows = [
+        Event(
+            game=game,
+            seq=version + offset,
+            turn=event.get("turn") or 0,
+            seat=event.get("seat"),
+            kind=event["kind"],
+            data=event.get("data") or {},
+            actor_id=actor.pk if actor is not None else None,
+        )
+        for offset, event in enumerate(events, start=1)
+    ]
+    try:
+        with transaction.atomic():
+            return Event.objects.bulk_create(rows)
+    except IntegrityError as exc:
+        raise Conflict(
+            "concurrent_command", "Another command on this game came first; read it and retry."
+        ) from exc
+
+
+def _engine_call(function: Any, *args: Any, **kwargs: Any) -> list[EngineEvent]:
+    """Call the engine, turning its rule errors into refusals the API understands."""
+    try:
+        return list(function(*args, **kwargs))
+    except engine.OutOfTurn as exc:
+        raise Conflict(exc.code, exc.detail) from exc
+    except engine.RuleViolation as exc:
+        raise Invalid(exc.code, exc.detail) from exc
+
