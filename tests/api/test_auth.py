@@ -1,0 +1,118 @@
+"""Registration, tokens, and what an unauthenticated caller gets."""
+
+import pytest
+from rest_framework.test import APIClient
+
+pytestmark = pytest.mark.django_db
+
+
+def test_register_returns_201_and_a_token_that_authenticates(anon: APIClient) -> None:
+    response = anon.post(
+        "/api/v1/auth/register", {"username": "zoe", "password": "secret-pw"}, format="json"
+    )
+    assert response.status_code == 201
+    token = response.json()["token"]
+    anon.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    assert anon.get("/api/v1/games").status_code == 200
+
+
+def test_token_returns_the_same_token_for_good_credentials(anon: APIClient) -> None:
+    first = anon.post(
+        "/api/v1/auth/register", {"username": "zoe", "password": "secret-pw"}, format="json"
+    ).json()["token"]
+    response = anon.post(
+        "/api/v1/auth/token", {"username": "zoe", "password": "secret-pw"}, format="json"
+    )
+    assert response.status_code == 200
+    assert response.json() == {"token": first}
+
+
+def test_token_refuses_a_wrong_password(anon: APIClient, alice: APIClient) -> None:
+    response = anon.post(
+        "/api/v1/auth/token", {"username": "alice", "password": "nope-nope"}, format="json"
+    )
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid_credentials"
+
+
+def test_register_refuses_a_taken_username(anon: APIClient, alice: APIClient) -> None:
+    response = anon.post(
+        "/api/v1/auth/register", {"username": "alice", "password": "secret-pw"}, format="json"
+    )
+    assert response.status_code == 409
+    assert response.json()["code"] == "username_taken"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [{}, {"username": "x"}, {"username": "", "password": "secret-pw"},
+     {"username": "a b", "password": "secret-pw"}, {"username": "zoe", "password": "123"},
+     {"username": ["zoe"], "password": "secret-pw"}],
+)
+def test_register_validates_its_body(anon: APIClient, body: dict) -> None:
+    response = anon.post("/api/v1/auth/register", body, format="json")
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid_request"
+    assert "errors" in response.json()
+
+
+def test_malformed_json_is_a_400(anon: APIClient) -> None:
+    response = anon.post("/api/v1/auth/register", "{not json", content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["code"] == "malformed_request"
+
+
+def test_a_json_array_body_is_a_400(anon: APIClient) -> None:
+    response = anon.post("/api/v1/auth/register", [1, 2], format="json")
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid_request"
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("get", "/api/v1/games"),
+        ("post", "/api/v1/games"),
+        ("get", "/api/v1/games/1"),
+        ("post", "/api/v1/games/1/join"),
+        ("post", "/api/v1/games/1/start"),
+        ("get", "/api/v1/games/1/decision"),
+        ("post", "/api/v1/games/1/moves"),
+        ("post", "/api/v1/games/1/undo"),
+        ("post", "/api/v1/games/1/confirm"),
+        ("get", "/api/v1/games/1/sheets/0"),
+        ("get", "/api/v1/games/1/events"),
+        ("get", "/api/v1/games/1/replay?seq=1"),
+    ],
+)
+def test_unauthenticated_calls_get_401(anon: APIClient, method: str, path: str) -> None:
+    response = getattr(anon, method)(path)
+    assert response.status_code == 401
+    assert response.json()["code"] == "not_authenticated"
+    assert response.json()["detail"]
+
+
+def test_a_bad_token_gets_401(anon: APIClient) -> None:
+    anon.credentials(HTTP_AUTHORIZATION="Token not-a-real-token")
+    response = anon.get("/api/v1/games")
+    assert response.status_code == 401
+    assert response.json()["code"] == "authentication_failed"
+
+
+def test_schema_and_docs_are_served(anon: APIClient) -> None:
+    schema = anon.get("/api/v1/schema", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    assert schema.status_code == 200
+    paths = schema.json()["paths"]
+    for path in ("/api/v1/games/{game_id}/moves", "/api/v1/games/{game_id}/events",
+                 "/api/v1/games/{game_id}/replay", "/api/v1/auth/register"):
+        assert path in paths
+    assert anon.get("/api/v1/docs").status_code == 200
+
+
+def test_unknown_paths_and_methods_answer_json(alice: APIClient) -> None:
+    missing = alice.get("/api/v1/nothing/here")
+    assert missing.status_code == 404
+    assert missing.json()["code"] == "not_found"
+    wrong_method = alice.delete("/api/v1/games")
+    assert wrong_method.status_code == 405
+    assert wrong_method.json()["code"] == "method_not_allowed"

@@ -1,0 +1,55 @@
+"""A whole 3-player Adventure 1 game, played over HTTP by random bots using /decision and /moves."""
+
+import random
+from typing import Any
+
+from rest_framework.test import APIClient
+
+MAX_REQUESTS = 20_000
+
+
+def test_three_bots_play_adventure_1_to_its_end(
+    alice: APIClient, bob: APIClient, carol: APIClient, playing_game: int, post: Any
+) -> None:
+    rng = random.Random(1)
+    base = f"/api/v1/games/{playing_game}"
+    players = [alice, bob, carol]
+    requests = 0
+    status = "playing"
+    while status == "playing":
+        progressed = False
+        for client in players:
+            decision = client.get(f"{base}/decision").json()
+            if decision["options"]:
+                response = post(client, f"{base}/moves", {"choice": rng.choice(decision["options"])})
+            elif decision["can_confirm"]:
+                response = post(client, f"{base}/confirm")
+            else:
+                continue
+            assert response.status_code == 200, response.content
+            body = response.json()
+            assert set(body) >= {"events", "decision", "status", "version"}
+            progressed = True
+            requests += 1
+            assert requests < MAX_REQUESTS
+        status = alice.get(base).json()["status"]
+        assert progressed or status != "playing", "every seat waits and the game is still playing"
+
+    game = alice.get(base).json()
+    assert game["status"] == "finished"
+    result = game["result"]
+    assert sorted(score["seat"] for score in result["scores"]) == [0, 1, 2]
+    assert all(isinstance(score["total"], int) for score in result["scores"])
+    assert result["winners"] and set(result["winners"]) <= {0, 1, 2}
+
+    feed = bob.get(f"{base}/events", {"limit": 500}).json()
+    kinds = [event["kind"] for event in feed["events"]]
+    assert "game_ended" in kinds
+    assert kinds[-1] == "result" or feed["next"] is not None
+
+    version = game["version"]
+    for seq in (1, version // 2, version):
+        replay = carol.get(f"{base}/replay", {"seq": seq})
+        assert replay.status_code == 200, replay.content
+        assert replay.json()["seq"] == seq
+        assert len(replay.json()["sheets"]) == 3
