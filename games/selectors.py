@@ -62,7 +62,9 @@ def game_view(*, game: Game, viewer: User) -> dict[str, Any]:
         state = _replay(rows)
         view.update(engine.game_view(state, viewer=seat))
     view.pop("seed", None)
+    engine_seats = {entry.get("seat"): entry for entry in view.get("seats", [])}
     view.update(game_summary(game=game))
+    view["seats"] = [{**engine_seats.get(entry["seat"], {}), **entry} for entry in view["seats"]]
     view["seat"] = seat
     view["version"] = rows[-1].seq if rows else 0
     return view
