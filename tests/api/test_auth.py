@@ -116,3 +116,9 @@ def test_unknown_paths_and_methods_answer_json(alice: APIClient) -> None:
     wrong_method = alice.delete("/api/v1/games")
     assert wrong_method.status_code == 405
     assert wrong_method.json()["code"] == "method_not_allowed"
+
+
+def test_the_openapi_schema_is_valid_and_complete() -> None:
+    from django.core.management import call_command
+
+    call_command("spectacular", "--validate", "--fail-on-warn", "--file", "/dev/null")
