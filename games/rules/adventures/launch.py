@@ -9,7 +9,7 @@ from games.rules import data, ranking
 from games.rules.adventures.base import Option
 from games.rules.errors import RuleViolation
 from games.rules.events import Recorder
-from games.rules.sheet import X, Marks, all_filled, placement_problem
+from games.rules.sheet import Marks, X, all_filled, placement_problem
 from games.rules.state import GameState, SeatState
 
 # Mission conditions, by card (the card texts are in the common mission index).
