@@ -105,8 +105,12 @@ def decide(state: GameState, seat: int, command: dict[str, Any]) -> list[Event]:
     rules = rules_for(state.adventure)
     if kind == "move":
         choice = command.get("choice")
-        if not isinstance(choice, dict):
-            raise RuleViolation("invalid_choice", "A move sends one of the listed options.")
+        if not isinstance(choice, dict) or not all(_is_option_value(v) for v in choice.values()):
+            raise RuleViolation(
+                "invalid_choice",
+                "A move sends one of the listed options: an object whose fields are words or "
+                "whole numbers.",
+            )
         if sheet.chosen is None:
             rules.play_choice(rec, seat, choice)
         elif sheet.pending:
@@ -130,6 +134,13 @@ def decide(state: GameState, seat: int, command: dict[str, Any]) -> list[Event]:
     else:
         raise RuleViolation("invalid_command", "A command's type is move, undo or confirm.")
     return rec.events
+
+
+def _is_option_value(value: object) -> bool:
+    """Options only ever hold words, whole numbers or nothing (never true/false, lists...)."""
+    return value is None or isinstance(value, str) or (
+        isinstance(value, int) and not isinstance(value, bool)
+    )
 
 
 def _end_turn(rec: Recorder) -> None:
