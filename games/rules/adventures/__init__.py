@@ -2,9 +2,10 @@
 
 from games.rules.adventures.base import AdventureRules
 from games.rules.adventures.launch import LaunchRules
+from games.rules.adventures.mine import MineRules
 from games.rules.errors import RuleViolation
 
-PLAYABLE: dict[int, AdventureRules] = {1: LaunchRules()}
+PLAYABLE: dict[int, AdventureRules] = {1: LaunchRules(), 4: MineRules()}
 
 
 def rules_for(adventure: object) -> AdventureRules:
