@@ -11,3 +11,25 @@ def dense_ranks(keys: Sequence[Hashable]) -> list[int]:
     ordered = sorted(set(keys))  # type: ignore[type-var]
     position = {key: index + 1 for index, key in enumerate(ordered)}
     return [position[key] for key in keys]
+
+
+def rank_awards(counts: Sequence[int], awards: Sequence[int], *, zero_scores: bool) -> list[int]:
+    """The points each player earns in a "most ..." award (e.g. 20/10/5).
+
+    The highest count is first; tied players all take the points of the position they tie
+    for and the next count takes the next position's points (dense ranking). Positions past
+    the printed awards earn nothing, and neither does a count of 0 unless ``zero_scores``.
+    """
+    ranks = dense_ranks([-count for count in counts])
+    return [
+        awards[rank - 1] if rank <= len(awards) and (count > 0 or zero_scores) else 0
+        for count, rank in zip(counts, ranks, strict=True)
+    ]
+
+
+def final_ranks(totals: Sequence[int], system_errors: Sequence[int]) -> list[int]:
+    """Final positions: higher total first; equal totals are split by fewer System Error
+    boxes marked; players still equal share the position (dense ranking)."""
+    return dense_ranks(
+        [(-total, errors) for total, errors in zip(totals, system_errors, strict=True)]
+    )
