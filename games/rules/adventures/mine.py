@@ -295,10 +295,9 @@ class MineRules:
             return RuleViolation("symbol_already_crossed", f"{symbol} is already crossed.")
         return None
 
-    @staticmethod
-    def x_problem(marks: Marks, space: Any, spaces: dict[str, Any]) -> RuleViolation | None:
+    def x_problem(self, marks: Marks, space: Any) -> RuleViolation | None:
         """Why the Planning X cannot go in ``space``, or None (an X ignores the order)."""
-        if space not in spaces:
+        if space not in self.layout.spaces:
             return RuleViolation("unknown_space", f"{space!r} is not a cavity of this sheet.")
         if space in marks:
             return RuleViolation("space_not_empty", f"Space {space} is already filled.")
@@ -330,7 +329,7 @@ class MineRules:
             return [
                 {"action": "planning", "effect": step, "space": space}
                 for space in self.layout.spaces
-                if self.x_problem(marks, space, self.layout.spaces) is None
+                if self.x_problem(marks, space) is None
             ]
         raise ValueError(f"{step} is not a step of adventure 4")
 
@@ -400,7 +399,7 @@ class MineRules:
             self._cross_next(rec, seat, self.layout.astronaut_symbols)
         else:
             space = choice.get("space")
-            problem = self.x_problem(sheet.marks, space, self.layout.spaces)
+            problem = self.x_problem(sheet.marks, space)
             if problem is not None:
                 raise problem
             assert isinstance(space, str)
