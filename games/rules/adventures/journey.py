@@ -74,17 +74,6 @@ ENERGY_CARDS_PER_ASTRA_ZONE = 2
 UNMARKABLE_KINDS = ("mission_box", "score_box", "rank_box", "campaign_area", "station")
 
 
-def most_zones_points(counts: Sequence[int], awards: Sequence[int]) -> list[int]:
-    """Points of each player for the most complete zones: players with at least one complete
-    zone are dense-ranked by their count; rank 1, 2, 3 take ``awards``, the others nothing."""
-    ranks = ranking.dense_ranks([-count for count in counts if count > 0])
-    points_of = {
-        count: awards[rank - 1] if rank <= len(awards) else 0
-        for count, rank in zip([c for c in counts if c > 0], ranks, strict=True)
-    }
-    return [points_of.get(count, 0) for count in counts]
-
-
 def solo_most_zones_points(complete_zones: int, astra_energy_cards: int) -> int:
     """Solo: 20 with at least one complete zone and no fewer than ASTRA's pairs of Energy
     cards, 10 with fewer, 0 with no complete zone."""
@@ -93,6 +82,38 @@ def solo_most_zones_points(complete_zones: int, astra_energy_cards: int) -> int:
     if complete_zones >= astra_energy_cards // ENERGY_CARDS_PER_ASTRA_ZONE:
         return SOLO_ZONES_AT_LEAST_ASTRA
     return SOLO_ZONES_BELOW_ASTRA
+
+
+class Placements:
+    """Which empty spaces of a sheet take a number, asked many times while listing options.
+
+    Each question goes to the ascending rule (``placement_problem``) with the space's playing
+    zone reduced to its numbered spaces around the space: empty spaces and X marks play no
+    part in the order, so the answer is the same, only quicker.
+    """
+
+    def __init__(self, layout: Layout, marks: Marks) -> None:
+        self.marks = marks
+        self.lines: list[tuple[str, list[str], str]] = []
+        for zone in layout.zones(marks):
+            numbered = [space for space in zone.spaces if isinstance(marks.get(space), int)]
+            before = 0
+            for space in zone.spaces:
+                if space not in marks:
+                    line = [*numbered[:before], space, *numbered[before:]]
+                    self.lines.append((space, line, zone.id))
+                elif isinstance(marks[space], int):
+                    before += 1
+        self.answers: dict[int, list[str]] = {}
+
+    def spaces_for(self, number: int) -> list[str]:
+        if number not in self.answers:
+            self.answers[number] = [
+                space
+                for space, line, zone in self.lines
+                if placement_problem(self.marks, line, space, number, zone_name=zone) is None
+            ]
+        return self.answers[number]
 
 
 def _next_free(marks: Marks, boxes: Sequence[str]) -> str | None:
@@ -244,16 +265,10 @@ class JourneyRules:
         return shifts
 
     def _writes(
-        self,
-        state: GameState,
-        marks: Marks,
-        *,
-        wild: str | None,
-        memo: dict[tuple[str, int], bool],
+        self, state: GameState, placements: Placements, *, wild: str | None
     ) -> list[Option]:
         """Every write of the dealt combinations, or with ``wild`` of every other action."""
-        empty = [space for space in self.layout.trajectory if space not in marks]
-        options = []
+        options: list[Option] = []
         for index, combination in enumerate(state.combinations):
             actions = [combination.action] if wild is None else [
                 action for action in ACTIONS if action != combination.action
@@ -261,27 +276,22 @@ class JourneyRules:
             for action in actions:
                 for modifier in self._variants(combination.number, action):
                     number = combination.number + (modifier or 0)
-                    for space in empty:
-                        fits = memo.get((space, number))
-                        if fits is None:
-                            fits = self.placement_problem(marks, space, number) is None
-                            memo[space, number] = fits
-                        if fits:
-                            options.append(
-                                _write_option(index, space, number, modifier, wild, action)
-                            )
+                    options.extend(
+                        _write_option(index, space, number, modifier, wild, action)
+                        for space in placements.spaces_for(number)
+                    )
         return options
 
     def choice_options(self, state: GameState, seat: int) -> list[Option]:
         sheet = state.seats[seat]
-        memo: dict[tuple[str, int], bool] = {}
-        options = self._writes(state, sheet.marks, wild=None, memo=memo)
+        placements = Placements(self.layout, sheet.marks)
+        options = self._writes(state, placements, wild=None)
         if not options:
             box = _next_free(sheet.marks, sheet.error_boxes)
             options = [{"action": "system_error", "box": box}] if box is not None else []
         wilds = self.available_wilds(sheet.marks)
         if wilds:
-            options.extend(self._writes(state, sheet.marks, wild=wilds[0], memo=memo))
+            options.extend(self._writes(state, placements, wild=wilds[0]))
         return options
 
     def play_choice(self, rec: Recorder, seat: int, choice: Option) -> None:
@@ -326,7 +336,7 @@ class JourneyRules:
             raise RuleViolation("unknown_space", f"{space!r} is not a space of this sheet.")
         problem = self.placement_problem(marks, space, number)
         if problem is not None:
-            if wild is None and not self._writes(state, marks, wild=None, memo={}):
+            if wild is None and not self._writes(state, Placements(self.layout, marks), wild=None):
                 raise RuleViolation(
                     "no_legal_placement",
                     "No combination can be written on your sheet: take a System Error (or use "
@@ -350,7 +360,7 @@ class JourneyRules:
 
     def _take_system_error(self, rec: Recorder, seat: int, choice: Option) -> None:
         sheet = rec.seat(seat)
-        if self._writes(rec.state, sheet.marks, wild=None, memo={}):
+        if self._writes(rec.state, Placements(self.layout, sheet.marks), wild=None):
             raise RuleViolation(
                 "number_must_be_written",
                 "At least one combination can be written: you must write one.",
@@ -689,7 +699,9 @@ class JourneyRules:
             "plants": sum(stations.values()),
             "water": sum(self.layout.tank_value[t] for t in self.layout.tanks if t in marks),
             "longest_zone": max((len(zone) for zone in complete), default=0),
-            "most_zones": most_zones_points(counts, self.layout.most_zones_awards)[seat],
+            "most_zones": ranking.rank_awards(
+                counts, self.layout.most_zones_awards, zero_scores=False
+            )[seat],
             "system_errors": -self.layout.error_penalty[self.errors_crossed(sheet, marks)],
             "campaign": sheet.bonus_points,
         }
@@ -714,7 +726,9 @@ class JourneyRules:
             self.seat_score(state, seat, marks=state.seats[seat].marks)
             for seat in range(state.players)
         ]
-        ranks = ranking.dense_ranks([(-s["total"], s["errors_crossed"]) for s in scores])
+        ranks = ranking.final_ranks(
+            [s["total"] for s in scores], [s["errors_crossed"] for s in scores]
+        )
         return {
             "scores": [
                 {"seat": seat, "total": s["total"], "rank": ranks[seat], "breakdown": s}
