@@ -36,11 +36,14 @@ from games.rules.state import GameState, SeatState
 CIRCLE = "circle"
 CROSS = "cross"
 
-# The steps an action leaves waiting for the player's choice, by action.
-ACTION_STEPS = {action: f"action.{action}" for action in ("robot", "energy", "plant", "water")}
-ASTRONAUT_STEP = "action.astronaut"
-PLANNING_STEP = "action.planning"
-OPTIONAL_STEPS = {*ACTION_STEPS.values(), ASTRONAUT_STEP, PLANNING_STEP}
+# The step each action leaves waiting for the player's choice (all optional).
+ACTION_STEPS = {
+    action: f"action.{action}"
+    for action in ("robot", "energy", "plant", "water", "astronaut", "planning")
+}
+ASTRONAUT_STEP = ACTION_STEPS["astronaut"]
+PLANNING_STEP = ACTION_STEPS["planning"]
+OPTIONAL_STEPS = frozenset(ACTION_STEPS.values())
 
 # Mission conditions, by card (the card texts are in the common mission index).
 MISSION_PUMPS = 82
@@ -255,8 +258,7 @@ class MineRules:
         if action == "astronaut" and modifier != 0:
             self._cross_next(rec, seat, self.layout.astronaut_symbols)
             return
-        step = {"astronaut": ASTRONAUT_STEP, "planning": PLANNING_STEP}.get(action)
-        rec.emit("effects_pending", seat, source=action, effects=[step or ACTION_STEPS[action]])
+        rec.emit("effects_pending", seat, source=action, effects=[ACTION_STEPS[action]])
 
     def gap_symbol_problem(
         self, marks: Marks, resource: str, space: str, symbol: Any
