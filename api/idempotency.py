@@ -3,6 +3,11 @@
 The record of the answer is written in the same transaction as the command's events, so either
 both exist or neither does. Refused requests store nothing: they changed nothing, and a retry is
 judged afresh.
+
+A retry that races its original (sent before the first answer came back) waits for the original
+to finish and then gets its answer, like any later retry. Should the record still be unfinished
+when the retry looks (it cannot be, once its insert has waited for the original's commit), the
+retry is refused with 409 `concurrent_command` and appends nothing.
 """
 
 import functools
@@ -39,30 +44,38 @@ def idempotent(handler: Handler) -> Handler:
                 "invalid_idempotency_key",
                 f"{HEADER} must be 1 to {MAX_KEY_LENGTH} characters long.",
             )
-        try:
-            with transaction.atomic():
-                record = (
-                    IdempotencyRecord.objects.select_for_update()
-                    .filter(user_id=request.user.pk, key=key)
-                    .first()
-                )
-                if record is not None:
-                    return _replayed(record, request)
-                response = handler(view, request, *args, **kwargs)
-                if 200 <= response.status_code < 300:
-                    IdempotencyRecord.objects.create(
+        with transaction.atomic():
+            record = IdempotencyRecord.objects.filter(user_id=request.user.pk, key=key).first()
+            if record is not None:
+                return _replayed(record, request)
+            # Claim the key before running the command. A request racing with the same key
+            # blocks on this insert (PostgreSQL: the unique index; SQLite: the write lock) until
+            # the first one commits, then finds its record and replays its answer.
+            try:
+                with transaction.atomic():
+                    record = IdempotencyRecord.objects.create(
                         user_id=request.user.pk,
                         key=key,
                         method=request.method or "POST",
                         path=request.path,
-                        status_code=response.status_code,
-                        response=json.loads(json.dumps(response.data, cls=JSONEncoder)),
+                        status_code=0,
+                        response=None,
                     )
-                return response
-        except IntegrityError as exc:
-            raise Conflict(
-                "concurrent_command", f"Another request with this {HEADER} is in progress."
-            ) from exc
+            except IntegrityError:
+                claimed = IdempotencyRecord.objects.filter(user_id=request.user.pk, key=key).first()
+                if claimed is None or not claimed.status_code:
+                    raise Conflict(
+                        "concurrent_command", f"Another request with this {HEADER} is in progress."
+                    ) from None
+                return _replayed(claimed, request)
+            response = handler(view, request, *args, **kwargs)
+            if 200 <= response.status_code < 300:
+                record.status_code = response.status_code
+                record.response = json.loads(json.dumps(response.data, cls=JSONEncoder))
+                record.save(update_fields=["status_code", "response"])
+            else:
+                record.delete()
+            return response
 
     return wrapper  # type: ignore[return-value]
 

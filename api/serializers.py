@@ -139,3 +139,24 @@ class ReplaySerializer(serializers.Serializer):
     version = serializers.IntegerField()
     game = serializers.JSONField()
     sheets = SheetSerializer(many=True)
+
+
+class HealthCheckSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(
+        choices=["ok", "eager", "down"],
+        help_text="`eager`: the embedded mode, where tasks run in the web process (counts as up).",
+    )
+    detail = serializers.CharField()
+
+
+class HealthChecksSerializer(serializers.Serializer):
+    database = HealthCheckSerializer()
+    broker = HealthCheckSerializer()
+    worker = HealthCheckSerializer()
+
+
+class HealthSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=["ok", "unavailable"])
+    checks = HealthChecksSerializer()
+    code = serializers.CharField(required=False, help_text="`unavailable` (503 only).")
+    detail = serializers.CharField(required=False, help_text="What is down (503 only).")

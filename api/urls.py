@@ -9,6 +9,7 @@ app_name = "api"
 GAME = "games/<str:game_id>"
 
 urlpatterns = [
+    path("health", views.HealthView.as_view(), name="health"),
     path("auth/register", views.RegisterView.as_view(), name="register"),
     path("auth/token", views.TokenView.as_view(), name="token"),
     path("games", views.GamesView.as_view(), name="games"),

@@ -18,6 +18,8 @@ from api.permissions import Public, SignedIn
 from games import selectors, services
 from games.errors import Invalid, NotFound
 from games.models import Game
+from moon import health
+from moon.celery import app as celery_app
 
 MAX_ID = 2**63 - 1
 
@@ -80,6 +82,42 @@ def _command_answer(result: services.CommandResult) -> dict[str, Any]:
         "status": result.game.status,
         "version": result.events[-1].seq if result.events else 0,
     }
+
+
+# --- operations --------------------------------------------------------------------------------
+
+
+class HealthView(APIView):
+    authentication_classes = []
+    permission_classes = [Public]
+    throttle_classes = []
+
+    @extend_schema(
+        responses={
+            200: OpenApiResponse(s.HealthSerializer, description="Database, broker and a worker answer"),
+            503: OpenApiResponse(s.HealthSerializer, description="Something is down; `detail` names it"),
+        },
+        summary="Whether the database, the broker and at least one Celery worker answer",
+        description=(
+            "No authentication. In the embedded mode (no broker) the broker and worker checks "
+            "report `eager`, which counts as up."
+        ),
+        tags=["operations"],
+    )
+    def get(self, request: Request) -> Response:
+        healthy, checks = health.run_checks(celery_app)
+        if healthy:
+            return Response({"status": "ok", "checks": checks})
+        down = [name for name, check in checks.items() if check["status"] not in health.UP]
+        return Response(
+            {
+                "status": "unavailable",
+                "code": "unavailable",
+                "detail": f"down: {', '.join(down)}",
+                "checks": checks,
+            },
+            status=status.HTTP_503_SERVICE_UNAVAILABLE,
+        )
 
 
 # --- auth --------------------------------------------------------------------------------------

@@ -1,15 +1,43 @@
-"""gunicorn settings for the web process; every value can be overridden by the environment."""
+"""gunicorn settings for the web process; every value can be overridden by the environment.
+
+    gunicorn --config deploy/gunicorn.conf.py moon.wsgi:application
+"""
 
 import os
 
-bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
+bind = f"{os.environ.get('BIND_HOST', '0.0.0.0')}:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 threads = int(os.environ.get("WEB_THREADS", "4"))
 timeout = int(os.environ.get("WEB_TIMEOUT", "30"))
 accesslog = "-"
 errorlog = "-"
-# One JSON object per line, like the application's own logs.
+# The access line is itself a JSON object, written as it is ("raw" below).
 access_log_format = (
     '{"logger": "gunicorn.access", "remote": "%(h)s", "method": "%(m)s", "path": "%(U)s", '
     '"status": %(s)s, "bytes": "%(B)s", "duration_us": %(D)s}'
 )
+# gunicorn's own messages in the application's format: one JSON object per line (moon/logs.py).
+logconfig_dict = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "json": {"()": "moon.logs.JsonFormatter"},
+        "raw": {"format": "%(message)s"},
+    },
+    "handlers": {
+        "error_console": {
+            "class": "logging.StreamHandler",
+            "formatter": "json",
+            "stream": "ext://sys.stderr",
+        },
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "raw",
+            "stream": "ext://sys.stdout",
+        },
+    },
+    "loggers": {
+        "gunicorn.error": {"level": "INFO", "handlers": ["error_console"], "propagate": False},
+        "gunicorn.access": {"level": "INFO", "handlers": ["console"], "propagate": False},
+    },
+}

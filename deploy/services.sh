@@ -12,6 +12,14 @@ dir=${MOON_SERVICES_DIR:-$root/var/services}
 pg_port=${MOON_PG_PORT:-55432}
 redis_port=${MOON_REDIS_PORT:-56379}
 pgdata=$dir/pg
+# As root, PostgreSQL runs as the postgres user, which must be able to reach its data directory:
+# when the checkout sits under a private directory (e.g. /root), keep the data under /tmp instead.
+if [ "$(id -u)" = 0 ] && id postgres >/dev/null 2>&1; then
+  mkdir -p "$dir"
+  if ! runuser -u postgres -- test -x "$dir"; then
+    pgdata=/tmp/moon-services-$(printf %s "$dir" | cksum | cut -d' ' -f1)/pg
+  fi
+fi
 
 pg_bin() {
   local bin
@@ -32,6 +40,7 @@ start() {
   mkdir -p "$dir"
   if [ ! -f "$pgdata/PG_VERSION" ]; then
     mkdir -p "$pgdata"
+    chmod 755 "$(dirname "$pgdata")"
     [ "$(id -u)" = 0 ] && chown postgres:postgres "$pgdata"
     as_pg "$bin/initdb" -D "$pgdata" -U postgres --auth=trust -E UTF8 >/dev/null
   fi

@@ -5,6 +5,7 @@ engine to decide, append the events it returns with dense sequence numbers, and 
 game's status. The unique (game, seq) constraint is the last guard against a lost race.
 """
 
+import logging
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -19,6 +20,8 @@ from games.models import Event, Game, Seat
 from games.rules import engine
 from games.rules.engine import Event as EngineEvent
 from games.rules.engine import GameState
+
+logger = logging.getLogger(__name__)
 
 GAME_ENDED = "game_ended"
 RESULT = "result"
@@ -137,6 +140,9 @@ def score_game(*, game_id: int) -> Event | None:
         game = Game.objects.select_for_update().get(pk=game_id)
         existing = game.events.filter(kind=RESULT).first()
         if existing is not None:
+            logger.info(
+                "game already scored", extra={"game_id": game_id, "seq": existing.seq}
+            )
             if game.status != Game.Status.FINISHED:
                 game.status = Game.Status.FINISHED
                 game.save(update_fields=["status"])
@@ -150,6 +156,7 @@ def score_game(*, game_id: int) -> Event | None:
         (appended,) = _append(game, [result], version=version, actor=None)
         game.status = Game.Status.FINISHED
         game.save(update_fields=["status"])
+    logger.info("game scored", extra={"game_id": game_id, "seq": appended.seq})
     return appended
 
 
@@ -211,11 +218,26 @@ def _append(
     ]
     try:
         with transaction.atomic():
-            return Event.objects.bulk_create(rows)
+            appended = Event.objects.bulk_create(rows)
     except IntegrityError as exc:
+        logger.warning(
+            "lost a race to append", extra={"game_id": game.pk, "seq": version + 1}
+        )
         raise Conflict(
             "concurrent_command", "Another command on this game came first; read it and retry."
         ) from exc
+    if appended:
+        logger.info(
+            "events appended: %s",
+            ", ".join(row.kind for row in appended),
+            extra={
+                "game_id": game.pk,
+                "seq": appended[-1].seq,
+                "count": len(appended),
+                "user_id": actor.pk if actor is not None else None,
+            },
+        )
+    return appended
 
 
 def _engine_call(function: Any, *args: Any, **kwargs: Any) -> list[EngineEvent]:

@@ -1,12 +1,15 @@
 """Settings for moon, read from the environment only.
 
 Unset, everything falls back to the embedded mode: SQLite under var/, eager Celery tasks, DEBUG on.
+The production topology (PostgreSQL, Redis, gunicorn, Celery workers) sets DATABASE_URL,
+CELERY_BROKER_URL, REDIS_URL, SECRET_KEY, DEBUG=false and ALLOWED_HOSTS: see README.md.
 """
 
 import os
 from pathlib import Path
 
 import dj_database_url
+from corsheaders.defaults import default_headers
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -31,7 +34,11 @@ DEBUG = env_bool("DEBUG", True)
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
-        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
+        raise ImproperlyConfigured(
+            "SECRET_KEY must be set when DEBUG is off: export SECRET_KEY to a long random string "
+            "(e.g. python3 -c 'import secrets; print(secrets.token_urlsafe(50))'), or set "
+            "DEBUG=true for local development."
+        )
     SECRET_KEY = "dev-only-insecure-secret-key-do-not-use-in-production"
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
@@ -46,6 +53,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "corsheaders",
     "games",
     "campaigns",
     "api",
@@ -54,6 +62,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "corsheaders.middleware.CorsMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -94,6 +103,27 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         {"timeout": 20, "transaction_mode": "IMMEDIATE"}
     )
 
+# The cache holds only what can be lost (API throttling counters). With REDIS_URL it is shared
+# by every web process; without it each process counts on its own.
+REDIS_URL = os.environ.get("REDIS_URL", "")
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "moon",
+            "TIMEOUT": 300,
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Browser front ends on other origins: a comma-separated list such as
+# https://play.example.org,http://localhost:5173. Empty: no cross-origin access.
+CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS", [])
+CORS_ALLOW_HEADERS = (*default_headers, "idempotency-key")
+CORS_EXPOSE_HEADERS = ["Idempotent-Replayed", "Retry-After"]
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -124,6 +154,18 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    # Requests per client: anonymous ones by address, signed-in ones by user. An empty value
+    # turns that throttle off. Counters live in the cache (shared through REDIS_URL).
+    "DEFAULT_THROTTLE_CLASSES": [
+        "api.throttling.AnonThrottle",
+        "api.throttling.UserThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": os.environ.get("THROTTLE_ANON", "60/min") or None,
+        "user": os.environ.get("THROTTLE_USER", "600/min") or None,
+    },
+    # How many proxies stand in front of the web processes (X-Forwarded-For); unset: DRF's default.
+    "NUM_PROXIES": int(os.environ["NUM_PROXIES"]) if os.environ.get("NUM_PROXIES") else None,
 }
 
 SPECTACULAR_SETTINGS = {
@@ -132,6 +174,11 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "GameStatusEnum": ["lobby", "playing", "scoring", "finished"],
+        "HealthStatusEnum": ["ok", "unavailable"],
+        "HealthCheckStatusEnum": ["ok", "eager", "down"],
+    },
 }
 
 # Celery: with no broker, tasks run in-process, synchronously, and their errors propagate.
@@ -141,10 +188,34 @@ CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# The worker logs through LOGGING below (see moon/celery.py), not Celery's own format.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# With acks_late, a task whose worker died unacknowledged goes back to the queue once it has been
+# unacknowledged this long (Redis broker). Keep it above the longest task; tests lower it.
+CELERY_VISIBILITY_TIMEOUT = int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600"))
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": CELERY_VISIBILITY_TIMEOUT,
+    # Look for abandoned messages often enough for the timeout to mean what it says.
+    "unacked_restore_interval": max(1, min(10, CELERY_VISIBILITY_TIMEOUT // 4)),
+    "unacked_restore_throttle": 1 if CELERY_VISIBILITY_TIMEOUT < 600 else 10,
+    "socket_connect_timeout": 5,
+}
 
+# One JSON object per line (moon/logs.py); LOG_FORMAT=text for plain lines when reading by eye.
+LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO").upper()
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "formatters": {
+        "json": {"()": "moon.logs.JsonFormatter"},
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "text" if os.environ.get("LOG_FORMAT", "json") == "text" else "json",
+        }
+    },
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
 }

@@ -1,15 +1,69 @@
-"""Fixtures shared by the API and games tests."""
+"""Fixtures shared by the API and games tests, and the two modes of the suite.
 
-from collections.abc import Callable
+Embedded mode (`make test`, the default): SQLite and eager Celery tasks. Tests marked
+`@pytest.mark.services` are skipped, with the reason.
+
+Services mode (`make test-services`, MOON_SERVICES=1 with DATABASE_URL and CELERY_BROKER_URL from
+deploy/services.sh): the whole suite runs on PostgreSQL; the tests marked `services` also use
+Redis and a real Celery worker process (tests/services/conftest.py), while the others keep
+running their tasks eagerly. In CI (CI=true) a services test that would be skipped in services
+mode fails instead: a broken service must not pass as a skip.
+"""
+
+import os
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 from rest_framework.test import APIClient
 
+SERVICES_MODE = os.environ.get("MOON_SERVICES", "") == "1"
+IN_CI = os.environ.get("CI", "").lower() == "true"
+EMBEDDED_SKIP_REASON = (
+    "needs PostgreSQL, Redis and a Celery worker: run `make test-services` (MOON_SERVICES=1)"
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if SERVICES_MODE:
+        return
+    skip = pytest.mark.skip(reason=EMBEDDED_SKIP_REASON)
+    for item in items:
+        if item.get_closest_marker("services"):
+            item.add_marker(skip)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    report = yield
+    if SERVICES_MODE and IN_CI and report.skipped and item.get_closest_marker("services"):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
+        report.outcome = "failed"
+        report.longrepr = f"a services test may not be skipped in CI services mode: {reason}"
+    return report
+
 
 @pytest.fixture(autouse=True)
-def fast_password_hashing(settings: Any) -> None:
+def test_settings(settings: Any) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # No throttling in tests but the ones that turn it on (tests/api/test_operations.py).
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {"anon": None, "user": None},
+    }
+
+
+@pytest.fixture(autouse=True)
+def celery_mode(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Eager tasks, except for services tests in services mode, whose tasks go to the worker."""
+    from moon.celery import app
+
+    before = app.conf.task_always_eager
+    app.conf.task_always_eager = not (
+        SERVICES_MODE and request.node.get_closest_marker("services") is not None
+    )
+    yield
+    app.conf.task_always_eager = before
 
 
 @pytest.fixture

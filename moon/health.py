@@ -1,0 +1,74 @@
+"""Is this deployment able to serve? The checks behind GET /api/v1/health.
+
+Each check answers `{"status": "ok" | "eager" | "down", "detail": "..."}`:
+
+- `database`: a query on the default database.
+- `broker`: a connection to CELERY_BROKER_URL. In the embedded mode (no broker, tasks run
+  eagerly in the web process) it is `eager`, which counts as up.
+- `worker`: at least one Celery worker answers a ping within HEALTH_TIMEOUT seconds (default 1).
+  `eager` in the embedded mode; `down` when the broker is.
+"""
+
+import os
+from typing import Any, TypedDict
+
+from celery import Celery
+from django.db import connection
+
+UP = ("ok", "eager")
+
+
+class Check(TypedDict):
+    status: str
+    detail: str
+
+
+def timeout() -> float:
+    return float(os.environ.get("HEALTH_TIMEOUT", "1.0"))
+
+
+def check_database() -> Check:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except Exception as exc:  # any failure means the database is not usable
+        return {"status": "down", "detail": f"{type(exc).__name__}: {exc}"[:300]}
+    return {"status": "ok", "detail": f"{connection.vendor} answered"}
+
+
+def check_broker(app: Celery) -> Check:
+    if app.conf.task_always_eager:
+        return {"status": "eager", "detail": "no broker: tasks run in the web process"}
+    try:
+        with app.connection_for_write() as conn:
+            conn.ensure_connection(max_retries=1, timeout=int(timeout()) + 1)
+    except Exception as exc:
+        return {"status": "down", "detail": f"{type(exc).__name__}: {exc}"[:300]}
+    return {"status": "ok", "detail": "broker connection made"}
+
+
+def check_worker(app: Celery, broker: Check) -> Check:
+    if app.conf.task_always_eager:
+        return {"status": "eager", "detail": "no worker needed: tasks run in the web process"}
+    if broker["status"] not in UP:
+        return {"status": "down", "detail": "the broker is down, so no worker can be reached"}
+    try:
+        replies: list[dict[str, Any]] = app.control.ping(timeout=timeout()) or []
+    except Exception as exc:
+        return {"status": "down", "detail": f"{type(exc).__name__}: {exc}"[:300]}
+    names = sorted(name for reply in replies for name in reply)
+    if not names:
+        return {"status": "down", "detail": f"no worker answered a ping within {timeout()} s"}
+    return {"status": "ok", "detail": f"{len(names)} worker(s) answered: {', '.join(names)}"}
+
+
+def run_checks(app: Celery) -> tuple[bool, dict[str, Check]]:
+    """All checks, and whether every one is up."""
+    broker = check_broker(app)
+    checks: dict[str, Check] = {
+        "database": check_database(),
+        "broker": broker,
+        "worker": check_worker(app, broker),
+    }
+    return all(check["status"] in UP for check in checks.values()), checks

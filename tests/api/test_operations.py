@@ -1,0 +1,131 @@
+"""Operations: the health endpoint, throttling, CORS, and settings that refuse to start unsafe."""
+
+import os
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from moon.celery import app as celery_app
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.django_db
+def test_health_in_the_embedded_mode_is_ok_and_eager(anon: APIClient) -> None:
+    response = anon.get("/api/v1/health")
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert body["status"] == "ok"
+    assert body["checks"]["database"]["status"] == "ok"
+    assert body["checks"]["broker"]["status"] == "eager"
+    assert body["checks"]["worker"]["status"] == "eager"
+
+
+@pytest.mark.django_db
+def test_health_names_what_is_down(anon: APIClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A broker nobody listens on (loopback, port 9 is "discard", closed here): broker and worker down.
+    monkeypatch.setitem(celery_app.conf, "task_always_eager", False)
+    monkeypatch.setitem(celery_app.conf, "broker_url", "redis://127.0.0.1:9/0")
+    monkeypatch.setenv("HEALTH_TIMEOUT", "0.2")
+    response = anon.get("/api/v1/health")
+    assert response.status_code == 503, response.content
+    body = response.json()
+    assert body["status"] == "unavailable"
+    assert body["code"] == "unavailable"
+    assert body["detail"] == "down: broker, worker"
+    assert body["checks"]["database"]["status"] == "ok"
+    assert body["checks"]["broker"]["status"] == "down"
+    assert body["checks"]["worker"]["status"] == "down"
+
+
+def test_health_reports_a_database_that_does_not_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    from moon import health
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise ConnectionError("connection refused")
+
+    monkeypatch.setattr(health.connection, "cursor", refuse)
+    healthy, checks = health.run_checks(celery_app)
+    assert not healthy
+    assert checks["database"]["status"] == "down"
+    assert "connection refused" in checks["database"]["detail"]
+
+
+def test_health_is_in_the_openapi_schema(anon: APIClient) -> None:
+    schema = anon.get("/api/v1/schema", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    responses = schema["paths"]["/api/v1/health"]["get"]["responses"]
+    assert set(responses) == {"200", "503"}
+    assert schema["paths"]["/api/v1/health"]["get"].get("security") in (None, [], [{}])
+
+
+@pytest.mark.django_db
+def test_throttled_requests_get_429_with_a_json_error(anon: APIClient, settings: Any) -> None:
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {"anon": "2/min", "user": None},
+    }
+    # A client address of its own, so that no earlier request (or a shared cache) counts.
+    address = f"127.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250 + 1}"
+    body = {"username": "nobody", "password": "wrong-pw"}
+    for _ in range(2):
+        response = anon.post("/api/v1/auth/token", body, format="json", REMOTE_ADDR=address)
+        assert response.status_code == 400
+    response = anon.post("/api/v1/auth/token", body, format="json", REMOTE_ADDR=address)
+    assert response.status_code == 429
+    assert response.json()["code"] == "throttled"
+    assert response.json()["detail"]
+    assert int(response["Retry-After"]) > 0
+    # The health endpoint is never throttled (load balancers poll it).
+    assert anon.get("/api/v1/health", REMOTE_ADDR=address).status_code == 200
+
+
+@pytest.mark.django_db
+def test_signed_in_users_have_their_own_rate(alice: APIClient, settings: Any) -> None:
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {"anon": None, "user": "3/min"},
+    }
+    statuses = [alice.get("/api/v1/games").status_code for _ in range(4)]
+    assert statuses == [200, 200, 200, 429]
+
+
+def test_cors_allows_only_the_configured_origins(settings: Any) -> None:
+    settings.CORS_ALLOWED_ORIGINS = ["https://play.example.org"]
+    client = APIClient()
+    preflight = {
+        "HTTP_ORIGIN": "https://play.example.org",
+        "HTTP_ACCESS_CONTROL_REQUEST_METHOD": "POST",
+        "HTTP_ACCESS_CONTROL_REQUEST_HEADERS": "authorization, content-type, idempotency-key",
+    }
+    allowed = client.options("/api/v1/games", **preflight)
+    assert allowed["Access-Control-Allow-Origin"] == "https://play.example.org"
+    assert "idempotency-key" in allowed["Access-Control-Allow-Headers"]
+    other = client.options("/api/v1/games", **{**preflight, "HTTP_ORIGIN": "https://evil.example"})
+    assert "Access-Control-Allow-Origin" not in other
+
+
+def _settings_import(**env: str) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "DEBUG"}}
+    return subprocess.run(
+        [sys.executable, "-c", "import django; django.setup(); print('started')"],
+        env={**clean, "DJANGO_SETTINGS_MODULE": "moon.settings", **env},
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_secret_key_is_required_when_debug_is_off() -> None:
+    refused = _settings_import(DEBUG="false")
+    assert refused.returncode != 0
+    assert "ImproperlyConfigured" in refused.stderr
+    assert "SECRET_KEY must be set when DEBUG is off" in refused.stderr
+    started = _settings_import(DEBUG="false", SECRET_KEY="x" * 50)
+    assert started.returncode == 0, started.stderr
+    assert started.stdout.strip() == "started"

@@ -1,0 +1,48 @@
+"""The deployment files agree with the project: compose file, Dockerfile, gunicorn settings."""
+
+import runpy
+import tomllib
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+DEPLOY = ROOT / "deploy"
+
+
+def test_the_compose_file_describes_the_whole_topology() -> None:
+    compose = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())
+    services = compose["services"]
+    assert set(services) >= {"db", "redis", "migrate", "web", "worker"}
+    for name in ("migrate", "web", "worker"):
+        service = services[name]
+        assert service["build"]["dockerfile"] == "deploy/Dockerfile"
+        env = service["environment"]
+        assert env["DATABASE_URL"].startswith("postgres://")
+        assert env["CELERY_BROKER_URL"].startswith("redis://redis:")
+        assert env["DEBUG"] == "false"
+        assert "SECRET_KEY" in env
+    assert services["worker"]["command"][:4] == ["celery", "-A", "moon", "worker"]
+    assert services["web"]["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
+    assert "/api/v1/health" in " ".join(services["web"]["healthcheck"]["test"])
+
+
+def test_the_dockerfile_installs_the_production_extra() -> None:
+    dockerfile = (DEPLOY / "Dockerfile").read_text()
+    assert "'.[production]'" in dockerfile
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    assert any(req.startswith("gunicorn") for req in extras["production"])
+    for copied in ("moon", "games", "api", "campaigns", "manage.py", "deploy/gunicorn.conf.py"):
+        assert f"COPY {copied}" in dockerfile
+
+
+def test_the_gunicorn_settings_load_and_log_json() -> None:
+    from gunicorn.config import Config
+
+    values = runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))
+    config = Config()
+    for name, value in values.items():
+        if name in config.settings:
+            config.set(name, value)
+    assert config.bind == ["0.0.0.0:8000"]
+    assert config.logconfig_dict["formatters"]["json"]["()"] == "moon.logs.JsonFormatter"

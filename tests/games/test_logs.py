@@ -1,0 +1,68 @@
+"""Structured logs: one JSON object per line, with the game id and event seq where there is one."""
+
+import json
+import logging
+import sys
+
+import pytest
+from django.contrib.auth.models import User
+
+from games import services
+from moon.logs import JsonFormatter
+
+
+def _record(**extra: object) -> logging.LogRecord:
+    record = logging.LogRecord("games.services", logging.INFO, __file__, 1, "hello %s", ("you",), None)
+    for name, value in extra.items():
+        setattr(record, name, value)
+    return record
+
+
+def test_a_line_is_one_json_object_with_the_basic_fields() -> None:
+    line = JsonFormatter().format(_record())
+    assert "\n" not in line
+    data = json.loads(line)
+    assert data["level"] == "INFO"
+    assert data["logger"] == "games.services"
+    assert data["message"] == "hello you"
+    assert data["timestamp"].endswith("+00:00")
+    assert "game_id" not in data and "seq" not in data
+
+
+def test_game_id_and_seq_are_carried_when_present() -> None:
+    data = json.loads(JsonFormatter().format(_record(game_id=7, seq=42, unrelated="x")))
+    assert (data["game_id"], data["seq"]) == (7, 42)
+    assert "unrelated" not in data
+
+
+def test_an_exception_stays_on_one_line() -> None:
+    try:
+        raise ValueError("boom\nsecond line")
+    except ValueError:
+        record = _record()
+        record.exc_info = sys.exc_info()
+    line = JsonFormatter().format(record)
+    assert "\n" not in line
+    assert "ValueError: boom" in json.loads(line)["exception"]
+
+
+@pytest.mark.django_db
+def test_appending_events_logs_the_game_and_the_last_seq(caplog: pytest.LogCaptureFixture) -> None:
+    alice = User.objects.create_user("alice", password="secret-pw")
+    game = services.create_game(by=alice, adventure=1, max_players=1)
+    with caplog.at_level(logging.INFO, logger="games.services"):
+        result = services.start_game(game=game, by=alice)
+    appended = [r for r in caplog.records if r.getMessage().startswith("events appended")]
+    assert len(appended) == 1
+    record = appended[0]
+    assert record.game_id == game.pk  # type: ignore[attr-defined]
+    assert record.seq == result.events[-1].seq  # type: ignore[attr-defined]
+    assert json.loads(JsonFormatter().format(record))["seq"] == result.events[-1].seq
+
+
+def test_settings_log_json_through_our_formatter() -> None:
+    from django.conf import settings
+
+    assert settings.LOGGING["formatters"]["json"]["()"] == "moon.logs.JsonFormatter"
+    assert settings.LOGGING["handlers"]["console"]["formatter"] == "json"
+    assert settings.CELERY_WORKER_HIJACK_ROOT_LOGGER is False
