@@ -26,13 +26,13 @@ Readings taken where the sources disagree (spec section 10), and choices of this
 - a setup modifier may pre-mark energies only as a prefix of the track, with one wall given
   in the same modifier per pair it completes (the wall markers are then crossed);
 - with a single seat (ASTRA is not played yet) the player is alone in the most-zones
-  ranking; :func:`solo_most_zones_points` is the rule against ASTRA's Energy cards.
+  ranking; ``JourneyRules.solo_most_zones`` is the rule against ASTRA's Energy cards.
 """
 
 from collections.abc import Sequence
 from typing import Any
 
-from games.rules import data, ranking
+from games.rules import astra, data, ranking
 from games.rules.actions import ASTRONAUT_SHIFTS
 from games.rules.adventures.base import Option
 from games.rules.adventures.journey_layout import WALL_DRAWN, Layout, Station, Zone
@@ -66,22 +66,10 @@ TANKS_NEEDED = 6
 MISSION_TANK_RUN = 75
 TANK_RUN_NEEDED = 4
 
-# Solo most-zones points against ASTRA (spec section 9).
-SOLO_ZONES_AT_LEAST_ASTRA = 20
-SOLO_ZONES_BELOW_ASTRA = 10
+# Solo: ASTRA's count of complete zones is its Energy cards by pairs (spec section 9).
 ENERGY_CARDS_PER_ASTRA_ZONE = 2
 
 UNMARKABLE_KINDS = ("mission_box", "score_box", "rank_box", "campaign_area", "station")
-
-
-def solo_most_zones_points(complete_zones: int, astra_energy_cards: int) -> int:
-    """Solo: 20 with at least one complete zone and no fewer than ASTRA's pairs of Energy
-    cards, 10 with fewer, 0 with no complete zone."""
-    if complete_zones == 0:
-        return 0
-    if complete_zones >= astra_energy_cards // ENERGY_CARDS_PER_ASTRA_ZONE:
-        return SOLO_ZONES_AT_LEAST_ASTRA
-    return SOLO_ZONES_BELOW_ASTRA
 
 
 class Placements:
@@ -713,6 +701,14 @@ class JourneyRules:
             total=total,
         )
         return score
+
+    def solo_most_zones(self, complete_zones: int, astra_energy_cards: int) -> int:
+        """Solo: with at least one complete zone, 20 for no fewer zones than ASTRA's pairs of
+        Energy cards, else 10; nothing with no complete zone."""
+        if complete_zones == 0:
+            return 0
+        astra_zones = astra_energy_cards // ENERGY_CARDS_PER_ASTRA_ZONE
+        return astra.solo_rank_award(complete_zones, astra_zones, self.layout.most_zones_awards)
 
     @staticmethod
     def _seen(state: GameState, seat: int) -> Marks:
