@@ -1,12 +1,18 @@
 """One module per adventure; ``rules_for`` finds the one a game plays."""
 
 from games.rules.adventures.base import AdventureRules
+from games.rules.adventures.colony import ColonyRules
 from games.rules.adventures.journey import JourneyRules
 from games.rules.adventures.launch import LaunchRules
 from games.rules.adventures.mine import MineRules
 from games.rules.errors import RuleViolation
 
-PLAYABLE: dict[int, AdventureRules] = {1: LaunchRules(), 2: JourneyRules(), 4: MineRules()}
+PLAYABLE: dict[int, AdventureRules] = {
+    1: LaunchRules(),
+    2: JourneyRules(),
+    3: ColonyRules(),
+    4: MineRules(),
+}
 
 
 def rules_for(adventure: object) -> AdventureRules:
