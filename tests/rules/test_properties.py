@@ -57,6 +57,7 @@ def test_every_listed_option_is_accepted(seed: int, players: int, moves: int) ->
         if seat < 0:
             break
         decision = engine.options(state, seat)
+        assert decision.options or decision.can_confirm  # a seat to act is never stuck
         for option in decision.options:
             events = engine.decide(state, seat, {"type": "move", "choice": option})
             assert events, option

@@ -3,6 +3,7 @@ the rocket column and the launch."""
 
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import pairwise
 from typing import Any
 
 from games.rules import data, ranking
@@ -63,12 +64,13 @@ class Layout:
 
     @cached_property
     def score_box_after(self) -> dict[str, str]:
-        """The score box crossed with the last rocket of each line."""
+        """The score box crossed with the last rocket of each line (the 150 box, after the
+        135 box, ends no line and is never crossed)."""
         boxes = self._track("rocket_column")["boxes"]
         ends = {}
-        for index, box in enumerate(boxes):
-            if box["kind"] == "score_box" and index > 0:
-                ends[boxes[index - 1]["id"]] = box["id"]
+        for before, box in pairwise(boxes):
+            if box["kind"] == "score_box" and before["kind"] == "rocket":
+                ends[before["id"]] = box["id"]
         return ends
 
     @cached_property
