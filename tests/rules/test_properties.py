@@ -1,5 +1,6 @@
 """Properties of the engine over random Adventure 1 games (1-6 players, random moves)."""
 
+import itertools
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -7,7 +8,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.rules import cards, engine
+from games.rules import astra, cards, engine, ranking
+from games.rules.actions import astronaut_numbers
 from games.rules.engine import Event, GameState
 from tests.rules.conftest import LAYOUT, apply
 
@@ -263,3 +265,33 @@ def test_the_deck_never_deals_a_card_twice_within_a_pass(seed: int) -> None:
                 passes[index] += 1
         _assert_each_card_dealt_once_per_pass(stacks)
     assert passes == [5, 5, 5]  # turns 21, 41, 61, 81, 101
+
+
+@settings(max_examples=200, deadline=None)
+@given(counts=st.lists(st.integers(min_value=0, max_value=12), min_size=1, max_size=6))
+def test_rank_awards_never_give_a_higher_count_fewer_points(counts: list[int]) -> None:
+    points = ranking.rank_awards(counts, (20, 10, 5), zero_scores=False)
+    for a, b in itertools.combinations(range(len(counts)), 2):
+        if counts[a] == counts[b]:
+            assert points[a] == points[b]
+        elif counts[a] > counts[b]:
+            assert points[a] >= points[b]
+    assert max(points) == (20 if max(counts) > 0 else 0)
+    assert all(p == 0 for c, p in zip(counts, points, strict=True) if c == 0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    hand=st.lists(st.sampled_from(sorted(cards.CARDS)), min_size=3, max_size=3, unique=True),
+    allowed=st.sets(st.integers(min_value=0, max_value=17), max_size=4),
+)
+def test_a_solo_pair_is_writable_when_one_of_its_numbers_fits(
+    hand: list[int], allowed: set[int]
+) -> None:
+    held = [cards.CARDS[card] for card in hand]
+    writable = astra.writable_pairs(held, lambda number, action: number in allowed)
+    for pair in astra.pairs(held):
+        reachable = (
+            set(astronaut_numbers(pair.number)) if pair.action == "astronaut" else {pair.number}
+        )
+        assert (pair in writable) == bool(reachable & allowed)
