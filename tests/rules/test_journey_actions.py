@@ -450,7 +450,7 @@ def test_a_full_trajectory_ends_the_game() -> None:
     move(state, 0, write(0, "traj.s01", 5))
     move(state, 0, skip("action.robot"))
     confirm_all(state)
-    assert state.end == {"reasons": [{"reason": "trajectory_full", "seats": [0]}]}
+    assert state.end == {"reasons": [{"reason": "sheet_full", "seats": [0]}]}
     assert score(state, 0)["longest_zone"] == 36
 
 

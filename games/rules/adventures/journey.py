@@ -644,7 +644,7 @@ class JourneyRules:
         checks = {
             "all_missions": lambda s: all(f"mission.{letter}" in s.marks for letter in "ABC"),
             "all_system_errors": lambda s: all(box in s.marks for box in s.error_boxes),
-            "trajectory_full": lambda s: all(space in s.marks for space in self.layout.trajectory),
+            "sheet_full": lambda s: all(space in s.marks for space in self.layout.trajectory),
         }
         reasons = []
         for reason, holds in checks.items():
