@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 8000
 
-.PHONY: run test install migrate lint clean
+.PHONY: run test test-services install migrate lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,3 +36,12 @@ test: lint | var
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache
+
+# The suite against PostgreSQL + Redis with a real Celery worker (tests/services/): starts the
+# private services of deploy/services.sh, runs pytest with their environment, stops them.
+test-services: install | var
+	@set -e; env_lines=$$(deploy/services.sh start); eval "$$env_lines"; \
+	echo "$$env_lines"; \
+	export MOON_SERVICES=1; \
+	status=0; $(BIN)/pytest $(PYTEST_ARGS) || status=$$?; \
+	deploy/services.sh stop; exit $$status

@@ -31,6 +31,7 @@ def test_health_names_what_is_down(anon: APIClient, monkeypatch: pytest.MonkeyPa
     # A broker nobody listens on (loopback, port 9 is "discard", closed here): broker and worker down.
     monkeypatch.setitem(celery_app.conf, "task_always_eager", False)
     monkeypatch.setitem(celery_app.conf, "broker_url", "redis://127.0.0.1:9/0")
+    monkeypatch.setenv("CELERY_BROKER_URL", "redis://127.0.0.1:9/0")  # Celery prefers the env
     monkeypatch.setenv("HEALTH_TIMEOUT", "0.2")
     response = anon.get("/api/v1/health")
     assert response.status_code == 503, response.content

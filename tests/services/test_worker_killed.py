@@ -1,0 +1,86 @@
+"""The worker dies (SIGKILL) while it scores a game; once a worker runs again the game is scored,
+with exactly one result event.
+
+The scoring task acknowledges its message only after it ran (acks_late), so the message of the
+killed run stays unacknowledged in Redis and is delivered again after the visibility timeout
+(5 s in this session). The slow run is made with MOON_SCORING_DELAY_SECONDS, set only in the
+environment of the worker this test starts (games/tasks.py).
+"""
+
+import random
+import time
+
+import pytest
+from django.contrib.auth.models import User
+
+from games import selectors
+from games import services as commands
+from games.models import Event, Game
+from tests.services.conftest import Services, Worker, wait_for
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+
+def play_to_the_end(game: Game, user: User) -> None:
+    rng = random.Random(2)
+    for _ in range(5000):
+        game.refresh_from_db()
+        if game.status != Game.Status.PLAYING:
+            return
+        decision = selectors.decision_view(game=game, viewer=user)
+        if decision["options"]:
+            commands.play_move(game=game, by=user, choice=rng.choice(decision["options"]))
+        else:
+            commands.confirm_turn(game=game, by=user)
+    raise AssertionError("the game did not end")
+
+
+def test_a_killed_scoring_run_is_done_again_once(services: Services, worker: Worker) -> None:
+    worker.stop()  # only the slow worker may take the scoring task
+    slow = services.make_worker(
+        "slow", {"MOON_SCORING_DELAY_SECONDS": "120"}, pool="solo", concurrency=1
+    ).start()
+    try:
+        user = User.objects.create_user(f"solo-{time.monotonic_ns()}", password="secret-pw")
+        game = commands.create_game(by=user, adventure=1, max_players=1)
+        commands.start_game(game=game, by=user)
+        play_to_the_end(game, user)  # the last confirm dispatches the scoring task on commit
+
+        wait_for(
+            lambda: any(
+                line.get("message") == "scoring started" and line.get("game_id") == game.pk
+                for line in slow.log_lines()
+            ),
+            30,
+            "the slow worker to start scoring",
+        )
+        slow.kill()
+    finally:
+        slow.kill()
+
+    game.refresh_from_db()
+    assert game.status == Game.Status.SCORING
+    assert not Event.objects.filter(game=game, kind="result").exists()
+
+    worker.start()
+    wait_for(
+        lambda: Game.objects.get(pk=game.pk).status == Game.Status.FINISHED,
+        60,
+        "the restarted worker to score the game",
+    )
+    time.sleep(2)  # a second delivery, were there one, would have shown by now
+    assert Event.objects.filter(game=game, kind="result").count() == 1
+    seqs = list(Event.objects.filter(game=game).order_by("seq").values_list("seq", flat=True))
+    assert seqs == list(range(1, len(seqs) + 1))
+    assert Event.objects.get(game=game, kind="result").seq == seqs[-1]
+
+    killed_run = [line for line in slow.log_lines() if line.get("game_id") == game.pk]
+    assert [line["message"] for line in killed_run if line["message"].startswith("scoring")][:1] == [
+        "scoring started"
+    ]
+    assert not any(line["message"] == "scoring done" for line in killed_run)
+    redone = [
+        line for line in worker.log_lines()
+        if line.get("game_id") == game.pk and line.get("message") == "scoring done"
+    ]  # fmt: skip
+    assert len(redone) == 1, worker.log_tail()
