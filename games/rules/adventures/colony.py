@@ -182,12 +182,32 @@ class ColonyRules:
         return [{"action": "system_error", "box": box}] if box is not None else []
 
     def _write_options(self, state: GameState, marks: Marks) -> list[Option]:
+        """Every legal write. Each empty space is checked against its two zones reduced to
+        their numbered spaces (Xs and empty spaces play no part in the order): the same
+        ascending rule as ``placement_problem``, asked of shorter lines."""
+        numbered = {space for space, mark in marks.items() if isinstance(mark, int)}
+        lines = {
+            space: [
+                ([s for s in self.layout.zones[zone] if s == space or s in numbered], zone)
+                for zone in self.layout.zones_of(space)
+            ]
+            for space in self.layout.spaces
+            if space not in marks
+        }
+        fits: dict[tuple[str, int], bool] = {}
         options = []
-        empty = [space for space in self.layout.spaces if space not in marks]
         for index, combination in enumerate(state.combinations):
             for number in self.numbers_of(combination):
-                for space in empty:
-                    if self.placement_problem(marks, space, number) is None:
+                for space, zones in lines.items():
+                    if (space, number) not in fits:
+                        fits[space, number] = all(
+                            placement_problem(
+                                marks, line, space, number, zone_name=_zone_name(zone)
+                            )
+                            is None
+                            for line, zone in zones
+                        )
+                    if fits[space, number]:
                         options.append(
                             {
                                 "action": "write",
@@ -346,14 +366,17 @@ class ColonyRules:
             )
         return None
 
-    def tunnel_problem(self, marks: Marks, tunnel: Any) -> RuleViolation | None:
+    def tunnel_problem(
+        self, marks: Marks, tunnel: Any, *, connected: set[str] | None = None
+    ) -> RuleViolation | None:
         """Why Robot cannot draw ``tunnel``, or None: it must be undrawn and touch the
-        network at one end at least."""
+        network at one end at least (``connected``: the network's buildings, if known)."""
         if tunnel not in self.layout.tunnels:
             return RuleViolation("unknown_tunnel", f"{tunnel!r} is not a tunnel of this sheet.")
         if self.layout.is_drawn(marks, tunnel):
             return RuleViolation("tunnel_already_drawn", f"{tunnel} is already drawn.")
-        connected = self.layout.connected(marks)
+        if connected is None:
+            connected = self.layout.connected(marks)
         if not any(end in connected for end in self.layout.tunnels[tunnel]):
             return RuleViolation(
                 "tunnel_not_connected",
@@ -363,7 +386,12 @@ class ColonyRules:
         return None
 
     def buildable_tunnels(self, marks: Marks) -> list[str]:
-        return [t for t in self.layout.tunnels if self.tunnel_problem(marks, t) is None]
+        connected = self.layout.connected(marks)
+        return [
+            tunnel
+            for tunnel in self.layout.tunnels
+            if self.tunnel_problem(marks, tunnel, connected=connected) is None
+        ]
 
     def energy_problem(self, marks: Marks, box: Any) -> RuleViolation | None:
         """Why Energy cannot cross ``box``, or None: the next box of a multiplier track."""

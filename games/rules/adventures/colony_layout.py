@@ -158,20 +158,25 @@ class Layout:
     def drawn_tunnels(self, marks: Marks) -> list[str]:
         return [tunnel for tunnel in self.tunnels if self.is_drawn(marks, tunnel)]
 
+    @cached_property
+    def tunnels_at(self) -> dict[str, tuple[tuple[str, str], ...]]:
+        """For each building, its tunnels and the building at their other end."""
+        ends: dict[str, list[tuple[str, str]]] = {building: [] for building in self.buildings}
+        for tunnel, (one, other) in self.tunnels.items():
+            ends[one].append((tunnel, other))
+            ends[other].append((tunnel, one))
+        return {building: tuple(links) for building, links in ends.items()}
+
     def connected(self, marks: Marks) -> set[str]:
         """The buildings a chain of drawn tunnels links to the rocket."""
         reached = {self.rocket}
         frontier = [self.rocket]
-        drawn = self.drawn_tunnels(marks)
         while frontier:
             building = frontier.pop()
-            for tunnel in drawn:
-                ends = self.tunnels[tunnel]
-                if building in ends:
-                    other = ends[1] if ends[0] == building else ends[0]
-                    if other not in reached:
-                        reached.add(other)
-                        frontier.append(other)
+            for tunnel, other in self.tunnels_at[building]:
+                if other not in reached and self.is_drawn(marks, tunnel):
+                    reached.add(other)
+                    frontier.append(other)
         return reached
 
     # --- tracks --------------------------------------------------------------------------
