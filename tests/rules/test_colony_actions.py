@@ -1,6 +1,8 @@
 """The Colony, rule by rule: each action legal and refused, reactions and chains, the quarter
 race, missions first and later, end conditions, live scores and standings."""
 
+import pytest
+
 from games.rules import engine
 from games.rules.state import GameState
 from tests.rules.test_colony_helpers import (
@@ -463,3 +465,39 @@ def test_standings_break_ties_by_fewer_system_errors_then_share() -> None:
     assert [s["total"] for s in standings["scores"]] == [12, 12, 12]
     assert [s["rank"] for s in standings["scores"]] == [2, 1, 1]
     assert standings["winners"] == [1, 2]
+
+
+# --- what a front end draws ------------------------------------------------------------------
+
+
+def test_derived_shows_the_network_and_the_buildings_it_connects() -> None:
+    state = game()
+    set_sheet(state, 0, tunnels("r2c1-r3c1", "r3c1-r3c2") | diagonal_sheet())
+    derived = engine.sheet_view(state, 0, viewer=0)["derived"]
+    assert sorted(derived["tunnels"]) == [
+        "tunnel.r1c1-r1c2",
+        "tunnel.r1c1-r2c1",
+        "tunnel.r2c1-r3c1",
+        "tunnel.r3c1-r3c2",
+    ]
+    assert sorted(derived["connected_buildings"]) == sorted(
+        ["bld.r1c1", "bld.r1c2", "bld.r2c1", "bld.r3c1", "bld.r3c2"]
+    )
+    assert derived["observatory_connected"] is False
+    assert derived["complete_quarters"] == ["quarter.TL", "quarter.TR", "quarter.BL", "quarter.BR"]
+    assert "tunnel.r3c2-r4c2" in derived["buildable_tunnels"]
+    assert "tunnel.r5c5-r6c5" not in derived["buildable_tunnels"]
+
+
+def test_setup_modifiers_are_checked_against_the_sheet() -> None:
+    good = [{"kind": "start_marks", "marks": [{"element": "bld.r2c2", "mark": "X"}]}]
+    events = engine.new_game(adventure=3, players=1, seed=1, modifiers={0: good})
+    assert engine.replay(events).seats[0].marks == {"bld.r2c2": "X"}
+    for bad in (
+        [{"kind": "start_marks", "marks": [{"element": "bld.r1c1", "mark": "X"}]}],
+        [{"kind": "start_marks", "marks": [{"element": "bld.r2c2", "mark": 4}]}],
+        [{"kind": "system_errors", "delta": -3}],
+    ):
+        with pytest.raises(engine.RuleViolation) as error:
+            engine.new_game(adventure=3, players=1, seed=1, modifiers={0: bad})
+        assert error.value.code == "invalid_modifier"

@@ -7,6 +7,8 @@ Readings taken where the sources disagree (spec section 10), and choices of this
 
 - (1) a multiplier track is worth its lowest visible value: the first uncrossed box, 0 on a
   track no Energy was spent on, the printed final value once every box is crossed;
+- (2) Energy crosses a track top to bottom (the lowest box is the top one);
+- (3) mission values are the printed cards' (common mission index);
 - (4) the observatory's three antennas belong to the top-right quarter (card 79);
 - (5) Xs and the four printed buildings count as numbered everywhere (quarters, full rows and
   columns, antennas, the full-sheet end);
@@ -28,7 +30,8 @@ Readings taken where the sources disagree (spec section 10), and choices of this
 - the two pre-built tunnels and the four printed buildings are part of the layout, never marks;
   a drawn tunnel is marked ``line``;
 - with a single seat (ASTRA is not played yet) the player is alone in the astronaut ranking;
-  ``ColonyRules.solo_astronauts`` is the comparison with ASTRA's Astronaut cards.
+  ``ColonyRules.solo_astronauts`` is the comparison with ASTRA's Astronaut cards, a tie going
+  to the player (8); an equal solo total is a draw through ``astra.solo_winner`` (9).
 """
 
 from typing import Any
