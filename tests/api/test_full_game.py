@@ -1,18 +1,27 @@
-"""A whole 3-player Adventure 1 game, played over HTTP by random bots using /decision and /moves."""
+"""Whole 3-player games, one per playable adventure, played over HTTP by random bots using
+only /decision and /moves (and /confirm)."""
 
 import random
 from typing import Any
 
+import pytest
 from rest_framework.test import APIClient
+
+from games.rules.adventures import PLAYABLE
 
 MAX_REQUESTS = 20_000
 
 
-def test_three_bots_play_adventure_1_to_its_end(
-    alice: APIClient, bob: APIClient, carol: APIClient, playing_game: int, post: Any
+@pytest.mark.parametrize("adventure", sorted(PLAYABLE))
+def test_three_bots_play_an_adventure_to_its_end(
+    alice: APIClient, bob: APIClient, carol: APIClient, post: Any, adventure: int
 ) -> None:
-    rng = random.Random(1)
-    base = f"/api/v1/games/{playing_game}"
+    created = post(alice, "/api/v1/games", {"adventure": adventure, "max_players": 3}).json()
+    base = f"/api/v1/games/{created['id']}"
+    for client in (bob, carol):
+        assert post(client, f"{base}/join").status_code == 200
+    assert post(alice, f"{base}/start").status_code == 200
+    rng = random.Random(adventure)
     players = [alice, bob, carol]
     requests = 0
     status = "playing"
@@ -53,3 +62,7 @@ def test_three_bots_play_adventure_1_to_its_end(
         assert replay.status_code == 200, replay.content
         assert replay.json()["seq"] == seq
         assert len(replay.json()["sheets"]) == 3
+
+    for seat in range(3):
+        sheet = alice.get(f"{base}/sheets/{seat}").json()
+        assert sheet["score"]["total"] == result["scores"][seat]["total"]
