@@ -49,7 +49,7 @@ def placement_problem(
             )
         if (index < position and value > number) or (index > position and value < number):
             return RuleViolation(
-                "number_not_ascending",
+                "space_not_ascending",
                 f"{number} in {space} would break the ascending order of {zone_name} "
                 f"({value} is in {other}).",
             )

@@ -54,10 +54,10 @@ def test_a_number_goes_in_an_empty_space_keeping_row_and_column_ascending() -> N
         "space_not_empty"
     )
     assert refused(state, 0, action="write", combination=2, space="bld.r3c5", number=14) == (
-        "number_not_ascending"
+        "space_not_ascending"
     )
     assert refused(state, 0, action="write", combination=1, space="bld.r3c1", number=2) == (
-        "number_not_ascending"
+        "space_not_ascending"
     )
     assert refused(state, 0, action="write", combination=0, space="bld.r3c1", number=8) == (
         "number_not_in_combination"

@@ -199,14 +199,14 @@ def test_example_t1_ordering_in_a_row_and_a_column_at_the_same_time() -> None:
     # 2 repeats column 2's 2 (and is below row 2's 3 on its left).
     assert refused(state, 0, action="write", combination=1, space="bld.r2c2", number=2) in (
         "number_already_in_zone",
-        "number_not_ascending",
+        "space_not_ascending",
     )
     reveal(state, (9, "robot"), (2, "plant"), (11, "water"))
     assert refused(state, 0, action="write", combination=0, space="bld.r2c2", number=9) == (
         "number_already_in_zone"
     )
     assert refused(state, 0, action="write", combination=2, space="bld.r2c2", number=11) == (
-        "number_not_ascending"
+        "space_not_ascending"
     )
 
     reveal(state, (6, "astronaut"), (2, "plant"), (11, "water"))
@@ -223,7 +223,7 @@ def test_example_t2_xs_and_prenumbered_buildings_are_transparent() -> None:
     set_sheet(state, 0, grid({6: ". . 12 . . (O)", 3: ". . 9 (X) . ."}))
     reveal(state, (8, "robot"), (9, "plant"), (10, "water"))
     assert refused(state, 0, action="write", combination=0, space="bld.r5c3", number=8) == (
-        "number_not_ascending"
+        "space_not_ascending"
     )
     assert refused(state, 0, action="write", combination=1, space="bld.r5c3", number=9) == (
         "number_already_in_zone"
@@ -394,7 +394,7 @@ def test_example_t6_a_forced_system_error() -> None:
     reveal(state, (5, "robot"), (8, "plant"), (12, "astronaut"))
     assert options(state, 0) == [{"action": "system_error", "box": "error.1"}]
     assert refused(state, 0, action="write", combination=0, space="bld.r6c5", number=5) == (
-        "number_not_ascending"
+        "space_not_ascending"
     )
     move(state, 0, action="system_error", box="error.1")
     assert not state.seats[0].pending

@@ -193,8 +193,8 @@ def test_c_t2_ordering_inside_a_zone() -> None:
     for space in (5, 6):
         for number in (6, 7, 8):
             assert _problem(space, number) is None
-        assert _problem(space, 10) == "number_not_ascending"
-    assert _problem(2, 6) == "number_not_ascending"
+        assert _problem(space, 10) == "space_not_ascending"
+    assert _problem(2, 6) == "space_not_ascending"
     assert _problem(1, 1) == "space_not_empty"
     # 8 in space 5 leaves space 6 for an X only: no number fits between 8 and 9.
     after = {**ZONE_MARKS, "z.s5": 8}
@@ -273,7 +273,7 @@ def test_c_t4_system_error_only_when_nothing_is_writable_and_phase_6_still_appli
     assert offered == [system_error(f"err.{i}") for i in range(5, 9)]
     with pytest.raises(engine.RuleViolation) as refused:
         move(state, 0, write(1, "f5.s2"))
-    assert refused.value.code == "number_not_ascending"
+    assert refused.value.code == "space_not_ascending"
     move(state, 0, system_error("err.5"))
     assert engine.options(state, 0).kind == "confirm"
     confirm(state, 0)

@@ -78,7 +78,7 @@ def test_numbers_ascend_inside_each_playing_zone_only() -> None:
     reveal(state, (9, "water"), (3, "water"), (5, "water"))
 
     assert refused(state, 0, write(0, "traj.s07", 9)) == "number_already_in_zone"
-    assert refused(state, 0, write(1, "traj.s07", 3)) == "number_not_ascending"
+    assert refused(state, 0, write(1, "traj.s07", 3)) == "space_not_ascending"
     assert refused(state, 0, write(0, "traj.s05", 9)) == "space_not_empty"
     assert refused(state, 0, write(0, "traj.s37", 9)) == "unknown_space"
     assert refused(state, 0, write(0, "traj.s12", 10)) == "number_not_in_combination"
@@ -90,7 +90,7 @@ def test_numbers_ascend_inside_each_playing_zone_only() -> None:
 def test_x_marks_are_ignored_by_the_order() -> None:
     state = _one_seat(trajectory(s01=2, s02=4, s03="X"))
     reveal(state, (5, "water"), (3, "water"), (1, "water"))
-    assert refused(state, 0, write(1, "traj.s04", 3)) == "number_not_ascending"
+    assert refused(state, 0, write(1, "traj.s04", 3)) == "space_not_ascending"
     move(state, 0, write(0, "traj.s04", 5))
     assert state.seats[0].marks["traj.s04"] == 5
 

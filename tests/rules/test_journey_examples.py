@@ -1,7 +1,7 @@
 """The worked examples of the Journey spec (adventure-2-journey.md section 12), one test each.
 
 The spec names the ascending-order refusal ``space_not_ascending``; the engine's shared
-ordering rule (``sheet.placement_problem``) calls it ``number_not_ascending`` for every
+ordering rule (``sheet.placement_problem``) calls it ``space_not_ascending`` for every
 adventure, and that stable code is what these tests expect.
 """
 
@@ -200,7 +200,7 @@ def test_turn_example_a_legal_spaces_for_8() -> None:
     legal = [*range(4, 8), *range(13, 18), *range(23, 37)]
     assert offered == {s(order) for order in legal}
     for order in (1, 2, 9, 10, 11, 19, 20, 21):
-        assert refused(state, 0, write(0, s(order), 8)) == "number_not_ascending"
+        assert refused(state, 0, write(0, s(order), 8)) == "space_not_ascending"
 
 
 def test_turn_example_a_plant_from_s06_reaches_station1_only() -> None:

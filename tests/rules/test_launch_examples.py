@@ -235,13 +235,13 @@ def test_a1_t1_where_a_number_may_go() -> None:
     assert {space for c, space in offered if c == 1} == {"f1.s5", "f1.s6", "f1.s7", "f1.s8"}
     assert {space for c, space in offered if c == 2} == set(floor_spaces("f3"))
     assert all(o["number"] == (6, 12, 1)[o["combination"]] for o in _options(state, 0))
-    assert _refused(state, 0, write(0, "f8.s2")) == "number_not_ascending"
-    assert _refused(state, 0, write(0, "f8.s3")) == "number_not_ascending"
+    assert _refused(state, 0, write(0, "f8.s2")) == "space_not_ascending"
+    assert _refused(state, 0, write(0, "f8.s3")) == "space_not_ascending"
     assert _refused(state, 0, write(0, "f7.s2")) == "wrong_floor_for_action"
-    assert _refused(state, 0, write(0, "f1.s5")) == "number_not_ascending"
+    assert _refused(state, 0, write(0, "f1.s5")) == "space_not_ascending"
     assert _refused(state, 0, write(1, "f7.s2")) == "number_already_in_zone"
     assert _refused(state, 0, write(1, "f7.s4")) == "number_already_in_zone"
-    assert _refused(state, 0, write(2, "f1.s2")) == "number_not_ascending"
+    assert _refused(state, 0, write(2, "f1.s2")) == "space_not_ascending"
     # No astronaut modifier in this adventure: 6 cannot become 7 or 5.
     for number in (5, 7):
         assert _refused(state, 0, {**write(0, "f9.s2"), "number": number}) == (

@@ -93,7 +93,7 @@ def test_placement_refusals_name_the_rule() -> None:
     state = game(sheet=mine({"level1": {"c03": 6, "c04": "X"}}))
     offer(state, (5, "robot"), (8, "energy"), (9, "plant"))
     assert refused(state, 0, action="write", combination=0, space="level1.c05",
-                   number=5) == "number_not_ascending"
+                   number=5) == "space_not_ascending"
     assert refused(state, 0, action="write", combination=0, space="level1.c04",
                    number=5) == "space_not_empty"
     assert refused(state, 0, action="write", combination=0, space="level4.c01",

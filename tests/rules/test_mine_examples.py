@@ -272,7 +272,7 @@ def test_example_t1_seven_on_level_1_circles_the_ruby() -> None:
 def test_example_t1_illegal_placements() -> None:
     state = t1_state()
     assert refused(state, 0, action="write", combination=0, space="level2.c07",
-                   number=7) == "number_not_ascending"
+                   number=7) == "space_not_ascending"
     problem = RULES.placement_problem(state.seats[0].marks, "level2.c04", 9)
     assert problem is not None and problem.code == "number_already_in_zone"
 
@@ -387,7 +387,7 @@ def test_example_t3b_forced_system_error() -> None:
     offer(state, (3, "robot"), (9, "plant"), (13, "water"))
     assert engine.options(state, 0).options == [{"action": "system_error", "box": "error.1"}]
     assert refused(state, 0, action="write", combination=2, space="level1.c12",
-                   number=13) == "number_not_ascending"
+                   number=13) == "space_not_ascending"
     move(state, 0, action="system_error", box="error.1")
     assert state.seats[0].marks["error.1"] == "circle"
     assert engine.options(state, 0).kind == "confirm"  # no action, nothing pending

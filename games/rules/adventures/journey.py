@@ -27,7 +27,7 @@ Readings taken where the sources disagree (spec section 10), and choices of this
   in the same modifier per pair it completes (the wall markers are then crossed);
 - a pick naming no ``wild`` but a ``wild_action`` spends the first available wild action
   in the order of ``track.wild``;
-- refusals of the ascending rule keep the engine's shared codes ``number_not_ascending`` and
+- refusals of the ascending rule keep the engine's shared codes ``space_not_ascending`` and
   ``number_already_in_zone`` (turn example A of the spec writes ``space_not_ascending``);
 - with a single seat (ASTRA is not played yet) the player is alone in the most-zones
   ranking; ``JourneyRules.solo_most_zones`` is the rule against ASTRA's Energy cards.
