@@ -37,6 +37,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from games.rules import astra, data, ranking
+from games.rules import modifiers as modifiers_rules
 from games.rules.actions import ASTRONAUT_SHIFTS
 from games.rules.adventures.base import Option
 from games.rules.adventures.journey_layout import WALL_DRAWN, Layout, Station, Zone
@@ -125,48 +126,10 @@ class JourneyRules:
     # --- setup ---------------------------------------------------------------------------
 
     def validate_modifiers(self, modifiers: list[dict[str, Any]]) -> None:
-        for modifier in modifiers:
-            kind = modifier.get("kind") if isinstance(modifier, dict) else None
-            if kind == "bonus_points":
-                if not isinstance(modifier.get("points"), int):
-                    raise RuleViolation("invalid_modifier", "bonus_points needs whole points.")
-            elif kind == "system_errors":
-                delta = modifier.get("delta")
-                boxes = len(self.layout.error_boxes)
-                if not isinstance(delta, int) or not -(boxes - 1) <= delta <= 0:
-                    raise RuleViolation(
-                        "invalid_modifier",
-                        f"This sheet prints {boxes} System Error boxes: a delta goes from "
-                        f"{-(boxes - 1)} to 0.",
-                    )
-            elif kind == "start_marks":
-                self._validate_start_marks(modifier.get("marks"))
-            else:
-                raise RuleViolation("invalid_modifier", f"Unknown modifier kind {kind!r}.")
-
-    def _validate_start_marks(self, entries: Any) -> None:
-        if not isinstance(entries, list):
-            raise RuleViolation("invalid_modifier", "start_marks needs a list of marks.")
-        marks: dict[str, Any] = dict(self.layout.start_marks)
-        for entry in entries:
-            element = entry.get("element") if isinstance(entry, dict) else None
-            mark = entry.get("mark") if isinstance(entry, dict) else None
-            if element in self.layout.spaces:
-                if mark != X:
-                    raise RuleViolation(
-                        "invalid_modifier", f"A starting mark in space {element} can only be X."
-                    )
-            elif element in self.layout.elements:
-                raw = self.layout.elements[element]
-                if raw["kind"] in UNMARKABLE_KINDS or mark not in raw["marks"]:
-                    raise RuleViolation(
-                        "invalid_modifier", f"{mark!r} is not a mark for {element}."
-                    )
-            else:
-                raise RuleViolation(
-                    "invalid_modifier", f"{element!r} is not an element of this sheet."
-                )
-            marks[element] = mark
+        start = modifiers_rules.validate(
+            modifiers, error_boxes=len(self.layout.error_boxes), mark_problem=self._mark_problem
+        )
+        marks: dict[str, Any] = {**self.layout.start_marks, **dict(start)}
         circled = [energy for energy in self.layout.energies if energy in marks]
         if circled != list(self.layout.energies[: len(circled)]):
             raise RuleViolation(
@@ -180,22 +143,24 @@ class JourneyRules:
                 f"{pairs} energy pair(s) complete at setup: give exactly {pairs} wall(s).",
             )
 
+    def _mark_problem(self, element: Any, mark: Any) -> str | None:
+        if isinstance(element, str) and element in self.layout.elements:
+            raw = self.layout.elements[element]
+            if raw["kind"] in UNMARKABLE_KINDS or mark not in raw["marks"]:
+                return f"{mark!r} is not a mark for {element}."
+            return None
+        if isinstance(element, str) and element in self.layout.spaces:
+            return None if mark == X else f"A starting mark in space {element} can only be X."
+        return f"{element!r} is not an element of this sheet."
+
     def new_seat(self, modifiers: list[dict[str, Any]]) -> SeatState:
-        marks: Marks = dict(self.layout.start_marks)
-        boxes = self.layout.error_boxes
-        bonus = 0
-        for modifier in modifiers:
-            if modifier["kind"] == "start_marks":
-                for entry in modifier["marks"]:
-                    marks[entry["element"]] = entry["mark"]
-            elif modifier["kind"] == "system_errors":
-                boxes = boxes[: len(boxes) + modifier["delta"]]
-            elif modifier["kind"] == "bonus_points":
-                bonus += modifier["points"]
+        seat = modifiers_rules.seat_from(
+            modifiers, error_boxes=self.layout.error_boxes, marks=dict(self.layout.start_marks)
+        )
         for energy, marker in self.layout.marker_completed_by.items():
-            if energy in marks:
-                marks[marker] = CROSS
-        return SeatState(marks=marks, error_boxes=boxes, bonus_points=bonus)
+            if energy in seat.marks:
+                seat.marks[marker] = CROSS
+        return seat
 
     # --- the rules of a pick -------------------------------------------------------------
 

@@ -7,6 +7,7 @@ from itertools import pairwise
 from typing import Any
 
 from games.rules import data, ranking
+from games.rules import modifiers as modifiers_rules
 from games.rules.adventures.base import Option
 from games.rules.errors import RuleViolation
 from games.rules.events import Recorder
@@ -106,63 +107,19 @@ class LaunchRules:
 
     def __init__(self) -> None:
         self.layout = Layout(data.adventure(1))
+        self._mark_problem = modifiers_rules.mark_problem_on(
+            spaces=self.layout.spaces, markable=self.layout.elements, words=START_MARK_WORDS
+        )
 
     # --- setup ---------------------------------------------------------------------------
 
     def validate_modifiers(self, modifiers: list[dict[str, Any]]) -> None:
-        for modifier in modifiers:
-            kind = modifier.get("kind") if isinstance(modifier, dict) else None
-            if kind == "bonus_points":
-                if not isinstance(modifier.get("points"), int):
-                    raise RuleViolation("invalid_modifier", "bonus_points needs whole points.")
-            elif kind == "system_errors":
-                delta = modifier.get("delta")
-                boxes = len(self.layout.error_boxes)
-                if not isinstance(delta, int) or not -(boxes - 1) <= delta <= 0:
-                    raise RuleViolation(
-                        "invalid_modifier",
-                        f"This sheet prints {boxes} System Error boxes: a delta goes from "
-                        f"{-(boxes - 1)} to 0.",
-                    )
-            elif kind == "start_marks":
-                self._validate_start_marks(modifier.get("marks"))
-            else:
-                raise RuleViolation("invalid_modifier", f"Unknown modifier kind {kind!r}.")
-
-    def _validate_start_marks(self, marks: Any) -> None:
-        if not isinstance(marks, list):
-            raise RuleViolation("invalid_modifier", "start_marks needs a list of marks.")
-        for entry in marks:
-            element = entry.get("element") if isinstance(entry, dict) else None
-            mark = entry.get("mark") if isinstance(entry, dict) else None
-            if element in self.layout.spaces:
-                if mark != X:
-                    raise RuleViolation(
-                        "invalid_modifier", f"A starting mark in space {element} can only be X."
-                    )
-            elif element in self.layout.elements:
-                if mark not in START_MARK_WORDS:
-                    raise RuleViolation(
-                        "invalid_modifier", f"{mark!r} is not a mark for {element}."
-                    )
-            else:
-                raise RuleViolation(
-                    "invalid_modifier", f"{element!r} is not an element of this sheet."
-                )
+        modifiers_rules.validate(
+            modifiers, error_boxes=len(self.layout.error_boxes), mark_problem=self._mark_problem
+        )
 
     def new_seat(self, modifiers: list[dict[str, Any]]) -> SeatState:
-        marks: Marks = {}
-        boxes = self.layout.error_boxes
-        bonus = 0
-        for modifier in modifiers:
-            if modifier["kind"] == "start_marks":
-                for entry in modifier["marks"]:
-                    marks[entry["element"]] = entry["mark"]
-            elif modifier["kind"] == "system_errors":
-                boxes = boxes[: len(boxes) + modifier["delta"]]
-            elif modifier["kind"] == "bonus_points":
-                bonus += modifier["points"]
-        return SeatState(marks=marks, error_boxes=boxes, bonus_points=bonus)
+        return modifiers_rules.seat_from(modifiers, error_boxes=self.layout.error_boxes)
 
     # --- phases 2-3: pick a combination and write its number -----------------------------
 
