@@ -3,10 +3,13 @@ load tests. They know no rule of their own; whatever they play, the engine allow
 
 import random
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
+from games.rules import data
 from games.rules.adventures import rules_for
 from games.rules.events import Event, evolve
+from games.rules.sheet import MAX_NUMBER, MIN_NUMBER, Marks
 from games.rules.state import GameState
 from games.rules.turn import decide, new_game, options
 
@@ -27,22 +30,30 @@ def random_bot(rng: random.Random) -> Bot:
 
 
 def greedy_bot(rng: random.Random) -> Bot:
-    """A player taking the option that most raises its live score (ties broken at random),
-    preferring to use an optional effect rather than skip it when the score is equal."""
+    """A player taking the option that most raises its live score; among equal scores it
+    writes each number where it best fits the numbers around it (so that later numbers still
+    find a place), prefers using an optional effect to skipping it, and breaks the remaining
+    ties at random."""
 
     def play(state: GameState, seat: int) -> Command:
         decision = options(state, seat)
         if not decision.options:
             return {"type": "confirm"}
         rules = rules_for(state.adventure)
+        zones = _zones_by_space(state.adventure)
+        marks = state.seats[seat].marks
         best: list[dict[str, Any]] = []
-        best_value: tuple[int, int] | None = None
+        best_value: tuple[int, float, int] | None = None
         for option in decision.options:
             after = state.copy()
             for event in decide(state, seat, {"type": "move", "choice": option}):
                 evolve(after, event)
             score = rules.seat_score(after, seat, marks=after.seats[seat].marks)
-            value = (score["total"] * 100 + sum(_progress(score)), 0 if option.get("action") == "skip" else 1)
+            value = (
+                score["total"],
+                -_misfit(option, marks, zones),
+                0 if option.get("action") == "skip" else 1,
+            )
             if best_value is None or value > best_value:
                 best, best_value = [option], value
             elif value == best_value:
@@ -52,9 +63,37 @@ def greedy_bot(rng: random.Random) -> Bot:
     return play
 
 
-def _progress(score: dict[str, Any]) -> list[int]:
-    """Secondary measures of progress a breakdown offers (e.g. rockets below the next box)."""
-    return [value for key, value in score.items() if key == "rockets" and isinstance(value, int)]
+@cache
+def _zones_by_space(adventure: int) -> dict[str, list[tuple[str, ...]]]:
+    """The numbering zones (spaces in ascending order) each space belongs to."""
+    zones: dict[str, list[tuple[str, ...]]] = {}
+    for zone in data.adventure(adventure)["zones"]:
+        for space in zone["spaces"]:
+            zones.setdefault(space, []).append(tuple(zone["spaces"]))
+    return zones
+
+
+def _misfit(option: dict[str, Any], marks: Marks, zones: dict[str, list[tuple[str, ...]]]) -> float:
+    """How far a written number lies from where the numbers around it say it belongs: the
+    value interpolated between its nearest numbered neighbours (or the ends of the range)."""
+    space, number = option.get("space"), option.get("number")
+    if not isinstance(space, str) or not isinstance(number, int):
+        return 0.0
+    misfit = 0.0
+    for zone in zones.get(space, []):
+        index = zone.index(space)
+        low, low_at = MIN_NUMBER - 1, -1
+        high, high_at = MAX_NUMBER + 1, len(zone)
+        for at, other in enumerate(zone):
+            value = marks.get(other)
+            if isinstance(value, int):
+                if at < index:
+                    low, low_at = value, at
+                elif at > index and high_at == len(zone):
+                    high, high_at = value, at
+        ideal = low + (high - low) * (index - low_at) / (high_at - low_at)
+        misfit += abs(number - ideal)
+    return misfit
 
 
 def play_game(
