@@ -3,10 +3,8 @@ load tests. They know no rule of their own; whatever they play, the engine allow
 
 import random
 from collections.abc import Callable
-from functools import cache
 from typing import Any
 
-from games.rules import data
 from games.rules.adventures import rules_for
 from games.rules.events import Event, evolve
 from games.rules.sheet import MAX_NUMBER, MIN_NUMBER, Marks
@@ -40,8 +38,8 @@ def greedy_bot(rng: random.Random) -> Bot:
         if not decision.options:
             return {"type": "confirm"}
         rules = rules_for(state.adventure)
-        zones = _zones_by_space(state.adventure)
         marks = state.seats[seat].marks
+        zones = _zones_by_space(rules.numbering_zones(marks))
         best: list[dict[str, Any]] = []
         best_value: tuple[int, float, int] | None = None
         for option in decision.options:
@@ -63,14 +61,13 @@ def greedy_bot(rng: random.Random) -> Bot:
     return play
 
 
-@cache
-def _zones_by_space(adventure: int) -> dict[str, list[tuple[str, ...]]]:
-    """The numbering zones (spaces in ascending order) each space belongs to."""
-    zones: dict[str, list[tuple[str, ...]]] = {}
-    for zone in data.adventure(adventure)["zones"]:
-        for space in zone["spaces"]:
-            zones.setdefault(space, []).append(tuple(zone["spaces"]))
-    return zones
+def _zones_by_space(zones: list[tuple[str, ...]]) -> dict[str, list[tuple[str, ...]]]:
+    """The numbering zones each space belongs to."""
+    by_space: dict[str, list[tuple[str, ...]]] = {}
+    for zone in zones:
+        for space in zone:
+            by_space.setdefault(space, []).append(zone)
+    return by_space
 
 
 def _misfit(option: dict[str, Any], marks: Marks, zones: dict[str, list[tuple[str, ...]]]) -> float:

@@ -49,5 +49,8 @@ class AdventureRules(Protocol):
     def standings(self, state: GameState) -> dict[str, Any]:
         """Final scores with breakdowns and ranks, and the winning seats."""
 
+    def numbering_zones(self, marks: dict[str, Any]) -> list[tuple[str, ...]]:
+        """The zones in which numbers must ascend now, each as its spaces in order."""
+
     def derived(self, state: GameState, seat: int, *, marks: dict[str, Any]) -> dict[str, Any]:
         """What a front end needs to draw that is not a mark (complete zones, ...)."""

@@ -643,6 +643,10 @@ class ColonyRules:
             "winners": [seat for seat, rank in enumerate(ranks) if rank == 1],
         }
 
+    def numbering_zones(self, marks: Marks) -> list[tuple[str, ...]]:
+        """The zones in which numbers must ascend now, each as its spaces in order."""
+        return list(self.layout.zones.values())
+
     def derived(self, state: GameState, seat: int, *, marks: Marks) -> dict[str, Any]:
         layout = self.layout
         connected = layout.connected(marks)

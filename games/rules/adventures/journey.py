@@ -702,6 +702,10 @@ class JourneyRules:
             "winners": [seat for seat, rank in enumerate(ranks) if rank == 1],
         }
 
+    def numbering_zones(self, marks: Marks) -> list[tuple[str, ...]]:
+        """The zones in which numbers must ascend now, each as its spaces in order."""
+        return [tuple(zone.spaces) for zone in self.layout.zones(marks)]
+
     def derived(self, state: GameState, seat: int, *, marks: Marks) -> dict[str, Any]:
         zones = self.layout.zones(marks)
         return {

@@ -465,6 +465,10 @@ class LaunchRules:
             "winners": [seat for seat, rank in enumerate(ranks) if rank == 1],
         }
 
+    def numbering_zones(self, marks: Marks) -> list[tuple[str, ...]]:
+        """The zones in which numbers must ascend now, each as its spaces in order."""
+        return [tuple(floor["spaces"]) for floor in self.layout.floors.values()]
+
     def derived(self, state: GameState, seat: int, *, marks: Marks) -> dict[str, Any]:
         return {
             "complete_quarters": [

@@ -566,6 +566,10 @@ class MineRules:
             "winners": [seat for seat, rank in enumerate(ranks) if rank == 1],
         }
 
+    def numbering_zones(self, marks: Marks) -> list[tuple[str, ...]]:
+        """The zones in which numbers must ascend now, each as its spaces in order."""
+        return list(self.layout.levels.values())
+
     def derived(self, state: GameState, seat: int, *, marks: Marks) -> dict[str, Any]:
         factories: dict[str, dict[str, Any]] = {}
         for factory, raw in self.layout.factories.items():
