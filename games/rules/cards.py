@@ -8,6 +8,7 @@ import random
 from dataclasses import dataclass, field
 
 from games.rules import data
+from games.rules.errors import RuleViolation
 
 STACKS = 3
 ACTIONS: tuple[str, ...] = tuple(data.common()["actions"])
@@ -78,3 +79,13 @@ def flip(stacks: list[Stack], *, seed: int, turn: int) -> tuple[list[Combination
         shown = CARDS[stack.draw[0]]
         combinations.append(Combination(index, shown.number, CARDS[flipped].action))
     return combinations, reshuffled
+
+
+def chosen_combination(
+    combinations: list[Combination], choice: dict[str, object]
+) -> tuple[int, Combination]:
+    """The combination a pick names by its index, or a RuleViolation."""
+    index = choice.get("combination")
+    if not isinstance(index, int) or not 0 <= index < len(combinations):
+        raise RuleViolation("unknown_combination", "Choose combination 0, 1 or 2.")
+    return index, combinations[index]

@@ -9,7 +9,7 @@ from typing import Any
 
 from games.rules import cards, missions
 from games.rules.adventures import rules_for
-from games.rules.adventures.base import Option
+from games.rules.adventures.base import AdventureRules, Option
 from games.rules.errors import OutOfTurn, RuleViolation
 from games.rules.events import Event, Recorder
 from games.rules.state import GameState
@@ -112,7 +112,7 @@ def decide(state: GameState, seat: int, command: dict[str, Any]) -> list[Event]:
                 "whole numbers.",
             )
         if sheet.chosen is None:
-            rules.play_choice(rec, seat, choice)
+            _play_pick(rules, rec, seat, choice)
         elif sheet.pending:
             rules.play_effect(rec, seat, choice)
         else:
@@ -134,6 +134,21 @@ def decide(state: GameState, seat: int, command: dict[str, Any]) -> list[Event]:
     else:
         raise RuleViolation("invalid_command", "A command's type is move, undo or confirm.")
     return rec.events
+
+
+def _play_pick(rules: AdventureRules, rec: Recorder, seat: int, choice: Option) -> None:
+    """Phases 2-3: write a combination's number, or take a System Error."""
+    action = choice.get("action")
+    if action == "write":
+        rules.play_write(rec, seat, choice)
+    elif action == "system_error":
+        rules.play_system_error(rec, seat, choice)
+    else:
+        raise RuleViolation(
+            "illegal_choice",
+            "Pick a combination and a space to write its number ('write'), or take a "
+            "System Error when no number can be written.",
+        )
 
 
 def _is_option_value(value: object) -> bool:

@@ -22,8 +22,11 @@ class AdventureRules(Protocol):
     def choice_options(self, state: GameState, seat: int) -> list[Option]:
         """Phases 2-3: every legal pick of a combination and where its number goes."""
 
-    def play_choice(self, rec: Recorder, seat: int, choice: Option) -> None:
-        """Check and record the seat's pick (or System Error)."""
+    def play_write(self, rec: Recorder, seat: int, choice: Option) -> None:
+        """Check and record a pick: a combination and where its number goes."""
+
+    def play_system_error(self, rec: Recorder, seat: int, choice: Option) -> None:
+        """Check and record a System Error taken because no number can be written."""
 
     def effect_options(self, state: GameState, seat: int) -> list[Option]:
         """Every legal choice for the effect(s) waiting on top of the seat's stack."""

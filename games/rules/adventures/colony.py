@@ -36,7 +36,7 @@ Readings taken where the sources disagree (spec section 10), and choices of this
 
 from typing import Any
 
-from games.rules import astra, data, ranking
+from games.rules import astra, cards, data, ranking
 from games.rules import modifiers as modifiers_rules
 from games.rules.actions import astronaut_numbers
 from games.rules.adventures.base import Option
@@ -178,25 +178,10 @@ class ColonyRules:
                         )
         return options
 
-    def play_choice(self, rec: Recorder, seat: int, choice: Option) -> None:
-        action = choice.get("action")
-        if action == "write":
-            self._write(rec, seat, choice)
-        elif action == "system_error":
-            self._take_system_error(rec, seat, choice)
-        else:
-            raise RuleViolation(
-                "illegal_choice",
-                "Pick a combination and a building to write its number in ('write'), or take "
-                "a System Error when no number can be written.",
-            )
-
-    def _write(self, rec: Recorder, seat: int, choice: Option) -> None:
+    def play_write(self, rec: Recorder, seat: int, choice: Option) -> None:
         state = rec.state
-        index, space = choice.get("combination"), choice.get("space")
-        if not isinstance(index, int) or not 0 <= index < len(state.combinations):
-            raise RuleViolation("unknown_combination", "Choose combination 0, 1 or 2.")
-        combination = state.combinations[index]
+        index, combination = cards.chosen_combination(state.combinations, choice)
+        space = choice.get("space")
         number = choice.get("number", combination.number)
         if not isinstance(number, int) or number not in self.numbers_of(combination):
             if combination.action == ASTRONAUT:
@@ -222,7 +207,7 @@ class ColonyRules:
         self._start_action(rec, seat, combination.action, written.get("modifier", 0))
         self._settle(rec, seat)
 
-    def _take_system_error(self, rec: Recorder, seat: int, choice: Option) -> None:
+    def play_system_error(self, rec: Recorder, seat: int, choice: Option) -> None:
         sheet = rec.seat(seat)
         if self._write_options(rec.state, sheet.marks):
             raise RuleViolation(

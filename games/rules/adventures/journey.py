@@ -36,7 +36,7 @@ Readings taken where the sources disagree (spec section 10), and choices of this
 from collections.abc import Sequence
 from typing import Any
 
-from games.rules import astra, data, ranking
+from games.rules import astra, cards, data, ranking
 from games.rules import modifiers as modifiers_rules
 from games.rules.actions import ASTRONAUT_SHIFTS
 from games.rules.adventures.base import Option
@@ -251,26 +251,11 @@ class JourneyRules:
             options.extend(self._writes(state, placements, wild=wilds[0]))
         return options
 
-    def play_choice(self, rec: Recorder, seat: int, choice: Option) -> None:
-        action = choice.get("action")
-        if action == "write":
-            self._write(rec, seat, choice)
-        elif action == "system_error":
-            self._take_system_error(rec, seat, choice)
-        else:
-            raise RuleViolation(
-                "illegal_choice",
-                "Pick a combination and a space to write its number ('write'), or take a "
-                "System Error when no number can be written.",
-            )
-
-    def _write(self, rec: Recorder, seat: int, choice: Option) -> None:
+    def play_write(self, rec: Recorder, seat: int, choice: Option) -> None:
         state = rec.state
         marks = rec.seat(seat).marks
-        index, space = choice.get("combination"), choice.get("space")
-        if not isinstance(index, int) or not 0 <= index < len(state.combinations):
-            raise RuleViolation("unknown_combination", "Choose combination 0, 1 or 2.")
-        combination = state.combinations[index]
+        index, combination = cards.chosen_combination(state.combinations, choice)
+        space = choice.get("space")
         action = combination.action
         wild = choice.get("wild")
         if wild is not None or choice.get("wild_action") is not None:
@@ -315,7 +300,7 @@ class JourneyRules:
         rec.emit("effects_pending", seat, source=action, effects=[STEP_OF_ACTION[action]])
         self._settle(rec, seat)
 
-    def _take_system_error(self, rec: Recorder, seat: int, choice: Option) -> None:
+    def play_system_error(self, rec: Recorder, seat: int, choice: Option) -> None:
         sheet = rec.seat(seat)
         if self._writes(rec.state, Placements(self.layout, sheet.marks), wild=None):
             raise RuleViolation(
