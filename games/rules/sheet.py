@@ -5,7 +5,7 @@ for an X, or a word for other marks (``"circle"``, ``"cross"``, ``"fill"``, ``"u
 ``"triggered"``, ``"complete"``). Unmarked elements are absent.
 """
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from games.rules.errors import RuleViolation
 
@@ -24,6 +24,16 @@ def is_filled(marks: Marks, space: str) -> bool:
 
 def all_filled(marks: Marks, spaces: Sequence[str]) -> bool:
     return all(space in marks for space in spaces)
+
+
+def x_problem(marks: Marks, space: object, *, spaces: Collection[str]) -> RuleViolation | None:
+    """Why an X cannot go in ``space``, or None: any empty numbering space takes one, since an X
+    ignores the ascending order."""
+    if not isinstance(space, str) or space not in spaces:
+        return RuleViolation("unknown_space", f"{space!r} is not a space of this sheet.")
+    if space in marks:
+        return RuleViolation("space_not_empty", f"Space {space} is already filled.")
+    return None
 
 
 def placement_problem(

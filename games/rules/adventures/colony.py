@@ -42,6 +42,7 @@ from games.rules.actions import astronaut_numbers
 from games.rules.adventures.base import Option
 from games.rules.adventures.colony_layout import Layout
 from games.rules.cards import ACTIONS, Combination
+from games.rules.ending import standard_end_reasons
 from games.rules.errors import RuleViolation
 from games.rules.events import Recorder
 from games.rules.sheet import MAX_NUMBER, MIN_NUMBER, Marks, X, placement_problem
@@ -546,17 +547,7 @@ class ColonyRules:
     # --- end of game and scoring ---------------------------------------------------------
 
     def end_reasons(self, state: GameState) -> list[dict[str, Any]]:
-        checks = {
-            "all_missions": lambda s: all(f"mission.{letter}" in s.marks for letter in "ABC"),
-            "all_system_errors": lambda s: all(box in s.marks for box in s.error_boxes),
-            "sheet_full": lambda s: all(space in s.marks for space in self.layout.spaces),
-        }
-        reasons = []
-        for reason, holds in checks.items():
-            seats = [i for i, seat in enumerate(state.seats) if holds(seat)]
-            if seats:
-                reasons.append({"reason": reason, "seats": seats})
-        return reasons
+        return standard_end_reasons(state, spaces=self.layout.spaces)
 
     def astronauts(self, marks: Marks) -> int:
         """Crossed astronaut symbols."""

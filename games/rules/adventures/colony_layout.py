@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from games.rules.layout import SheetLayout
 from games.rules.sheet import Marks
 
 
@@ -29,17 +30,10 @@ class Track:
 
 
 @dataclass(frozen=True)
-class Layout:
+class Layout(SheetLayout):
     """The sheet of adventure 3, read from its data file."""
 
-    raw: dict[str, Any]
-
     # --- the building grid ---------------------------------------------------------------
-
-    @cached_property
-    def spaces(self) -> dict[str, dict[str, Any]]:
-        """The 32 numbering spaces."""
-        return {space["id"]: space for space in self.raw["spaces"]}
 
     @cached_property
     def buildings(self) -> tuple[str, ...]:
@@ -108,10 +102,6 @@ class Layout:
 
     def quarter_spaces(self, quarter: str) -> tuple[str, ...]:
         return tuple(self.quarters[quarter]["spaces"])
-
-    @cached_property
-    def elements(self) -> dict[str, dict[str, Any]]:
-        return {element["id"]: element for element in self.raw["elements"]}
 
     def greenhouse_value(self, greenhouse: str) -> int:
         return int(self.elements[greenhouse]["value"])

@@ -42,9 +42,10 @@ from games.rules.actions import ASTRONAUT_SHIFTS
 from games.rules.adventures.base import Option
 from games.rules.adventures.journey_layout import WALL_DRAWN, Layout, Station, Zone
 from games.rules.cards import ACTIONS
+from games.rules.ending import standard_end_reasons
 from games.rules.errors import RuleViolation
 from games.rules.events import Recorder
-from games.rules.sheet import MAX_NUMBER, MIN_NUMBER, Marks, X, placement_problem
+from games.rules.sheet import MAX_NUMBER, MIN_NUMBER, Marks, X, placement_problem, x_problem
 from games.rules.state import GameState, SeatState
 
 CIRCLE = "circle"
@@ -408,11 +409,8 @@ class JourneyRules:
         return None
 
     def x_problem(self, marks: Marks, space: Any) -> RuleViolation | None:
-        if space not in self.layout.spaces:
-            return RuleViolation("unknown_space", f"{space!r} is not a space of this sheet.")
-        if space in marks:
-            return RuleViolation("space_not_empty", f"Space {space} is already filled.")
-        return None
+        """Why the Planning X cannot go in ``space``, or None."""
+        return x_problem(marks, space, spaces=self.layout.spaces)
 
     # --- pending steps -----------------------------------------------------------------------
 
@@ -595,17 +593,7 @@ class JourneyRules:
     # --- end of game and scoring -------------------------------------------------------------
 
     def end_reasons(self, state: GameState) -> list[dict[str, Any]]:
-        checks = {
-            "all_missions": lambda s: all(f"mission.{letter}" in s.marks for letter in "ABC"),
-            "all_system_errors": lambda s: all(box in s.marks for box in s.error_boxes),
-            "sheet_full": lambda s: all(space in s.marks for space in self.layout.trajectory),
-        }
-        reasons = []
-        for reason, holds in checks.items():
-            seats = [i for i, seat in enumerate(state.seats) if holds(seat)]
-            if seats:
-                reasons.append({"reason": reason, "seats": seats})
-        return reasons
+        return standard_end_reasons(state, spaces=self.layout.trajectory)
 
     def complete_zones(self, marks: Marks) -> list[Zone]:
         return [zone for zone in self.layout.zones(marks) if zone.complete(marks)]

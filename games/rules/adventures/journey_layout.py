@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from games.rules.layout import SheetLayout
 from games.rules.sheet import Marks
 
 WALL_DRAWN = "line"
@@ -44,23 +45,13 @@ class Zone:
 
 
 @dataclass(frozen=True)
-class Layout:
+class Layout(SheetLayout):
     """The sheet of adventure 2."""
-
-    raw: dict[str, Any]
 
     @cached_property
     def trajectory(self) -> tuple[str, ...]:
         """The 36 spaces from the Earth to the Moon (ascending order)."""
         return tuple(self.raw["zones"][0]["spaces"])
-
-    @cached_property
-    def spaces(self) -> dict[str, dict[str, Any]]:
-        return {space["id"]: space for space in self.raw["spaces"]}
-
-    @cached_property
-    def elements(self) -> dict[str, dict[str, Any]]:
-        return {element["id"]: element for element in self.raw["elements"]}
 
     @cached_property
     def walls(self) -> tuple[str, ...]:

@@ -9,8 +9,10 @@ from typing import Any
 from games.rules import cards, data, ranking
 from games.rules import modifiers as modifiers_rules
 from games.rules.adventures.base import Option
+from games.rules.ending import standard_end_reasons
 from games.rules.errors import RuleViolation
 from games.rules.events import Recorder
+from games.rules.layout import SheetLayout
 from games.rules.sheet import Marks, X, all_filled, placement_problem
 from games.rules.state import GameState, SeatState
 
@@ -25,14 +27,8 @@ START_MARK_WORDS = ("circle", "cross", "fill")
 
 
 @dataclass(frozen=True)
-class Layout:
+class Layout(SheetLayout):
     """The sheet of adventure 1, read from its data file."""
-
-    raw: dict[str, Any]
-
-    @cached_property
-    def spaces(self) -> dict[str, dict[str, Any]]:
-        return {space["id"]: space for space in self.raw["spaces"]}
 
     @cached_property
     def floors(self) -> dict[str, dict[str, Any]]:
@@ -41,10 +37,6 @@ class Layout:
     @cached_property
     def quarters(self) -> dict[str, dict[str, Any]]:
         return {quarter["id"]: quarter for quarter in self.raw["quarters"]}
-
-    @cached_property
-    def elements(self) -> dict[str, dict[str, Any]]:
-        return {element["id"]: element for element in self.raw["elements"]}
 
     @cached_property
     def floors_for_action(self) -> dict[str, tuple[str, ...]]:
@@ -386,16 +378,7 @@ class LaunchRules:
         launched = [i for i, seat in enumerate(state.seats) if self._launched(seat, seat.marks)]
         if launched:
             reasons.append({"reason": "launch", "seats": launched})
-        checks = {
-            "all_missions": lambda s: all(f"mission.{letter}" in s.marks for letter in "ABC"),
-            "all_system_errors": lambda s: all(box in s.marks for box in s.error_boxes),
-            "sheet_full": lambda s: all_filled(s.marks, list(self.layout.spaces)),
-        }
-        for reason, holds in checks.items():
-            seats = [i for i, seat in enumerate(state.seats) if holds(seat)]
-            if seats:
-                reasons.append({"reason": reason, "seats": seats})
-        return reasons
+        return reasons + standard_end_reasons(state, spaces=self.layout.spaces)
 
     def _launched(self, seat: SeatState, marks: Marks) -> bool:
         return (

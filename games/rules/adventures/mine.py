@@ -29,9 +29,10 @@ from games.rules.actions import astronaut_numbers
 from games.rules.adventures.base import Option
 from games.rules.adventures.mine_layout import Layout
 from games.rules.cards import Combination
+from games.rules.ending import standard_end_reasons
 from games.rules.errors import RuleViolation
 from games.rules.events import Recorder
-from games.rules.sheet import MAX_NUMBER, MIN_NUMBER, Marks, X, all_filled, placement_problem
+from games.rules.sheet import MAX_NUMBER, MIN_NUMBER, Marks, X, all_filled, placement_problem, x_problem
 from games.rules.state import GameState, SeatState
 
 CIRCLE = "circle"
@@ -240,12 +241,8 @@ class MineRules:
         return None
 
     def x_problem(self, marks: Marks, space: Any) -> RuleViolation | None:
-        """Why the Planning X cannot go in ``space``, or None (an X ignores the order)."""
-        if space not in self.layout.spaces:
-            return RuleViolation("unknown_space", f"{space!r} is not a cavity of this sheet.")
-        if space in marks:
-            return RuleViolation("space_not_empty", f"Space {space} is already filled.")
-        return None
+        """Why the Planning X cannot go in ``space``, or None."""
+        return x_problem(marks, space, spaces=self.layout.spaces)
 
     def _uses_of(self, state: GameState, seat: int, step: str) -> list[Option]:
         """Every way to resolve a waiting step (empty: the step can change nothing)."""
@@ -482,17 +479,7 @@ class MineRules:
     # --- end of game and scoring -----------------------------------------------------------
 
     def end_reasons(self, state: GameState) -> list[dict[str, Any]]:
-        checks = {
-            "all_missions": lambda s: all(f"mission.{letter}" in s.marks for letter in "ABC"),
-            "all_system_errors": lambda s: all_filled(s.marks, s.error_boxes),
-            "sheet_full": lambda s: all_filled(s.marks, list(self.layout.spaces)),
-        }
-        reasons = []
-        for reason, holds in checks.items():
-            seats = [i for i, seat in enumerate(state.seats) if holds(seat)]
-            if seats:
-                reasons.append({"reason": reason, "seats": seats})
-        return reasons
+        return standard_end_reasons(state, spaces=self.layout.spaces)
 
     def factory_value(self, marks: Marks, factory: str) -> int:
         """The value in force: the upgraded one once the factory is complete."""

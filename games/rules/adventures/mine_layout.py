@@ -4,16 +4,12 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from games.rules.layout import SheetLayout
+
 
 @dataclass(frozen=True)
-class Layout:
+class Layout(SheetLayout):
     """The sheet of adventure 4, read from its data file."""
-
-    raw: dict[str, Any]
-
-    @cached_property
-    def spaces(self) -> dict[str, dict[str, Any]]:
-        return {space["id"]: space for space in self.raw["spaces"]}
 
     @cached_property
     def levels(self) -> dict[str, tuple[str, ...]]:
@@ -27,10 +23,6 @@ class Layout:
     @cached_property
     def pumps(self) -> tuple[str, ...]:
         return tuple(column["pump"] for column in self.columns)
-
-    @cached_property
-    def elements(self) -> dict[str, dict[str, Any]]:
-        return {element["id"]: element for element in self.raw["elements"]}
 
     def elements_of_kind(self, kind: str) -> tuple[str, ...]:
         return tuple(e["id"] for e in self.raw["elements"] if e["kind"] == kind)

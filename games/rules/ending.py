@@ -1,0 +1,25 @@
+"""The general end conditions (common rules): checked for every seat at the end of a turn."""
+
+from collections.abc import Callable, Collection
+from typing import Any
+
+from games.rules.state import GameState, SeatState
+
+
+def standard_end_reasons(state: GameState, *, spaces: Collection[str]) -> list[dict[str, Any]]:
+    """The general end conditions met now, each with the seats that met it.
+
+    A seat ends the game when it has all three missions, has marked every usable System Error
+    box, or has filled every numbering space in ``spaces``.
+    """
+    checks: dict[str, Callable[[SeatState], bool]] = {
+        "all_missions": lambda s: all(f"mission.{letter}" in s.marks for letter in "ABC"),
+        "all_system_errors": lambda s: all(box in s.marks for box in s.error_boxes),
+        "sheet_full": lambda s: all(space in s.marks for space in spaces),
+    }
+    reasons = []
+    for reason, holds in checks.items():
+        seats = [i for i, seat in enumerate(state.seats) if holds(seat)]
+        if seats:
+            reasons.append({"reason": reason, "seats": seats})
+    return reasons
