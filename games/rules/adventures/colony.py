@@ -36,7 +36,7 @@ Readings taken where the sources disagree (spec section 10), and choices of this
 
 from typing import Any
 
-from games.rules import astra, cards, data, ranking
+from games.rules import astra, cards, data, ranking, steps
 from games.rules import modifiers as modifiers_rules
 from games.rules.actions import astronaut_numbers
 from games.rules.adventures.base import Option
@@ -414,7 +414,7 @@ class ColonyRules:
             )
         action = choice.get("action")
         if action == "skip":
-            self._resolve(rec, seat, step, outcome="skipped", target=None)
+            steps.resolve(rec, seat, step, outcome="skipped", target=None)
         elif action == ACTION_OF_STEP[step]:
             self._use(rec, seat, step, choice)
         else:
@@ -432,32 +432,32 @@ class ColonyRules:
         if action == "water":
             tank = choice.get("tank")
             _raise(self.tank_problem(marks, space, tank))
-            self._resolve(rec, seat, step, outcome="circled", target=tank)
+            steps.resolve(rec, seat, step, outcome="circled", target=tank)
             rec.emit("mark", seat, element=tank, mark=CIRCLE)
         elif action == "plant":
             greenhouse = choice.get("greenhouse")
             _raise(self.greenhouse_problem(marks, space, greenhouse))
-            self._resolve(rec, seat, step, outcome="circled", target=greenhouse)
+            steps.resolve(rec, seat, step, outcome="circled", target=greenhouse)
             rec.emit("mark", seat, element=greenhouse, mark=CIRCLE)
         elif action == "robot":
             tunnel = choice.get("tunnel")
             _raise(self.tunnel_problem(marks, tunnel))
-            self._resolve(rec, seat, step, outcome="drawn", target=tunnel)
+            steps.resolve(rec, seat, step, outcome="drawn", target=tunnel)
             rec.emit("mark", seat, element=tunnel, mark=LINE)
             self._circle_antennas(rec, seat)
         elif action == "energy":
             box = choice.get("box")
             _raise(self.energy_problem(marks, box))
-            self._resolve(rec, seat, step, outcome="crossed", target=box)
+            steps.resolve(rec, seat, step, outcome="crossed", target=box)
             rec.emit("mark", seat, element=box, mark=CROSS)
         elif action == ASTRONAUT:
-            self._resolve(rec, seat, step, outcome="crossed", target=self._next_astronaut(marks))
+            steps.resolve(rec, seat, step, outcome="crossed", target=self._next_astronaut(marks))
             self._cross_next_astronaut(rec, seat)
         else:
             target = choice.get("space")
             _raise(self.x_problem(marks, target))
             assert isinstance(target, str)
-            self._resolve(rec, seat, step, outcome="x_written", target=target)
+            steps.resolve(rec, seat, step, outcome="x_written", target=target)
             rec.emit("mark", seat, element=target, mark=X)
             self._after_fill(rec, seat, target)
             box = self.layout.planning.next_box(rec.seat(seat).marks)
@@ -473,19 +473,8 @@ class ColonyRules:
         if symbol is not None:
             rec.emit("mark", seat, element=symbol, mark=CROSS)
 
-    @staticmethod
-    def _resolve(rec: Recorder, seat: int, step: str, *, outcome: str, target: Any) -> None:
-        rec.emit("effect_resolved", seat, effect=step, outcome=outcome, target=target)
-
     def _settle(self, rec: Recorder, seat: int) -> None:
-        """Steps on top of the stack that can change nothing resolve by themselves."""
-        while rec.seat(seat).pending:
-            top = rec.seat(seat).pending[-1]
-            useless = [step for step in top if not self._uses_of(rec.state, seat, step)]
-            if not useless:
-                return
-            for step in useless:
-                self._resolve(rec, seat, step, outcome="no_effect", target=None)
+        steps.settle(rec, seat, uses_of=self._uses_of)
 
     # --- phase 5: the quarter race -------------------------------------------------------
 

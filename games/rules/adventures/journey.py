@@ -36,7 +36,7 @@ Readings taken where the sources disagree (spec section 10), and choices of this
 from collections.abc import Sequence
 from typing import Any
 
-from games.rules import astra, cards, data, ranking
+from games.rules import astra, cards, data, ranking, steps
 from games.rules import modifiers as modifiers_rules
 from games.rules.actions import ASTRONAUT_SHIFTS
 from games.rules.adventures.base import Option
@@ -481,7 +481,7 @@ class JourneyRules:
                     "wall_required",
                     f"Your energy pair is complete ({step} crossed): draw a wall now.",
                 )
-            self._resolve(rec, seat, step, outcome="skipped", target=None)
+            steps.resolve(rec, seat, step, outcome="skipped", target=None)
         elif action != self._step_action(step):
             raise RuleViolation(
                 "illegal_choice", f"{action!r} does not resolve {step}: see the options."
@@ -495,7 +495,7 @@ class JourneyRules:
         space = rec.seat(seat).turn_choice.get("space", "")
         action = self._step_action(step)
         if action == "energy":
-            self._resolve(rec, seat, step, outcome="used", target=None)
+            steps.resolve(rec, seat, step, outcome="used", target=None)
             self._gain_energy(rec, seat)
             return
         target: Any
@@ -521,26 +521,15 @@ class JourneyRules:
         if problem is not None:
             raise problem
         multiplier = self.deserved_multiplier(marks, target) if action == "robot" else None
-        self._resolve(rec, seat, step, outcome="used", target=target)
+        steps.resolve(rec, seat, step, outcome="used", target=target)
         rec.emit("mark", seat, element=target, mark=mark)
         if multiplier is not None:
             rec.emit("mark", seat, element=multiplier, mark=CIRCLE)
         if action == "planning":
             self._cross_next(rec, seat, self.layout.planning_track)
 
-    @staticmethod
-    def _resolve(rec: Recorder, seat: int, step: str, *, outcome: str, target: Any) -> None:
-        rec.emit("effect_resolved", seat, effect=step, outcome=outcome, target=target)
-
     def _settle(self, rec: Recorder, seat: int) -> None:
-        """Steps on top of the stack that can change nothing resolve by themselves."""
-        while rec.seat(seat).pending:
-            top = rec.seat(seat).pending[-1]
-            useless = [step for step in top if not self._uses_of(rec.state, seat, step)]
-            if not useless:
-                return
-            for step in useless:
-                self._resolve(rec, seat, step, outcome="no_effect", target=None)
+        steps.settle(rec, seat, uses_of=self._uses_of)
 
     # --- phase 5: the race for the big multipliers -----------------------------------------
 

@@ -6,7 +6,7 @@ from functools import cached_property
 from itertools import pairwise
 from typing import Any
 
-from games.rules import cards, data, ranking
+from games.rules import cards, data, ranking, steps
 from games.rules import modifiers as modifiers_rules
 from games.rules.adventures.base import Option
 from games.rules.ending import standard_end_reasons
@@ -217,19 +217,13 @@ class LaunchRules:
 
     def _settle(self, rec: Recorder, seat: int) -> None:
         """Effects on top of the stack that have no possible use are lost."""
-        while rec.seat(seat).pending:
-            top = rec.seat(seat).pending[-1]
-            useless = [e for e in top if not self._uses_of(rec.state, seat, e)]
-            if not useless:
-                return
-            for effect in useless:
-                self._resolve(rec, seat, effect, outcome="lost", target=None)
+        steps.settle(rec, seat, uses_of=self._uses_of, outcome="lost", resolve_step=self._resolve)
 
     @staticmethod
-    def _resolve(rec: Recorder, seat: int, effect: str, *, outcome: str, target: str | None) -> None:
+    def _resolve(rec: Recorder, seat: int, step: str, *, outcome: str, target: Any) -> None:
         """An effect waiting for a choice is spent, whatever became of it."""
-        rec.emit("effect_resolved", seat, effect=effect, outcome=outcome, target=target)
-        rec.emit("mark", seat, element=effect, mark="used")
+        steps.resolve(rec, seat, step, outcome=outcome, target=target)
+        rec.emit("mark", seat, element=step, mark="used")
 
     def _uses_of(self, state: GameState, seat: int, effect: str) -> list[Option]:
         marks = state.seats[seat].marks

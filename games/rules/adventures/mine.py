@@ -23,7 +23,7 @@ Readings taken where the sources disagree (spec section 8), and choices of this 
 
 from typing import Any
 
-from games.rules import cards, data, ranking
+from games.rules import cards, data, ranking, steps
 from games.rules import modifiers as modifiers_rules
 from games.rules.actions import astronaut_numbers
 from games.rules.adventures.base import Option
@@ -306,7 +306,7 @@ class MineRules:
                     "The robots of the robot factory cannot be saved: cross a robot symbol "
                     "with each of them.",
                 )
-            self._resolve(rec, seat, step, outcome="skipped", target=None)
+            steps.resolve(rec, seat, step, outcome="skipped", target=None)
         else:
             expected = self._step_action(step)
             if action != expected:
@@ -325,7 +325,7 @@ class MineRules:
             problem = self.gap_symbol_problem(sheet.marks, action, space, symbol)
             if problem is not None:
                 raise problem
-            self._resolve(rec, seat, step, outcome="circled", target=symbol)
+            steps.resolve(rec, seat, step, outcome="circled", target=symbol)
             rec.emit("mark", seat, element=symbol, mark=CIRCLE)
         elif action in ("robot", "energy"):
             symbol = choice.get("symbol")
@@ -333,10 +333,10 @@ class MineRules:
             if problem is not None:
                 raise problem
             assert isinstance(symbol, str)
-            self._resolve(rec, seat, step, outcome="crossed", target=symbol)
+            steps.resolve(rec, seat, step, outcome="crossed", target=symbol)
             self._cross_factory_symbol(rec, seat, symbol)
         elif action == "astronaut":
-            self._resolve(rec, seat, step, outcome="crossed", target=None)
+            steps.resolve(rec, seat, step, outcome="crossed", target=None)
             self._cross_next(rec, seat, self.layout.astronaut_symbols)
         else:
             space = choice.get("space")
@@ -344,24 +344,13 @@ class MineRules:
             if problem is not None:
                 raise problem
             assert isinstance(space, str)
-            self._resolve(rec, seat, step, outcome="x_written", target=space)
+            steps.resolve(rec, seat, step, outcome="x_written", target=space)
             rec.emit("mark", seat, element=space, mark=X)
             self._circle_mineral(rec, seat, space)
             self._cross_next(rec, seat, self.layout.planning_symbols)
 
-    @staticmethod
-    def _resolve(rec: Recorder, seat: int, step: str, *, outcome: str, target: str | None) -> None:
-        rec.emit("effect_resolved", seat, effect=step, outcome=outcome, target=target)
-
     def _settle(self, rec: Recorder, seat: int) -> None:
-        """Steps on top of the stack that can change nothing resolve by themselves."""
-        while rec.seat(seat).pending:
-            top = rec.seat(seat).pending[-1]
-            useless = [step for step in top if not self._uses_of(rec.state, seat, step)]
-            if not useless:
-                return
-            for step in useless:
-                self._resolve(rec, seat, step, outcome="no_effect", target=None)
+        steps.settle(rec, seat, uses_of=self._uses_of)
 
     @staticmethod
     def _cross_next(rec: Recorder, seat: int, symbols: tuple[str, ...]) -> None:
