@@ -29,7 +29,7 @@ run: migrate
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
-	$(BIN)/mypy moon games api campaigns
+	$(BIN)/mypy moon games api campaigns tests bench
 
 test: lint | var
 	$(BIN)/pytest

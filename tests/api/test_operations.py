@@ -98,7 +98,7 @@ def test_signed_in_users_have_their_own_rate(alice: APIClient, settings: Any) ->
 def test_cors_allows_only_the_configured_origins(settings: Any) -> None:
     settings.CORS_ALLOWED_ORIGINS = ["https://play.example.org"]
     client = APIClient()
-    preflight = {
+    preflight: dict[str, Any] = {
         "HTTP_ORIGIN": "https://play.example.org",
         "HTTP_ACCESS_CONTROL_REQUEST_METHOD": "POST",
         "HTTP_ACCESS_CONTROL_REQUEST_HEADERS": "authorization, content-type, idempotency-key",

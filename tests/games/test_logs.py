@@ -3,6 +3,7 @@
 import json
 import logging
 import sys
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -63,6 +64,7 @@ def test_appending_events_logs_the_game_and_the_last_seq(caplog: pytest.LogCaptu
 def test_settings_log_json_through_our_formatter() -> None:
     from django.conf import settings
 
-    assert settings.LOGGING["formatters"]["json"]["()"] == "moon.logs.JsonFormatter"
-    assert settings.LOGGING["handlers"]["console"]["formatter"] == "json"
+    config: dict[str, Any] = settings.LOGGING
+    assert config["formatters"]["json"]["()"] == "moon.logs.JsonFormatter"
+    assert config["handlers"]["console"]["formatter"] == "json"
     assert settings.CELERY_WORKER_HIJACK_ROOT_LOGGER is False

@@ -1,6 +1,7 @@
 """A game played through the services to its end, scored by the Celery task (eagerly)."""
 
 import random
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -27,7 +28,7 @@ def play_to_the_end(game: Game, users: list[User], rng: random.Random) -> Game:
 
 
 @pytest.fixture
-def ended(django_capture_on_commit_callbacks) -> tuple[Game, list[User]]:  # type: ignore[no-untyped-def]
+def ended(django_capture_on_commit_callbacks: Any) -> tuple[Game, list[User]]:
     users = [User.objects.create_user(name, password="secret-pw") for name in ("ann", "ben")]
     game = services.create_game(by=users[0], adventure=1, max_players=2)
     services.join_game(game=game, by=users[1])

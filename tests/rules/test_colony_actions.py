@@ -5,7 +5,7 @@ import pytest
 
 from games.rules import engine
 from games.rules.state import GameState
-from tests.rules.test_colony_helpers import (
+from tests.rules.colony_helpers import (
     LAYOUT,
     RULES,
     astronauts,

@@ -2,7 +2,7 @@
 
 from games.rules import astra, engine
 from games.rules.sheet import Marks
-from tests.rules.test_colony_helpers import (
+from tests.rules.colony_helpers import (
     LAYOUT,
     RULES,
     astronauts,

@@ -5,8 +5,8 @@ import pytest
 from games.rules import astra, engine, missions, ranking
 from games.rules.actions import astronaut_numbers, writable_combinations
 from games.rules.cards import CARDS, Combination, Stack, flip
-from games.rules.sheet import X, placement_problem
-from tests.rules.conftest import (
+from games.rules.sheet import Marks, X, placement_problem
+from tests.rules.launch_helpers import (
     build,
     circled,
     column,
@@ -178,7 +178,7 @@ def test_c_t1_flipping_and_the_first_reshuffle() -> None:
 
 
 ZONE = [f"z.s{index}" for index in range(1, 8)]
-ZONE_MARKS = {"z.s1": 2, "z.s3": X, "z.s4": 5, "z.s7": 9}
+ZONE_MARKS: Marks = {"z.s1": 2, "z.s3": X, "z.s4": 5, "z.s7": 9}
 
 
 def _problem(space: int, number: int) -> str | None:

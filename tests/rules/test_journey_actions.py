@@ -5,7 +5,7 @@ import pytest
 
 from games.rules import engine
 from games.rules.sheet import X
-from tests.rules.test_journey_helpers import (
+from tests.rules.journey_helpers import (
     LAYOUT,
     RULES,
     circled,

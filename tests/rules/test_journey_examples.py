@@ -9,7 +9,7 @@ import pytest
 
 from games.rules import astra, engine
 from games.rules.sheet import Marks, X
-from tests.rules.test_journey_helpers import (
+from tests.rules.journey_helpers import (
     LAYOUT,
     RULES,
     circled,

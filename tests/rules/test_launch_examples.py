@@ -6,7 +6,7 @@ import pytest
 
 from games.rules import astra, engine
 from games.rules.sheet import Marks, X
-from tests.rules.conftest import (
+from tests.rules.launch_helpers import (
     LAYOUT,
     activate,
     build,

@@ -2,7 +2,7 @@
 
 from collections import Counter
 
-from tests.rules.conftest import LAYOUT
+from tests.rules.launch_helpers import LAYOUT
 
 
 def test_floors_spaces_and_quarters() -> None:

@@ -1,70 +1,11 @@
 """The Mine, action by action: a legal and a refused case each, then factories, missions,
 races, end of game, standings and what is derived for a front end."""
 
-from collections.abc import Mapping
-from typing import Any
-
 import pytest
 
 from games.rules import engine
-from games.rules.adventures import rules_for
-from games.rules.adventures.mine import MineRules
-from games.rules.cards import Combination
 from games.rules.sheet import Marks
-
-_rules = rules_for(4)
-assert isinstance(_rules, MineRules)
-RULES: MineRules = _rules
-LAYOUT = RULES.layout
-
-
-def mine(levels: Mapping[str, Mapping[str, int | str]]) -> Marks:
-    """Marks of filled cavities (``{"level1": {"c01": 1}}``), their minerals circled."""
-    marks: Marks = {}
-    for level, spaces in levels.items():
-        for column, value in spaces.items():
-            space = f"{level}.{column}"
-            marks[space] = value
-            mineral = LAYOUT.spaces[space]["mineral_element"]
-            if mineral is not None:
-                marks[mineral] = "circle"
-    return marks
-
-
-def game(
-    players: int = 1,
-    *,
-    missions: dict[str, int] | None = None,
-    sheet: Mapping[str, Any] | None = None,
-) -> engine.GameState:
-    state = engine.replay(engine.new_game(adventure=4, players=players, seed=7, missions=missions))
-    for seat in range(players):
-        state.seats[seat].marks = dict(sheet or {})
-        state.seats[seat].turn_start_marks = dict(sheet or {})
-    return state
-
-
-def offer(state: engine.GameState, *combinations: tuple[int, str]) -> None:
-    state.combinations = [
-        Combination(index, number, action) for index, (number, action) in enumerate(combinations)
-    ]
-
-
-def play(state: engine.GameState, seat: int, command: dict[str, Any]) -> list[engine.Event]:
-    events = engine.decide(state, seat, command)
-    for event in events:
-        engine.evolve(state, event)
-    return events
-
-
-def move(state: engine.GameState, seat: int, **choice: Any) -> list[engine.Event]:
-    return play(state, seat, {"type": "move", "choice": choice})
-
-
-def refused(state: engine.GameState, seat: int, **choice: Any) -> str:
-    with pytest.raises(engine.RuleViolation) as error:
-        engine.decide(state, seat, {"type": "move", "choice": choice})
-    return error.value.code
+from tests.rules.mine_helpers import LAYOUT, RULES, game, mine, move, refused, reveal, send
 
 
 def write(state: engine.GameState, combination: int, space: str, number: int | None = None) -> None:
@@ -82,7 +23,7 @@ def pending(state: engine.GameState, seat: int = 0) -> list[list[str]]:
 
 def test_a_number_goes_anywhere_its_level_stays_ascending() -> None:
     state = game(sheet=mine({"level1": {"c03": 6}}))
-    offer(state, (7, "robot"), (5, "energy"), (9, "plant"))
+    reveal(state, (7, "robot"), (5, "energy"), (9, "plant"))
     write(state, 0, "level1.c04")
     assert state.seats[0].marks["level1.c04"] == 7
     assert state.seats[0].marks["mineral.level1.c04"] == "circle"
@@ -91,7 +32,7 @@ def test_a_number_goes_anywhere_its_level_stays_ascending() -> None:
 
 def test_placement_refusals_name_the_rule() -> None:
     state = game(sheet=mine({"level1": {"c03": 6, "c04": "X"}}))
-    offer(state, (5, "robot"), (8, "energy"), (9, "plant"))
+    reveal(state, (5, "robot"), (8, "energy"), (9, "plant"))
     assert refused(state, 0, action="write", combination=0, space="level1.c05",
                    number=5) == "space_not_ascending"
     assert refused(state, 0, action="write", combination=0, space="level1.c04",
@@ -107,7 +48,7 @@ def test_placement_refusals_name_the_rule() -> None:
 
 def test_columns_impose_no_order() -> None:
     state = game(sheet=mine({"level1": {"c01": 14}}))
-    offer(state, (2, "robot"), (8, "energy"), (9, "plant"))
+    reveal(state, (2, "robot"), (8, "energy"), (9, "plant"))
     write(state, 0, "level2.c01")
     assert state.seats[0].marks["level2.c01"] == 2
 
@@ -117,7 +58,7 @@ def test_columns_impose_no_order() -> None:
 
 def test_astronaut_modifier_crosses_the_next_astronaut_symbol() -> None:
     state = game()
-    offer(state, (1, "astronaut"), (8, "energy"), (9, "plant"))
+    reveal(state, (1, "astronaut"), (8, "energy"), (9, "plant"))
     numbers = {o["number"] for o in engine.options(state, 0).options if o["combination"] == 0}
     assert numbers == {0, 1, 2, 3}
     write(state, 0, "level1.c01", 0)
@@ -128,7 +69,7 @@ def test_astronaut_modifier_crosses_the_next_astronaut_symbol() -> None:
 
 def test_astronaut_without_modifier_is_optional() -> None:
     state = game()
-    offer(state, (6, "astronaut"), (8, "energy"), (9, "plant"))
+    reveal(state, (6, "astronaut"), (8, "energy"), (9, "plant"))
     write(state, 0, "level1.c01", 6)
     assert engine.options(state, 0).options == [
         {"action": "astronaut", "effect": "action.astronaut"},
@@ -140,7 +81,7 @@ def test_astronaut_without_modifier_is_optional() -> None:
 
 def test_astronaut_modifier_beyond_two_is_refused() -> None:
     state = game()
-    offer(state, (6, "astronaut"), (8, "energy"), (9, "plant"))
+    reveal(state, (6, "astronaut"), (8, "energy"), (9, "plant"))
     assert refused(state, 0, action="write", combination=0, space="level1.c01",
                    number=9) == "astronaut_modifier_out_of_range"
     assert refused(state, 0, action="write", combination=1, space="level1.c01",
@@ -150,7 +91,7 @@ def test_astronaut_modifier_beyond_two_is_refused() -> None:
 def test_astronaut_modifier_still_works_past_the_last_symbol() -> None:
     sheet = {symbol: "cross" for symbol in LAYOUT.astronaut_symbols}
     state = game(sheet=sheet)
-    offer(state, (15, "astronaut"), (8, "energy"), (9, "plant"))
+    reveal(state, (15, "astronaut"), (8, "energy"), (9, "plant"))
     write(state, 0, "level1.c12", 17)
     assert state.seats[0].marks["level1.c12"] == 17
     assert engine.options(state, 0).kind == "confirm"
@@ -161,7 +102,7 @@ def test_astronaut_modifier_still_works_past_the_last_symbol() -> None:
 
 def test_planning_writes_an_x_anywhere_and_crosses_a_planning_symbol() -> None:
     state = game(sheet=mine({"level1": {"c01": 3, "c03": 9}}))
-    offer(state, (4, "planning"), (8, "energy"), (9, "plant"))
+    reveal(state, (4, "planning"), (8, "energy"), (9, "plant"))
     write(state, 0, "level1.c02")
     spaces = {o["space"] for o in engine.options(state, 0).options if o["action"] == "planning"}
     assert len(spaces) == 33 and "level1.c02" not in spaces
@@ -174,7 +115,7 @@ def test_planning_writes_an_x_anywhere_and_crosses_a_planning_symbol() -> None:
 
 def test_planning_refusals() -> None:
     state = game(sheet=mine({"level1": {"c01": 3}}))
-    offer(state, (4, "planning"), (8, "energy"), (9, "plant"))
+    reveal(state, (4, "planning"), (8, "energy"), (9, "plant"))
     write(state, 0, "level1.c02")
     assert refused(state, 0, action="planning", effect="action.planning",
                    space="level1.c01") == "space_not_empty"
@@ -189,7 +130,7 @@ def test_planning_refusals() -> None:
 def test_planning_x_past_the_last_symbol_crosses_nothing() -> None:
     sheet = {symbol: "cross" for symbol in LAYOUT.planning_symbols}
     state = game(sheet=sheet)
-    offer(state, (4, "planning"), (8, "energy"), (9, "plant"))
+    reveal(state, (4, "planning"), (8, "energy"), (9, "plant"))
     write(state, 0, "level1.c02")
     events = move(state, 0, action="planning", effect="action.planning", space="level1.c05")
     assert [e["data"]["element"] for e in events if e["kind"] == "mark"] == ["level1.c05"]
@@ -200,7 +141,7 @@ def test_planning_x_past_the_last_symbol_crosses_nothing() -> None:
 
 def test_plant_on_a_middle_level_space_chooses_above_or_below() -> None:
     state = game()
-    offer(state, (5, "plant"), (8, "energy"), (9, "water"))
+    reveal(state, (5, "plant"), (8, "energy"), (9, "water"))
     write(state, 0, "level2.c01")
     assert engine.options(state, 0).options == [
         {"action": "plant", "effect": "action.plant", "symbol": "plant.g12.c01"},
@@ -213,7 +154,7 @@ def test_plant_on_a_middle_level_space_chooses_above_or_below() -> None:
 
 def test_plant_refusals() -> None:
     state = game(sheet={"plant.g12.c01": "circle"})
-    offer(state, (5, "plant"), (8, "energy"), (9, "water"))
+    reveal(state, (5, "plant"), (8, "energy"), (9, "water"))
     write(state, 0, "level2.c01")
     assert refused(state, 0, action="plant", effect="action.plant",
                    symbol="plant.g12.c01") == "symbol_already_marked"
@@ -229,7 +170,7 @@ def test_plant_refusals() -> None:
 
 def test_plant_with_nothing_reachable_has_no_effect() -> None:
     state = game()
-    offer(state, (5, "plant"), (8, "energy"), (9, "water"))
+    reveal(state, (5, "plant"), (8, "energy"), (9, "water"))
     events = engine.decide(state, 0, {"type": "move", "choice": {
         "action": "write", "combination": 0, "space": "level1.c05", "number": 5}})
     assert events[-1]["kind"] == "effect_resolved"
@@ -241,7 +182,7 @@ def test_plant_with_nothing_reachable_has_no_effect() -> None:
 
 def test_water_circles_the_reachable_water_symbol() -> None:
     state = game()
-    offer(state, (5, "water"), (8, "energy"), (9, "plant"))
+    reveal(state, (5, "water"), (8, "energy"), (9, "plant"))
     write(state, 0, "level2.c08")
     symbols = [o.get("symbol") for o in engine.options(state, 0).options]
     assert symbols == ["water.g12.c08", "water.g23.c08", None]
@@ -257,7 +198,7 @@ def test_water_circles_the_reachable_water_symbol() -> None:
 def test_robot_crosses_any_robot_symbol_and_completes_an_upgrade() -> None:
     sheet = {"main.water.energy1": "cross", "main.water.robot1": "cross"}
     state = game(sheet=sheet)
-    offer(state, (5, "robot"), (8, "energy"), (9, "plant"))
+    reveal(state, (5, "robot"), (8, "energy"), (9, "plant"))
     write(state, 0, "level1.c05")
     options = engine.options(state, 0).options
     assert len(options) == 16 - 1 + 1  # every uncrossed robot symbol, and skip
@@ -269,7 +210,7 @@ def test_robot_crosses_any_robot_symbol_and_completes_an_upgrade() -> None:
 
 def test_robot_refusals() -> None:
     state = game(sheet={"main.water.robot1": "cross"})
-    offer(state, (5, "robot"), (8, "energy"), (9, "plant"))
+    reveal(state, (5, "robot"), (8, "energy"), (9, "plant"))
     write(state, 0, "level1.c05")
     assert refused(state, 0, action="robot", effect="action.robot",
                    symbol="main.water.energy1") == "wrong_symbol_kind"
@@ -282,7 +223,7 @@ def test_robot_refusals() -> None:
 def test_energy_activates_a_secondary_resource_factory() -> None:
     sheet = {"sec.rubies.robot1": "cross"}
     state = game(sheet=sheet)
-    offer(state, (5, "energy"), (8, "robot"), (9, "plant"))
+    reveal(state, (5, "energy"), (8, "robot"), (9, "plant"))
     write(state, 0, "level1.c05")
     assert refused(state, 0, action="energy", effect="action.energy",
                    symbol="sec.rubies.robot1") == "wrong_symbol_kind"
@@ -297,7 +238,7 @@ def test_a_secondary_bonus_can_win_the_filling_bonus() -> None:
     sheet = {**{f"water.r0{n}": "circle" for n in range(1, 6)}, "sec.water.robot1": "cross",
              "sec.water.robot2": "cross"}
     state = game(2, sheet=sheet)
-    offer(state, (5, "energy"), (8, "robot"), (9, "plant"))
+    reveal(state, (5, "energy"), (8, "robot"), (9, "plant"))
     write(state, 0, "level1.c05")
     move(state, 0, action="energy", effect="action.energy", symbol="sec.water.energy1")
     assert state.seats[0].marks["main.water.filling_bonus"] == "circle"
@@ -308,7 +249,7 @@ def test_bonus_robots_beyond_the_last_robot_symbol_are_lost() -> None:
     sheet = {symbol: "cross" for symbol in robots[1:]}
     sheet["sec.robots.energy1"] = "cross"
     state = game(sheet=sheet)
-    offer(state, (5, "energy"), (8, "robot"), (9, "plant"))
+    reveal(state, (5, "energy"), (8, "robot"), (9, "plant"))
     write(state, 0, "level1.c05")
     move(state, 0, action="energy", effect="action.energy", symbol="sec.robots.energy2")
     assert engine.options(state, 0).options == [
@@ -329,14 +270,14 @@ def full_but(*empty: str) -> Marks:
 
 def test_system_error_only_when_nothing_can_be_written() -> None:
     state = game(sheet={**full_but("level1.c05"), "level1.c04": 9, "error.1": "circle"})
-    offer(state, (5, "robot"), (8, "energy"), (9, "plant"))
+    reveal(state, (5, "robot"), (8, "energy"), (9, "plant"))
     assert engine.options(state, 0).options == [{"action": "system_error", "box": "error.2"}]
     assert refused(state, 0, action="system_error", box="error.3") == "error_box_not_next"
     move(state, 0, action="system_error", box="error.2")
     assert state.seats[0].chosen == "system_error"
 
     state = game(sheet={**full_but("level1.c05"), "level1.c04": 9})
-    offer(state, (5, "robot"), (8, "energy"), (10, "plant"))
+    reveal(state, (5, "robot"), (8, "energy"), (10, "plant"))
     assert refused(state, 0, action="system_error", box="error.1") == "number_must_be_written"
 
 
@@ -346,10 +287,10 @@ def test_system_error_only_when_nothing_can_be_written() -> None:
 def test_undo_restores_the_sheet_after_a_chain() -> None:
     sheet = {"sec.robots.energy1": "cross"}
     state = game(sheet=sheet)
-    offer(state, (5, "energy"), (8, "robot"), (9, "plant"))
+    reveal(state, (5, "energy"), (8, "robot"), (9, "plant"))
     write(state, 0, "level1.c05")
     move(state, 0, action="energy", effect="action.energy", symbol="sec.robots.energy2")
-    play(state, 0, {"type": "undo"})
+    send(state, 0, {"type": "undo"})
     assert state.seats[0].marks == sheet
     assert engine.options(state, 0).kind == "choose"
 
@@ -367,7 +308,7 @@ def rubies_before_trigger() -> Marks:
 
 def test_filling_bonus_race_shared_by_all_first_players_and_lost_for_the_others() -> None:
     state = game(3, missions={"A": 82, "B": 84, "C": 86}, sheet=rubies_before_trigger())
-    offer(state, (12, "robot"), (2, "energy"), (3, "plant"))
+    reveal(state, (12, "robot"), (2, "energy"), (3, "plant"))
     for seat in (0, 1):
         move(state, seat, action="write", combination=0, space="level3.c07", number=12)
         move(state, seat, action="skip", effect="action.robot")
@@ -375,7 +316,7 @@ def test_filling_bonus_race_shared_by_all_first_players_and_lost_for_the_others(
     move(state, 2, action="skip", effect="action.energy")
     for seat in range(3):
         assert "main.rubies.filling_bonus" not in state.seats[seat].marks  # phase 5 not yet
-        play(state, seat, {"type": "confirm"})
+        send(state, seat, {"type": "confirm"})
     bonus = [seat.marks.get("main.rubies.filling_bonus") for seat in state.seats]
     assert bonus == ["circle", "circle", "cross"]
     assert state.seats[0].marks["rubies.r13"] == "circle"
@@ -387,21 +328,21 @@ def test_filling_bonus_race_shared_by_all_first_players_and_lost_for_the_others(
 def test_a_crossed_filling_bonus_is_never_circled_later() -> None:
     sheet = {**rubies_before_trigger(), "main.rubies.filling_bonus": "cross"}
     state = game(sheet=sheet)
-    offer(state, (12, "robot"), (2, "energy"), (3, "plant"))
+    reveal(state, (12, "robot"), (2, "energy"), (3, "plant"))
     write(state, 0, "level3.c07")
     move(state, 0, action="skip", effect="action.robot")
-    play(state, 0, {"type": "confirm"})
+    send(state, 0, {"type": "confirm"})
     assert state.seats[0].marks["main.rubies.filling_bonus"] == "cross"
     assert state.seats[0].marks["rubies.r12"] == "circle"
 
 
 def test_a_column_is_extracted_in_phase_5_with_this_turns_plant() -> None:
     state = game(sheet=mine({"level1": {"c01": 1}, "level3": {"c01": 3}}))
-    offer(state, (2, "plant"), (8, "robot"), (9, "energy"))
+    reveal(state, (2, "plant"), (8, "robot"), (9, "energy"))
     write(state, 0, "level2.c01")
     move(state, 0, action="plant", effect="action.plant", symbol="plant.g23.c01")
     assert RULES.derived(state, 0, marks=state.seats[0].marks)["columns_to_extract"] == ["col01"]
-    play(state, 0, {"type": "confirm"})
+    send(state, 0, {"type": "confirm"})
     marks = state.seats[0].marks
     assert marks["plant.g23.c01"] == "cross" and "plant.g12.c01" not in marks
     assert marks["plants.r01"] == "circle" and "plants.r02" not in marks
@@ -451,12 +392,12 @@ def test_mission_conditions(card: int, sheet: Marks, holds: bool) -> None:
 def test_missions_are_accomplished_in_phase_6_first_then_later() -> None:
     sheet = {**mine({"level1": {"c01": 1}, "level3": {"c01": 3}}), **pumps(2, 3, 4)}
     state = game(2, missions={"A": 83, "B": 84, "C": 86}, sheet=sheet)
-    offer(state, (2, "robot"), (8, "robot"), (9, "energy"))
+    reveal(state, (2, "robot"), (8, "robot"), (9, "energy"))
     move(state, 0, action="write", combination=0, space="level2.c01", number=2)
     move(state, 1, action="write", combination=1, space="level1.c05", number=8)
     for seat in (0, 1):
         move(state, seat, action="skip", effect="action.robot")
-        play(state, seat, {"type": "confirm"})
+        send(state, seat, {"type": "confirm"})
     assert state.seats[0].marks["mission.A"] == 9
     assert "mission.A" not in state.seats[1].marks
     assert "A" in state.flipped_missions
@@ -489,7 +430,7 @@ def test_standings_break_ties_by_fewer_system_errors_then_share() -> None:
 
 def test_live_score_of_another_seat_shows_the_sheet_as_the_turn_began() -> None:
     state = game(2, sheet={"sec.water.robot1": "cross", "sec.water.robot2": "cross"})
-    offer(state, (5, "energy"), (8, "robot"), (9, "plant"))
+    reveal(state, (5, "energy"), (8, "robot"), (9, "plant"))
     write(state, 0, "level1.c05")
     move(state, 0, action="energy", effect="action.energy", symbol="sec.water.energy1")
     assert engine.sheet_view(state, 0, viewer=0)["score"]["water"] == 6

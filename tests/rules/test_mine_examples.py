@@ -1,89 +1,24 @@
 """The worked examples of the Mine spec (adventure-4-mine.md section 10), one test each."""
 
-from collections.abc import Mapping
-from typing import Any
-
 import pytest
 
 from games.rules import engine
-from games.rules.adventures import rules_for
-from games.rules.adventures.mine import MineRules
-from games.rules.cards import Combination
-from games.rules.events import Recorder
 from games.rules.sheet import Marks
-
-_rules = rules_for(4)
-assert isinstance(_rules, MineRules)
-RULES: MineRules = _rules
-LAYOUT = RULES.layout
-
-
-def mine(levels: Mapping[str, Mapping[str, int | str]]) -> Marks:
-    """Marks of filled cavities (``{"level1": {"c01": 1, "c03": "X"}}``), minerals circled."""
-    marks: Marks = {}
-    for level, spaces in levels.items():
-        for column, value in spaces.items():
-            space = f"{level}.{column}"
-            marks[space] = value
-            mineral = LAYOUT.spaces[space]["mineral_element"]
-            if mineral is not None:
-                marks[mineral] = "circle"
-    return marks
-
-
-def crossed(*elements: str) -> Marks:
-    return {element: "cross" for element in elements}
-
-
-def circled(*elements: str) -> Marks:
-    return {element: "circle" for element in elements}
-
-
-def game(players: int = 1, *, missions: dict[str, int] | None = None) -> engine.GameState:
-    return engine.replay(
-        engine.new_game(adventure=4, players=players, seed=4, missions=missions)
-    )
-
-
-def set_sheet(state: engine.GameState, seat: int, marks: Marks) -> None:
-    """Put a sheet as it was at the start of the current turn."""
-    state.seats[seat].marks = dict(marks)
-    state.seats[seat].turn_start_marks = dict(marks)
-
-
-def offer(state: engine.GameState, *combinations: tuple[int, str]) -> None:
-    state.combinations = [
-        Combination(index, number, action) for index, (number, action) in enumerate(combinations)
-    ]
-
-
-def play(state: engine.GameState, seat: int, command: dict[str, Any]) -> list[engine.Event]:
-    events = engine.decide(state, seat, command)
-    for event in events:
-        engine.evolve(state, event)
-    return events
-
-
-def move(state: engine.GameState, seat: int, **choice: Any) -> list[engine.Event]:
-    return play(state, seat, {"type": "move", "choice": choice})
-
-
-def refused(state: engine.GameState, seat: int, **choice: Any) -> str:
-    with pytest.raises(engine.RuleViolation) as error:
-        engine.decide(state, seat, {"type": "move", "choice": choice})
-    return error.value.code
-
-
-def phase_5(state: engine.GameState) -> engine.GameState:
-    """Run the extraction and the races as the end of a turn does."""
-    rec = Recorder(state)
-    RULES.incidents(rec)
-    return rec.state
-
-
-def score(state: engine.GameState, seat: int = 0) -> dict[str, Any]:
-    return RULES.seat_score(state, seat, marks=state.seats[seat].marks)
-
+from tests.rules.mine_helpers import (
+    LAYOUT,
+    RULES,
+    circled,
+    crossed,
+    game,
+    mine,
+    move,
+    phase_5,
+    refused,
+    reveal,
+    score,
+    send,
+    set_sheet,
+)
 
 # --- scoring examples ----------------------------------------------------------------------
 
@@ -232,7 +167,7 @@ def test_example_s3_early_end_by_system_errors_negative_total() -> None:
 def t1_state() -> engine.GameState:
     state = game()
     set_sheet(state, 0, mine({"level1": {"c03": 6}, "level2": {"c02": 4, "c06": 9}}))
-    offer(state, (7, "water"), (12, "robot"), (3, "plant"))
+    reveal(state, (7, "water"), (12, "robot"), (3, "plant"))
     return state
 
 
@@ -291,7 +226,7 @@ def test_example_t2_energy_chain_extraction_and_filling_bonus_race() -> None:
     state = game(3, missions={"A": 82, "B": 84, "C": 86})
     for seat in range(3):
         set_sheet(state, seat, t2_sheet())
-    offer(state, (10, "energy"), (3, "plant"), (14, "robot"))
+    reveal(state, (10, "energy"), (3, "plant"), (14, "robot"))
     turn = state.turn
 
     for seat in (0, 1):
@@ -327,7 +262,7 @@ def test_example_t2_energy_chain_extraction_and_filling_bonus_race() -> None:
     move(state, 2, action="write", combination=1, space="level1.c01", number=3)
     move(state, 2, action="skip", effect="action.plant")
     for seat in range(3):
-        play(state, seat, {"type": "confirm"})
+        send(state, seat, {"type": "confirm"})
 
     assert state.turn == turn + 1
     for seat in (0, 1):
@@ -348,7 +283,7 @@ def test_example_t3a_planning_x_completes_a_column() -> None:
     state = game()
     before = {"level1": {"c07": 9}, "level2": {"c06": 12, "c08": 13}, "level3": {"c07": 10}}
     set_sheet(state, 0, mine(before))
-    offer(state, (5, "planning"), (3, "plant"), (14, "robot"))
+    reveal(state, (5, "planning"), (3, "plant"), (14, "robot"))
     marks = state.seats[0].marks
     assert all(
         RULES.placement_problem(marks, "level2.c07", number) is not None for number in range(18)
@@ -360,7 +295,7 @@ def test_example_t3a_planning_x_completes_a_column() -> None:
     assert [(e["data"].get("element"), e["data"].get("mark")) for e in events[1:]] == [
         ("level2.c07", "X"), ("mineral.level2.c07", "circle"), ("planning.s1", "cross"),
     ]
-    play(state, 0, {"type": "confirm"})
+    send(state, 0, {"type": "confirm"})
     marks = state.seats[0].marks
     assert marks["pump.c07"] == "circle"
     assert [box for box in LAYOUT.track_of("main.rubies") if box in marks] == [
@@ -384,21 +319,21 @@ def t3b_sheet() -> Marks:
 def test_example_t3b_forced_system_error() -> None:
     state = game()
     set_sheet(state, 0, t3b_sheet())
-    offer(state, (3, "robot"), (9, "plant"), (13, "water"))
+    reveal(state, (3, "robot"), (9, "plant"), (13, "water"))
     assert engine.options(state, 0).options == [{"action": "system_error", "box": "error.1"}]
     assert refused(state, 0, action="write", combination=2, space="level1.c12",
                    number=13) == "space_not_ascending"
     move(state, 0, action="system_error", box="error.1")
     assert state.seats[0].marks["error.1"] == "circle"
     assert engine.options(state, 0).kind == "confirm"  # no action, nothing pending
-    play(state, 0, {"type": "confirm"})
+    send(state, 0, {"type": "confirm"})
     assert state.seats[0].marks.get("pump.c12") is None
 
 
 def test_example_t3b_an_astronaut_combination_must_be_taken() -> None:
     state = game()
     set_sheet(state, 0, t3b_sheet())
-    offer(state, (3, "robot"), (9, "plant"), (14, "astronaut"))
+    reveal(state, (3, "robot"), (9, "plant"), (14, "astronaut"))
     assert engine.options(state, 0).options == [
         {"action": "write", "combination": 2, "space": "level1.c12", "number": 16}
     ]

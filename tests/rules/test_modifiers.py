@@ -1,5 +1,7 @@
 """Per-seat setup modifiers, as campaign cards will use them, on every playable adventure."""
 
+from typing import Any
+
 import pytest
 
 from games.rules import engine
@@ -40,7 +42,7 @@ def test_bonus_points_and_fewer_error_boxes_apply_to_their_seat_only(adventure: 
         "not an object",
     ],
 )
-def test_a_modifier_the_sheet_cannot_take_is_refused(adventure: int, modifier: object) -> None:
+def test_a_modifier_the_sheet_cannot_take_is_refused(adventure: int, modifier: Any) -> None:
     with pytest.raises(engine.RuleViolation) as refused:
         engine.new_game(adventure=adventure, players=2, seed=3, modifiers={0: [modifier]})
     assert refused.value.code == "invalid_modifier"

@@ -13,7 +13,7 @@ from games.rules import astra, cards, engine, ranking
 from games.rules.actions import astronaut_numbers
 from games.rules.adventures import PLAYABLE
 from games.rules.engine import Event, GameState
-from tests.rules.conftest import LAYOUT, apply
+from tests.rules.launch_helpers import LAYOUT, apply
 
 SETTINGS = settings(max_examples=40, deadline=None)
 

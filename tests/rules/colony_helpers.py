@@ -1,21 +1,25 @@
-"""Helpers to put an Adventure 3 game in a given position and play it as players would.
-
-A game is started with the engine, then sheets and the revealed combinations are set
-directly; from there every move goes through ``engine.decide`` and every event through
-``engine.evolve``, and ending a turn means every seat confirming. (No test lives here.)
-"""
+"""Adventure 3 shorthands on top of ``tests.rules.playing``: moves by keyword, and sheets."""
 
 from collections.abc import Mapping
 from typing import Any
 
-import pytest
-
-from games.rules import engine
 from games.rules.adventures import rules_for
 from games.rules.adventures.colony import ColonyRules
-from games.rules.cards import Combination
 from games.rules.engine import Event, GameState
 from games.rules.sheet import Marks, X
+from tests.rules import playing
+from tests.rules.playing import (
+    circled,
+    confirm,
+    confirm_all,
+    crossed,
+    marks_of,
+    options,
+    reveal,
+    score,
+    set_sheet,
+    start_game,
+)
 
 _rules = rules_for(3)
 assert isinstance(_rules, ColonyRules)
@@ -27,53 +31,17 @@ PRINTED = ("(R)", "(O)", "(X)")
 
 def start(players: int, *, seed: int = 3, missions: Mapping[str, int] | None = None) -> GameState:
     """A freshly started Adventure 3 game (turn 1 flipped)."""
-    events = engine.new_game(
-        adventure=3, players=players, seed=seed, missions=dict(missions or {})
-    )
-    return engine.replay(events)
-
-
-def set_sheet(state: GameState, seat: int, marks: Marks) -> None:
-    """Give a seat this sheet, as it stands at the start of the current turn."""
-    state.seats[seat].marks = dict(marks)
-    state.seats[seat].turn_start_marks = dict(marks)
-
-
-def reveal(state: GameState, *combinations: tuple[int, str]) -> None:
-    """Make this turn's three combinations (number, action)."""
-    state.combinations = [
-        Combination(index, number, action) for index, (number, action) in enumerate(combinations)
-    ]
-
-
-def apply(state: GameState, events: list[Event]) -> list[Event]:
-    for event in events:
-        engine.evolve(state, event)
-    return events
+    return start_game(3, players, seed=seed, missions=missions)
 
 
 def move(state: GameState, seat: int, **choice: Any) -> list[Event]:
     """Send one move, as a player would, and apply its events."""
-    return apply(state, engine.decide(state, seat, {"type": "move", "choice": choice}))
+    return playing.move(state, seat, choice)
 
 
 def refused(state: GameState, seat: int, **choice: Any) -> str:
     """The error code of a move the rules refuse (the state is left unchanged)."""
-    with pytest.raises(engine.RuleViolation) as error:
-        engine.decide(state, seat, {"type": "move", "choice": choice})
-    return error.value.code
-
-
-def confirm(state: GameState, seat: int) -> list[Event]:
-    return apply(state, engine.decide(state, seat, {"type": "confirm"}))
-
-
-def confirm_all(state: GameState) -> list[Event]:
-    """Every seat confirms, in seat order: the last one ends the turn."""
-    events: list[Event] = []
-    for seat in range(state.players):
-        events += confirm(state, seat)
-    return events
+    return playing.refused(state, seat, choice)
 
 
 def write(state: GameState, seat: int, combination: int, space: str, number: int) -> list[Event]:
@@ -84,10 +52,6 @@ def write(state: GameState, seat: int, combination: int, space: str, number: int
 
 def skip(state: GameState, seat: int, step: str) -> list[Event]:
     return move(state, seat, action="skip", effect=step)
-
-
-def options(state: GameState, seat: int) -> list[dict[str, Any]]:
-    return engine.options(state, seat).options
 
 
 # --- sheets ------------------------------------------------------------------------------
@@ -130,14 +94,6 @@ def tunnels(*segments: str) -> Marks:
     return {f"tunnel.{segment}": "line" for segment in segments}
 
 
-def circled(*elements: str) -> Marks:
-    return {element: "circle" for element in elements}
-
-
-def crossed(*elements: str) -> Marks:
-    return {element: "cross" for element in elements}
-
-
 def boxes(track: str, count: int) -> Marks:
     """The first ``count`` boxes of a track crossed."""
     return {box: "cross" for box in LAYOUT.tracks[track].boxes[:count]}
@@ -157,10 +113,11 @@ def with_antennas(marks: Marks) -> Marks:
     return {**marks, **circled(*RULES.antennas_to_circle(marks))}
 
 
-def score(state: GameState, seat: int) -> dict[str, Any]:
-    """The live score breakdown of a seat, as its owner sees it."""
-    return engine.sheet_view(state, seat, viewer=seat)["score"]
 
 
-def marks_of(state: GameState, seat: int) -> Marks:
-    return state.seats[seat].marks
+__all__ = [
+    "LAYOUT", "PRINTED", "RULES", "astronauts", "boxes", "circled", "confirm", "confirm_all",
+    "crossed", "diagonal_sheet", "errors", "everything_x", "grid", "marks_of", "move", "options",
+    "refused", "reveal", "score", "set_sheet", "skip", "start", "tunnels", "with_antennas",
+    "write",
+]  # fmt: skip

@@ -1,0 +1,70 @@
+"""Adventure 4 shorthands on top of ``tests.rules.playing``: moves by keyword, and sheets."""
+
+from collections.abc import Mapping
+from typing import Any
+
+from games.rules.adventures import rules_for
+from games.rules.adventures.mine import MineRules
+from games.rules.engine import Event, GameState
+from games.rules.events import Recorder
+from games.rules.sheet import Mark, Marks
+from tests.rules import playing
+from tests.rules.playing import circled, crossed, reveal, send, set_sheet, start_game
+
+_rules = rules_for(4)
+assert isinstance(_rules, MineRules)
+RULES: MineRules = _rules
+LAYOUT = RULES.layout
+
+
+def game(
+    players: int = 1,
+    *,
+    seed: int = 4,
+    missions: Mapping[str, int] | None = None,
+    sheet: Mapping[str, Mark] | None = None,
+) -> GameState:
+    """A freshly started Adventure 4 game, every seat given ``sheet`` when one is named."""
+    state = start_game(4, players, seed=seed, missions=missions)
+    if sheet is not None:
+        for seat in range(players):
+            set_sheet(state, seat, sheet)
+    return state
+
+
+def mine(levels: Mapping[str, Mapping[str, int | str]]) -> Marks:
+    """Marks of filled cavities (``{"level1": {"c01": 1, "c03": "X"}}``), minerals circled."""
+    marks: Marks = {}
+    for level, spaces in levels.items():
+        for column, value in spaces.items():
+            space = f"{level}.{column}"
+            marks[space] = value
+            mineral = LAYOUT.spaces[space]["mineral_element"]
+            if mineral is not None:
+                marks[mineral] = "circle"
+    return marks
+
+
+def move(state: GameState, seat: int, **choice: Any) -> list[Event]:
+    return playing.move(state, seat, choice)
+
+
+def refused(state: GameState, seat: int, **choice: Any) -> str:
+    return playing.refused(state, seat, choice)
+
+
+def phase_5(state: GameState) -> GameState:
+    """Run the extraction and the races as the end of a turn does."""
+    rec = Recorder(state)
+    RULES.incidents(rec)
+    return rec.state
+
+
+def score(state: GameState, seat: int = 0) -> dict[str, Any]:
+    return playing.score(state, seat)
+
+
+__all__ = [
+    "LAYOUT", "RULES", "circled", "crossed", "game", "mine", "move", "phase_5", "refused",
+    "reveal", "score", "send", "set_sheet",
+]  # fmt: skip

@@ -1,0 +1,100 @@
+"""Playing an engine game from a given position, as players would, for any adventure.
+
+A game is started with the engine, then sheets and the revealed combinations are set
+directly; from there every move goes through ``engine.decide`` and every event through
+``engine.evolve``, and ending a turn means every seat confirming. The per-adventure helper
+modules add their sheets' shorthands on top of these.
+"""
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import pytest
+
+from games.rules import engine
+from games.rules.cards import Combination
+from games.rules.engine import Event, GameState
+from games.rules.sheet import Mark, Marks
+
+Choice = dict[str, Any]
+
+
+def start_game(
+    adventure: int, players: int, *, seed: int, missions: Mapping[str, int] | None = None
+) -> GameState:
+    """A freshly started game (turn 1 flipped)."""
+    events = engine.new_game(adventure=adventure, players=players, seed=seed, missions=dict(missions or {}))
+    return engine.replay(events)
+
+
+def set_sheet(state: GameState, seat: int, marks: Mapping[str, Mark]) -> None:
+    """Give a seat this sheet, as it stands at the start of the current turn."""
+    state.seats[seat].marks = dict(marks)
+    state.seats[seat].turn_start_marks = dict(marks)
+
+
+def reveal(state: GameState, *combinations: tuple[int, str]) -> None:
+    """Make this turn's three combinations (number, action)."""
+    state.combinations = [
+        Combination(index, number, action) for index, (number, action) in enumerate(combinations)
+    ]
+
+
+def apply(state: GameState, events: Iterable[Event]) -> list[Event]:
+    events = list(events)
+    for event in events:
+        engine.evolve(state, event)
+    return events
+
+
+def send(state: GameState, seat: int, command: dict[str, Any]) -> list[Event]:
+    """Decide a command for a seat and apply the events it appends."""
+    return apply(state, engine.decide(state, seat, command))
+
+
+def move(state: GameState, seat: int, choice: Choice) -> list[Event]:
+    return send(state, seat, {"type": "move", "choice": choice})
+
+
+def refused(state: GameState, seat: int, choice: Choice) -> str:
+    """The error code of a move the rules refuse (the state is left as it was)."""
+    with pytest.raises(engine.RuleViolation) as caught:
+        engine.decide(state, seat, {"type": "move", "choice": choice})
+    return caught.value.code
+
+
+def undo(state: GameState, seat: int) -> list[Event]:
+    return send(state, seat, {"type": "undo"})
+
+
+def confirm(state: GameState, seat: int) -> list[Event]:
+    return send(state, seat, {"type": "confirm"})
+
+
+def confirm_all(state: GameState) -> list[Event]:
+    """Every seat confirms, in seat order: the last one ends the turn."""
+    events: list[Event] = []
+    for seat in range(state.players):
+        events += confirm(state, seat)
+    return events
+
+
+def options(state: GameState, seat: int) -> list[Choice]:
+    return engine.options(state, seat).options
+
+
+def score(state: GameState, seat: int) -> dict[str, Any]:
+    """The live score breakdown of a seat, as its owner sees it."""
+    return engine.sheet_view(state, seat, viewer=seat)["score"]
+
+
+def marks_of(state: GameState, seat: int) -> Marks:
+    return state.seats[seat].marks
+
+
+def circled(*elements: str) -> Marks:
+    return {element: "circle" for element in elements}
+
+
+def crossed(*elements: str) -> Marks:
+    return {element: "cross" for element in elements}
