@@ -5,7 +5,7 @@ for an X, or a word for other marks (``"circle"``, ``"cross"``, ``"fill"``, ``"u
 ``"triggered"``, ``"complete"``). Unmarked elements are absent.
 """
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from games.rules.errors import RuleViolation
 
@@ -24,6 +24,11 @@ def is_filled(marks: Marks, space: str) -> bool:
 
 def all_filled(marks: Marks, spaces: Sequence[str]) -> bool:
     return all(space in marks for space in spaces)
+
+
+def first_unmarked(marks: Marks, boxes: Iterable[str]) -> str | None:
+    """The first of ``boxes`` (a track, in order) with no mark yet, or None when all are marked."""
+    return next((box for box in boxes if box not in marks), None)
 
 
 def x_problem(marks: Marks, space: object, *, spaces: Collection[str]) -> RuleViolation | None:

@@ -45,7 +45,7 @@ from games.rules.cards import ACTIONS, Combination
 from games.rules.ending import standard_end_reasons
 from games.rules.errors import RuleViolation
 from games.rules.events import Recorder
-from games.rules.sheet import MAX_NUMBER, MIN_NUMBER, Marks, X, placement_problem
+from games.rules.sheet import MAX_NUMBER, MIN_NUMBER, Marks, X, first_unmarked, placement_problem
 from games.rules.state import GameState, SeatState
 
 CIRCLE = "circle"
@@ -226,7 +226,7 @@ class ColonyRules:
 
     @staticmethod
     def _next_error_box(sheet: SeatState) -> str | None:
-        return next((box for box in sheet.error_boxes if box not in sheet.marks), None)
+        return first_unmarked(sheet.marks, sheet.error_boxes)
 
     # --- reactions: antennas and quarters ------------------------------------------------
 
@@ -465,7 +465,7 @@ class ColonyRules:
                 rec.emit("mark", seat, element=box, mark=CROSS)
 
     def _next_astronaut(self, marks: Marks) -> str | None:
-        return next((s for s in self.layout.astronaut_symbols if s not in marks), None)
+        return first_unmarked(marks, self.layout.astronaut_symbols)
 
     def _cross_next_astronaut(self, rec: Recorder, seat: int) -> None:
         """Cross the next astronaut symbol; past the 9th, nothing."""

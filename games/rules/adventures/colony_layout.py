@@ -7,7 +7,7 @@ from functools import cached_property
 from typing import Any
 
 from games.rules.layout import SheetLayout
-from games.rules.sheet import Marks
+from games.rules.sheet import Marks, first_unmarked
 
 
 @dataclass(frozen=True)
@@ -22,7 +22,7 @@ class Track:
         return sum(1 for box in self.boxes if box in marks)
 
     def next_box(self, marks: Marks) -> str | None:
-        return next((box for box in self.boxes if box not in marks), None)
+        return first_unmarked(marks, self.boxes)
 
     def value(self, marks: Marks) -> int:
         """The lowest value still visible (spec section 10, reading 1)."""

@@ -33,7 +33,6 @@ Readings taken where the sources disagree (spec section 10), and choices of this
   ranking; ``JourneyRules.solo_most_zones`` is the rule against ASTRA's Energy cards.
 """
 
-from collections.abc import Sequence
 from typing import Any
 
 from games.rules import astra, cards, data, ranking, steps
@@ -45,7 +44,7 @@ from games.rules.cards import ACTIONS
 from games.rules.ending import standard_end_reasons
 from games.rules.errors import RuleViolation
 from games.rules.events import Recorder
-from games.rules.sheet import MAX_NUMBER, MIN_NUMBER, Marks, X, placement_problem, x_problem
+from games.rules.sheet import MAX_NUMBER, MIN_NUMBER, Marks, X, first_unmarked, placement_problem, x_problem
 from games.rules.state import GameState, SeatState
 
 CIRCLE = "circle"
@@ -108,10 +107,6 @@ class Placements:
                 if placement_problem(self.marks, line, space, number, zone_name=zone) is None
             ]
         return self.answers[number]
-
-
-def _next_free(marks: Marks, boxes: Sequence[str]) -> str | None:
-    return next((box for box in boxes if box not in marks), None)
 
 
 class JourneyRules:
@@ -245,7 +240,7 @@ class JourneyRules:
         placements = Placements(self.layout, sheet.marks)
         options = self._writes(state, placements, wild=None)
         if not options:
-            box = _next_free(sheet.marks, sheet.error_boxes)
+            box = first_unmarked(sheet.marks, sheet.error_boxes)
             options = [{"action": "system_error", "box": box}] if box is not None else []
         wilds = self.available_wilds(sheet.marks)
         if wilds:
@@ -308,7 +303,7 @@ class JourneyRules:
                 "number_must_be_written",
                 "At least one combination can be written: you must write one.",
             )
-        box = _next_free(sheet.marks, sheet.error_boxes)
+        box = first_unmarked(sheet.marks, sheet.error_boxes)
         if box is None or choice.get("box", box) != box:
             raise RuleViolation(
                 "error_box_not_next",
@@ -323,7 +318,7 @@ class JourneyRules:
 
     def _gain_energy(self, rec: Recorder, seat: int) -> None:
         """Circle the next energy; a completed pair crosses its marker and owes a wall."""
-        energy = _next_free(rec.seat(seat).marks, self.layout.energies)
+        energy = first_unmarked(rec.seat(seat).marks, self.layout.energies)
         if energy is None:
             return
         rec.emit("mark", seat, element=energy, mark=CIRCLE)
@@ -334,7 +329,7 @@ class JourneyRules:
 
     def _cross_next(self, rec: Recorder, seat: int, track: tuple[str, ...]) -> None:
         """Cross the next astronaut or planning symbol; every second one circles a wild."""
-        symbol = _next_free(rec.seat(seat).marks, track)
+        symbol = first_unmarked(rec.seat(seat).marks, track)
         if symbol is None:
             return
         rec.emit("mark", seat, element=symbol, mark=CROSS)
@@ -430,7 +425,7 @@ class JourneyRules:
                 if self.wall_problem(marks, wall) is None
             ]
         if action == "energy":
-            return [base] if _next_free(marks, self.layout.energies) is not None else []
+            return [base] if first_unmarked(marks, self.layout.energies) is not None else []
         if action == "robot":
             uses = []
             for robot in self.layout.robots:

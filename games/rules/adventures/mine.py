@@ -32,7 +32,16 @@ from games.rules.cards import Combination
 from games.rules.ending import standard_end_reasons
 from games.rules.errors import RuleViolation
 from games.rules.events import Recorder
-from games.rules.sheet import MAX_NUMBER, MIN_NUMBER, Marks, X, all_filled, placement_problem, x_problem
+from games.rules.sheet import (
+    MAX_NUMBER,
+    MIN_NUMBER,
+    Marks,
+    X,
+    all_filled,
+    first_unmarked,
+    placement_problem,
+    x_problem,
+)
 from games.rules.state import GameState, SeatState
 
 CIRCLE = "circle"
@@ -73,10 +82,6 @@ START_MARK_WORDS = (CIRCLE, CROSS)
 
 def _level_name(level: str) -> str:
     return f"level {level.removeprefix('level')}"
-
-
-def _next_free(marks: Marks, boxes: tuple[str, ...]) -> str | None:
-    return next((box for box in boxes if box not in marks), None)
 
 
 class MineRules:
@@ -123,7 +128,7 @@ class MineRules:
         writes = self._write_options(state, sheet.marks)
         if writes:
             return writes
-        box = _next_free(sheet.marks, sheet.error_boxes)
+        box = first_unmarked(sheet.marks, sheet.error_boxes)
         return [{"action": "system_error", "box": box}] if box is not None else []
 
     def _write_options(self, state: GameState, marks: Marks) -> list[Option]:
@@ -181,7 +186,7 @@ class MineRules:
                 "At least one combination can be written (an Astronaut one changed by up to "
                 "2): you must write one.",
             )
-        box = _next_free(sheet.marks, sheet.error_boxes)
+        box = first_unmarked(sheet.marks, sheet.error_boxes)
         if box is None or choice.get("box", box) != box:
             raise RuleViolation(
                 "error_box_not_next",
@@ -263,7 +268,7 @@ class MineRules:
                 if self.factory_symbol_problem(marks, action, symbol) is None
             ]
         if step == ASTRONAUT_STEP:
-            if _next_free(marks, self.layout.astronaut_symbols) is None:
+            if first_unmarked(marks, self.layout.astronaut_symbols) is None:
                 return []
             return [{"action": "astronaut", "effect": step}]
         if step == PLANNING_STEP:
@@ -355,7 +360,7 @@ class MineRules:
     @staticmethod
     def _cross_next(rec: Recorder, seat: int, symbols: tuple[str, ...]) -> None:
         """Cross the next symbol of an astronaut/planning track; past the last, nothing."""
-        symbol = _next_free(rec.seat(seat).marks, symbols)
+        symbol = first_unmarked(rec.seat(seat).marks, symbols)
         if symbol is not None:
             rec.emit("mark", seat, element=symbol, mark=CROSS)
 
@@ -388,7 +393,7 @@ class MineRules:
 
     def _store(self, rec: Recorder, seat: int, factory: str) -> None:
         """Circle the next free box of a resource factory, then check its filling bonus."""
-        box = _next_free(rec.seat(seat).marks, self.layout.track_of(factory))
+        box = first_unmarked(rec.seat(seat).marks, self.layout.track_of(factory))
         if box is None:
             return
         rec.emit("mark", seat, element=box, mark=CIRCLE)
