@@ -6,16 +6,15 @@ from games.rules import astra, engine, missions, ranking
 from games.rules.actions import astronaut_numbers, writable_combinations
 from games.rules.cards import CARDS, Combination, Stack, flip
 from games.rules.sheet import Marks, X, placement_problem
+from tests.rules import journey_helpers as journey
 from tests.rules.launch_helpers import (
     build,
     circled,
-    column,
     confirm,
     errors,
     floor_spaces,
     move,
     numbers,
-    play_turn,
     reveal,
     set_sheet,
     start,
@@ -74,43 +73,63 @@ def test_c_s3_rank_award_with_ties_is_dense_and_nothing_at_zero() -> None:
 
 
 def test_c_s4_mission_values_over_time_first_turn_high_later_low_kept_once_won() -> None:
-    """Card 72 (adventure 2) is worth 11 then 6. Adventure 2's sheet is not playable here,
-    so the same timeline is played on Adventure 1 with mission C card 69 (5 uncrossed
-    errors: 3 rockets first, 2 later), whose condition can stop holding like Ana's zones."""
+    """Adventure 2, mission B card 72 (two complete zones of exactly 6 spaces), 11 then 6."""
     assert (missions.value(72, first=True), missions.value(72, first=False)) == (11, 6)
-
     ana, ben, chloe, dev = range(4)
-    state = start(4, missions={"A": 64, "B": 66, "C": 69})
-    set_sheet(state, ana, {**column(31), **circled(4)})  # her rewards will cross errors
-    set_sheet(state, ben, {**numbers("f7", 4), **circled(4)})
-    set_sheet(state, chloe, circled(4))
-    set_sheet(state, dev, numbers("f8", 2, 5))
-    harmless = [write(0, "f3.s1")]
+    state = journey.start(4, missions={"A": 70, "B": 72, "C": 74})
+    # Walls after s06 and s12 (two energy pairs spent). Ana and Chloé lack s12 only, Ben s11
+    # and s12, Dev has not finished his first zone.
+    walls = journey.walls(6, 12)
+    for seat in (ana, chloe):
+        journey.set_sheet(state, seat, walls, journey.energies(5), journey.fill(*range(1, 12)))
+    journey.set_sheet(state, ben, walls, journey.energies(4), journey.fill(*range(1, 11)))
+    journey.set_sheet(state, dev, walls, journey.energies(4), journey.fill(*range(1, 6)))
 
-    # Turn 1: Ben completes f7.q1 and its sabotage gives the three others an error: Ana and
-    # Chloé reach 5 uncrossed errors together and both take the high value.
-    play_turn(
-        state,
-        [(1, "energy"), (9, "water"), (2, "energy")],
-        {ana: harmless, ben: [write(1, "f7.s2")], chloe: harmless, dev: harmless},
-    )
-    assert [state.seats[seat].marks.get("mission.C") for seat in range(4)] == [3, None, 3, None]
-    assert engine.game_view(state, viewer=None)["missions"][2]["flipped"] is True
-    # Ana's 3 rockets crossed 3 of her 5 errors: her condition no longer holds, she keeps 3.
-    assert len(errors(state, ana)) == 2
+    def turn(moves: dict[int, list[dict[str, object]]]) -> None:
+        journey.reveal(state, (5, "energy"), (6, "robot"), (7, "robot"))
+        for seat, choices in moves.items():
+            for choice in choices:
+                journey.move(state, seat, choice)
+        journey.confirm_all(state)
 
-    # Turn 2: Dev completes f8.q1; its sabotage brings Ben to 5: the low value now.
-    play_turn(
-        state,
-        [(3, "energy"), (9, "astronaut"), (4, "energy")],
-        {
-            ana: [write(0, "f3.s2")],
-            ben: [write(0, "f3.s1")],
-            chloe: [write(0, "f3.s2")],
-            dev: [write(1, "f8.s3")],
-        },
-    )
-    assert [state.seats[seat].marks.get("mission.C") for seat in range(4)] == [3, 2, 3, None]
+    def mission_b() -> list[object]:
+        return [state.seats[seat].marks.get("mission.B") for seat in range(4)]
+
+    robot = journey.skip("action.robot")
+    energy = journey.skip("action.energy")
+    # "Turn 9": Ana and Chloé both complete their second zone of 6: 11 each; the card flips.
+    turn({
+        ana: [journey.write(1, "traj.s12", 6), robot],
+        ben: [journey.write(1, "traj.s11", 6), robot],
+        chloe: [journey.write(1, "traj.s12", 6), robot],
+        dev: [journey.write(1, "traj.s30", 6), robot],
+    })
+    assert mission_b() == [11, None, 11, None]
+    assert engine.game_view(state, viewer=None)["missions"][1]["flipped"] is True
+
+    # "Turn 10": Ben accomplishes it: the later value.
+    turn({
+        ana: [journey.write(1, "traj.s20", 6), robot],
+        ben: [journey.write(2, "traj.s12", 7), robot],
+        chloe: [journey.write(1, "traj.s20", 6), robot],
+        dev: [journey.write(2, "traj.s31", 7), robot],
+    })
+    assert mission_b() == [11, 6, 11, None]
+
+    # "Turn 12": a new wall splits one of Ana's zones of 6; she keeps her 11.
+    turn({
+        ana: [
+            journey.write(0, "traj.s13", 5),
+            journey.use("action.energy"),
+            journey.draw_wall("energy.w3", "wall.03"),
+        ],
+        ben: [journey.write(0, "traj.s13", 5), energy],
+        chloe: [journey.write(0, "traj.s13", 5), energy],
+        dev: [journey.write(0, "traj.s29", 5), energy],
+    })
+    assert not journey.RULES.mission_holds(state, ana, 72)
+    assert mission_b() == [11, 6, 11, None]
+    assert [journey.score(state, seat)["missions"] for seat in range(4)] == [11, 6, 11, 0]
 
 
 def test_c_s5_solo_comparison_adventure_2_against_katherine() -> None:
