@@ -3,6 +3,7 @@
 from collections.abc import Callable, Collection
 from typing import Any
 
+from games.rules.sheet import all_filled
 from games.rules.state import GameState, SeatState
 
 
@@ -14,8 +15,8 @@ def standard_end_reasons(state: GameState, *, spaces: Collection[str]) -> list[d
     """
     checks: dict[str, Callable[[SeatState], bool]] = {
         "all_missions": lambda s: all(f"mission.{letter}" in s.marks for letter in "ABC"),
-        "all_system_errors": lambda s: all(box in s.marks for box in s.error_boxes),
-        "sheet_full": lambda s: all(space in s.marks for space in spaces),
+        "all_system_errors": lambda s: all_filled(s.marks, s.error_boxes),
+        "sheet_full": lambda s: all_filled(s.marks, spaces),
     }
     reasons = []
     for reason, holds in checks.items():

@@ -22,7 +22,7 @@ def is_filled(marks: Marks, space: str) -> bool:
     return space in marks
 
 
-def all_filled(marks: Marks, spaces: Sequence[str]) -> bool:
+def all_filled(marks: Marks, spaces: Iterable[str]) -> bool:
     return all(space in marks for space in spaces)
 
 
@@ -31,7 +31,7 @@ def first_unmarked(marks: Marks, boxes: Iterable[str]) -> str | None:
     return next((box for box in boxes if box not in marks), None)
 
 
-def x_problem(marks: Marks, space: object, *, spaces: Collection[str]) -> RuleViolation | None:
+def x_placement_problem(marks: Marks, space: object, *, spaces: Collection[str]) -> RuleViolation | None:
     """Why an X cannot go in ``space``, or None: any empty numbering space takes one, since an X
     ignores the ascending order."""
     if not isinstance(space, str) or space not in spaces:

@@ -19,7 +19,9 @@ from tests.rules.playing import (
     refused,
     reveal,
     score,
+    skip,
     start_game,
+    system_error,
     undo,
 )
 
@@ -62,14 +64,6 @@ def use(step: str, **target: Any) -> Choice:
 
 def draw_wall(marker: str, wall: str) -> Choice:
     return {"action": "wall", "effect": marker, "wall": wall}
-
-
-def skip(step: str) -> Choice:
-    return {"action": "skip", "effect": step}
-
-
-def system_error(box: str) -> Choice:
-    return {"action": "system_error", "box": box}
 
 
 # --- sheets ------------------------------------------------------------------------------

@@ -14,7 +14,9 @@ from tests.rules.playing import (
     reveal,
     score,
     set_sheet,
+    skip,
     start_game,
+    system_error,
     undo,
 )
 
@@ -66,14 +68,6 @@ def build(effect: str, space: str) -> Choice:
 
 def activate(effect: str, arrow: str) -> Choice:
     return {"action": "activate", "effect": effect, "arrow": arrow}
-
-
-def skip(effect: str) -> Choice:
-    return {"action": "skip", "effect": effect}
-
-
-def system_error(box: str) -> Choice:
-    return {"action": "system_error", "box": box}
 
 
 # --- sheets ------------------------------------------------------------------------------

@@ -92,6 +92,15 @@ def marks_of(state: GameState, seat: int) -> Marks:
     return state.seats[seat].marks
 
 
+def skip(step: str) -> Choice:
+    """Decline an optional step waiting for the seat."""
+    return {"action": "skip", "effect": step}
+
+
+def system_error(box: str) -> Choice:
+    return {"action": "system_error", "box": box}
+
+
 def circled(*elements: str) -> Marks:
     return {element: "circle" for element in elements}
 

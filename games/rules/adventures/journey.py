@@ -44,7 +44,15 @@ from games.rules.cards import ACTIONS
 from games.rules.ending import standard_end_reasons
 from games.rules.errors import RuleViolation
 from games.rules.events import Recorder
-from games.rules.sheet import MAX_NUMBER, MIN_NUMBER, Marks, X, first_unmarked, placement_problem, x_problem
+from games.rules.sheet import (
+    MAX_NUMBER,
+    MIN_NUMBER,
+    Marks,
+    X,
+    first_unmarked,
+    placement_problem,
+    x_placement_problem,
+)
 from games.rules.state import GameState, SeatState
 
 CIRCLE = "circle"
@@ -405,7 +413,7 @@ class JourneyRules:
 
     def x_problem(self, marks: Marks, space: Any) -> RuleViolation | None:
         """Why the Planning X cannot go in ``space``, or None."""
-        return x_problem(marks, space, spaces=self.layout.spaces)
+        return x_placement_problem(marks, space, spaces=self.layout.spaces)
 
     # --- pending steps -----------------------------------------------------------------------
 

@@ -40,7 +40,7 @@ from games.rules.sheet import (
     all_filled,
     first_unmarked,
     placement_problem,
-    x_problem,
+    x_placement_problem,
 )
 from games.rules.state import GameState, SeatState
 
@@ -247,7 +247,7 @@ class MineRules:
 
     def x_problem(self, marks: Marks, space: Any) -> RuleViolation | None:
         """Why the Planning X cannot go in ``space``, or None."""
-        return x_problem(marks, space, spaces=self.layout.spaces)
+        return x_placement_problem(marks, space, spaces=self.layout.spaces)
 
     def _uses_of(self, state: GameState, seat: int, step: str) -> list[Option]:
         """Every way to resolve a waiting step (empty: the step can change nothing)."""
