@@ -3,7 +3,6 @@
 from collections.abc import Mapping
 from typing import Any
 
-from games.rules.adventures import rules_for
 from games.rules.adventures.colony import ColonyRules
 from games.rules.engine import Event, GameState
 from games.rules.sheet import Marks, X
@@ -21,9 +20,7 @@ from tests.rules.playing import (
     start_game,
 )
 
-_rules = rules_for(3)
-assert isinstance(_rules, ColonyRules)
-RULES: ColonyRules = _rules
+RULES = ColonyRules()
 LAYOUT = RULES.layout
 
 PRINTED = ("(R)", "(O)", "(X)")

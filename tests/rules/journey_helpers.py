@@ -3,7 +3,6 @@
 from collections.abc import Mapping
 from typing import Any
 
-from games.rules.adventures import rules_for
 from games.rules.adventures.journey import JourneyRules
 from games.rules.engine import GameState
 from games.rules.sheet import Marks, X
@@ -25,9 +24,7 @@ from tests.rules.playing import (
     undo,
 )
 
-_rules = rules_for(2)
-assert isinstance(_rules, JourneyRules)
-RULES: JourneyRules = _rules
+RULES = JourneyRules()
 LAYOUT = RULES.layout
 
 

@@ -3,7 +3,6 @@
 from collections.abc import Mapping
 from typing import Any
 
-from games.rules.adventures import rules_for
 from games.rules.adventures.mine import MineRules
 from games.rules.engine import Event, GameState
 from games.rules.events import Recorder
@@ -11,9 +10,7 @@ from games.rules.sheet import Mark, Marks
 from tests.rules import playing
 from tests.rules.playing import circled, crossed, reveal, send, set_sheet, start_game
 
-_rules = rules_for(4)
-assert isinstance(_rules, MineRules)
-RULES: MineRules = _rules
+RULES = MineRules()
 LAYOUT = RULES.layout
 
 
