@@ -1,29 +1,41 @@
-"""Bot self-play games per second through the rules engine, for 1 and 6 players."""
+"""Bot self-play through the rules engine: games per second per core (CPU time of this process),
+4 players, for every playable adventure, with random and with greedy bots.
 
+    python -m bench.selfplay [--games N] [--greedy-games N]
+"""
+
+import argparse
 import random
 import time
 
 from games.rules import bots
+from games.rules.adventures import PLAYABLE
+
+PLAYERS = 4
 
 
-def games_per_second(*, players: int, bot: str, games: int) -> float:
+def games_per_cpu_second(*, adventure: int, bot: str, games: int) -> float:
+    """Games of ``bot`` seats per CPU second of this process (so per core: the loop is serial)."""
     make = bots.random_bot if bot == "random" else bots.greedy_bot
-    start = time.perf_counter()
+    start = time.process_time()
     for game in range(games):
         rng = random.Random(game)
-        bots.play_game(adventure=1, bots=[make(rng) for _ in range(players)], seed=game)
-    return games / (time.perf_counter() - start)
+        bots.play_game(adventure=adventure, bots=[make(rng) for _ in range(PLAYERS)], seed=game)
+    return games / (time.process_time() - start)
 
 
 def main() -> None:
-    print("Adventure 1 self-play, games per second (one run, same machine):")
-    rates = {}
-    for bot, games in (("random", 40), ("greedy", 10)):
-        for players in (1, 6):
-            rates[bot, players] = games_per_second(players=players, bot=bot, games=games)
-            print(f"  {bot:6} bots, {players} player(s): {rates[bot, players]:7.2f} games/s")
-    print(f"  random 1 / random 6 ratio: {rates['random', 1] / rates['random', 6]:.1f}x")
-    print(f"  random / greedy ratio (6 players): {rates['random', 6] / rates['greedy', 6]:.1f}x")
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=200, help="random-bot games per adventure")
+    parser.add_argument("--greedy-games", type=int, default=20, help="greedy-bot games per adventure")
+    args = parser.parse_args()
+    print(f"Self-play, {PLAYERS} players, games per CPU second (one core):")
+    print(f"  {'adventure':<22} {'random':>9} {'greedy':>9} {'random/greedy':>14}")
+    for number, rules in sorted(PLAYABLE.items()):
+        rand = games_per_cpu_second(adventure=number, bot="random", games=args.games)
+        greedy = games_per_cpu_second(adventure=number, bot="greedy", games=args.greedy_games)
+        label = f"{number} {rules.name}"
+        print(f"  {label:<22} {rand:9.1f} {greedy:9.2f} {rand / greedy:13.1f}x")
 
 
 if __name__ == "__main__":

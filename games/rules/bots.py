@@ -6,47 +6,62 @@ from collections.abc import Callable
 from typing import Any
 
 from games.rules.adventures import rules_for
+from games.rules.adventures.base import Adventure
 from games.rules.events import Event, evolve
 from games.rules.sheet import MAX_NUMBER, MIN_NUMBER, Marks
 from games.rules.state import GameState
-from games.rules.turn import decide, new_game, options
+from games.rules.turn import advance, new_game, options
 
 Command = dict[str, Any]
 Bot = Callable[[GameState, int], Command]
 
 
+CONFIRM: Command = {"type": "confirm"}
+
+
 def random_bot(rng: random.Random) -> Bot:
-    """A player picking uniformly among the legal options, confirming when done."""
+    """A player picking uniformly among the legal options, confirming when done; offered a
+    mission, it claims it or not at random."""
 
     def play(state: GameState, seat: int) -> Command:
         decision = options(state, seat)
+        if decision.kind == "mission":
+            choices: list[Command] = [_move(option) for option in decision.options]
+            return rng.choice([*choices, CONFIRM])
         if decision.options:
-            return {"type": "move", "choice": rng.choice(decision.options)}
-        return {"type": "confirm"}
+            return _move(rng.choice(decision.options))
+        return CONFIRM
 
     return play
+
+
+def _move(option: dict[str, Any]) -> Command:
+    return {"type": "move", "choice": option}
 
 
 def greedy_bot(rng: random.Random) -> Bot:
     """A player taking the option that most raises its live score; among equal scores it
     writes each number where it best fits the numbers around it (so that later numbers still
     find a place), prefers using an optional effect to skipping it, and breaks the remaining
-    ties at random."""
+    ties at random. Offered a mission, it claims it unless the claim would end the game (a
+    third mission) while another seat scores more."""
 
     def play(state: GameState, seat: int) -> Command:
         decision = options(state, seat)
         if not decision.options:
-            return {"type": "confirm"}
+            return CONFIRM
         rules = rules_for(state.adventure)
-        marks = state.seats[seat].marks
+        if decision.kind == "mission":
+            claim = decision.options[0]
+            return _move(claim) if _claim_helps(rules, state, seat, claim["letter"]) else CONFIRM
+        marks = state.sheet_of(seat).marks
         zones = _zones_by_space(rules.numbering_zones(marks))
         best: list[dict[str, Any]] = []
         best_value: tuple[int, float, int] | None = None
         for option in decision.options:
-            after = state.copy()
-            for event in decide(state, seat, {"type": "move", "choice": option}):
-                evolve(after, event)
-            score = rules.seat_score(after, seat, marks=after.seats[seat].marks)
+            _, after = advance(state, seat, _move(option))
+            sheet = after.sheet_of(seat)
+            score = rules.sheet_score(after, sheet, marks=sheet.marks)
             value = (
                 score["total"],
                 -_misfit(option, marks, zones),
@@ -59,6 +74,19 @@ def greedy_bot(rng: random.Random) -> Bot:
         return {"type": "move", "choice": rng.choice(best)}
 
     return play
+
+
+def _claim_helps(rules: Adventure, state: GameState, seat: int, letter: str) -> bool:
+    """Claim, unless it is this seat's last mission and it trails: that would end the game."""
+    done = [other for other in state.missions if f"mission.{other}" in state.sheet_of(seat).marks]
+    if len(done) + 1 < len(state.missions):
+        return True
+    totals = [
+        rules.sheet_score(state, state.sheet_of(other), marks=state.sheet_of(other).marks)["total"]
+        for other in range(state.players)
+    ]
+    value = state.mission_values[letter]["later" if letter in state.flipped_missions else "first"]
+    return totals[seat] + value >= max(totals)
 
 
 def _zones_by_space(zones: list[tuple[str, ...]]) -> dict[str, list[tuple[str, ...]]]:
@@ -106,8 +134,6 @@ def play_game(
             raise RuntimeError(f"game with seed {seed} did not end in {max_turns} turns")
         for seat, bot in enumerate(bots):
             while options(state, seat).kind != "wait":
-                new = decide(state, seat, bot(state, seat))
-                for event in new:
-                    evolve(state, event)
+                new, state = advance(state, seat, bot(state, seat))
                 events.extend(new)
     return state, events

@@ -2,19 +2,22 @@
 
 - ``new_game(...)`` -> the opening events of a game;
 - ``decide(state, seat, command)`` -> the events a command causes, or a RuleViolation;
-- ``evolve(state, event)`` -> the state after one event; ``replay(events)`` folds them;
+- ``evolve(state, event)`` -> the state after one stored event; ``replay(events)`` folds them
+  (events of an older version are upcast first);
 - ``options(state, seat)`` -> what the seat must or may do, every choice listed;
 - ``result_event(state)`` -> the final scores of an ended game, as an event;
 - ``game_view`` / ``sheet_view`` / ``redact`` -> what one viewer may see.
 """
 
+from collections.abc import Iterable
 from typing import Any
 
-from games.rules import turn
+from games.rules import events, turn
 from games.rules.errors import OutOfTurn, RuleViolation
-from games.rules.events import Event, evolve, replay
+from games.rules.events import Event, schema_problem
 from games.rules.state import GameState
 from games.rules.turn import Decision, decide, options, result_event
+from games.rules.upcasting import upcast
 from games.rules.views import game_view, redact, sheet_view
 
 __all__ = [
@@ -31,8 +34,23 @@ __all__ = [
     "redact",
     "replay",
     "result_event",
+    "schema_problem",
     "sheet_view",
+    "upcast",
 ]
+
+
+def evolve(state: GameState, event: Event) -> GameState:
+    """Apply one stored event (of any version) to ``state`` in place and return it."""
+    return events.evolve(state, upcast(event))
+
+
+def replay(stored: Iterable[Event]) -> GameState:
+    """Rebuild a game's state from its stored events, whatever their versions."""
+    state = GameState()
+    for event in stored:
+        events.evolve(state, upcast(event))
+    return state
 
 
 def new_game(

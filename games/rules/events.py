@@ -1,109 +1,266 @@
-"""Events, and how each one changes the state (``evolve``).
+"""Events: the kinds a game's log holds, their declared schemas and versions, and how each one
+changes the state (``evolve``).
 
-``evolve`` never validates and never fails on a stored event: validation happened once, in
-``decide``, before the event was stored.
+Every event is ``{"kind", "v", "seat", "turn", "data"}``: ``v`` is the version of its kind's
+schema. A stored event is never reinterpreted: an event of an older version is upcast to the
+current one before it is applied (``games.rules.upcasting``), so ``evolve`` only ever sees
+current events. ``evolve`` never validates and never fails on a stored event: validation
+happened once, in ``decide``, before the event was stored. It needs no rules: the opening event
+carries the whole setup.
 """
 
-from collections.abc import Iterable
-from typing import Any, TypedDict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, NotRequired, TypedDict, Union, get_args, get_origin, get_type_hints
 
 from games.rules import cards
-from games.rules.state import GameState, SeatState
+from games.rules.sheet import Mark
+from games.rules.state import (
+    ACTIONS_PHASE,
+    MISSIONS_PHASE,
+    AstraState,
+    GameState,
+    SeatState,
+    Sheet,
+)
 
 
 class Event(TypedDict):
     kind: str
+    v: NotRequired[int]  # absent on events stored before versions existed: version 1
     seat: int | None
     turn: int
     data: dict[str, Any]
 
 
-def evolve(state: GameState, event: Event) -> GameState:
-    """Apply one event to ``state`` in place and return it.
+# --- the schemas of the current versions --------------------------------------------------
 
-    Callers that need the state as it was before take a ``state.copy()`` first.
+
+class SheetSetup(TypedDict):
+    id: int
+    seats: list[int]
+    error_boxes: list[str]
+    marks: dict[str, Mark]
+    bonus_points: int
+
+
+class SeatSetup(TypedDict):
+    sheets: list[int]
+
+
+class AstraSetup(TypedDict):
+    level: int
+    bonus_boxes: int
+
+
+class MissionValues(TypedDict):
+    first: int
+    later: int
+
+
+class GameStarted(TypedDict):
+    """The whole setup: replay never reads the rules data to rebuild a game."""
+
+    adventure: int
+    players: int
+    seed: int
+    missions: dict[str, int]
+    mission_values: dict[str, MissionValues]
+    sheets: list[SheetSetup]
+    seats: list[SeatSetup]
+    astra: AstraSetup | None
+    # The per-seat setup modifiers asked for (campaign cards): already applied in ``sheets``.
+    modifiers: dict[str, list[Any]]
+
+
+class TurnStarted(TypedDict):
+    turn: int
+    combinations: list[dict[str, Any]]
+    reshuffled: list[int]
+
+
+class NumberWritten(TypedDict):
+    sheet: int
+    combination: int
+    space: str
+    number: int
+    action: NotRequired[str]
+    modifier: NotRequired[int]
+    wild: NotRequired[str]
+
+
+class SystemErrorMarked(TypedDict):
+    sheet: int
+    box: str
+    cause: str
+
+
+class MarkMade(TypedDict):
+    sheet: int
+    element: str
+    mark: Mark
+
+
+class EffectsPending(TypedDict):
+    source: str
+    effects: list[str]
+
+
+class EffectResolved(TypedDict):
+    effect: str
+    outcome: str
+    target: Any
+
+
+class NoData(TypedDict):
+    pass
+
+
+class MissionsOffered(TypedDict):
+    """Phase 6: the missions each seat (by its number) may claim now."""
+
+    offers: dict[str, list[str]]
+
+
+class MissionClaimed(TypedDict):
+    sheet: int
+    letter: str
+
+
+class MissionAccomplished(TypedDict):
+    sheet: int
+    letter: str
+    card: int
+    value: int
+
+
+class MissionFlipped(TypedDict):
+    letter: str
+    card: int
+
+
+class GameEnded(TypedDict):
+    reasons: list[dict[str, Any]]
+
+
+class Result(TypedDict):
+    scores: list[dict[str, Any]]
+    winners: list[Any]
+
+
+# --- evolve --------------------------------------------------------------------------------
+
+
+Handler = Callable[[GameState, Event], None]
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One event kind: its current version, the schema of its data, and how it is applied.
+
+    ``touches`` says what of the state applying it changes, so that a copy-on-write state
+    knows what to copy first: ``seat`` (the event's seat), ``sheet`` (the sheet it names, or
+    the seat's current sheet), ``all`` (any sheet or seat).
     """
-    handler = _HANDLERS.get(event["kind"])
-    if handler is not None:
-        handler(state, event)
+
+    name: str
+    version: int
+    schema: type
+    apply: Handler
+    touches: frozenset[str]
+
+
+def evolve(state: GameState, event: Event) -> GameState:
+    """Apply one event of the current version to ``state`` in place and return it.
+
+    Callers that need the state as it was before take a ``state.copy()`` first; a stored event
+    of an older version goes through ``upcasting.upcast`` first (``engine.evolve`` does both).
+    """
+    kind = KINDS.get(event["kind"])
+    if kind is not None:
+        kind.apply(state, event)
     state.events_applied += 1
     return state
 
 
 def replay(events: Iterable[Event]) -> GameState:
-    """Rebuild a game's state from its events: a fold of ``evolve`` over them."""
+    """Rebuild a game's state from current-version events: a fold of ``evolve`` over them."""
     state = GameState()
     for event in events:
         evolve(state, event)
     return state
 
 
-class Recorder:
-    """Collects the events a command causes, applying each to a private copy of the state
-    so that later rules see the effect of earlier ones."""
-
-    def __init__(self, state: GameState) -> None:
-        self.state = state.copy()
-        self.events: list[Event] = []
-
-    def emit(self, kind: str, seat: int | None = None, **data: Any) -> None:
-        turn = data["turn"] if kind == "turn_started" else self.state.turn
-        event: Event = {"kind": kind, "seat": seat, "turn": turn, "data": data}
-        self.events.append(event)
-        evolve(self.state, event)
-
-    def seat(self, seat: int) -> SeatState:
-        return self.state.seats[seat]
-
-
 def _game_started(state: GameState, event: Event) -> None:
-    # Imported here: the adventure modules import this one for Event and Recorder.
-    from games.rules.adventures import rules_for
-
     data = event["data"]
-    rules = rules_for(data["adventure"])
     state.adventure = data["adventure"]
     state.players = data["players"]
     state.seed = data["seed"]
     state.missions = dict(data["missions"])
+    state.mission_values = {letter: dict(v) for letter, v in data["mission_values"].items()}
     state.stacks = cards.deal(data["seed"])
-    modifiers = data.get("modifiers", {})
-    state.seats = [rules.new_seat(modifiers.get(str(seat), [])) for seat in range(state.players)]
+    state.sheets = [
+        Sheet(
+            id=sheet["id"],
+            seats=tuple(sheet["seats"]),
+            marks=dict(sheet["marks"]),
+            error_boxes=tuple(sheet["error_boxes"]),
+            bonus_points=sheet["bonus_points"],
+        )
+        for sheet in data["sheets"]
+    ]
+    state.seats = [
+        SeatState(sheets=tuple(seat["sheets"]), sheet=seat["sheets"][0]) for seat in data["seats"]
+    ]
+    astra = data.get("astra")
+    if astra is not None:
+        state.astra = AstraState(level=astra["level"], bonus_boxes=astra["bonus_boxes"])
     state.status = "playing"
 
 
 def _turn_started(state: GameState, event: Event) -> None:
-    state.turn = event["data"]["turn"]
-    state.combinations, _ = cards.flip(state.stacks, seed=state.seed, turn=state.turn)
+    turn = event["data"]["turn"]
+    state.turn = turn
+    state.phase = ACTIONS_PHASE
+    state.combinations, _ = cards.flip(state.stacks, seed=state.seed, turn=turn)
+    for sheet in state.sheets:
+        sheet.turn_start_marks = dict(sheet.marks)
     for seat in state.seats:
-        seat.turn_start_marks = dict(seat.marks)
-        seat.chosen = None
-        seat.turn_choice = {}
-        seat.pending = []
-        seat.triggered = []
-        seat.confirmed = False
+        seat.sheet = seat.sheets[(turn - 1) % len(seat.sheets)]
+        _new_turn(seat)
+        seat.claimable = ()
+        seat.claimed = ()
+
+
+def _new_turn(seat: SeatState) -> None:
+    seat.chosen = None
+    seat.turn_choice = {}
+    seat.pending = []
+    seat.triggered = []
+    seat.confirmed = False
 
 
 def _number_written(state: GameState, event: Event) -> None:
+    data = event["data"]
+    state.sheets[data["sheet"]].marks[data["space"]] = data["number"]
     seat = state.seats[_seat(event)]
-    seat.marks[event["data"]["space"]] = event["data"]["number"]
     seat.chosen = "write"
-    seat.turn_choice = dict(event["data"])
+    seat.turn_choice = dict(data)
 
 
 def _system_error(state: GameState, event: Event) -> None:
-    seat = state.seats[_seat(event)]
-    seat.marks[event["data"]["box"]] = "circle"
-    if event["data"]["cause"] == "no_writable_number":
-        seat.chosen = "system_error"
+    data = event["data"]
+    state.sheets[data["sheet"]].marks[data["box"]] = "circle"
+    if data["cause"] == "no_writable_number":
+        state.seats[_seat(event)].chosen = "system_error"
 
 
 def _mark(state: GameState, event: Event) -> None:
-    seat = state.seats[_seat(event)]
-    element, mark = event["data"]["element"], event["data"]["mark"]
-    seat.marks[element] = mark
-    if mark == "triggered":
-        seat.triggered.append(element)
+    data = event["data"]
+    element, mark = data["element"], data["mark"]
+    state.sheets[data["sheet"]].marks[element] = mark
+    if mark == "triggered" and event["seat"] is not None:
+        state.seats[event["seat"]].triggered.append(element)
 
 
 def _effects_pending(state: GameState, event: Event) -> None:
@@ -114,29 +271,41 @@ def _effects_pending(state: GameState, event: Event) -> None:
 
 def _effect_resolved(state: GameState, event: Event) -> None:
     seat = state.seats[_seat(event)]
-    effect = event["data"]["effect"]
     top = seat.pending[-1]
-    top.remove(effect)
+    top.remove(event["data"]["effect"])
     if not top:
         seat.pending.pop()
 
 
 def _undo(state: GameState, event: Event) -> None:
     seat = state.seats[_seat(event)]
-    seat.marks = dict(seat.turn_start_marks)
-    seat.chosen = None
-    seat.turn_choice = {}
-    seat.pending = []
-    seat.triggered = []
+    sheet = state.sheets[seat.sheet]
+    sheet.marks = dict(sheet.turn_start_marks)
+    _new_turn(seat)
 
 
 def _confirmed(state: GameState, event: Event) -> None:
     state.seats[_seat(event)].confirmed = True
 
 
+def _missions_offered(state: GameState, event: Event) -> None:
+    state.phase = MISSIONS_PHASE
+    offers = event["data"]["offers"]
+    for index, seat in enumerate(state.seats):
+        letters = offers.get(str(index), [])
+        seat.claimable = tuple(letters)
+        seat.claimed = ()
+        seat.confirmed = not letters
+
+
+def _mission_claimed(state: GameState, event: Event) -> None:
+    seat = state.seats[_seat(event)]
+    seat.claimed = (*seat.claimed, event["data"]["letter"])
+
+
 def _mission_accomplished(state: GameState, event: Event) -> None:
     data = event["data"]
-    state.seats[_seat(event)].marks[f"mission.{data['letter']}"] = data["value"]
+    state.sheets[data["sheet"]].marks[f"mission.{data['letter']}"] = data["value"]
 
 
 def _mission_flipped(state: GameState, event: Event) -> None:
@@ -159,18 +328,181 @@ def _seat(event: Event) -> int:
     return seat
 
 
-_HANDLERS = {
-    "game_started": _game_started,
-    "turn_started": _turn_started,
-    "number_written": _number_written,
-    "system_error": _system_error,
-    "mark": _mark,
-    "effects_pending": _effects_pending,
-    "effect_resolved": _effect_resolved,
-    "undo": _undo,
-    "confirmed": _confirmed,
-    "mission_accomplished": _mission_accomplished,
-    "mission_flipped": _mission_flipped,
-    "game_ended": _game_ended,
-    "result": _result,
+SEAT = frozenset({"seat"})
+SHEET = frozenset({"sheet"})
+SEAT_AND_SHEET = frozenset({"seat", "sheet"})
+ALL = frozenset({"all"})
+GAME: frozenset[str] = frozenset()
+
+KINDS: dict[str, Kind] = {
+    kind.name: kind
+    for kind in (
+        Kind("game_started", 2, GameStarted, _game_started, ALL),
+        Kind("turn_started", 1, TurnStarted, _turn_started, ALL),
+        Kind("number_written", 2, NumberWritten, _number_written, SEAT_AND_SHEET),
+        Kind("system_error", 2, SystemErrorMarked, _system_error, SEAT_AND_SHEET),
+        Kind("mark", 2, MarkMade, _mark, SEAT_AND_SHEET),
+        Kind("effects_pending", 1, EffectsPending, _effects_pending, SEAT),
+        Kind("effect_resolved", 1, EffectResolved, _effect_resolved, SEAT),
+        Kind("undo", 1, NoData, _undo, SEAT_AND_SHEET),
+        Kind("confirmed", 1, NoData, _confirmed, SEAT),
+        Kind("missions_offered", 1, MissionsOffered, _missions_offered, ALL),
+        Kind("mission_claimed", 1, MissionClaimed, _mission_claimed, SEAT),
+        Kind("mission_accomplished", 2, MissionAccomplished, _mission_accomplished, SHEET),
+        Kind("mission_flipped", 1, MissionFlipped, _mission_flipped, GAME),
+        Kind("game_ended", 1, GameEnded, _game_ended, GAME),
+        Kind("result", 1, Result, _result, GAME),
+    )
 }
+
+# The kinds whose data names the sheet they mark.
+SHEET_KINDS = frozenset(name for name, kind in KINDS.items() if "sheet" in kind.schema.__annotations__)
+
+
+def make(kind: str, seat: int | None, turn: int, data: dict[str, Any]) -> Event:
+    """An event of the current version of ``kind``."""
+    return {"kind": kind, "v": KINDS[kind].version, "seat": seat, "turn": turn, "data": data}
+
+
+# --- checking an event against its schema ------------------------------------------------
+
+
+def schema_problem(event: Event) -> str | None:
+    """Why ``event`` does not fit the current schema of its kind, or None."""
+    kind = KINDS.get(event.get("kind", ""))
+    if kind is None:
+        return f"unknown event kind {event.get('kind')!r}"
+    if event.get("v") != kind.version:
+        return f"{kind.name} is at version {kind.version}, not {event.get('v')!r}"
+    return _typed_dict_problem(kind.schema, event.get("data"), kind.name)
+
+
+def _typed_dict_problem(schema: Any, value: Any, where: str) -> str | None:
+    if not isinstance(value, dict):
+        return f"{where} is not an object"
+    hints = get_type_hints(schema)
+    missing = schema.__required_keys__ - value.keys()
+    if missing:
+        return f"{where} lacks {sorted(missing)}"
+    unknown = value.keys() - hints.keys()
+    if unknown:
+        return f"{where} has unknown fields {sorted(unknown)}"
+    for key, item in value.items():
+        problem = _type_problem(hints[key], item, f"{where}.{key}")
+        if problem is not None:
+            return problem
+    return None
+
+
+def _type_problem(hint: Any, value: Any, where: str) -> str | None:
+    origin = get_origin(hint)
+    if hint is Any:
+        return None
+    if origin is NotRequired:
+        return _type_problem(get_args(hint)[0], value, where)
+    if origin is Union or type(hint).__name__ == "UnionType":
+        options = get_args(hint)
+        if any(_type_problem(option, value, where) is None for option in options):
+            return None
+        return f"{where} is {value!r}, not one of {options}"
+    if hint is type(None):
+        return None if value is None else f"{where} is not null"
+    if isinstance(hint, type) and hasattr(hint, "__required_keys__"):
+        return _typed_dict_problem(hint, value, where)
+    if origin is list:
+        if not isinstance(value, list):
+            return f"{where} is not a list"
+        (item_hint,) = get_args(hint)
+        for index, item in enumerate(value):
+            problem = _type_problem(item_hint, item, f"{where}[{index}]")
+            if problem is not None:
+                return problem
+        return None
+    if origin is dict:
+        if not isinstance(value, dict):
+            return f"{where} is not an object"
+        key_hint, item_hint = get_args(hint)
+        for key, item in value.items():
+            problem = _type_problem(key_hint, key, where) or _type_problem(
+                item_hint, item, f"{where}.{key}"
+            )
+            if problem is not None:
+                return problem
+        return None
+    if hint is int:
+        whole = isinstance(value, int) and not isinstance(value, bool)
+        return None if whole else f"{where} is not a whole number"
+    if isinstance(hint, type):
+        return None if isinstance(value, hint) else f"{where} is not a {hint.__name__}"
+    return None
+
+
+# --- recording the events a command causes ------------------------------------------------
+
+
+class Recorder:
+    """Collects the events a command causes, applying each to a private copy of the state so
+    that later rules see the effect of earlier ones.
+
+    The copy shares everything with the original until an event changes it: before applying
+    an event the recorder copies the seat and the sheet that event changes (once each), so a
+    command that touches one sheet copies one sheet.
+    """
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state.shared_copy()
+        self.events: list[Event] = []
+        self._own_seats: set[int] = set()
+        self._own_sheets: set[int] = set()
+        self._own_all = False
+
+    def emit(self, kind: str, seat: int | None = None, **data: Any) -> None:
+        """Record an event of ``kind`` (current version) and apply it. A kind that marks a
+        sheet marks the one ``seat`` plays this turn unless ``sheet`` is given."""
+        if kind in SHEET_KINDS and "sheet" not in data:
+            assert seat is not None, f"{kind} names a seat or a sheet"
+            data = {"sheet": self.state.seats[seat].sheet, **data}
+        turn = data["turn"] if kind == "turn_started" else self.state.turn
+        event = make(kind, seat, turn, data)
+        self._own(KINDS[kind].touches, seat, data.get("sheet"))
+        self.events.append(event)
+        evolve(self.state, event)
+
+    def seat(self, seat: int) -> SeatState:
+        return self.state.seats[seat]
+
+    def sheet(self, seat: int) -> Sheet:
+        """The sheet ``seat`` plays this turn, as the events recorded so far left it."""
+        return self.state.sheet_of(seat)
+
+    def _own(self, touches: frozenset[str], seat: int | None, sheet: int | None) -> None:
+        state = self.state
+        if self._own_all:
+            return
+        if "all" in touches:
+            for index in range(len(state.seats)):
+                self._own_seat(index)
+            for index in range(len(state.sheets)):
+                self._own_sheet(index)
+            state.stacks = [stack.copy() for stack in state.stacks]
+            if state.astra is not None:
+                state.astra = state.astra.copy()
+            self._own_all = True
+            return
+        if "seat" in touches and seat is not None:
+            self._own_seat(seat)
+        if "sheet" in touches:
+            if sheet is None and seat is not None:
+                sheet = state.seats[seat].sheet
+            if sheet is not None:
+                self._own_sheet(sheet)
+
+    def _own_seat(self, index: int) -> None:
+        if index not in self._own_seats and index < len(self.state.seats):
+            self.state.seats[index] = self.state.seats[index].copy()
+            self._own_seats.add(index)
+
+    def _own_sheet(self, index: int) -> None:
+        if index not in self._own_sheets and index < len(self.state.sheets):
+            self.state.sheets[index] = self.state.sheets[index].copy()
+            self._own_sheets.add(index)

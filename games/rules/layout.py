@@ -4,6 +4,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from games.rules.sheet import Marks
+
 
 @dataclass(frozen=True)
 class SheetLayout:
@@ -20,3 +22,28 @@ class SheetLayout:
     def elements(self) -> dict[str, dict[str, Any]]:
         """Every other element of the sheet by id (boxes, symbols, tanks, ...)."""
         return {element["id"]: element for element in self.raw["elements"]}
+
+    @cached_property
+    def zone_spaces(self) -> list[tuple[str, ...]]:
+        """The numbering zones of the data file, each as its spaces in ascending order."""
+        return [tuple(zone["spaces"]) for zone in self.raw["zones"]]
+
+    @cached_property
+    def markable(self) -> frozenset[str]:
+        """The ids a setup modifier may mark besides the numbering spaces."""
+        return frozenset(self.elements)
+
+    @cached_property
+    def printed_marks(self) -> Marks:
+        """What the sheet prints already marked (none on most sheets)."""
+        return {}
+
+    @property
+    def error_boxes(self) -> tuple[str, ...]:
+        """The System Error boxes, in the order they are marked."""
+        raise NotImplementedError
+
+    @property
+    def error_penalty(self) -> Any:
+        """Points lost by the number of System Error boxes marked."""
+        raise NotImplementedError

@@ -1,7 +1,13 @@
 """Mission cards: which are in play, what they are worth, and phase 6.
 
-A mission's high value goes to every player who accomplishes it in the first turn anyone
-does; the card then flips and later accomplishments get the low value.
+Phase 6 is optional (common rules, section 8): once phase 5 is resolved, every seat whose sheet
+meets the condition of a mission it has not accomplished is offered it, and claims it or not.
+Conditions are read once, after phase 5 and before any reward is given, so a reward (adventure 1
+rockets crossing errors) cannot undo another mission of the same turn. A mission declined stays
+claimable in a later turn while its condition holds then.
+
+A mission's high value goes to every seat that claims it in the first turn anyone does; the card
+then flips and later claims get the low value.
 """
 
 import random
@@ -9,10 +15,11 @@ from typing import TYPE_CHECKING, Any
 
 from games.rules import data
 from games.rules.errors import RuleViolation
-from games.rules.events import Recorder
+from games.rules.events import MissionValues, Recorder
+from games.rules.state import GameState
 
 if TYPE_CHECKING:
-    from games.rules.adventures.base import AdventureRules
+    from games.rules.adventures.base import Adventure
 
 LETTERS = ("A", "B", "C")
 
@@ -52,30 +59,52 @@ def choose(adventure: int, seed: int, imposed: dict[str, int] | None) -> dict[st
     return chosen
 
 
-def value(card: int, *, first: bool) -> int:
-    raw = MISSIONS[card]
-    return int(raw["first"] if first else raw["later"])
+def values_of(chosen: dict[str, int]) -> dict[str, MissionValues]:
+    """The high (first) and low (later) value of each chosen card."""
+    return {
+        letter: {"first": int(MISSIONS[card]["first"]), "later": int(MISSIONS[card]["later"])}
+        for letter, card in chosen.items()
+    }
 
 
-def accomplish(rec: Recorder, rules: "AdventureRules") -> None:
-    """Phase 6: every seat accomplishes each mission whose condition its sheet meets.
+def accomplished(state: GameState, seat: int, letter: str) -> bool:
+    return f"mission.{letter}" in state.sheet_of(seat).marks
 
-    All conditions are read before any reward is given, so a reward (adventure 1 rockets
-    crossing errors) cannot undo another mission of the same turn.
-    """
+
+def claimable(state: GameState, rules: "Adventure", seat: int) -> list[str]:
+    """The missions ``seat`` may claim now: not accomplished, their condition met."""
+    return [
+        letter
+        for letter, card in state.missions.items()
+        if not accomplished(state, seat, letter) and rules.mission_holds(state, seat, card)
+    ]
+
+
+def offer(rec: Recorder, rules: "Adventure") -> bool:
+    """Phase 6 begins: offer every seat the missions it may claim. False when none may."""
     state = rec.state
-    achieved: dict[str, list[int]] = {letter: [] for letter in state.missions}
+    offers = {}
     for seat in range(state.players):
-        marks = state.seats[seat].marks
-        for letter, card in state.missions.items():
-            if f"mission.{letter}" not in marks and rules.mission_holds(state, seat, card):
-                achieved[letter].append(seat)
-    for letter, seats in achieved.items():
-        card = state.missions[letter]
+        letters = claimable(state, rules, seat)
+        if letters:
+            offers[str(seat)] = letters
+    if not offers:
+        return False
+    rec.emit("missions_offered", offers=offers)
+    return True
+
+
+def reward(rec: Recorder, rules: "Adventure") -> None:
+    """Phase 6 ends: every claim of the turn is accomplished, the first turn's at the high
+    value, and a card claimed for the first time flips."""
+    state = rec.state
+    for letter, card in state.missions.items():
+        seats = [seat for seat in range(state.players) if letter in state.seats[seat].claimed]
         first = letter not in state.flipped_missions
+        values = state.mission_values[letter]
+        value = values["first"] if first else values["later"]
         for seat in seats:
-            reward = value(card, first=first)
-            rec.emit("mission_accomplished", seat, letter=letter, card=card, value=reward)
-            rules.reward_mission(rec, seat, reward)
+            rec.emit("mission_accomplished", seat, letter=letter, card=card, value=value)
+            rules.reward_mission(rec, seat, value)
         if seats and first:
             rec.emit("mission_flipped", letter=letter, card=card)

@@ -6,11 +6,16 @@ strikes the last N boxes of the printed row).
 """
 
 from collections.abc import Callable, Collection, Iterable
-from typing import Any
+from typing import Any, TypedDict
 
 from games.rules.errors import RuleViolation
 from games.rules.sheet import Marks, X
-from games.rules.state import SeatState
+
+
+class SheetSetup(TypedDict):
+    error_boxes: list[str]
+    marks: Marks
+    bonus_points: int
 
 MarkProblem = Callable[[Any, Any], str | None]
 
@@ -68,10 +73,11 @@ def mark_problem_on(
     return problem
 
 
-def seat_from(
+def sheet_from(
     modifiers: Iterable[dict[str, Any]], *, error_boxes: tuple[str, ...], marks: Marks | None = None
-) -> SeatState:
-    """A sheet with the (already validated) modifiers applied on top of ``marks``."""
+) -> SheetSetup:
+    """The setup of a sheet: ``marks`` (what it prints marked) with the (already validated)
+    modifiers applied, the System Error boxes it keeps and its campaign points."""
     sheet: Marks = dict(marks or {})
     boxes = error_boxes
     bonus = 0
@@ -83,4 +89,4 @@ def seat_from(
             boxes = boxes[: len(boxes) + modifier["delta"]]
         elif modifier["kind"] == "bonus_points":
             bonus += modifier["points"]
-    return SeatState(marks=sheet, error_boxes=boxes, bonus_points=bonus)
+    return {"error_boxes": list(boxes), "marks": sheet, "bonus_points": bonus}

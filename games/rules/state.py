@@ -1,19 +1,55 @@
-"""The state of a game, as rebuilt by folding its events."""
+"""The state of a game, as rebuilt by folding its events.
+
+Sheets are not seats. The state holds sheets by id; a seat plays on one sheet in adventures 1-7
+(its sheet id is its seat number) and on the two sheets beside it in adventure 8, one a turn in
+rotation. ASTRA, the solo opponent, is an actor with its own state and no seat.
+
+Copies for a command are cheap: ``GameState.shared_copy`` shares every sheet and seat with the
+original, and whoever changes the copy first takes its own copy of the sheet or seat it changes
+(see ``events.Recorder``).
+"""
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from games.rules.cards import Combination, Stack
 from games.rules.sheet import Marks
 
+T = TypeVar("T")
+
+
+def _clone(original: T, **changes: Any) -> T:
+    """A shallow copy of a state object with some fields replaced (``dataclasses.replace``
+    without its checks: copies are made on every command)."""
+    clone = object.__new__(type(original))
+    clone.__dict__.update(original.__dict__, **changes)
+    return clone
+
 
 @dataclass
-class SeatState:
-    """One player's sheet and where they are in the current turn."""
+class Sheet:
+    """One sheet: its marks, its System Error boxes and the seats that play on it."""
 
+    id: int
+    seats: tuple[int, ...]
     marks: Marks
     error_boxes: tuple[str, ...]
     bonus_points: int = 0
+    # The sheet as it was when the turn began: what other seats see while a turn is played,
+    # and what an undo restores.
+    turn_start_marks: Marks = field(default_factory=dict)
+
+    def copy(self) -> "Sheet":
+        return _clone(self, marks=dict(self.marks))
+
+
+@dataclass
+class SeatState:
+    """One player: the sheets they play on and where they are in the current turn."""
+
+    sheets: tuple[int, ...]
+    # The sheet played this turn (adventure 8 alternates between the two).
+    sheet: int = 0
     # The current turn: what was chosen ("write" or "system_error"), effects waiting for a
     # choice (a stack of frames, resolved depth-first), sabotages triggered, confirmation.
     chosen: str | None = None
@@ -23,21 +59,36 @@ class SeatState:
     pending: list[list[str]] = field(default_factory=list)
     triggered: list[str] = field(default_factory=list)
     confirmed: bool = False
-    # The sheet as it was when the turn began, restored by an undo.
-    turn_start_marks: Marks = field(default_factory=dict)
+    # Phase 6: the missions this seat may claim now, and those it has claimed this turn.
+    claimable: tuple[str, ...] = ()
+    claimed: tuple[str, ...] = ()
 
     def copy(self) -> "SeatState":
-        return SeatState(
-            marks=dict(self.marks),
-            error_boxes=self.error_boxes,
-            bonus_points=self.bonus_points,
-            chosen=self.chosen,
-            turn_choice=self.turn_choice,
-            pending=[list(frame) for frame in self.pending],
-            triggered=list(self.triggered),
-            confirmed=self.confirmed,
-            turn_start_marks=self.turn_start_marks,
+        return _clone(
+            self, pending=[list(frame) for frame in self.pending], triggered=list(self.triggered)
         )
+
+
+@dataclass
+class AstraState:
+    """ASTRA, the solo opponent: its level, its pile of cards by action, its bonuses and the
+    pass through the deck (1 or 2)."""
+
+    level: int
+    bonus_boxes: int
+    pile: dict[str, int] = field(default_factory=dict)
+    bonuses_circled: int = 0
+    bonuses_used: int = 0
+    deck_pass: int = 1
+
+    def copy(self) -> "AstraState":
+        return _clone(self, pile=dict(self.pile))
+
+
+# Phases of a turn as the state records them: the seats play phases 2-4 ("actions"), then,
+# when a mission can be claimed, the seats concerned choose whether to claim it ("missions").
+ACTIONS_PHASE = "actions"
+MISSIONS_PHASE = "missions"
 
 
 @dataclass
@@ -48,29 +99,45 @@ class GameState:
     players: int = 0
     seed: int = 0
     missions: dict[str, int] = field(default_factory=dict)
+    mission_values: dict[str, dict[str, int]] = field(default_factory=dict)
     flipped_missions: set[str] = field(default_factory=set)
     turn: int = 0
+    phase: str = ACTIONS_PHASE
     combinations: list[Combination] = field(default_factory=list)
     stacks: list[Stack] = field(default_factory=list)
+    sheets: list[Sheet] = field(default_factory=list)
     seats: list[SeatState] = field(default_factory=list)
+    astra: AstraState | None = None
     status: str = "new"  # new -> playing -> ended -> finished
     end: dict[str, Any] | None = None
     result: dict[str, Any] | None = None
     events_applied: int = 0
+    # What ``turn.options`` worked out for each seat, with the ``events_applied`` it was
+    # worked out at: a cache, never part of what the events decide.
+    decisions: dict[int, tuple[int, Any]] = field(default_factory=dict, compare=False, repr=False)
+
+    def sheet_of(self, seat: int) -> Sheet:
+        """The sheet ``seat`` plays this turn."""
+        return self.sheets[self.seats[seat].sheet]
 
     def copy(self) -> "GameState":
-        return GameState(
-            adventure=self.adventure,
-            players=self.players,
-            seed=self.seed,
-            missions=dict(self.missions),
-            flipped_missions=set(self.flipped_missions),
-            turn=self.turn,
-            combinations=list(self.combinations),
-            stacks=[stack.copy() for stack in self.stacks],
+        """An independent copy: changing either never changes the other."""
+        return _clone(
+            self.shared_copy(),
+            sheets=[sheet.copy() for sheet in self.sheets],
             seats=[seat.copy() for seat in self.seats],
-            status=self.status,
-            end=self.end,
-            result=self.result,
-            events_applied=self.events_applied,
+            stacks=[stack.copy() for stack in self.stacks],
+            astra=self.astra.copy() if self.astra is not None else None,
+        )
+
+    def shared_copy(self) -> "GameState":
+        """A copy sharing its sheets, seats, stacks and ASTRA with this state: whoever changes
+        it replaces what it changes first (``events.Recorder`` does)."""
+        return _clone(
+            self,
+            flipped_missions=set(self.flipped_missions),
+            sheets=list(self.sheets),
+            seats=list(self.seats),
+            stacks=list(self.stacks),
+            decisions={},
         )

@@ -1,18 +1,20 @@
 """The common turn: setup, what a seat may do now, commands, and the end of a turn.
 
 Every seat plays phases 2-4 at once and confirms; the last confirmation resolves what is
-shared (phase 5 incidents, phase 6 missions, the end check) and flips the next cards.
+shared: phase 5 incidents, then phase 6. In phase 6 the seats whose sheet meets a mission they
+have not accomplished are asked whether they claim it (the others wait); once they have all
+confirmed, the claims are rewarded, the end of the game is checked and the next cards flip.
 """
 
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.rules import cards, missions
+from games.rules import cards, events, missions
 from games.rules.adventures import rules_for
-from games.rules.adventures.base import AdventureRules, Option
+from games.rules.adventures.base import Adventure, Option
 from games.rules.errors import OutOfTurn, RuleViolation
-from games.rules.events import Event, Recorder
-from games.rules.state import GameState
+from games.rules.events import Event, Recorder, SheetSetup
+from games.rules.state import MISSIONS_PHASE, GameState
 
 MIN_PLAYERS = 1
 MAX_PLAYERS = 6
@@ -20,9 +22,14 @@ MAX_PLAYERS = 6
 
 @dataclass
 class Decision:
-    """What a seat must or may do now. Every option, sent back as a move, is legal."""
+    """What a seat must or may do now. Every option, sent back as a move, is legal.
 
-    kind: str  # "choose" | "effect" | "confirm" | "wait"
+    Kinds: ``choose`` (a combination and where its number goes, or a System Error), ``effect``
+    (a waiting step), ``confirm`` (the turn is played), ``mission`` (phase 6: claim a mission,
+    or confirm to claim no more), ``wait``.
+    """
+
+    kind: str
     options: list[Option] = field(default_factory=list)
     can_undo: bool = False
     can_confirm: bool = False
@@ -44,7 +51,7 @@ def new_game(
     missions_chosen: dict[str, int] | None = None,
     modifiers: dict[int, list[dict[str, Any]]] | None = None,
 ) -> list[Event]:
-    """The opening events of a game: its setup, then the flip of turn 1."""
+    """The opening events of a game: its whole setup, then the flip of turn 1."""
     rules = rules_for(adventure)
     if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise RuleViolation("invalid_player_count", "A game has 1 to 6 players.")
@@ -55,13 +62,22 @@ def new_game(
         if not isinstance(seat_modifiers, list):
             raise RuleViolation("invalid_modifier", "Each seat's modifiers are a list.")
         rules.validate_modifiers(seat_modifiers)
+    chosen = missions.choose(adventure, seed, missions_chosen)
+    sheets: list[SheetSetup] = [
+        {"id": seat, "seats": [seat], **rules.sheet_setup(modifiers.get(seat, []))}
+        for seat in range(players)
+    ]
     rec = Recorder(GameState())
     rec.emit(
         "game_started",
         adventure=adventure,
         players=players,
         seed=seed,
-        missions=missions.choose(adventure, seed, missions_chosen),
+        missions=chosen,
+        mission_values=missions.values_of(chosen),
+        sheets=sheets,
+        seats=[{"sheets": [seat]} for seat in range(players)],
+        astra=None,
         modifiers={str(seat): mods for seat, mods in modifiers.items()},
     )
     _start_turn(rec)
@@ -69,18 +85,42 @@ def new_game(
 
 
 def options(state: GameState, seat: int) -> Decision:
-    """What ``seat`` must or may do now, with every legal choice listed."""
+    """What ``seat`` must or may do now, with every legal choice listed.
+
+    The decision is worked out once per state and seat: asking again before the next event
+    returns the same answer.
+    """
+    cached = state.decisions.get(seat)
+    if cached is not None and cached[0] == state.events_applied:
+        return cached[1]
+    decision = _options(state, seat)
+    state.decisions[seat] = (state.events_applied, decision)
+    return decision
+
+
+def _options(state: GameState, seat: int) -> Decision:
     if state.status != "playing" or not 0 <= seat < state.players:
         return Decision("wait")
-    sheet = state.seats[seat]
-    if sheet.confirmed:
+    player = state.seats[seat]
+    if player.confirmed:
         return Decision("wait")
+    if state.phase == MISSIONS_PHASE:
+        return Decision("mission", _claim_options(state, seat), can_confirm=True)
     rules = rules_for(state.adventure)
-    if sheet.chosen is None:
+    if player.chosen is None:
         return Decision("choose", rules.choice_options(state, seat))
-    if sheet.pending:
+    if player.pending:
         return Decision("effect", rules.effect_options(state, seat), can_undo=True)
     return Decision("confirm", can_undo=True, can_confirm=True)
+
+
+def _claim_options(state: GameState, seat: int) -> list[Option]:
+    player = state.seats[seat]
+    return [
+        {"action": "claim_mission", "letter": letter}
+        for letter in player.claimable
+        if letter not in player.claimed
+    ]
 
 
 def decide(state: GameState, seat: int, command: dict[str, Any]) -> list[Event]:
@@ -89,66 +129,124 @@ def decide(state: GameState, seat: int, command: dict[str, Any]) -> list[Event]:
     Commands: ``{"type": "move", "choice": option}``, ``{"type": "undo"}``,
     ``{"type": "confirm"}``. Raises RuleViolation (OutOfTurn when it is not the moment).
     """
+    return advance(state, seat, command)[0]
+
+
+def advance(
+    state: GameState, seat: int, command: dict[str, Any]
+) -> tuple[list[Event], GameState]:
+    """``decide``, with the state its events lead to (``state`` itself is left as it was)."""
     if not isinstance(command, dict):
         raise RuleViolation("invalid_command", "A command is an object with a type.")
     if state.status != "playing":
         raise OutOfTurn("game_not_playing", "The game is not being played.")
     if not isinstance(seat, int) or not 0 <= seat < state.players:
         raise RuleViolation("unknown_seat", f"Seat {seat!r} is not in this game.")
-    sheet = state.seats[seat]
-    if sheet.confirmed:
+    player = state.seats[seat]
+    if player.confirmed:
         raise OutOfTurn(
             "turn_already_confirmed", "You already confirmed this turn; wait for the others."
         )
     kind = command.get("type")
+    if kind not in ("move", "undo", "confirm"):
+        raise RuleViolation("invalid_command", "A command's type is move, undo or confirm.")
     rec = Recorder(state)
+    if state.phase == MISSIONS_PHASE:
+        _decide_missions(rec, seat, kind, command.get("choice"))
+        return rec.events, rec.state
     rules = rules_for(state.adventure)
     if kind == "move":
-        choice = command.get("choice")
-        if not isinstance(choice, dict) or not all(_is_option_value(v) for v in choice.values()):
-            raise RuleViolation(
-                "invalid_choice",
-                "A move sends one of the listed options: an object whose fields are words or "
-                "whole numbers.",
-            )
-        if sheet.chosen is None:
-            _play_pick(rules, rec, seat, choice)
-        elif sheet.pending:
+        choice = _choice(command)
+        if player.chosen is None:
+            _play_pick(rules, rec, seat, choice, asked=state)
+        elif player.pending:
             rules.play_effect(rec, seat, choice)
         else:
             raise OutOfTurn("turn_complete", "Your turn is played: confirm it or undo it.")
     elif kind == "undo":
-        if sheet.chosen is None:
+        if player.chosen is None:
             raise OutOfTurn("nothing_to_undo", "You have not played anything this turn.")
         rec.emit("undo", seat)
-    elif kind == "confirm":
-        if sheet.chosen is None:
+    else:
+        if player.chosen is None:
             raise OutOfTurn("turn_not_played", "Pick a combination before confirming.")
-        if sheet.pending:
+        if player.pending:
             raise OutOfTurn(
                 "effects_pending", "Resolve the effects waiting for your choice first."
             )
         rec.emit("confirmed", seat)
         if all(other.confirmed for other in rec.state.seats):
-            _end_turn(rec)
-    else:
-        raise RuleViolation("invalid_command", "A command's type is move, undo or confirm.")
-    return rec.events
+            _end_turn(rules, rec)
+    return rec.events, rec.state
 
 
-def _play_pick(rules: AdventureRules, rec: Recorder, seat: int, choice: Option) -> None:
-    """Phases 2-3: write a combination's number, or take a System Error."""
+def _choice(command: dict[str, Any]) -> Option:
+    choice = command.get("choice")
+    if not isinstance(choice, dict) or not all(_is_option_value(v) for v in choice.values()):
+        raise RuleViolation(
+            "invalid_choice",
+            "A move sends one of the listed options: an object whose fields are words or "
+            "whole numbers.",
+        )
+    return choice
+
+
+def _listed(state: GameState, seat: int, choice: Option) -> bool:
+    """Whether ``choice`` is one of the seat's listed options (fields outside the option are
+    ignored, as unknown fields of a move are)."""
+    return any(
+        all(choice.get(key) == value for key, value in option.items())
+        for option in options(state, seat).options
+    )
+
+
+def _play_pick(
+    rules: Adventure, rec: Recorder, seat: int, choice: Option, *, asked: GameState
+) -> None:
+    """Phases 2-3: write a combination's number, or take a System Error (``asked``: the state
+    the seat's options were listed for)."""
     action = choice.get("action")
     if action == "write":
         rules.play_write(rec, seat, choice)
     elif action == "system_error":
-        rules.play_system_error(rec, seat, choice)
+        listed = _listed(asked, seat, choice)
+        rules.play_system_error(rec, seat, choice, listed=listed)
     else:
         raise RuleViolation(
             "illegal_choice",
             "Pick a combination and a space to write its number ('write'), or take a "
             "System Error when no number can be written.",
         )
+
+
+def _decide_missions(rec: Recorder, seat: int, kind: str, choice: Any) -> None:
+    """Phase 6: claim one of the missions offered, or confirm to claim no more."""
+    state = rec.state
+    if kind == "undo":
+        raise OutOfTurn(
+            "nothing_to_undo", "Your turn is locked in; phase 6 asks only which missions you claim."
+        )
+    if kind == "move":
+        letter = choice.get("letter") if isinstance(choice, dict) else None
+        player = state.seats[seat]
+        if not isinstance(choice, dict) or choice.get("action") != "claim_mission":
+            raise RuleViolation(
+                "illegal_choice",
+                "In phase 6 a move claims a mission: {'action': 'claim_mission', 'letter': ...}.",
+            )
+        if letter not in player.claimable or letter in player.claimed:
+            raise RuleViolation(
+                "mission_not_claimable",
+                f"{letter!r} is not a mission you can claim now: you may claim "
+                f"{[option['letter'] for option in _claim_options(state, seat)]}.",
+            )
+        rec.emit("mission_claimed", seat, letter=letter)
+        return
+    rec.emit("confirmed", seat)
+    if all(other.confirmed for other in state.seats):
+        rules = rules_for(state.adventure)
+        missions.reward(rec, rules)
+        _finish_turn(rules, rec)
 
 
 def _is_option_value(value: object) -> bool:
@@ -158,10 +256,14 @@ def _is_option_value(value: object) -> bool:
     )
 
 
-def _end_turn(rec: Recorder) -> None:
-    rules = rules_for(rec.state.adventure)
+def _end_turn(rules: Adventure, rec: Recorder) -> None:
+    """Every seat confirmed its actions: phase 5, then phase 6 if anyone may claim."""
     rules.incidents(rec)
-    missions.accomplish(rec, rules)
+    if not missions.offer(rec, rules):
+        _finish_turn(rules, rec)
+
+
+def _finish_turn(rules: Adventure, rec: Recorder) -> None:
     reasons = rules.end_reasons(rec.state)
     if reasons:
         rec.emit("game_ended", reasons=reasons)
@@ -187,4 +289,4 @@ def result_event(state: GameState) -> Event:
     if state.status != "ended":
         raise OutOfTurn("game_not_ended", "Only an ended game is scored.")
     standings = rules_for(state.adventure).standings(state)
-    return {"kind": "result", "seat": None, "turn": state.turn, "data": standings}
+    return events.make("result", None, state.turn, standings)

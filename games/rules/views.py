@@ -1,7 +1,8 @@
 """What a viewer may see: the one place that filters state and events per viewer.
 
-The seed (and so the deck order) is never shown; while a turn is being played, a seat's
-marks of that turn are shown only to that seat.
+The seed (and so the deck order) is never shown; while a turn is being played, a seat's marks
+of that turn, on the sheet it plays, are shown only to that seat, and so are its mission claims
+and what it was offered in phase 6.
 """
 
 from typing import Any
@@ -9,7 +10,7 @@ from typing import Any
 from games.rules import missions
 from games.rules.adventures import rules_for
 from games.rules.events import Event
-from games.rules.state import GameState
+from games.rules.state import GameState, Sheet
 
 # Events of a seat in the current turn that reveal nothing of its sheet.
 ALWAYS_VISIBLE = {"confirmed"}
@@ -21,55 +22,65 @@ def game_view(state: GameState, *, viewer: int | None) -> dict[str, Any]:
         "adventure": state.adventure,
         "players": state.players,
         "turn": state.turn,
+        "phase": state.phase,
         "combinations": [c.as_dict() for c in state.combinations],
         "missions": [
             {
                 "letter": letter,
                 "card": card,
                 "text": missions.MISSIONS[card]["text"],
-                "first": missions.MISSIONS[card]["first"],
-                "later": missions.MISSIONS[card]["later"],
+                "first": state.mission_values[letter]["first"],
+                "later": state.mission_values[letter]["later"],
                 "flipped": letter in state.flipped_missions,
             }
             for letter, card in state.missions.items()
         ],
+        "sheets": [{"sheet": sheet.id, "seats": list(sheet.seats)} for sheet in state.sheets],
         "seats": [
-            {"seat": index, "confirmed": seat.confirmed} for index, seat in enumerate(state.seats)
+            {"seat": index, "confirmed": seat.confirmed, "sheets": list(seat.sheets), "sheet": seat.sheet}
+            for index, seat in enumerate(state.seats)
         ],
         "end": state.end,
         "result": state.result,
     }
 
 
-def sheet_view(state: GameState, seat: int, *, viewer: int | None) -> dict[str, Any]:
-    """Every mark on a seat's sheet by element id, the live score and what is derived."""
+def sheet_view(state: GameState, sheet_id: int, *, viewer: int | None) -> dict[str, Any]:
+    """Every mark on a sheet by element id, the live score and what is derived."""
     rules = rules_for(state.adventure)
-    sheet = state.seats[seat]
-    marks = sheet.marks if _sees_current_turn(state, seat, viewer) else sheet.turn_start_marks
-    return {
-        "seat": seat,
-        "marks": dict(marks),
-        "error_boxes": list(sheet.error_boxes),
-        "score": rules.seat_score(state, seat, marks=marks),
-        "derived": rules.derived(state, seat, marks=marks),
-    }
+    sheet = state.sheets[sheet_id]
+    marks = sheet.marks if _sees_current_turn(state, sheet, viewer) else sheet.turn_start_marks
+    view: dict[str, Any] = {"sheet": sheet.id, "seats": list(sheet.seats)}
+    if len(sheet.seats) == 1:
+        view["seat"] = sheet.seats[0]
+    view.update(
+        marks=dict(marks),
+        error_boxes=list(sheet.error_boxes),
+        score=rules.sheet_score(state, sheet, marks=marks),
+        derived=rules.derived(state, sheet, marks=marks),
+    )
+    return view
 
 
 def redact(event: Event, state: GameState, *, viewer: int | None) -> Event | None:
     """The event as ``viewer`` may read it in the feed, or None when it is hidden."""
-    if event["kind"] == "game_started":
+    kind = event["kind"]
+    if kind == "game_started":
         data = {key: value for key, value in event["data"].items() if key != "seed"}
         return {**event, "data": data}
+    current = event["turn"] == state.turn and state.status == "playing"
+    if kind == "missions_offered" and current:
+        offers = event["data"]["offers"]
+        mine = {str(viewer): offers[str(viewer)]} if str(viewer) in offers else {}
+        return {**event, "data": {"offers": mine}}
     seat = event["seat"]
-    if (
-        seat is not None
-        and event["turn"] == state.turn
-        and event["kind"] not in ALWAYS_VISIBLE
-        and not _sees_current_turn(state, seat, viewer)
-    ):
+    if current and seat is not None and seat != viewer and kind not in ALWAYS_VISIBLE:
         return None
     return event
 
 
-def _sees_current_turn(state: GameState, seat: int, viewer: int | None) -> bool:
-    return viewer == seat or state.status != "playing"
+def _sees_current_turn(state: GameState, sheet: Sheet, viewer: int | None) -> bool:
+    """Whether ``viewer`` sees this turn's marks on ``sheet``: the seat playing it does."""
+    if state.status != "playing":
+        return True
+    return viewer is not None and 0 <= viewer < state.players and state.seats[viewer].sheet == sheet.id

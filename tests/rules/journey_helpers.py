@@ -35,7 +35,7 @@ def start(players: int, *, seed: int = 1, missions: Mapping[str, int] | None = N
 
 def set_sheet(state: GameState, seat: int, *parts: Marks) -> None:
     """Give a seat this sheet (over the printed e01), as it stands at the start of the turn."""
-    marks: Marks = dict(LAYOUT.start_marks)
+    marks: Marks = dict(LAYOUT.printed_marks)
     for part in parts:
         marks.update(part)
     playing.set_sheet(state, seat, marks)

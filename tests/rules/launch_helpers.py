@@ -109,12 +109,12 @@ def numbers(floor: str, *values: int | str | None) -> Marks:
 
 
 def column_rockets(state: GameState, seat: int) -> int:
-    return sum(1 for rocket in LAYOUT.column_rockets if rocket in state.seats[seat].marks)
+    return sum(1 for rocket in LAYOUT.column_rockets if rocket in state.sheets[seat].marks)
 
 
 def errors(state: GameState, seat: int, mark: str = "circle") -> list[str]:
     """The seat's System Error boxes holding ``mark`` ("circle": circled, not crossed)."""
-    return [box for box in LAYOUT.error_boxes if state.seats[seat].marks.get(box) == mark]
+    return [box for box in LAYOUT.error_boxes if state.sheets[seat].marks.get(box) == mark]
 
 
 __all__ = [

@@ -15,6 +15,7 @@ from games.rules import engine
 from games.rules.cards import Combination
 from games.rules.engine import Event, GameState
 from games.rules.sheet import Mark, Marks
+from games.rules.state import MISSIONS_PHASE
 
 Choice = dict[str, Any]
 
@@ -29,8 +30,9 @@ def start_game(
 
 def set_sheet(state: GameState, seat: int, marks: Mapping[str, Mark]) -> None:
     """Give a seat this sheet, as it stands at the start of the current turn."""
-    state.seats[seat].marks = dict(marks)
-    state.seats[seat].turn_start_marks = dict(marks)
+    state.sheets[seat].marks = dict(marks)
+    state.sheets[seat].turn_start_marks = dict(marks)
+    state.decisions.clear()  # the state changed without an event: forget worked-out options
 
 
 def reveal(state: GameState, *combinations: tuple[int, str]) -> None:
@@ -38,6 +40,7 @@ def reveal(state: GameState, *combinations: tuple[int, str]) -> None:
     state.combinations = [
         Combination(index, number, action) for index, (number, action) in enumerate(combinations)
     ]
+    state.decisions.clear()  # the state changed without an event: forget worked-out options
 
 
 def apply(state: GameState, events: Iterable[Event]) -> list[Event]:
@@ -67,8 +70,27 @@ def undo(state: GameState, seat: int) -> list[Event]:
     return send(state, seat, {"type": "undo"})
 
 
-def confirm(state: GameState, seat: int) -> list[Event]:
-    return send(state, seat, {"type": "confirm"})
+def confirm(state: GameState, seat: int, *, claim: bool = True) -> list[Event]:
+    """Confirm a seat's turn. When that ends the turn and phase 6 offers missions, every seat
+    offered one claims all it may (as the players of the worked examples do) unless ``claim``
+    is False, which leaves phase 6 to the test."""
+    events = send(state, seat, {"type": "confirm"})
+    if claim and state.phase == MISSIONS_PHASE:
+        events += claim_all(state)
+    return events
+
+
+def claim_all(state: GameState) -> list[Event]:
+    """Phase 6: every seat claims every mission it is offered, then confirms."""
+    events: list[Event] = []
+    for seat in range(state.players):
+        while engine.options(state, seat).kind == "mission":
+            offered = engine.options(state, seat).options
+            if offered:
+                events += move(state, seat, offered[0])
+            else:
+                events += send(state, seat, {"type": "confirm"})
+    return events
 
 
 def confirm_all(state: GameState) -> list[Event]:
@@ -89,7 +111,7 @@ def score(state: GameState, seat: int) -> dict[str, Any]:
 
 
 def marks_of(state: GameState, seat: int) -> Marks:
-    return state.seats[seat].marks
+    return state.sheets[seat].marks
 
 
 def skip(step: str) -> Choice:

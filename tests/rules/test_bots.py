@@ -30,7 +30,7 @@ def test_the_greedy_bot_outscores_the_random_bot(adventure: int) -> None:
 def test_every_numbering_space_is_in_a_numbering_zone_at_the_start(adventure: int) -> None:
     state = engine.replay(engine.new_game(adventure=adventure, players=1, seed=1))
     rules = rules_for(adventure)
-    zoned = {space for zone in rules.numbering_zones(state.seats[0].marks) for space in zone}
+    zoned = {space for zone in rules.numbering_zones(state.sheets[0].marks) for space in zone}
     writes = {
         option["space"]
         for option in rules.choice_options(state, 0)

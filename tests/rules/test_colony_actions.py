@@ -422,7 +422,7 @@ def test_the_game_ends_after_a_third_system_error() -> None:
 def test_the_game_ends_when_a_player_has_all_three_missions() -> None:
     state = game()
     set_sheet(state, 0, {"mission.A": 12, "mission.B": 9})
-    state.seats[0].marks["mission.C"] = 8
+    state.sheets[0].marks["mission.C"] = 8
     reveal(state, (5, "robot"), (8, "plant"), (13, "water"))
     write(state, 0, 0, "bld.r3c3", 5)
     skip(state, 0, "action.robot")
@@ -492,7 +492,7 @@ def test_derived_shows_the_network_and_the_buildings_it_connects() -> None:
 def test_setup_modifiers_are_checked_against_the_sheet() -> None:
     good = [{"kind": "start_marks", "marks": [{"element": "bld.r2c2", "mark": "X"}]}]
     events = engine.new_game(adventure=3, players=1, seed=1, modifiers={0: good})
-    assert engine.replay(events).seats[0].marks == {"bld.r2c2": "X"}
+    assert engine.replay(events).sheets[0].marks == {"bld.r2c2": "X"}
     for bad in (
         [{"kind": "start_marks", "marks": [{"element": "bld.r1c1", "mark": "X"}]}],
         [{"kind": "start_marks", "marks": [{"element": "bld.r2c2", "mark": 4}]}],

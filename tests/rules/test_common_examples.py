@@ -74,7 +74,7 @@ def test_c_s3_rank_award_with_ties_is_dense_and_nothing_at_zero() -> None:
 
 def test_c_s4_mission_values_over_time_first_turn_high_later_low_kept_once_won() -> None:
     """Adventure 2, mission B card 72 (two complete zones of exactly 6 spaces), 11 then 6."""
-    assert (missions.value(72, first=True), missions.value(72, first=False)) == (11, 6)
+    assert missions.values_of({"B": 72}) == {"B": {"first": 11, "later": 6}}
     ana, ben, chloe, dev = range(4)
     state = journey.start(4, missions={"A": 70, "B": 72, "C": 74})
     # Walls after s06 and s12 (two energy pairs spent). Ana and Chloé lack s12 only, Ben s11
@@ -93,7 +93,7 @@ def test_c_s4_mission_values_over_time_first_turn_high_later_low_kept_once_won()
         journey.confirm_all(state)
 
     def mission_b() -> list[object]:
-        return [state.seats[seat].marks.get("mission.B") for seat in range(4)]
+        return [state.sheets[seat].marks.get("mission.B") for seat in range(4)]
 
     robot = journey.skip("action.robot")
     energy = journey.skip("action.energy")
@@ -241,7 +241,7 @@ def test_c_t2_an_x_goes_in_any_empty_space_of_the_zone() -> None:
     assert {"f3.s2", "f3.s5", "f3.s6"} <= built
     assert not built & {"f3.s1", "f3.s3", "f3.s4", "f3.s7"}
     move(state, 0, build("f1.q1.building", "f3.s6"))
-    assert state.seats[0].marks["f3.s6"] == X
+    assert state.sheets[0].marks["f3.s6"] == X
     with pytest.raises(engine.RuleViolation) as refused:
         move(state, 0, build("f1.q1.building", "f3.s5"))
     assert refused.value.code == "turn_complete"  # the one building is spent
@@ -297,7 +297,7 @@ def test_c_t4_system_error_only_when_nothing_is_writable_and_phase_6_still_appli
     assert engine.options(state, 0).kind == "confirm"
     confirm(state, 0)
 
-    assert state.seats[0].marks["mission.C"] == 3
+    assert state.sheets[0].marks["mission.C"] == 3
     assert len(errors(state, 0)) == 5
 
 

@@ -45,8 +45,8 @@ def _one_seat(*parts: dict[str, int | str]) -> engine.GameState:
 
 def test_a_new_sheet_has_energy_e01_circled_and_three_error_boxes() -> None:
     state = start(2)
-    assert state.seats[0].marks == {"energy.e01": "circle"}
-    assert state.seats[1].error_boxes == ("error.1", "error.2", "error.3")
+    assert state.sheets[0].marks == {"energy.e01": "circle"}
+    assert state.sheets[1].error_boxes == ("error.1", "error.2", "error.3")
 
 
 def test_setup_energies_must_be_a_prefix_with_one_wall_per_completed_pair() -> None:
@@ -54,8 +54,8 @@ def test_setup_energies_must_be_a_prefix_with_one_wall_per_completed_pair() -> N
         {"element": "energy.e02", "mark": "circle"}, {"element": "wall.06", "mark": "line"}
     ]}]
     state = engine.replay(engine.new_game(adventure=2, players=1, seed=3, modifiers={0: good}))
-    assert state.seats[0].marks["energy.w1"] == "cross"
-    assert state.seats[0].marks["wall.06"] == "line"
+    assert state.sheets[0].marks["energy.w1"] == "cross"
+    assert state.sheets[0].marks["wall.06"] == "line"
     for marks in (
         [{"element": "energy.e02", "mark": "circle"}],
         [{"element": "energy.e03", "mark": "circle"}],
@@ -84,7 +84,7 @@ def test_numbers_ascend_inside_each_playing_zone_only() -> None:
     assert refused(state, 0, write(0, "traj.s12", 10)) == "number_not_in_combination"
     assert refused(state, 0, write(0, "traj.s12", 11, modifier=2)) == "modifier_not_allowed"
     move(state, 0, write(0, "traj.s11", 9))  # the same 9, in another zone
-    assert state.seats[0].marks["traj.s11"] == 9
+    assert state.sheets[0].marks["traj.s11"] == 9
 
 
 def test_x_marks_are_ignored_by_the_order() -> None:
@@ -92,7 +92,7 @@ def test_x_marks_are_ignored_by_the_order() -> None:
     reveal(state, (5, "water"), (3, "water"), (1, "water"))
     assert refused(state, 0, write(1, "traj.s04", 3)) == "space_not_ascending"
     move(state, 0, write(0, "traj.s04", 5))
-    assert state.seats[0].marks["traj.s04"] == 5
+    assert state.sheets[0].marks["traj.s04"] == 5
 
 
 # --- System Errors -----------------------------------------------------------------------------
@@ -121,13 +121,13 @@ def test_second_system_error_gives_an_energy_third_gives_none_and_ends_the_game(
     reveal(state, (3, "water"), (9, "robot"), (14, "astronaut"))
     assert refused(state, 0, system_error("error.3")) == "error_box_not_next"
     move(state, 0, system_error("error.2"))
-    assert state.seats[0].marks["energy.e07"] == "circle"
+    assert state.sheets[0].marks["energy.e07"] == "circle"
     confirm_all(state)
     assert state.status == "playing"
 
     reveal(state, (3, "water"), (9, "robot"), (14, "astronaut"))
     move(state, 0, system_error("error.3"))
-    assert "energy.e08" not in state.seats[0].marks
+    assert "energy.e08" not in state.sheets[0].marks
     confirm_all(state)
     assert state.status == "ended"
     assert state.end == {"reasons": [{"reason": "all_system_errors", "seats": [0]}]}
@@ -153,7 +153,7 @@ def test_a_wild_astronaut_may_escape_a_system_error_but_is_never_forced() -> Non
     escape = write(0, "traj.s15", 7, modifier=2, wild="plan.wild1", wild_action="astronaut")
     assert escape in offered
     move(state, 0, escape)
-    marks = state.seats[0].marks
+    marks = state.sheets[0].marks
     assert marks["traj.s15"] == 7
     assert marks["plan.wild1"] == "cross"
     assert marks["astro.a1"] == "cross"  # a wild used as Astronaut crosses an astronaut symbol
@@ -171,12 +171,12 @@ def test_energy_completing_a_pair_forces_a_wall() -> None:
         "effect_not_pending"
     )
     move(state, 0, use("action.energy"))
-    assert state.seats[0].marks["energy.e02"] == "circle"
-    assert state.seats[0].marks["energy.w1"] == "cross"
+    assert state.sheets[0].marks["energy.e02"] == "circle"
+    assert state.sheets[0].marks["energy.w1"] == "cross"
     assert refused(state, 0, skip("energy.w1")) == "wall_required"
     assert refused(state, 0, draw_wall("energy.w1", "wall.36")) == "unknown_wall"
     move(state, 0, draw_wall("energy.w1", "wall.07"))
-    derived = RULES.derived(state, 0, marks=state.seats[0].marks)
+    derived = RULES.derived(state, state.sheets[0], marks=state.sheets[0].marks)
     assert [zone["id"] for zone in derived["zones"]] == [
         "zone.s01-s07",
         "zone.s08-s36",
@@ -188,7 +188,7 @@ def test_energy_starting_a_pair_draws_nothing_and_energy_past_the_twelfth_is_los
     reveal(state, (5, "energy"), (6, "robot"), (7, "robot"))
     move(state, 0, write(0, "traj.s05", 5))
     move(state, 0, use("action.energy"))
-    assert state.seats[0].marks["energy.e03"] == "circle"
+    assert state.sheets[0].marks["energy.e03"] == "circle"
     assert engine.options(state, 0).kind == "confirm"
 
     full = _one_seat(energies(12), walls(1, 2, 3, 4, 5, 6))
@@ -202,7 +202,7 @@ def test_energy_can_be_skipped() -> None:
     reveal(state, (5, "energy"), (6, "robot"), (7, "robot"))
     move(state, 0, write(0, "traj.s01", 5))
     move(state, 0, skip("action.energy"))
-    assert "energy.e02" not in state.seats[0].marks
+    assert "energy.e02" not in state.sheets[0].marks
 
 
 # --- Robot -------------------------------------------------------------------------------------
@@ -222,7 +222,7 @@ def test_robot_circles_any_robot_and_the_last_one_its_big_multiplier() -> None:
         state, 0, use("action.robot", robot="station2.robot1", multiplier="station2.mult_big")
     ) == "wrong_multiplier"
     move(state, 0, use("action.robot", robot="station1.robot2"))
-    marks = state.seats[0].marks
+    marks = state.sheets[0].marks
     assert marks["station1.robot2"] == "circle"
     assert marks["station1.mult_big"] == "circle"
 
@@ -232,7 +232,7 @@ def test_robot_can_be_skipped() -> None:
     reveal(state, (5, "robot"), (6, "plant"), (7, "plant"))
     move(state, 0, write(0, "traj.s30", 5))
     move(state, 0, skip("action.robot"))
-    assert not any(robot in state.seats[0].marks for robot in LAYOUT.robots)
+    assert not any(robot in state.sheets[0].marks for robot in LAYOUT.robots)
 
 
 def test_race_crosses_the_big_multiplier_of_every_other_seat_even_without_robots() -> None:
@@ -249,7 +249,7 @@ def test_race_crosses_the_big_multiplier_of_every_other_seat_even_without_robots
     # Before the end of the turn, the others still see nothing of seat 0's turn.
     assert engine.sheet_view(state, 0, viewer=1)["marks"].get("station1.mult_big") is None
     confirm_all(state)
-    assert [state.seats[seat].marks.get("station1.mult_big") for seat in range(3)] == [
+    assert [state.sheets[seat].marks.get("station1.mult_big") for seat in range(3)] == [
         "circle",
         "cross",
         "cross",
@@ -271,7 +271,7 @@ def test_plant_circles_a_plant_of_a_connected_station_only() -> None:
     )
     assert refused(state, 0, use("action.plant", plant="station1.robot1")) == "unknown_plant"
     move(state, 0, use("action.plant", plant="station1.plant2"))
-    assert state.seats[0].marks["station1.plant2"] == "circle"
+    assert state.sheets[0].marks["station1.plant2"] == "circle"
     assert score(state, 0)["plants"] == 0  # no multiplier without every robot
 
 
@@ -292,7 +292,7 @@ def test_water_circles_the_tank_of_the_space_of_the_number() -> None:
     assert options(state, 0) == [use("action.water", tank="water.t03"), skip("action.water")]
     assert refused(state, 0, use("action.water", tank="water.t04")) == "tank_not_on_space"
     move(state, 0, use("action.water", tank="water.t03"))
-    assert state.seats[0].marks["water.t03"] == "circle"
+    assert state.sheets[0].marks["water.t03"] == "circle"
     assert score(state, 0)["water"] == 5
 
 
@@ -306,7 +306,7 @@ def test_water_without_tank_has_no_effect_and_another_action_loses_the_tank() ->
     reveal(state, (5, "water"), (6, "robot"), (7, "robot"))
     move(state, 0, write(1, "traj.s07", 6))
     move(state, 0, skip("action.robot"))
-    assert "water.t03" not in state.seats[0].marks
+    assert "water.t03" not in state.sheets[0].marks
 
 
 # --- Astronaut ---------------------------------------------------------------------------------
@@ -317,12 +317,12 @@ def test_astronaut_used_crosses_a_symbol_declined_crosses_nothing() -> None:
     reveal(state, (8, "astronaut"), (6, "robot"), (7, "robot"))
     assert refused(state, 0, write(0, "traj.s01", 5, modifier=-3)) == "modifier_out_of_range"
     move(state, 0, write(0, "traj.s01", 8, modifier=0))
-    assert state.seats[0].marks["astro.a1"] == "cross"
+    assert state.sheets[0].marks["astro.a1"] == "cross"
 
     declined = _one_seat()
     reveal(declined, (8, "astronaut"), (6, "robot"), (7, "robot"))
     move(declined, 0, write(0, "traj.s01", 8))
-    assert "astro.a1" not in declined.seats[0].marks
+    assert "astro.a1" not in declined.sheets[0].marks
     assert engine.options(declined, 0).kind == "confirm"
 
 
@@ -330,7 +330,7 @@ def test_astronaut_modifier_still_works_with_the_track_full() -> None:
     state = _one_seat(crossed(*LAYOUT.astronaut_track), circled("astro.wild1"))
     reveal(state, (8, "astronaut"), (6, "robot"), (7, "robot"))
     move(state, 0, write(0, "traj.s01", 10, modifier=2))
-    assert state.seats[0].marks["traj.s01"] == 10
+    assert state.sheets[0].marks["traj.s01"] == 10
 
 
 # --- Planning ----------------------------------------------------------------------------------
@@ -343,7 +343,7 @@ def test_planning_writes_an_x_anywhere_and_every_second_symbol_gives_a_wild() ->
     assert refused(state, 0, use("action.planning", space="traj.s10")) == "space_not_empty"
     assert refused(state, 0, use("action.planning", space="wall.01")) == "unknown_space"
     move(state, 0, use("action.planning", space="traj.s36"))
-    marks = state.seats[0].marks
+    marks = state.sheets[0].marks
     assert marks["traj.s36"] == X
     assert marks["plan.p2"] == "cross"
     assert marks["plan.wild1"] == "circle"
@@ -354,13 +354,13 @@ def test_planning_can_be_skipped_and_a_full_trajectory_leaves_no_x() -> None:
     reveal(state, (5, "planning"), (6, "robot"), (7, "robot"))
     move(state, 0, write(0, "traj.s01", 5))
     move(state, 0, skip("action.planning"))
-    assert "plan.p1" not in state.seats[0].marks
+    assert "plan.p1" not in state.sheets[0].marks
 
     almost = _one_seat(fill(*range(2, 37)))
     reveal(almost, (5, "planning"), (6, "robot"), (7, "robot"))
     move(almost, 0, write(0, "traj.s01", 5))
     assert engine.options(almost, 0).kind == "confirm"
-    assert "plan.p1" not in almost.seats[0].marks
+    assert "plan.p1" not in almost.sheets[0].marks
 
 
 # --- wild actions ------------------------------------------------------------------------------
@@ -371,7 +371,7 @@ def test_wild_action_replaces_the_action_of_the_combination() -> None:
     reveal(state, (5, "robot"), (6, "robot"), (7, "robot"))
     move(state, 0, write(0, "traj.s07", 5, wild="plan.wild1", wild_action="water"))
     move(state, 0, use("action.water", tank="water.t03"))
-    marks = state.seats[0].marks
+    marks = state.sheets[0].marks
     assert marks["plan.wild1"] == "cross"
     assert marks["astro.wild1"] == "circle"
     assert marks["water.t03"] == "circle"
@@ -427,7 +427,7 @@ def test_zone_mission_accomplished_first_by_all_seats_of_the_turn_and_kept_after
         move(state, seat, write(1, "traj.s30" if seat == 2 else "traj.s12", 6))
         move(state, seat, skip("action.robot"))
     confirm_all(state)
-    assert [state.seats[seat].marks.get("mission.B") for seat in range(3)] == [11, 11, None]
+    assert [state.sheets[seat].marks.get("mission.B") for seat in range(3)] == [11, 11, None]
 
     reveal(state, (5, "energy"), (6, "robot"), (7, "robot"))
     move(state, 0, write(0, "traj.s13", 5))
@@ -438,7 +438,7 @@ def test_zone_mission_accomplished_first_by_all_seats_of_the_turn_and_kept_after
         move(state, seat, skip("action.robot"))
     confirm_all(state)
     assert not RULES.mission_holds(state, 0, 72)
-    assert [state.seats[seat].marks.get("mission.B") for seat in range(3)] == [11, 11, 6]
+    assert [state.sheets[seat].marks.get("mission.B") for seat in range(3)] == [11, 11, 6]
 
 
 # --- end of game and standings -------------------------------------------------------------

@@ -74,7 +74,7 @@ def test_example_1_three_players_ana_ranked_first_on_zones() -> None:
     )
     set_sheet(state, ben, walls(1, 2, 3), fill(1, 2, 3))
     set_sheet(state, chloe, walls(1), fill(1))
-    marks = state.seats[ana].marks
+    marks = state.sheets[ana].marks
 
     assert _zone_ids(marks) == ["zone.s01-s06", "zone.s07-s12", "zone.s17-s20"]
     assert RULES.mission_holds(state, ana, 72)
@@ -124,7 +124,7 @@ def test_example_2_four_players_bruno_second_on_zones_plants_without_robots() ->
     set_sheet(state, three, walls(1, 2, 3), fill(1, 2, 3))
     set_sheet(state, none)
 
-    assert _zone_ids(state.seats[bruno].marks) == ["zone.s01-s05", "zone.s06-s15", "zone.s31-s36"]
+    assert _zone_ids(state.sheets[bruno].marks) == ["zone.s01-s05", "zone.s06-s15", "zone.s31-s36"]
     assert RULES.mission_holds(state, bruno, 71)
     assert not RULES.mission_holds(state, bruno, 73)  # complete zones of 5, 10 and 6
     assert not RULES.mission_holds(state, bruno, 75)  # runs t01-t02 and t10-t12 only
@@ -164,7 +164,7 @@ def test_example_3_solo_chiara_beats_franklin() -> None:
         station(4, robots=2),
         missions(A=9, B=6),
     )
-    marks = state.seats[0].marks
+    marks = state.sheets[0].marks
 
     assert _zone_ids(marks) == ["zone.s01-s04", "zone.s05-s10", "zone.s11-s12", "zone.s13-s18"]
     assert RULES.mission_holds(state, 0, 70)
@@ -214,7 +214,7 @@ def test_turn_example_a_plant_from_s06_reaches_station1_only() -> None:
     assert plants == set(LAYOUT.stations[0].plants)
     assert skip("action.plant") in options(state, 0)
     move(state, 0, use("action.plant", plant="station1.plant3"))
-    assert state.seats[0].marks["station1.plant3"] == "circle"
+    assert state.sheets[0].marks["station1.plant3"] == "circle"
 
 
 def test_turn_example_a_plant_from_s23_reaches_station3_or_station4() -> None:
@@ -265,7 +265,7 @@ def test_turn_example_b_forced_system_error_gives_an_energy_and_a_compulsory_wal
 
     move(state, 0, system_error("error.1"))
 
-    marks = state.seats[0].marks
+    marks = state.sheets[0].marks
     assert marks["error.1"] == "circle"  # the common System Error mark: a box is marked
     assert marks["energy.e06"] == "circle"
     assert marks["energy.w3"] == "cross"
@@ -277,7 +277,7 @@ def test_turn_example_b_forced_system_error_gives_an_energy_and_a_compulsory_wal
 
     move(state, 0, draw_wall("energy.w3", "wall.15"))
 
-    assert state.seats[0].marks["wall.15"] == "line"
+    assert state.sheets[0].marks["wall.15"] == "line"
     assert engine.options(state, 0).kind == "confirm"
     # s15 now ends its zone: only the 6 in s14 precedes it.
     assert all(RULES.placement_problem(marks, "traj.s15", v) is None for v in range(7, 18))
@@ -291,8 +291,8 @@ def test_turn_example_b_variant_energy_starting_a_pair_draws_no_wall() -> None:
 
     move(state, 0, system_error("error.1"))
 
-    assert state.seats[0].marks["energy.e07"] == "circle"
-    assert "energy.w4" not in state.seats[0].marks
+    assert state.sheets[0].marks["energy.e07"] == "circle"
+    assert "energy.w4" not in state.sheets[0].marks
     assert engine.options(state, 0).kind == "confirm"
 
 
@@ -308,12 +308,12 @@ def test_turn_example_c_race_for_a_big_multiplier() -> None:
         last = use("action.robot", robot="station3.robot3", multiplier="station3.mult_big")
         assert last in options(state, seat)
         move(state, seat, last)
-        assert state.seats[seat].marks["station3.mult_big"] == "circle"
+        assert state.sheets[seat].marks["station3.mult_big"] == "circle"
     move(state, chloe, write(0, "traj.s01", 5))
     move(state, chloe, use("action.robot", robot="station3.robot2"))
     confirm_all(state)
 
-    assert [state.seats[seat].marks.get("station3.mult_big") for seat in range(3)] == [
+    assert [state.sheets[seat].marks.get("station3.mult_big") for seat in range(3)] == [
         "circle",
         "circle",
         "cross",
@@ -333,8 +333,8 @@ def test_turn_example_c_race_for_a_big_multiplier() -> None:
         "multiplier_crossed"
     )
     move(state, chloe, last)
-    assert state.seats[chloe].marks["station3.mult_small"] == "circle"
-    assert state.seats[chloe].marks["station3.mult_big"] == "cross"
+    assert state.sheets[chloe].marks["station3.mult_small"] == "circle"
+    assert state.sheets[chloe].marks["station3.mult_big"] == "cross"
 
 
 def test_turn_example_d_astronaut_shift_wild_action_and_planning_x() -> None:
@@ -355,7 +355,7 @@ def test_turn_example_d_astronaut_shift_wild_action_and_planning_x() -> None:
 
     move(state, 0, write(0, "traj.s21", 11, modifier=-2))
 
-    marks = state.seats[0].marks
+    marks = state.sheets[0].marks
     assert marks["traj.s21"] == 11
     assert marks["astro.a2"] == "cross"
     assert marks["astro.wild1"] == "circle"
@@ -374,11 +374,11 @@ def test_turn_example_d_astronaut_shift_wild_action_and_planning_x() -> None:
     as_planning = write(0, "traj.s05", 4, wild="astro.wild1", wild_action="planning")
     assert as_planning in options(state, 0)
     move(state, 0, as_planning)
-    assert state.seats[0].marks["astro.wild1"] == "cross"
-    assert "water.t02" not in state.seats[0].marks
+    assert state.sheets[0].marks["astro.wild1"] == "cross"
+    assert "water.t02" not in state.sheets[0].marks
     move(state, 0, use("action.planning", space="traj.s02"))
 
-    marks = state.seats[0].marks
+    marks = state.sheets[0].marks
     assert marks["traj.s02"] == X
     assert marks["plan.p1"] == "cross"
     assert "plan.wild1" not in marks

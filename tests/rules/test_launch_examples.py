@@ -93,7 +93,7 @@ def test_a1_s1_game_ended_by_another_players_missions_scores_column_minus_errors
     turn(2, "plant", "f2.s1")
     turn(7, "plant", "f2.s2")  # f2.q1: its inactive rocket was never activated
 
-    marks = state.seats[0].marks
+    marks = state.sheets[0].marks
     assert [marks.get(space) for space in floor_spaces("f3")[:5]] == [X, X, X, X, None]
     assert marks["f5.q1.arrow"] == "fill"
     assert "f2.q1.inactive" not in marks
@@ -145,7 +145,7 @@ def test_a1_s2_two_players_launch_in_the_same_turn_more_tiebreak_rockets_wins() 
 
     reveal(state, (11, "planning"), (15, "energy"), (15, "energy"))
     move(state, a, write(0, "f4.s6"))
-    marks = state.seats[a].marks
+    marks = state.sheets[a].marks
     # 8 units: 2 finish line 10, 3 cross the circled errors off, 3 tie-break rockets.
     assert column_rockets(state, a) == 31 and marks["score.135"] == "cross"
     assert errors(state, a, "cross") == ["err.1", "err.2", "err.3"]
@@ -183,7 +183,7 @@ def test_a1_s3_negative_score_after_a_later_mission() -> None:
     play_turn(state, [(2, "energy"), (3, "energy"), (4, "energy")],
               {me: [write(0, "f3.s1")], other: [write(1, "f3.s1")]})
 
-    assert state.seats[me].marks["mission.C"] == 2
+    assert state.sheets[me].marks["mission.C"] == 2
     breakdown = score(state, me)
     assert (breakdown["rockets"], breakdown["column_value"]) == (6, 15)
     assert (breakdown["error_penalty"], breakdown["total"]) == (-30, -15)
@@ -200,7 +200,7 @@ def test_a1_s4_every_rocket_crossed_but_no_launch_ranks_below_the_launcher() -> 
     # Turn 1: mission 68, later value: 1 rocket, which crosses err.1 off.
     play_turn(state, [(3, "energy"), (5, "energy"), (6, "energy")],
               {me: [write(0, "f3.s1")], other: [write(0, "f3.s1")]})
-    assert state.seats[me].marks["mission.C"] == 1
+    assert state.sheets[me].marks["mission.C"] == 1
     assert errors(state, me, "cross") == ["err.1"]
     assert state.status == "playing"  # 2 circled errors still uncrossed: no launch
 
@@ -248,7 +248,7 @@ def test_a1_t1_where_a_number_may_go() -> None:
             "number_not_in_combination"
         )
     move(state, 0, write(0, "f9.s2"))
-    assert state.seats[0].marks["f9.s2"] == 6
+    assert state.sheets[0].marks["f9.s2"] == 6
 
 
 def _a1_t2_state() -> engine.GameState:
@@ -274,7 +274,7 @@ def test_a1_t2_activation_before_building_earns_the_inactive_rocket() -> None:
     move(state, 0, build("f6.q1.building", "f7.s4"))
     assert column_rockets(state, 0) == 16
     assert score(state, 0)["column_value"] == 60
-    assert state.seats[0].marks["f7.q2.inactive"] == "used"
+    assert state.sheets[0].marks["f7.q2.inactive"] == "used"
 
 
 def test_a1_t2_building_before_activation_loses_the_inactive_rocket() -> None:
@@ -291,7 +291,7 @@ def test_a1_t2_building_before_activation_loses_the_inactive_rocket() -> None:
         "arrow_not_available"
     )
     move(state, 0, activate("f6.q1.activation", "f4.q1.arrow"))
-    assert "f7.q2.inactive" not in state.seats[0].marks
+    assert "f7.q2.inactive" not in state.sheets[0].marks
     assert engine.options(state, 0).kind == "confirm"
 
 
@@ -327,21 +327,21 @@ def test_a1_t3_sabotage_resolution_between_four_players() -> None:
     assert circled_now == [5, 1, 0, 3]  # Ana 1 before + 1 own + 3
     for seat in range(4):
         for symbol in ("f3.q1.sabotage1", "f3.q1.sabotage2", "f4.q1.sabotage"):
-            assert state.seats[seat].marks[symbol] == "cross"
+            assert state.sheets[seat].marks[symbol] == "cross"
     # Ana has 5 circled, uncrossed errors at phase 6: mission 69, first, 3 rockets.
-    assert state.seats[ana].marks["mission.C"] == 3
+    assert state.sheets[ana].marks["mission.C"] == 3
     assert column_rockets(state, ana) == 3
-    assert "mission.C" not in state.seats[dev].marks
+    assert "mission.C" not in state.sheets[dev].marks
     assert state.status == "playing"
 
     # Crossed-off symbols can no longer be triggered: Dev completing f3.q1 hits nobody.
-    set_sheet(state, dev, {**state.seats[dev].marks, **numbers("f3", 1, 2, 3, 4)})
+    set_sheet(state, dev, {**state.sheets[dev].marks, **numbers("f3", 1, 2, 3, 4)})
     before = [len(errors(state, seat)) for seat in range(4)]
     play_turn(state, [(9, "energy"), (13, "energy"), (14, "energy")], {
         ana: [system_error("err.7")], ben: [write(1, "f3.s6")], chloe: [write(1, "f3.s6")],
         dev: [write(0, "f3.s5")],
     })
-    assert "f3.q1.rocket" in state.seats[dev].marks
+    assert "f3.q1.rocket" in state.sheets[dev].marks
     assert [len(errors(state, seat)) for seat in range(4)] == [before[0] + 1, *before[1:]]
 
 
@@ -362,7 +362,7 @@ def _one_turn_from_launch() -> engine.GameState:
 def test_a1_t4_rockets_spill_into_errors_then_tiebreak_and_launch() -> None:
     state = _one_turn_from_launch()
     move(state, 0, write(0, "f9.s3"))
-    marks = state.seats[0].marks
+    marks = state.sheets[0].marks
     assert marks["rk.L10.2"] == "cross" and marks["score.135"] == "cross"
     assert errors(state, 0, "cross") == ["err.1", "err.2"]
     assert [o["action"] for o in _options(state, 0)].count("activate") == 0  # no open arrow
@@ -399,7 +399,7 @@ def test_a1_t4_a_sabotage_in_phase_5_stops_the_launch_and_next_rockets_cross_it(
     })
     assert errors(state, 0) == []
     assert errors(state, 0, "cross") == ["err.1", "err.2", "err.3"]
-    assert [t for t in LAYOUT.tiebreak_rockets if t in state.seats[0].marks] == [
+    assert [t for t in LAYOUT.tiebreak_rockets if t in state.sheets[0].marks] == [
         "tb.1", "tb.2", "tb.3"
     ]
     assert state.end == {"reasons": [{"reason": "launch", "seats": [0]}]}

@@ -6,6 +6,7 @@ import pytest
 from games.rules import engine
 from games.rules.sheet import Marks
 from tests.rules.mine_helpers import LAYOUT, RULES, game, mine, move, refused, reveal, send
+from tests.rules.playing import claim_all
 
 
 def write(state: engine.GameState, combination: int, space: str, number: int | None = None) -> None:
@@ -25,8 +26,8 @@ def test_a_number_goes_anywhere_its_level_stays_ascending() -> None:
     state = game(sheet=mine({"level1": {"c03": 6}}))
     reveal(state, (7, "robot"), (5, "energy"), (9, "plant"))
     write(state, 0, "level1.c04")
-    assert state.seats[0].marks["level1.c04"] == 7
-    assert state.seats[0].marks["mineral.level1.c04"] == "circle"
+    assert state.sheets[0].marks["level1.c04"] == 7
+    assert state.sheets[0].marks["mineral.level1.c04"] == "circle"
     assert state.seats[0].chosen == "write"
 
 
@@ -50,7 +51,7 @@ def test_columns_impose_no_order() -> None:
     state = game(sheet=mine({"level1": {"c01": 14}}))
     reveal(state, (2, "robot"), (8, "energy"), (9, "plant"))
     write(state, 0, "level2.c01")
-    assert state.seats[0].marks["level2.c01"] == 2
+    assert state.sheets[0].marks["level2.c01"] == 2
 
 
 # --- astronaut -----------------------------------------------------------------------------
@@ -62,7 +63,7 @@ def test_astronaut_modifier_crosses_the_next_astronaut_symbol() -> None:
     numbers = {o["number"] for o in engine.options(state, 0).options if o["combination"] == 0}
     assert numbers == {0, 1, 2, 3}
     write(state, 0, "level1.c01", 0)
-    assert state.seats[0].marks["astronaut.s1"] == "cross"
+    assert state.sheets[0].marks["astronaut.s1"] == "cross"
     assert state.seats[0].turn_choice["modifier"] == -1
     assert engine.options(state, 0).kind == "confirm"
 
@@ -76,7 +77,7 @@ def test_astronaut_without_modifier_is_optional() -> None:
         {"action": "skip", "effect": "action.astronaut"},
     ]
     move(state, 0, action="astronaut", effect="action.astronaut")
-    assert state.seats[0].marks["astronaut.s1"] == "cross"
+    assert state.sheets[0].marks["astronaut.s1"] == "cross"
 
 
 def test_astronaut_modifier_beyond_two_is_refused() -> None:
@@ -93,7 +94,7 @@ def test_astronaut_modifier_still_works_past_the_last_symbol() -> None:
     state = game(sheet=sheet)
     reveal(state, (15, "astronaut"), (8, "energy"), (9, "plant"))
     write(state, 0, "level1.c12", 17)
-    assert state.seats[0].marks["level1.c12"] == 17
+    assert state.sheets[0].marks["level1.c12"] == 17
     assert engine.options(state, 0).kind == "confirm"
 
 
@@ -107,7 +108,7 @@ def test_planning_writes_an_x_anywhere_and_crosses_a_planning_symbol() -> None:
     spaces = {o["space"] for o in engine.options(state, 0).options if o["action"] == "planning"}
     assert len(spaces) == 33 and "level1.c02" not in spaces
     move(state, 0, action="planning", effect="action.planning", space="level3.c02")
-    marks = state.seats[0].marks
+    marks = state.sheets[0].marks
     assert marks["level3.c02"] == "X"
     assert marks["mineral.level3.c02"] == "circle"
     assert marks["planning.s1"] == "cross"
@@ -124,7 +125,7 @@ def test_planning_refusals() -> None:
     assert refused(state, 0, action="planning", effect="action.plant",
                    space="level2.c01") == "effect_not_pending"
     move(state, 0, action="skip", effect="action.planning")
-    assert "planning.s1" not in state.seats[0].marks
+    assert "planning.s1" not in state.sheets[0].marks
 
 
 def test_planning_x_past_the_last_symbol_crosses_nothing() -> None:
@@ -149,7 +150,7 @@ def test_plant_on_a_middle_level_space_chooses_above_or_below() -> None:
         {"action": "skip", "effect": "action.plant"},
     ]
     move(state, 0, action="plant", effect="action.plant", symbol="plant.g23.c01")
-    assert state.seats[0].marks["plant.g23.c01"] == "circle"
+    assert state.sheets[0].marks["plant.g23.c01"] == "circle"
 
 
 def test_plant_refusals() -> None:
@@ -189,7 +190,7 @@ def test_water_circles_the_reachable_water_symbol() -> None:
     assert refused(state, 0, action="water", effect="action.water",
                    symbol="water.g23.c07") == "symbol_not_reachable"
     move(state, 0, action="water", effect="action.water", symbol="water.g23.c08")
-    assert state.seats[0].marks["water.g23.c08"] == "circle"
+    assert state.sheets[0].marks["water.g23.c08"] == "circle"
 
 
 # --- robot and energy ----------------------------------------------------------------------
@@ -203,7 +204,7 @@ def test_robot_crosses_any_robot_symbol_and_completes_an_upgrade() -> None:
     options = engine.options(state, 0).options
     assert len(options) == 16 - 1 + 1  # every uncrossed robot symbol, and skip
     move(state, 0, action="robot", effect="action.robot", symbol="main.water.robot2")
-    marks = state.seats[0].marks
+    marks = state.sheets[0].marks
     assert marks["main.water.value_base"] == "cross"
     assert RULES.factory_value(marks, "main.water") == 5
 
@@ -228,10 +229,10 @@ def test_energy_activates_a_secondary_resource_factory() -> None:
     assert refused(state, 0, action="energy", effect="action.energy",
                    symbol="sec.rubies.robot1") == "wrong_symbol_kind"
     move(state, 0, action="energy", effect="action.energy", symbol="sec.rubies.energy1")
-    marks = state.seats[0].marks
+    marks = state.sheets[0].marks
     assert marks["sec.rubies.bonus1"] == marks["sec.rubies.bonus2"] == "cross"
     assert marks["rubies.r01"] == marks["rubies.r02"] == "circle"
-    assert RULES.derived(state, 0, marks=marks)["factories"]["sec.rubies"]["activated"] is True
+    assert RULES.derived(state, state.sheets[0], marks=marks)["factories"]["sec.rubies"]["activated"] is True
 
 
 def test_a_secondary_bonus_can_win_the_filling_bonus() -> None:
@@ -241,7 +242,7 @@ def test_a_secondary_bonus_can_win_the_filling_bonus() -> None:
     reveal(state, (5, "energy"), (8, "robot"), (9, "plant"))
     write(state, 0, "level1.c05")
     move(state, 0, action="energy", effect="action.energy", symbol="sec.water.energy1")
-    assert state.seats[0].marks["main.water.filling_bonus"] == "circle"
+    assert state.sheets[0].marks["main.water.filling_bonus"] == "circle"
 
 
 def test_bonus_robots_beyond_the_last_robot_symbol_are_lost() -> None:
@@ -291,7 +292,7 @@ def test_undo_restores_the_sheet_after_a_chain() -> None:
     write(state, 0, "level1.c05")
     move(state, 0, action="energy", effect="action.energy", symbol="sec.robots.energy2")
     send(state, 0, {"type": "undo"})
-    assert state.seats[0].marks == sheet
+    assert state.sheets[0].marks == sheet
     assert engine.options(state, 0).kind == "choose"
 
 
@@ -315,12 +316,12 @@ def test_filling_bonus_race_shared_by_all_first_players_and_lost_for_the_others(
     move(state, 2, action="write", combination=1, space="level3.c01", number=2)
     move(state, 2, action="skip", effect="action.energy")
     for seat in range(3):
-        assert "main.rubies.filling_bonus" not in state.seats[seat].marks  # phase 5 not yet
+        assert "main.rubies.filling_bonus" not in state.sheets[seat].marks  # phase 5 not yet
         send(state, seat, {"type": "confirm"})
-    bonus = [seat.marks.get("main.rubies.filling_bonus") for seat in state.seats]
+    bonus = [seat.marks.get("main.rubies.filling_bonus") for seat in state.sheets]
     assert bonus == ["circle", "circle", "cross"]
-    assert state.seats[0].marks["rubies.r13"] == "circle"
-    assert RULES.derived(state, 2, marks=state.seats[2].marks)["factories"]["main.rubies"][
+    assert state.sheets[0].marks["rubies.r13"] == "circle"
+    assert RULES.derived(state, state.sheets[2], marks=state.sheets[2].marks)["factories"]["main.rubies"][
         "filling_bonus"
     ] == "lost"
 
@@ -332,8 +333,8 @@ def test_a_crossed_filling_bonus_is_never_circled_later() -> None:
     write(state, 0, "level3.c07")
     move(state, 0, action="skip", effect="action.robot")
     send(state, 0, {"type": "confirm"})
-    assert state.seats[0].marks["main.rubies.filling_bonus"] == "cross"
-    assert state.seats[0].marks["rubies.r12"] == "circle"
+    assert state.sheets[0].marks["main.rubies.filling_bonus"] == "cross"
+    assert state.sheets[0].marks["rubies.r12"] == "circle"
 
 
 def test_a_column_is_extracted_in_phase_5_with_this_turns_plant() -> None:
@@ -341,15 +342,16 @@ def test_a_column_is_extracted_in_phase_5_with_this_turns_plant() -> None:
     reveal(state, (2, "plant"), (8, "robot"), (9, "energy"))
     write(state, 0, "level2.c01")
     move(state, 0, action="plant", effect="action.plant", symbol="plant.g23.c01")
-    assert RULES.derived(state, 0, marks=state.seats[0].marks)["columns_to_extract"] == ["col01"]
+    derived = RULES.derived(state, state.sheets[0], marks=state.sheets[0].marks)
+    assert derived["columns_to_extract"] == ["col01"]
     send(state, 0, {"type": "confirm"})
-    marks = state.seats[0].marks
+    marks = state.sheets[0].marks
     assert marks["plant.g23.c01"] == "cross" and "plant.g12.c01" not in marks
     assert marks["plants.r01"] == "circle" and "plants.r02" not in marks
     assert [marks.get(f"pearls.r0{n}") for n in (1, 2, 3)] == ["circle", "circle", None]
     assert marks["rubies.r01"] == "circle"
     assert marks["pump.c01"] == "circle"
-    assert RULES.derived(state, 0, marks=marks)["extracted_columns"] == ["col01"]
+    assert RULES.derived(state, state.sheets[0], marks=marks)["extracted_columns"] == ["col01"]
 
 
 # --- missions, end of game, standings ------------------------------------------------------
@@ -398,16 +400,19 @@ def test_missions_are_accomplished_in_phase_6_first_then_later() -> None:
     for seat in (0, 1):
         move(state, seat, action="skip", effect="action.robot")
         send(state, seat, {"type": "confirm"})
-    assert state.seats[0].marks["mission.A"] == 9
-    assert "mission.A" not in state.seats[1].marks
+    assert engine.options(state, 0).options == [{"action": "claim_mission", "letter": "A"}]
+    assert engine.options(state, 1).kind == "wait"
+    claim_all(state)
+    assert state.sheets[0].marks["mission.A"] == 9
+    assert "mission.A" not in state.sheets[1].marks
     assert "A" in state.flipped_missions
 
 
 def test_end_conditions() -> None:
     state = game(3)
-    state.seats[0].marks = full_but()
-    state.seats[1].marks = {"error.1": "circle", "error.2": "circle", "error.3": "circle"}
-    state.seats[2].marks = {"mission.A": 8, "mission.B": 6, "mission.C": 3}
+    state.sheets[0].marks = full_but()
+    state.sheets[1].marks = {"error.1": "circle", "error.2": "circle", "error.3": "circle"}
+    state.sheets[2].marks = {"mission.A": 8, "mission.B": 6, "mission.C": 3}
     assert RULES.end_reasons(state) == [
         {"reason": "all_missions", "seats": [2]},
         {"reason": "all_system_errors", "seats": [1]},
@@ -418,10 +423,10 @@ def test_end_conditions() -> None:
 
 def test_standings_break_ties_by_fewer_system_errors_then_share() -> None:
     state = game(4)
-    state.seats[0].marks = {"mission.A": 9}
-    state.seats[1].marks = {"mission.A": 9, "mission.B": 5, "error.1": "circle"}
-    state.seats[2].marks = {"mission.A": 4}
-    state.seats[3].marks = {"mission.A": 4}
+    state.sheets[0].marks = {"mission.A": 9}
+    state.sheets[1].marks = {"mission.A": 9, "mission.B": 5, "error.1": "circle"}
+    state.sheets[2].marks = {"mission.A": 4}
+    state.sheets[3].marks = {"mission.A": 4}
     standings = RULES.standings(state)
     assert [s["total"] for s in standings["scores"]] == [9, 9, 4, 4]
     assert [s["rank"] for s in standings["scores"]] == [1, 2, 3, 3]
@@ -444,8 +449,8 @@ def test_setup_modifiers() -> None:
                                                                 "points": 3}]},
     )
     state = engine.replay(events)
-    assert state.seats[1].error_boxes == ("error.1", "error.2")
-    assert RULES.seat_score(state, 1, marks={})["total"] == 3
+    assert state.sheets[1].error_boxes == ("error.1", "error.2")
+    assert RULES.sheet_score(state, state.sheets[1], marks={})["total"] == 3
     with pytest.raises(engine.RuleViolation) as error:
         engine.new_game(adventure=4, players=1, seed=1,
                         modifiers={0: [{"kind": "start_marks", "marks": [

@@ -56,7 +56,7 @@ def test_example_s1_mid_game_end_by_an_opponents_third_mission() -> None:
     state = game(2, missions={"A": 83, "B": 84, "C": 86})
     set_sheet(state, 0, s1_sheet())
     state = phase_5(state)
-    derived = RULES.derived(state, 0, marks=state.seats[0].marks)
+    derived = RULES.derived(state, state.sheets[0], marks=state.sheets[0].marks)
     assert derived["extracted_columns"] == ["col01", "col02", "col03", "col04", "col05", "col06"]
     assert derived["factories"]["main.pearls"]["filled"] == 5
     assert derived["factories"]["main.rubies"]["filled"] == 8
@@ -65,7 +65,7 @@ def test_example_s1_mid_game_end_by_an_opponents_third_mission() -> None:
     assert derived["factories"]["main.water"]["upgraded"] is True
     assert derived["factories"]["main.rubies"]["filling_bonus"] == "lost"
     # the circled plants of col09 and col10 stay in the mine
-    assert state.seats[0].marks["plant.g12.c09"] == "circle"
+    assert state.sheets[0].marks["plant.g12.c09"] == "circle"
     assert RULES.mission_holds(state, 0, 83) and RULES.mission_holds(state, 0, 86)
     assert not RULES.mission_holds(state, 0, 84)
     assert score(state) == {
@@ -111,10 +111,10 @@ def test_example_s2_factory_engine_with_a_won_filling_bonus() -> None:
     state = game(2, missions={"A": 83, "B": 85, "C": 87})
     set_sheet(state, 0, s2_sheet())
     state = phase_5(state)
-    derived = RULES.derived(state, 0, marks=state.seats[0].marks)
+    derived = RULES.derived(state, state.sheets[0], marks=state.sheets[0].marks)
     assert derived["extracted_columns"] == ["col01", "col08", "col09", "col10", "col11", "col12"]
     # col03 holds a circled pearl (circled by the X) but is incomplete: not extracted
-    assert state.seats[0].marks["mineral.level2.c03"] == "circle"
+    assert state.sheets[0].marks["mineral.level2.c03"] == "circle"
     assert derived["factories"]["main.pearls"] == {
         "symbols_left": [], "upgraded": True, "value": 3, "filled": 11, "capacity": 14,
         "filling_bonus": "won",
@@ -127,7 +127,7 @@ def test_example_s2_factory_engine_with_a_won_filling_bonus() -> None:
         "astronaut": 9, "planning": 0, "system_errors": 0, "campaign": 0, "total": 91,
     }
     # the opponent did not reach 10 pearls in that turn: the race crosses their bonus
-    assert state.seats[1].marks["main.pearls.filling_bonus"] == "cross"
+    assert state.sheets[1].marks["main.pearls.filling_bonus"] == "cross"
 
 
 def test_example_s3_early_end_by_system_errors_negative_total() -> None:
@@ -150,8 +150,9 @@ def test_example_s3_early_end_by_system_errors_negative_total() -> None:
         },
     )
     state = phase_5(state)
-    marks = state.seats[0].marks
-    assert RULES.derived(state, 0, marks=marks)["extracted_columns"] == ["col05", "col06", "col07"]
+    marks = state.sheets[0].marks
+    derived = RULES.derived(state, state.sheets[0], marks=marks)
+    assert derived["extracted_columns"] == ["col05", "col06", "col07"]
     assert "water.g23.c07" not in marks  # never circled: lost with its column
     assert marks["mineral.level1.c01"] == "circle"  # unextracted, worth nothing
     assert score(state) == {
@@ -190,15 +191,15 @@ def test_example_t1_numbering_and_a_water_action() -> None:
     assert refused(state, 0, action="water", effect="action.water",
                    symbol="plant.g23.c04") == "wrong_symbol_kind"
     move(state, 0, action="water", effect="action.water", symbol="water.g12.c04")
-    assert state.seats[0].marks["water.g12.c04"] == "circle"
+    assert state.sheets[0].marks["water.g12.c04"] == "circle"
     assert engine.options(state, 0).kind == "confirm"
-    assert RULES.extractable_columns(state.seats[0].marks) == []
+    assert RULES.extractable_columns(state.sheets[0].marks) == []
 
 
 def test_example_t1_seven_on_level_1_circles_the_ruby() -> None:
     state = t1_state()
     move(state, 0, action="write", combination=0, space="level1.c04", number=7)
-    assert state.seats[0].marks["mineral.level1.c04"] == "circle"
+    assert state.sheets[0].marks["mineral.level1.c04"] == "circle"
     assert {"action": "water", "effect": "action.water", "symbol": "water.g12.c04"} in (
         engine.options(state, 0).options
     )
@@ -208,7 +209,7 @@ def test_example_t1_illegal_placements() -> None:
     state = t1_state()
     assert refused(state, 0, action="write", combination=0, space="level2.c07",
                    number=7) == "space_not_ascending"
-    problem = RULES.placement_problem(state.seats[0].marks, "level2.c04", 9)
+    problem = RULES.placement_problem(state.sheets[0].marks, "level2.c04", 9)
     assert problem is not None and problem.code == "number_already_in_zone"
 
 
@@ -231,7 +232,7 @@ def test_example_t2_energy_chain_extraction_and_filling_bonus_race() -> None:
 
     for seat in (0, 1):
         move(state, seat, action="write", combination=0, space="level3.c11", number=10)
-        marks = state.seats[seat].marks
+        marks = state.sheets[seat].marks
         assert marks["mineral.level3.c11"] == "circle"
         if seat == 0:
             assert refused(state, 0, action="energy", effect="action.energy",
@@ -266,7 +267,7 @@ def test_example_t2_energy_chain_extraction_and_filling_bonus_race() -> None:
 
     assert state.turn == turn + 1
     for seat in (0, 1):
-        marks = state.seats[seat].marks
+        marks = state.sheets[seat].marks
         assert [box for box in LAYOUT.track_of("main.pearls") if box in marks] == [
             f"pearls.r{n:02}" for n in range(1, 12)
         ]
@@ -276,7 +277,7 @@ def test_example_t2_energy_chain_extraction_and_filling_bonus_race() -> None:
         assert "plant.g23.c11" not in marks  # never circled: lost for good
         assert marks["pump.c11"] == "circle" and "pump.c10" not in marks
         assert score(state, seat)["pearls"] == 11 * 3 + 8
-    assert state.seats[2].marks["main.pearls.filling_bonus"] == "cross"
+    assert state.sheets[2].marks["main.pearls.filling_bonus"] == "cross"
 
 
 def test_example_t3a_planning_x_completes_a_column() -> None:
@@ -284,7 +285,7 @@ def test_example_t3a_planning_x_completes_a_column() -> None:
     before = {"level1": {"c07": 9}, "level2": {"c06": 12, "c08": 13}, "level3": {"c07": 10}}
     set_sheet(state, 0, mine(before))
     reveal(state, (5, "planning"), (3, "plant"), (14, "robot"))
-    marks = state.seats[0].marks
+    marks = state.sheets[0].marks
     assert all(
         RULES.placement_problem(marks, "level2.c07", number) is not None for number in range(18)
     )
@@ -296,7 +297,7 @@ def test_example_t3a_planning_x_completes_a_column() -> None:
         ("level2.c07", "X"), ("mineral.level2.c07", "circle"), ("planning.s1", "cross"),
     ]
     send(state, 0, {"type": "confirm"})
-    marks = state.seats[0].marks
+    marks = state.sheets[0].marks
     assert marks["pump.c07"] == "circle"
     assert [box for box in LAYOUT.track_of("main.rubies") if box in marks] == [
         "rubies.r01", "rubies.r02",
@@ -324,10 +325,10 @@ def test_example_t3b_forced_system_error() -> None:
     assert refused(state, 0, action="write", combination=2, space="level1.c12",
                    number=13) == "space_not_ascending"
     move(state, 0, action="system_error", box="error.1")
-    assert state.seats[0].marks["error.1"] == "circle"
+    assert state.sheets[0].marks["error.1"] == "circle"
     assert engine.options(state, 0).kind == "confirm"  # no action, nothing pending
     send(state, 0, {"type": "confirm"})
-    assert state.seats[0].marks.get("pump.c12") is None
+    assert state.sheets[0].marks.get("pump.c12") is None
 
 
 def test_example_t3b_an_astronaut_combination_must_be_taken() -> None:
@@ -339,5 +340,5 @@ def test_example_t3b_an_astronaut_combination_must_be_taken() -> None:
     ]
     assert refused(state, 0, action="system_error", box="error.1") == "number_must_be_written"
     move(state, 0, action="write", combination=2, space="level1.c12", number=16)
-    assert state.seats[0].marks["astronaut.s1"] == "cross"  # the modifier used the action
+    assert state.sheets[0].marks["astronaut.s1"] == "cross"  # the modifier used the action
     assert state.seats[0].turn_choice["modifier"] == 2

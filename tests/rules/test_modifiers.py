@@ -20,10 +20,10 @@ def test_bonus_points_and_fewer_error_boxes_apply_to_their_seat_only(adventure: 
         adventure,
         {1: [{"kind": "bonus_points", "points": 7}, {"kind": "system_errors", "delta": -1}]},
     )
-    printed = len(state.seats[0].error_boxes)
-    assert len(state.seats[1].error_boxes) == printed - 1
-    assert state.seats[1].bonus_points == 7
-    assert state.seats[0].bonus_points == 0
+    printed = len(state.sheets[0].error_boxes)
+    assert len(state.sheets[1].error_boxes) == printed - 1
+    assert state.sheets[1].bonus_points == 7
+    assert state.sheets[0].bonus_points == 0
     mine = engine.sheet_view(state, 1, viewer=1)["score"]["total"]
     theirs = engine.sheet_view(state, 0, viewer=0)["score"]["total"]
     assert mine == theirs + 7
@@ -50,7 +50,7 @@ def test_a_modifier_the_sheet_cannot_take_is_refused(adventure: int, modifier: A
 
 def test_a_starting_x_counts_as_filled_and_is_no_number() -> None:
     state = start(1, {0: [{"kind": "start_marks", "marks": [{"element": "f9.s2", "mark": "X"}]}]})
-    assert state.seats[0].marks["f9.s2"] == "X"
+    assert state.sheets[0].marks["f9.s2"] == "X"
     with pytest.raises(engine.RuleViolation) as refused:
         engine.new_game(
             adventure=1,

@@ -112,9 +112,9 @@ def test_undo_restores_the_sheet_as_it_was_at_the_start_of_the_turn(
 
 
 def _assert_floors_ascend(state: GameState) -> None:
-    for seat in state.seats:
+    for sheet in state.sheets:
         for floor in LAYOUT.floors.values():
-            written = [seat.marks[s] for s in floor["spaces"] if isinstance(seat.marks.get(s), int)]
+            written = [sheet.marks[s] for s in floor["spaces"] if isinstance(sheet.marks.get(s), int)]
             assert written == sorted(set(written)), (floor["id"], written)
 
 

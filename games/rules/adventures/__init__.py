@@ -1,13 +1,13 @@
 """One module per adventure; ``rules_for`` finds the one a game plays."""
 
-from games.rules.adventures.base import AdventureRules
+from games.rules.adventures.base import Adventure
 from games.rules.adventures.colony import ColonyRules
 from games.rules.adventures.journey import JourneyRules
 from games.rules.adventures.launch import LaunchRules
 from games.rules.adventures.mine import MineRules
 from games.rules.errors import RuleViolation
 
-PLAYABLE: dict[int, AdventureRules] = {
+PLAYABLE: dict[int, Adventure] = {
     1: LaunchRules(),
     2: JourneyRules(),
     3: ColonyRules(),
@@ -15,7 +15,7 @@ PLAYABLE: dict[int, AdventureRules] = {
 }
 
 
-def rules_for(adventure: object) -> AdventureRules:
+def rules_for(adventure: object) -> Adventure:
     """The rules of a playable adventure, or a RuleViolation naming what is playable."""
     if isinstance(adventure, int) and adventure in PLAYABLE:
         return PLAYABLE[adventure]

@@ -1,59 +1,467 @@
-"""What an adventure module provides to the common turn."""
+"""The rules every adventure shares, as one concrete base with default hooks.
 
-from typing import Any, Protocol
+An adventure module subclasses ``Adventure`` (as python-chess's variant boards subclass its
+``Board``) and holds only what its sheet does differently: its layout data, its actions as a
+table of steps, its missions as a table of conditions, its reactions and its scoring. What is the
+same on every sheet lives here once:
 
+- setup: modifiers checked against the sheet, a sheet's setup for the opening event;
+- phases 2-3: every legal write listed from the open range of each empty space (computed once
+  per decision), a pick checked and written, the System Error when nothing can be written;
+- phase 4: steps waiting for a choice, offered with their uses (and a skip when optional),
+  settled by themselves when they can change nothing;
+- phase 5: races ("the first players to ... in the same turn");
+- phase 6: mission conditions by card;
+- the general end conditions, the missions, System Error and campaign lines of a score, and
+  final ranks by score then fewer System Errors.
+"""
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from games.rules import cards, ranking, steps
+from games.rules import modifiers as modifiers_rules
+from games.rules.actions import ASTRONAUT, astronaut_numbers
+from games.rules.cards import Combination
+from games.rules.ending import standard_end_reasons
+from games.rules.errors import RuleViolation
 from games.rules.events import Recorder
-from games.rules.state import GameState, SeatState
+from games.rules.layout import SheetLayout
+from games.rules.missions import LETTERS
+from games.rules.modifiers import SheetSetup
+from games.rules.sheet import (
+    CIRCLE,
+    CROSS,
+    MAX_NUMBER,
+    MIN_NUMBER,
+    Marks,
+    first_unmarked,
+    open_ranges,
+    placement_problem,
+)
+from games.rules.state import GameState, Sheet
 
 Option = dict[str, Any]
+Uses = Callable[[GameState, int, str], list[Option]]
+Use = Callable[[Recorder, int, str, Option], None]
+Condition = Callable[[Sheet], bool]
 
 
-class AdventureRules(Protocol):
+@dataclass(frozen=True)
+class Step:
+    """How one kind of waiting step is used: every way to use it now (empty: it can change
+    nothing), and how a chosen use is checked and recorded."""
+
+    uses: Uses
+    use: Use
+
+
+class Adventure:
+    """The rules of one adventure. Subclasses set the class attributes and the layout, fill
+    ``steps`` and ``missions``, and override the hooks their sheet needs."""
+
     number: int
     key: str
     name: str
+    layout: SheetLayout
+    # The words a setup modifier may mark on an element that is not a numbering space.
+    start_mark_words: tuple[str, ...] = (CIRCLE, CROSS)
+    # Whether an Astronaut combination may write its number changed by -2 to +2.
+    astronaut_modifies = True
+    # How a step with no possible use is resolved when it settles by itself.
+    settle_outcome = "no_effect"
+    # Whether the steps of one frame are alike, the first standing for all (listed once).
+    frame_steps_alike = False
 
-    def new_seat(self, modifiers: list[dict[str, Any]]) -> SeatState:
-        """A blank sheet with the seat's setup modifiers applied."""
+    def __init__(self) -> None:
+        # The steps by action (``steps_by_action``) and the mission conditions by card.
+        self.steps: dict[str, Step] = {}
+        self.missions: dict[int, Condition] = {}
 
-    def validate_modifiers(self, modifiers: list[dict[str, Any]]) -> None:
-        """Raise RuleViolation for a modifier this adventure cannot apply."""
+    # --- setup ---------------------------------------------------------------------------
+
+    def mark_problem(self, element: Any, mark: Any) -> str | None:
+        """Why a setup modifier cannot put ``mark`` on ``element``, or None: an X in a
+        numbering space, or one of ``start_mark_words`` on another element of the sheet."""
+        if not isinstance(element, str) or (
+            element not in self.layout.spaces and element not in self.layout.markable
+        ):
+            return f"{element!r} is not an element of this sheet."
+        if element in self.layout.spaces:
+            return None if mark == "X" else f"A starting mark in space {element} can only be X."
+        return None if mark in self.start_mark_words else f"{mark!r} is not a mark for {element}."
+
+    def validate_modifiers(self, modifiers: list[dict[str, Any]]) -> list[tuple[str, Any]]:
+        """Refuse a modifier this sheet cannot take (RuleViolation); return the start marks."""
+        return modifiers_rules.validate(
+            modifiers, error_boxes=len(self.layout.error_boxes), mark_problem=self.mark_problem
+        )
+
+    def sheet_setup(self, modifiers: list[dict[str, Any]]) -> SheetSetup:
+        """A blank sheet with the seat's (validated) setup modifiers applied."""
+        return modifiers_rules.sheet_from(
+            modifiers, error_boxes=self.layout.error_boxes, marks=self.layout.printed_marks
+        )
+
+    # --- phases 2-3: pick a combination and write its number -----------------------------
+
+    def numbering_zones(self, marks: Marks) -> list[tuple[str, ...]]:
+        """The zones in which numbers must ascend now, each as its spaces in order (by default
+        the zones of the layout, whatever the marks)."""
+        return self.layout.zone_spaces
+
+    def zone_name(self, zone: Sequence[str]) -> str:
+        """How a player names a zone, in a refusal."""
+        return f"the zone of {zone[0]}"
+
+    def zones_of(self, marks: Marks, space: str) -> list[tuple[str, ...]]:
+        """The numbering zones ``space`` belongs to now."""
+        return [zone for zone in self.numbering_zones(marks) if space in zone]
+
+    def spaces_for(self, action: str) -> Sequence[str] | None:
+        """The spaces a number of ``action`` may go in (None: any space)."""
+        return None
+
+    def numbers_of(self, combination: Combination) -> list[int]:
+        """The numbers a combination can write: its own, or with an Astronaut action (where
+        the adventure allows it) every number -2 to +2 away within 0-17."""
+        if self.astronaut_modifies and combination.action == ASTRONAUT:
+            return astronaut_numbers(combination.number)
+        return [combination.number]
+
+    def write_options(self, state: GameState, seat: int) -> list[Option]:
+        """Every legal write of the dealt combinations."""
+        ranges = self.open_ranges(state.sheet_of(seat).marks)
+        options: list[Option] = []
+        for index, combination in enumerate(state.combinations):
+            allowed = self.spaces_for(combination.action)
+            candidates = (
+                list(ranges.items())
+                if allowed is None
+                else [(space, ranges[space]) for space in allowed if space in ranges]
+            )
+            for number in self.numbers_of(combination):
+                options.extend(
+                    {"action": "write", "combination": index, "space": space, "number": number}
+                    for space, (low, high) in candidates
+                    if low < number < high
+                )
+        return options
+
+    def open_ranges(self, marks: Marks) -> dict[str, tuple[int, int]]:
+        """Every empty numbering space and the open range of the numbers it takes now."""
+        spaces = self.layout.spaces
+        ranges = open_ranges(marks, self.numbering_zones(marks))
+        return {space: bounds for space, bounds in ranges.items() if space in spaces}
 
     def choice_options(self, state: GameState, seat: int) -> list[Option]:
-        """Phases 2-3: every legal pick of a combination and where its number goes."""
+        """Phases 2-3: every legal write, or the System Error boxes when none."""
+        writes = self.write_options(state, seat)
+        if writes:
+            return writes
+        return [
+            {"action": "system_error", "box": box}
+            for box in self.error_boxes_to_mark(state.sheet_of(seat))
+        ]
+
+    def placement_problem(self, marks: Marks, space: str, number: int) -> RuleViolation | None:
+        """Why ``number`` cannot go in ``space``: the ascending rule of each of its zones."""
+        for zone in self.zones_of(marks, space):
+            problem = placement_problem(marks, zone, space, number, zone_name=self.zone_name(zone))
+            if problem is not None:
+                return problem
+        return None
+
+    def space_problem(self, marks: Marks, space: Any) -> RuleViolation | None:
+        """Why ``space`` cannot take a number or an X, or None."""
+        if not isinstance(space, str) or space not in self.layout.spaces:
+            return RuleViolation("unknown_space", f"{space!r} is not a space of this sheet.")
+        if space in marks:
+            return RuleViolation("space_not_empty", f"Space {space} is already filled.")
+        return None
+
+    def number_problem(
+        self, index: int, combination: Combination, number: Any
+    ) -> RuleViolation | None:
+        """Why a pick of ``combination`` cannot write ``number``, or None."""
+        if isinstance(number, int) and number in self.numbers_of(combination):
+            return None
+        if self.astronaut_modifies and combination.action == ASTRONAUT:
+            return RuleViolation(
+                "astronaut_modifier_out_of_range",
+                f"The Astronaut action changes {combination.number} by -2 to +2 within "
+                f"{MIN_NUMBER}-{MAX_NUMBER}: {number!r} is out of reach.",
+            )
+        return RuleViolation(
+            "number_not_in_combination",
+            f"Combination {index} shows {combination.number}, not {number!r}; only an "
+            "Astronaut combination changes its number.",
+        )
+
+    def check_write(self, state: GameState, seat: int, choice: Option) -> dict[str, Any]:
+        """The data of the number_written event a pick makes, or the RuleViolation it breaks."""
+        index, combination = cards.chosen_combination(state.combinations, choice)
+        number = choice.get("number", combination.number)
+        space = choice.get("space")
+        marks = state.sheet_of(seat).marks
+        problem = self.number_problem(index, combination, number) or self.space_problem(marks, space)
+        if problem is not None:
+            raise problem
+        assert isinstance(space, str)
+        problem = self.action_space_problem(combination.action, space) or self.placement_problem(
+            marks, space, number
+        )
+        if problem is not None:
+            raise problem
+        written: dict[str, Any] = {"combination": index, "space": space, "number": number}
+        if self.astronaut_modifies and combination.action == ASTRONAUT:
+            written["modifier"] = number - combination.number
+        return written
+
+    def action_space_problem(self, action: str, space: str) -> RuleViolation | None:
+        """Why a number of ``action`` cannot go in ``space`` (adventures tying zones to
+        actions), or None."""
+        return None
 
     def play_write(self, rec: Recorder, seat: int, choice: Option) -> None:
         """Check and record a pick: a combination and where its number goes."""
+        written = self.check_write(rec.state, seat, choice)
+        rec.emit("number_written", seat, **written)
+        combination = rec.state.combinations[written["combination"]]
+        self.after_write(rec, seat, written, combination)
+        self.settle(rec, seat)
 
-    def play_system_error(self, rec: Recorder, seat: int, choice: Option) -> None:
-        """Check and record a System Error taken because no number can be written."""
+    def after_write(
+        self, rec: Recorder, seat: int, written: dict[str, Any], combination: Combination
+    ) -> None:
+        """The reactions of a number just written, and the action it leaves to use: by
+        default the action waits as its step, except an Astronaut action already used by
+        changing the number (its next symbol is crossed at once)."""
+        action = combination.action
+        if action == ASTRONAUT and written.get("modifier", 0) != 0:
+            self.cross_next(rec, seat, self.astronaut_track)
+            return
+        rec.emit("effects_pending", seat, source=action, effects=[f"action.{action}"])
+
+    # --- System Errors ---------------------------------------------------------------------
+
+    def error_boxes_to_mark(self, sheet: Sheet) -> list[str]:
+        """The System Error boxes a seat may mark now: the next one, top to bottom."""
+        box = first_unmarked(sheet.marks, sheet.error_boxes)
+        return [box] if box is not None else []
+
+    def error_box_refusal(self, sheet: Sheet, box: Any) -> RuleViolation:
+        free = self.error_boxes_to_mark(sheet)
+        return RuleViolation(
+            "error_box_not_next",
+            f"System Error boxes are crossed top to bottom: the next one is "
+            f"{free[0] if free else None}.",
+        )
+
+    def play_system_error(self, rec: Recorder, seat: int, choice: Option, *, listed: bool) -> None:
+        """Check and record a System Error taken because no number can be written
+        (``listed``: the choice is one of the options, so already known to be legal)."""
+        sheet = rec.sheet(seat)
+        if not listed and self.write_options(rec.state, seat):
+            raise RuleViolation(
+                "number_must_be_written",
+                "At least one combination can be written: you must write one.",
+            )
+        free = self.error_boxes_to_mark(sheet)
+        box = choice.get("box", free[0] if free else None)
+        if box not in free:
+            raise self.error_box_refusal(sheet, box)
+        rec.emit("system_error", seat, box=box, cause="no_writable_number")
+        self.after_system_error(rec, seat, box)
+
+    def after_system_error(self, rec: Recorder, seat: int, box: str) -> None:
+        """What marking a System Error box gives (some sheets compensate)."""
+
+    # --- tracks crossed symbol by symbol -----------------------------------------------------
+
+    @property
+    def astronaut_track(self) -> tuple[str, ...]:
+        """The astronaut symbols crossed one by one as the action is used."""
+        return ()
+
+    def cross_next(self, rec: Recorder, seat: int, track: tuple[str, ...]) -> str | None:
+        """Cross the next symbol of a track; past the last, nothing. Returns what it crossed."""
+        symbol = first_unmarked(rec.sheet(seat).marks, track)
+        if symbol is not None:
+            rec.emit("mark", seat, element=symbol, mark=CROSS)
+        return symbol
+
+    # --- phase 4 and reactions: steps waiting for a choice ---------------------------------
+
+    def step_action(self, step: str) -> str:
+        """The action a waiting step is used with (its key in ``steps``)."""
+        return step.removeprefix("action.")
+
+    def step_optional(self, step: str) -> bool:
+        """Whether a seat may skip the step."""
+        return step.startswith("action.")
+
+    def skip_refusal(self, step: str) -> RuleViolation:
+        return RuleViolation("effect_not_optional", f"{step} must be used while it can be.")
+
+    def uses_of(self, state: GameState, seat: int, step: str) -> list[Option]:
+        """Every way to use ``step`` now (empty: it can change nothing)."""
+        return self.steps[self.step_action(step)].uses(state, seat, step)
 
     def effect_options(self, state: GameState, seat: int) -> list[Option]:
-        """Every legal choice for the effect(s) waiting on top of the seat's stack."""
+        """Every legal choice for the step(s) waiting on top of the seat's stack."""
+        pending = state.seats[seat].pending
+        if not pending:
+            return []
+        frame = pending[-1][:1] if self.frame_steps_alike else pending[-1]
+        options = []
+        for step in frame:
+            options.extend(self.uses_of(state, seat, step))
+            if self.step_optional(step):
+                options.append({"action": "skip", "effect": step})
+        return options
 
     def play_effect(self, rec: Recorder, seat: int, choice: Option) -> None:
-        """Check and record the resolution of a waiting effect."""
+        """Check and record the use (or skip) of a waiting step."""
+        step = choice.get("effect")
+        pending = rec.seat(seat).pending
+        if not isinstance(step, str) or step not in pending[-1]:
+            raise RuleViolation(
+                "effect_not_pending",
+                f"{step!r} is not waiting for your choice; resolve one of {pending[-1]} first.",
+            )
+        action = choice.get("action")
+        expected = self.step_action(step)
+        if action == "skip":
+            if not self.step_optional(step):
+                raise self.skip_refusal(step)
+            self.resolve_step(rec, seat, step, outcome="skipped", target=None)
+        elif action == expected:
+            self.steps[expected].use(rec, seat, step, choice)
+        else:
+            raise RuleViolation(
+                "illegal_choice", f"{step} is resolved with {expected!r} or a skip, not {action!r}."
+            )
+        self.settle(rec, seat)
+
+    def resolve_step(self, rec: Recorder, seat: int, step: str, *, outcome: str, target: Any) -> None:
+        """Record that a waiting step is done with, and how."""
+        steps.resolve(rec, seat, step, outcome=outcome, target=target)
+
+    def settle(self, rec: Recorder, seat: int) -> None:
+        """Resolve by themselves the steps on top of the stack that can change nothing."""
+        steps.settle(
+            rec, seat, uses_of=self.uses_of, outcome=self.settle_outcome, resolve_step=self.resolve_step
+        )
+
+    # --- phase 5: incidents and races ------------------------------------------------------
+
+    def race_elements(self) -> tuple[str, ...]:
+        """The bonuses that go to the first players to circle them (in the same turn)."""
+        return ()
 
     def incidents(self, rec: Recorder) -> None:
-        """Phase 5, for all seats at once."""
+        """Phase 5, for all seats at once: by default, the races."""
+        self.settle_races(rec)
+
+    def settle_races(self, rec: Recorder) -> None:
+        """A race bonus circled this turn on any sheet is crossed on every sheet where it is
+        still unmarked; all who circled it this turn keep it."""
+        sheets = rec.state.sheets
+        for element in self.race_elements():
+            if not any(
+                sheet.marks.get(element) == CIRCLE and element not in sheet.turn_start_marks
+                for sheet in sheets
+            ):
+                continue
+            for sheet in sheets:
+                if element not in sheet.marks:
+                    rec.emit("mark", sheet.seats[0], sheet=sheet.id, element=element, mark=CROSS)
+
+    # --- phase 6: missions -------------------------------------------------------------------
 
     def mission_holds(self, state: GameState, seat: int, card: int) -> bool:
         """Whether the seat's sheet meets the mission's condition now."""
+        condition = self.missions.get(card)
+        if condition is None:
+            raise ValueError(f"card {card} is not a mission of adventure {self.number}")
+        return condition(state.sheet_of(seat))
 
     def reward_mission(self, rec: Recorder, seat: int, value: int) -> None:
-        """Give the mission reward beyond writing it in the mission box."""
+        """The reward beyond the value written in the mission box (none by default)."""
+
+    # --- end of game and scoring -------------------------------------------------------------
 
     def end_reasons(self, state: GameState) -> list[dict[str, Any]]:
         """The end conditions met at the end of this turn (empty: the game goes on)."""
+        return standard_end_reasons(state, spaces=self.layout.spaces)
 
-    def seat_score(self, state: GameState, seat: int, *, marks: dict[str, Any]) -> dict[str, Any]:
-        """The live score breakdown of one sheet, with ``total``."""
+    @staticmethod
+    def errors_marked(sheet: Sheet, marks: Marks) -> int:
+        """System Error boxes marked on the sheet."""
+        return sum(1 for box in sheet.error_boxes if box in marks)
+
+    @staticmethod
+    def missions_points(marks: Marks) -> int:
+        """The values written in the mission boxes."""
+        return sum(
+            value for letter in LETTERS if isinstance(value := marks.get(f"mission.{letter}"), int)
+        )
+
+    def error_penalty(self, sheet: Sheet, marks: Marks) -> int:
+        """Points lost for the System Error boxes marked."""
+        return int(self.layout.error_penalty[self.errors_marked(sheet, marks)])
+
+    @staticmethod
+    def seen_marks(state: GameState, sheet: Sheet) -> Marks:
+        """A sheet as the other seats see it: as it began the turn while a turn is played."""
+        return sheet.turn_start_marks if state.status == "playing" else sheet.marks
+
+    def areas(self, state: GameState, sheet: Sheet, marks: Marks) -> dict[str, int]:
+        """The points of the sheet's scoring areas between its missions and its System Errors."""
+        raise NotImplementedError
+
+    def details(self, state: GameState, sheet: Sheet, marks: Marks) -> dict[str, Any]:
+        """Counts shown beside the score that are not points (complete zones, ...)."""
+        return {}
+
+    def sheet_score(self, state: GameState, sheet: Sheet, *, marks: Marks) -> dict[str, Any]:
+        """The live score breakdown of one sheet, with ``total``: missions, the adventure's
+        areas, System Errors and campaign points."""
+        score: dict[str, Any] = {
+            "missions": self.missions_points(marks),
+            **self.areas(state, sheet, marks),
+            "system_errors": -self.error_penalty(sheet, marks),
+            "campaign": sheet.bonus_points,
+        }
+        total = sum(score.values())
+        score.update(self.details(state, sheet, marks))
+        score["total"] = total
+        return score
+
+    def rank_keys(self, state: GameState, scores: list[dict[str, Any]]) -> list[Any]:
+        """Keys sorting seats best first: by score, then fewer System Errors."""
+        return [
+            (-score["total"], self.errors_marked(state.sheet_of(seat), state.sheet_of(seat).marks))
+            for seat, score in enumerate(scores)
+        ]
 
     def standings(self, state: GameState) -> dict[str, Any]:
-        """Final scores with breakdowns and ranks, and the winning seats."""
+        """Final scores with breakdowns and ranks (shared when equal), and the winning seats."""
+        scores = [
+            self.sheet_score(state, state.sheet_of(seat), marks=state.sheet_of(seat).marks)
+            for seat in range(state.players)
+        ]
+        ranks = ranking.dense_ranks(self.rank_keys(state, scores))
+        return {
+            "scores": [
+                {"seat": seat, "total": s["total"], "rank": ranks[seat], "breakdown": s}
+                for seat, s in enumerate(scores)
+            ],
+            "winners": [seat for seat, rank in enumerate(ranks) if rank == 1],
+        }
 
-    def numbering_zones(self, marks: dict[str, Any]) -> list[tuple[str, ...]]:
-        """The zones in which numbers must ascend now, each as its spaces in order."""
-
-    def derived(self, state: GameState, seat: int, *, marks: dict[str, Any]) -> dict[str, Any]:
+    def derived(self, state: GameState, sheet: Sheet, *, marks: Marks) -> dict[str, Any]:
         """What a front end needs to draw that is not a mark (complete zones, ...)."""
+        return {}

@@ -2,6 +2,22 @@
 energy pairs draw, water tanks, four space stations (robots, plants, the race for the big
 multipliers), astronaut and planning tracks giving wild actions.
 
+The sheet, by its element names (layout in ``data/adventure-2-journey.json``):
+
+- the trajectory ``s01``-``s36`` (ascending from the Earth); drawn walls ``wall.NN`` cut it into
+  playing zones ``zone.sAA-sBB``, each its own ascending zone;
+- energy ``track.energy``: every second energy circled completes a pair, crosses its wall
+  marker and leaves a wall to draw (the step named after the marker, compulsory);
+- the actions (``action.<name>`` steps, optional): Robot circles a robot of any station (the
+  last one of a station circles its big multiplier while unmarked, else the small one: a race);
+  Energy circles the next energy; Plant circles a plant of a station tied to the zone of the
+  number; Water circles the tank of the number's space; Planning writes an X and crosses the
+  next planning symbol; Astronaut changes the number by -2..+2 and crosses the next astronaut
+  symbol; every second astronaut or planning symbol circles a wild action (``track.wild``);
+- the first two System Error boxes each give an energy;
+- missions 70-75 score points; score: stations (plants times multiplier), tanks, the longest
+  complete zone, the most-zones ranking, minus System Errors.
+
 Readings taken where the sources disagree (spec section 10), and choices of this module:
 
 - D1: a completed energy pair crosses its wall marker ``energy.wN`` and leaves the wall to
@@ -35,33 +51,24 @@ Readings taken where the sources disagree (spec section 10), and choices of this
 
 from typing import Any
 
-from games.rules import astra, cards, data, ranking, steps
-from games.rules import modifiers as modifiers_rules
-from games.rules.actions import ASTRONAUT_SHIFTS
-from games.rules.adventures.base import Option
+from games.rules import astra, cards, data, ranking
+from games.rules.actions import ASTRONAUT, ASTRONAUT_SHIFTS
+from games.rules.adventures.base import Adventure, Option, Step
 from games.rules.adventures.journey_layout import WALL_DRAWN, Layout, Station, Zone
 from games.rules.cards import ACTIONS
-from games.rules.ending import standard_end_reasons
 from games.rules.errors import RuleViolation
 from games.rules.events import Recorder
 from games.rules.sheet import (
+    CIRCLE,
+    CROSS,
     MAX_NUMBER,
     MIN_NUMBER,
     Marks,
     X,
     first_unmarked,
-    placement_problem,
-    x_placement_problem,
 )
-from games.rules.state import GameState, SeatState
+from games.rules.state import GameState, Sheet
 
-CIRCLE = "circle"
-CROSS = "cross"
-ASTRONAUT = "astronaut"
-
-# The step each action leaves waiting for the player's choice (Astronaut is used at the pick).
-STEP_OF_ACTION = {action: f"action.{action}" for action in ACTIONS if action != ASTRONAUT}
-ACTION_OF_STEP = {step: action for action, step in STEP_OF_ACTION.items()}
 WALL = "wall"
 
 # Mission conditions, by card (the card texts are in the common mission index).
@@ -85,55 +92,63 @@ ENERGY_CARDS_PER_ASTRA_ZONE = 2
 UNMARKABLE_KINDS = ("mission_box", "score_box", "rank_box", "campaign_area", "station")
 
 
-class Placements:
-    """Which empty spaces of a sheet take a number, asked many times while listing options.
-
-    Each question goes to the ascending rule (``placement_problem``) with the space's playing
-    zone reduced to its numbered spaces around the space: empty spaces and X marks play no
-    part in the order, so the answer is the same, only quicker.
-    """
-
-    def __init__(self, layout: Layout, marks: Marks) -> None:
-        self.marks = marks
-        self.lines: list[tuple[str, list[str], str]] = []
-        for zone in layout.zones(marks):
-            numbered = [space for space in zone.spaces if isinstance(marks.get(space), int)]
-            before = 0
-            for space in zone.spaces:
-                if space not in marks:
-                    line = [*numbered[:before], space, *numbered[before:]]
-                    self.lines.append((space, line, zone.id))
-                elif isinstance(marks[space], int):
-                    before += 1
-        self.answers: dict[int, list[str]] = {}
-
-    def spaces_for(self, number: int) -> list[str]:
-        if number not in self.answers:
-            self.answers[number] = [
-                space
-                for space, line, zone in self.lines
-                if placement_problem(self.marks, line, space, number, zone_name=zone) is None
-            ]
-        return self.answers[number]
-
-
-class JourneyRules:
+class JourneyRules(Adventure):
     """The rules of adventure 2 (see the module docstring)."""
 
     number = 2
     key = "journey"
     name = "The Journey"
+    layout: Layout
 
     def __init__(self) -> None:
+        super().__init__()
         self.layout = Layout(data.adventure(2))
+        self.steps = {
+            WALL: Step(uses=self._wall_uses, use=self._use("wall", WALL_DRAWN)),
+            "energy": Step(uses=self._energy_uses, use=self._energy),
+            "robot": Step(uses=self._robot_uses, use=self._use("robot", CIRCLE)),
+            "plant": Step(uses=self._plant_uses, use=self._use("plant", CIRCLE)),
+            "water": Step(uses=self._water_uses, use=self._use("tank", CIRCLE)),
+            "planning": Step(uses=self._planning_uses, use=self._use("space", X)),
+        }
+        tanks = self.layout.tanks
+        self.missions = {
+            MISSION_MULTIPLIERS: lambda sheet: sum(
+                1
+                for s in self.layout.stations
+                if CIRCLE in (sheet.marks.get(s.mult_big), sheet.marks.get(s.mult_small))
+            )
+            >= MULTIPLIER_STATIONS_NEEDED,
+            MISSION_FULL_STATIONS: lambda sheet: sum(
+                1 for s in self.layout.stations if all(p in sheet.marks for p in s.plants)
+            )
+            >= FULL_STATIONS_NEEDED,
+            MISSION_TWO_SIXES: lambda sheet: self._zone_lengths(sheet.marks).count(SIX_LONG)
+            >= SIXES_NEEDED,
+            MISSION_SIX_FOUR_TWO: lambda sheet: all(
+                length in self._zone_lengths(sheet.marks) for length in ZONE_LENGTHS_NEEDED
+            ),
+            MISSION_TANKS: lambda sheet: sum(1 for t in tanks if t in sheet.marks) >= TANKS_NEEDED,
+            MISSION_TANK_RUN: lambda sheet: any(
+                all(t in sheet.marks for t in tanks[start : start + TANK_RUN_NEEDED])
+                for start in range(len(tanks) - TANK_RUN_NEEDED + 1)
+            ),
+        }
 
     # --- setup ---------------------------------------------------------------------------
 
-    def validate_modifiers(self, modifiers: list[dict[str, Any]]) -> None:
-        start = modifiers_rules.validate(
-            modifiers, error_boxes=len(self.layout.error_boxes), mark_problem=self._mark_problem
-        )
-        marks: dict[str, Any] = {**self.layout.start_marks, **dict(start)}
+    def mark_problem(self, element: Any, mark: Any) -> str | None:
+        if isinstance(element, str) and element in self.layout.elements:
+            raw = self.layout.elements[element]
+            if raw["kind"] in UNMARKABLE_KINDS or mark not in raw["marks"]:
+                return f"{mark!r} is not a mark for {element}."
+            return None
+        return super().mark_problem(element, mark)
+
+    def validate_modifiers(self, modifiers: list[dict[str, Any]]) -> list[tuple[str, Any]]:
+        """Energies are circled in order from the printed one, with one wall per pair."""
+        start = super().validate_modifiers(modifiers)
+        marks: dict[str, Any] = {**self.layout.printed_marks, **dict(start)}
         circled = [energy for energy in self.layout.energies if energy in marks]
         if circled != list(self.layout.energies[: len(circled)]):
             raise RuleViolation(
@@ -146,32 +161,28 @@ class JourneyRules:
                 "invalid_modifier",
                 f"{pairs} energy pair(s) complete at setup: give exactly {pairs} wall(s).",
             )
+        return start
 
-    def _mark_problem(self, element: Any, mark: Any) -> str | None:
-        if isinstance(element, str) and element in self.layout.elements:
-            raw = self.layout.elements[element]
-            if raw["kind"] in UNMARKABLE_KINDS or mark not in raw["marks"]:
-                return f"{mark!r} is not a mark for {element}."
-            return None
-        if isinstance(element, str) and element in self.layout.spaces:
-            return None if mark == X else f"A starting mark in space {element} can only be X."
-        return f"{element!r} is not an element of this sheet."
-
-    def new_seat(self, modifiers: list[dict[str, Any]]) -> SeatState:
-        seat = modifiers_rules.seat_from(
-            modifiers, error_boxes=self.layout.error_boxes, marks=dict(self.layout.start_marks)
-        )
+    def sheet_setup(self, modifiers: list[dict[str, Any]]) -> Any:
+        """The pairs completed at setup have their wall markers crossed."""
+        setup = super().sheet_setup(modifiers)
         for energy, marker in self.layout.marker_completed_by.items():
-            if energy in seat.marks:
-                seat.marks[marker] = CROSS
-        return seat
+            if energy in setup["marks"]:
+                setup["marks"][marker] = CROSS
+        return setup
 
     # --- the rules of a pick -------------------------------------------------------------
 
-    def placement_problem(self, marks: Marks, space: str, number: int) -> RuleViolation | None:
-        """Why ``number`` cannot go in ``space``: the ascending rule of its playing zone."""
-        zone = self.layout.zone_of(marks, space)
-        return placement_problem(marks, zone.spaces, space, number, zone_name=zone.id)
+    def numbering_zones(self, marks: Marks) -> list[tuple[str, ...]]:
+        return [zone.spaces for zone in self.layout.zones(marks)]
+
+    def zone_name(self, zone: Any) -> str:
+        return self.layout.zone_named(tuple(zone)).id
+
+    def space_problem(self, marks: Marks, space: Any) -> RuleViolation | None:
+        if not isinstance(space, str) or space not in self.layout.spaces:
+            return RuleViolation("unknown_space", f"{space!r} is not a space of this sheet.")
+        return super().space_problem(marks, space)
 
     @staticmethod
     def modifier_problem(number: int, action: str, modifier: Any) -> RuleViolation | None:
@@ -218,15 +229,12 @@ class JourneyRules:
 
     def _variants(self, number: int, action: str) -> list[int | None]:
         """The modifiers a pick may carry: none, and the Astronaut shifts that stay in range."""
-        shifts: list[int | None] = [None]
-        if action == ASTRONAUT:
-            shifts.extend(
-                d for d in ASTRONAUT_SHIFTS if self.modifier_problem(number, action, d) is None
-            )
-        return shifts
+        if action != ASTRONAUT:
+            return [None]
+        return [None, *(d for d in ASTRONAUT_SHIFTS if MIN_NUMBER <= number + d <= MAX_NUMBER)]
 
     def _writes(
-        self, state: GameState, placements: Placements, *, wild: str | None
+        self, state: GameState, ranges: dict[str, tuple[int, int]], *, wild: str | None
     ) -> list[Option]:
         """Every write of the dealt combinations, or with ``wild`` of every other action."""
         options: list[Option] = []
@@ -239,94 +247,84 @@ class JourneyRules:
                     number = combination.number + (modifier or 0)
                     options.extend(
                         _write_option(index, space, number, modifier, wild, action)
-                        for space in placements.spaces_for(number)
+                        for space, (low, high) in ranges.items()
+                        if low < number < high
                     )
         return options
 
+    def write_options(self, state: GameState, seat: int) -> list[Option]:
+        """D4: writability is judged on the combinations as dealt."""
+        return self._writes(state, self.open_ranges(state.sheet_of(seat).marks), wild=None)
+
     def choice_options(self, state: GameState, seat: int) -> list[Option]:
-        sheet = state.seats[seat]
-        placements = Placements(self.layout, sheet.marks)
-        options = self._writes(state, placements, wild=None)
-        if not options:
-            box = first_unmarked(sheet.marks, sheet.error_boxes)
-            options = [{"action": "system_error", "box": box}] if box is not None else []
-        wilds = self.available_wilds(sheet.marks)
+        """The writes as dealt (or the System Error), and the writes a wild action allows."""
+        options = super().choice_options(state, seat)
+        marks = state.sheet_of(seat).marks
+        wilds = self.available_wilds(marks)
         if wilds:
-            options.extend(self._writes(state, placements, wild=wilds[0]))
+            options.extend(self._writes(state, self.open_ranges(marks), wild=wilds[0]))
         return options
 
-    def play_write(self, rec: Recorder, seat: int, choice: Option) -> None:
-        state = rec.state
-        marks = rec.seat(seat).marks
+    def check_write(self, state: GameState, seat: int, choice: Option) -> dict[str, Any]:
+        marks = state.sheet_of(seat).marks
         index, combination = cards.chosen_combination(state.combinations, choice)
         space = choice.get("space")
         action = combination.action
         wild = choice.get("wild")
         if wild is not None or choice.get("wild_action") is not None:
-            problem = self.wild_problem(marks, wild, choice.get("wild_action"))
-            if problem is not None:
-                raise problem
+            _raise(self.wild_problem(marks, wild, choice.get("wild_action")))
             wild = wild or self.available_wilds(marks)[0]
             action = choice["wild_action"]
         modifier = choice.get("modifier")
-        problem = self.modifier_problem(combination.number, action, modifier)
-        if problem is not None:
-            raise problem
+        _raise(self.modifier_problem(combination.number, action, modifier))
         number = combination.number + (modifier or 0)
         if choice.get("number", number) != number:
             raise RuleViolation(
                 "number_not_in_combination",
                 f"Combination {index} with this pick writes {number}, not {choice.get('number')}.",
             )
-        if space not in self.layout.spaces:
-            raise RuleViolation("unknown_space", f"{space!r} is not a space of this sheet.")
+        _raise(self.space_problem(marks, space))
+        assert isinstance(space, str)
         problem = self.placement_problem(marks, space, number)
         if problem is not None:
-            if wild is None and not self._writes(state, Placements(self.layout, marks), wild=None):
+            if wild is None and not self.write_options(state, seat):
                 raise RuleViolation(
                     "no_legal_placement",
                     "No combination can be written on your sheet: take a System Error (or use "
                     "a wild action that makes a number writable).",
                 )
             raise problem
-        extra: dict[str, Any] = {"action": action}
+        written: dict[str, Any] = {
+            "combination": index, "space": space, "number": number, "action": action
+        }
         if modifier is not None:
-            extra["modifier"] = modifier
+            written["modifier"] = modifier
         if wild is not None:
-            extra["wild"] = wild
-        rec.emit("number_written", seat, combination=index, space=space, number=number, **extra)
-        if wild is not None:
-            rec.emit("mark", seat, element=wild, mark=CROSS)
-        if action == ASTRONAUT:
-            if modifier is not None:
-                self._cross_next(rec, seat, self.layout.astronaut_track)
-            return
-        rec.emit("effects_pending", seat, source=action, effects=[STEP_OF_ACTION[action]])
-        self._settle(rec, seat)
+            written["wild"] = wild
+        return written
 
-    def play_system_error(self, rec: Recorder, seat: int, choice: Option) -> None:
-        sheet = rec.seat(seat)
-        if self._writes(rec.state, Placements(self.layout, sheet.marks), wild=None):
-            raise RuleViolation(
-                "number_must_be_written",
-                "At least one combination can be written: you must write one.",
-            )
-        box = first_unmarked(sheet.marks, sheet.error_boxes)
-        if box is None or choice.get("box", box) != box:
-            raise RuleViolation(
-                "error_box_not_next",
-                f"System Error boxes are crossed from the top: the next one is {box}.",
-            )
-        rec.emit("system_error", seat, box=box, cause="no_writable_number")
+    def after_write(self, rec: Recorder, seat: int, written: dict[str, Any], combination: Any) -> None:
+        """A wild used is crossed; the Astronaut action is used (or not) at the pick; the other
+        actions wait as their steps."""
+        if "wild" in written:
+            rec.emit("mark", seat, element=written["wild"], mark=CROSS)
+        action = written["action"]
+        if action == ASTRONAUT:
+            if "modifier" in written:
+                self.cross_next(rec, seat, self.layout.astronaut_track)
+            return
+        rec.emit("effects_pending", seat, source=action, effects=[f"action.{action}"])
+
+    def after_system_error(self, rec: Recorder, seat: int, box: str) -> None:
         if box in self.layout.error_gives_energy:
             self._gain_energy(rec, seat)
-        self._settle(rec, seat)
+        self.settle(rec, seat)
 
     # --- reactions -------------------------------------------------------------------------
 
     def _gain_energy(self, rec: Recorder, seat: int) -> None:
         """Circle the next energy; a completed pair crosses its marker and owes a wall."""
-        energy = first_unmarked(rec.seat(seat).marks, self.layout.energies)
+        energy = first_unmarked(rec.sheet(seat).marks, self.layout.energies)
         if energy is None:
             return
         rec.emit("mark", seat, element=energy, mark=CIRCLE)
@@ -335,15 +333,13 @@ class JourneyRules:
             rec.emit("mark", seat, element=marker, mark=CROSS)
             rec.emit("effects_pending", seat, source=marker, effects=[marker])
 
-    def _cross_next(self, rec: Recorder, seat: int, track: tuple[str, ...]) -> None:
+    def cross_next(self, rec: Recorder, seat: int, track: tuple[str, ...]) -> str | None:
         """Cross the next astronaut or planning symbol; every second one circles a wild."""
-        symbol = first_unmarked(rec.seat(seat).marks, track)
-        if symbol is None:
-            return
-        rec.emit("mark", seat, element=symbol, mark=CROSS)
-        wild = self.layout.wild_reward.get(symbol)
+        symbol = super().cross_next(rec, seat, track)
+        wild = self.layout.wild_reward.get(symbol) if symbol is not None else None
         if wild is not None:
             rec.emit("mark", seat, element=wild, mark=CIRCLE)
+        return symbol
 
     def deserved_multiplier(self, marks: Marks, robot: str) -> str | None:
         """The multiplier circling ``robot`` wins: the big one while it is unmarked, else the
@@ -411,184 +407,113 @@ class JourneyRules:
             return RuleViolation("tank_already_circled", f"{on_space} is already circled.")
         return None
 
-    def x_problem(self, marks: Marks, space: Any) -> RuleViolation | None:
-        """Why the Planning X cannot go in ``space``, or None."""
-        return x_placement_problem(marks, space, spaces=self.layout.spaces)
-
     # --- pending steps -----------------------------------------------------------------------
 
-    def _step_action(self, step: str) -> str:
-        return ACTION_OF_STEP.get(step, WALL)
+    def step_action(self, step: str) -> str:
+        """An action's step, or the wall a completed energy pair owes (named by its marker)."""
+        return step.removeprefix("action.") if step.startswith("action.") else WALL
 
-    def _uses_of(self, state: GameState, seat: int, step: str) -> list[Option]:
-        sheet = state.seats[seat]
-        marks = sheet.marks
-        space = sheet.turn_choice.get("space", "")
-        action = self._step_action(step)
-        base: Option = {"action": action, "effect": step}
-        if action == WALL:
-            return [
-                {**base, "wall": wall}
-                for wall in self.layout.walls
-                if self.wall_problem(marks, wall) is None
-            ]
-        if action == "energy":
-            return [base] if first_unmarked(marks, self.layout.energies) is not None else []
-        if action == "robot":
-            uses = []
-            for robot in self.layout.robots:
-                if self.robot_problem(marks, robot, None) is None:
-                    multiplier = self.deserved_multiplier(marks, robot)
-                    extra = {"multiplier": multiplier} if multiplier else {}
-                    uses.append({**base, "robot": robot, **extra})
-            return uses
-        if action == "plant":
-            return [
-                {**base, "plant": plant}
-                for plant in self.layout.plants
-                if self.plant_problem(marks, space, plant) is None
-            ]
-        if action == "water":
-            if self.water_problem(marks, space, None) is not None:
-                return []
-            return [{**base, "tank": self.layout.tank_on[space]}]
+    def skip_refusal(self, step: str) -> RuleViolation:
+        return RuleViolation(
+            "wall_required", f"Your energy pair is complete ({step} crossed): draw a wall now."
+        )
+
+    def _wall_uses(self, state: GameState, seat: int, step: str) -> list[Option]:
+        marks = state.sheet_of(seat).marks
         return [
-            {**base, "space": target}
-            for target in self.layout.trajectory
-            if self.x_problem(marks, target) is None
+            {"action": WALL, "effect": step, "wall": wall}
+            for wall in self.layout.walls
+            if wall not in marks
         ]
 
-    def effect_options(self, state: GameState, seat: int) -> list[Option]:
-        pending = state.seats[seat].pending
-        if not pending:
+    def _energy_uses(self, state: GameState, seat: int, step: str) -> list[Option]:
+        if first_unmarked(state.sheet_of(seat).marks, self.layout.energies) is None:
             return []
-        options = []
-        for step in pending[-1]:
-            options.extend(self._uses_of(state, seat, step))
-            if step in ACTION_OF_STEP:
-                options.append({"action": "skip", "effect": step})
-        return options
+        return [{"action": "energy", "effect": step}]
 
-    def play_effect(self, rec: Recorder, seat: int, choice: Option) -> None:
-        step = choice.get("effect")
-        pending = rec.seat(seat).pending
-        if not isinstance(step, str) or step not in pending[-1]:
-            raise RuleViolation(
-                "effect_not_pending",
-                f"{step!r} is not waiting for your choice; resolve one of {pending[-1]} first.",
-            )
-        action = choice.get("action")
-        if action == "skip":
-            if step not in ACTION_OF_STEP:
-                raise RuleViolation(
-                    "wall_required",
-                    f"Your energy pair is complete ({step} crossed): draw a wall now.",
-                )
-            steps.resolve(rec, seat, step, outcome="skipped", target=None)
-        elif action != self._step_action(step):
-            raise RuleViolation(
-                "illegal_choice", f"{action!r} does not resolve {step}: see the options."
-            )
-        else:
-            self._use(rec, seat, step, choice)
-        self._settle(rec, seat)
+    def _energy(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+        self.resolve_step(rec, seat, step, outcome="used", target=None)
+        self._gain_energy(rec, seat)
 
-    def _use(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
-        marks = rec.seat(seat).marks
-        space = rec.seat(seat).turn_choice.get("space", "")
-        action = self._step_action(step)
-        if action == "energy":
-            steps.resolve(rec, seat, step, outcome="used", target=None)
-            self._gain_energy(rec, seat)
-            return
-        target: Any
-        if action == WALL:
-            target = choice.get("wall")
-            problem = self.wall_problem(marks, target)
-            mark = WALL_DRAWN
-        elif action == "robot":
-            target = choice.get("robot")
-            problem = self.robot_problem(marks, target, choice.get("multiplier"))
-            mark = CIRCLE
-        elif action == "plant":
-            target = choice.get("plant")
-            problem = self.plant_problem(marks, space, target)
-            mark = CIRCLE
-        elif action == "water":
-            problem = self.water_problem(marks, space, choice.get("tank"))
-            target, mark = self.layout.tank_on.get(space), CIRCLE
-        else:
-            target = choice.get("space")
-            problem = self.x_problem(marks, target)
-            mark = X
-        if problem is not None:
-            raise problem
-        multiplier = self.deserved_multiplier(marks, target) if action == "robot" else None
-        steps.resolve(rec, seat, step, outcome="used", target=target)
-        rec.emit("mark", seat, element=target, mark=mark)
-        if multiplier is not None:
-            rec.emit("mark", seat, element=multiplier, mark=CIRCLE)
-        if action == "planning":
-            self._cross_next(rec, seat, self.layout.planning_track)
+    def _robot_uses(self, state: GameState, seat: int, step: str) -> list[Option]:
+        marks = state.sheet_of(seat).marks
+        uses = []
+        for robot in self.layout.robots:
+            if robot not in marks:
+                multiplier = self.deserved_multiplier(marks, robot)
+                extra = {"multiplier": multiplier} if multiplier else {}
+                uses.append({"action": "robot", "effect": step, "robot": robot, **extra})
+        return uses
 
-    def _settle(self, rec: Recorder, seat: int) -> None:
-        steps.settle(rec, seat, uses_of=self._uses_of)
+    def _plant_uses(self, state: GameState, seat: int, step: str) -> list[Option]:
+        marks = state.sheet_of(seat).marks
+        space = state.seats[seat].turn_choice.get("space", "")
+        return [
+            {"action": "plant", "effect": step, "plant": plant}
+            for station in self.layout.stations_reached(marks, space)
+            for plant in station.plants
+            if plant not in marks
+        ]
+
+    def _water_uses(self, state: GameState, seat: int, step: str) -> list[Option]:
+        space = state.seats[seat].turn_choice.get("space", "")
+        tank = self.layout.tank_on.get(space)
+        if tank is None or tank in state.sheet_of(seat).marks:
+            return []
+        return [{"action": "water", "effect": step, "tank": tank}]
+
+    def _planning_uses(self, state: GameState, seat: int, step: str) -> list[Option]:
+        marks = state.sheet_of(seat).marks
+        return [
+            {"action": "planning", "effect": step, "space": target}
+            for target in self.layout.trajectory
+            if target not in marks
+        ]
+
+    def _use(self, key: str, mark: str) -> Any:
+        """Mark ``mark`` on the element a choice names under ``key``, once the action's rule
+        allows it (a robot may win its station's multiplier; Planning crosses a symbol)."""
+
+        def use(rec: Recorder, seat: int, step: str, choice: Option) -> None:
+            marks = rec.sheet(seat).marks
+            space = rec.seat(seat).turn_choice.get("space", "")
+            action = self.step_action(step)
+            target = choice.get(key)
+            if action == WALL:
+                problem = self.wall_problem(marks, target)
+            elif action == "robot":
+                problem = self.robot_problem(marks, target, choice.get("multiplier"))
+            elif action == "plant":
+                problem = self.plant_problem(marks, space, target)
+            elif action == "water":
+                problem = self.water_problem(marks, space, target)
+                target = self.layout.tank_on.get(space)
+            else:
+                problem = self.space_problem(marks, target)
+            _raise(problem)
+            assert isinstance(target, str)
+            multiplier = self.deserved_multiplier(marks, target) if action == "robot" else None
+            self.resolve_step(rec, seat, step, outcome="used", target=target)
+            rec.emit("mark", seat, element=target, mark=mark)
+            if multiplier is not None:
+                rec.emit("mark", seat, element=multiplier, mark=CIRCLE)
+            if action == "planning":
+                self.cross_next(rec, seat, self.layout.planning_track)
+
+        return use
 
     # --- phase 5: the race for the big multipliers -----------------------------------------
 
-    def incidents(self, rec: Recorder) -> None:
-        """A big multiplier circled this turn by anyone is crossed on every sheet where it is
-        still unmarked; all who circled it this turn keep it."""
-        seats = rec.state.seats
-        for station in self.layout.stations:
-            big = station.mult_big
-            if not any(
-                seat.marks.get(big) == CIRCLE and seat.turn_start_marks.get(big) != CIRCLE
-                for seat in seats
-            ):
-                continue
-            for index, seat in enumerate(seats):
-                if big not in seat.marks:
-                    rec.emit("mark", index, element=big, mark=CROSS)
+    def race_elements(self) -> tuple[str, ...]:
+        return tuple(station.mult_big for station in self.layout.stations)
 
-    # --- phase 6: missions -------------------------------------------------------------------
-
-    def mission_holds(self, state: GameState, seat: int, card: int) -> bool:
-        marks = state.seats[seat].marks
-        stations = self.layout.stations
-        if card == MISSION_MULTIPLIERS:
-            won = [
-                s for s in stations if CIRCLE in (marks.get(s.mult_big), marks.get(s.mult_small))
-            ]
-            return len(won) >= MULTIPLIER_STATIONS_NEEDED
-        if card == MISSION_FULL_STATIONS:
-            full = [s for s in stations if all(plant in marks for plant in s.plants)]
-            return len(full) >= FULL_STATIONS_NEEDED
-        lengths = [len(zone) for zone in self.complete_zones(marks)]
-        if card == MISSION_TWO_SIXES:
-            return lengths.count(SIX_LONG) >= SIXES_NEEDED
-        if card == MISSION_SIX_FOUR_TWO:
-            return all(length in lengths for length in ZONE_LENGTHS_NEEDED)
-        tanks = [tank in marks for tank in self.layout.tanks]
-        if card == MISSION_TANKS:
-            return sum(tanks) >= TANKS_NEEDED
-        if card == MISSION_TANK_RUN:
-            return any(
-                all(tanks[start : start + TANK_RUN_NEEDED])
-                for start in range(len(tanks) - TANK_RUN_NEEDED + 1)
-            )
-        raise ValueError(f"card {card} is not an adventure 2 mission")
-
-    def reward_mission(self, rec: Recorder, seat: int, value: int) -> None:
-        """The points are written in the mission box; nothing else happens."""
-
-    # --- end of game and scoring -------------------------------------------------------------
-
-    def end_reasons(self, state: GameState) -> list[dict[str, Any]]:
-        return standard_end_reasons(state, spaces=self.layout.trajectory)
+    # --- missions, end of game and scoring -------------------------------------------------
 
     def complete_zones(self, marks: Marks) -> list[Zone]:
         return [zone for zone in self.layout.zones(marks) if zone.complete(marks)]
+
+    def _zone_lengths(self, marks: Marks) -> list[int]:
+        return [len(zone) for zone in self.complete_zones(marks)]
 
     def station_points(self, marks: Marks, station: Station) -> int:
         """Circled plants times the circled multiplier (0 without one)."""
@@ -600,41 +525,27 @@ class JourneyRules:
             return 0
         return value * sum(1 for plant in station.plants if plant in marks)
 
-    @staticmethod
-    def errors_crossed(sheet: SeatState, marks: Marks) -> int:
-        return sum(1 for box in sheet.error_boxes if box in marks)
-
-    def seat_score(self, state: GameState, seat: int, *, marks: Marks) -> dict[str, Any]:
-        sheet = state.seats[seat]
-        stations = {s.id: self.station_points(marks, s) for s in self.layout.stations}
+    def areas(self, state: GameState, sheet: Sheet, marks: Marks) -> dict[str, int]:
         complete = self.complete_zones(marks)
         counts = [
-            len(complete) if other == seat else len(self.complete_zones(self._seen(state, other)))
-            for other in range(state.players)
+            len(complete) if other is sheet else len(self.complete_zones(self.seen_marks(state, other)))
+            for other in state.sheets
         ]
-        score: dict[str, Any] = {
-            "missions": sum(
-                value
-                for letter in "ABC"
-                if isinstance(value := marks.get(f"mission.{letter}"), int)
-            ),
-            "plants": sum(stations.values()),
+        return {
+            "plants": sum(self.station_points(marks, s) for s in self.layout.stations),
             "water": sum(self.layout.tank_value[t] for t in self.layout.tanks if t in marks),
             "longest_zone": max((len(zone) for zone in complete), default=0),
             "most_zones": ranking.rank_awards(
                 counts, self.layout.most_zones_awards, zero_scores=False
-            )[seat],
-            "system_errors": -self.layout.error_penalty[self.errors_crossed(sheet, marks)],
-            "campaign": sheet.bonus_points,
+            )[sheet.id],
         }
-        total = sum(score.values())
-        score.update(
-            stations=stations,
-            complete_zones=len(complete),
-            errors_crossed=self.errors_crossed(sheet, marks),
-            total=total,
-        )
-        return score
+
+    def details(self, state: GameState, sheet: Sheet, marks: Marks) -> dict[str, Any]:
+        return {
+            "stations": {s.id: self.station_points(marks, s) for s in self.layout.stations},
+            "complete_zones": len(self.complete_zones(marks)),
+            "errors_crossed": self.errors_marked(sheet, marks),
+        }
 
     def solo_most_zones(self, complete_zones: int, astra_energy_cards: int) -> int:
         """Solo: with at least one complete zone, 20 for no fewer zones than ASTRA's pairs of
@@ -644,34 +555,7 @@ class JourneyRules:
         astra_zones = astra_energy_cards // ENERGY_CARDS_PER_ASTRA_ZONE
         return astra.solo_rank_award(complete_zones, astra_zones, self.layout.most_zones_awards)
 
-    @staticmethod
-    def _seen(state: GameState, seat: int) -> Marks:
-        """Another seat's sheet as the others see it: as it began the turn while playing."""
-        sheet = state.seats[seat]
-        return sheet.turn_start_marks if state.status == "playing" else sheet.marks
-
-    def standings(self, state: GameState) -> dict[str, Any]:
-        """By score, then fewer System Errors, then shared positions."""
-        scores = [
-            self.seat_score(state, seat, marks=state.seats[seat].marks)
-            for seat in range(state.players)
-        ]
-        ranks = ranking.final_ranks(
-            [s["total"] for s in scores], [s["errors_crossed"] for s in scores]
-        )
-        return {
-            "scores": [
-                {"seat": seat, "total": s["total"], "rank": ranks[seat], "breakdown": s}
-                for seat, s in enumerate(scores)
-            ],
-            "winners": [seat for seat, rank in enumerate(ranks) if rank == 1],
-        }
-
-    def numbering_zones(self, marks: Marks) -> list[tuple[str, ...]]:
-        """The zones in which numbers must ascend now, each as its spaces in order."""
-        return [tuple(zone.spaces) for zone in self.layout.zones(marks)]
-
-    def derived(self, state: GameState, seat: int, *, marks: Marks) -> dict[str, Any]:
+    def derived(self, state: GameState, sheet: Sheet, *, marks: Marks) -> dict[str, Any]:
         zones = self.layout.zones(marks)
         return {
             "zones": [
@@ -704,3 +588,7 @@ def _write_option(
         option["wild_action"] = action
     return option
 
+
+def _raise(problem: RuleViolation | None) -> None:
+    if problem is not None:
+        raise problem

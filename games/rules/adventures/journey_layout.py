@@ -157,7 +157,7 @@ class Layout(SheetLayout):
         return tuple(self._track("track.most_zones")["values"])
 
     @cached_property
-    def start_marks(self) -> Marks:
+    def printed_marks(self) -> Marks:
         """What the sheet prints already marked (energy e01)."""
         return {
             element["id"]: element["prefilled"]
@@ -183,6 +183,10 @@ class Layout(SheetLayout):
             self.spaces[spaces[0]]["order"],
             self.spaces[spaces[-1]]["order"],
         )
+
+    def zone_named(self, spaces: tuple[str, ...]) -> Zone:
+        """The zone made of these trajectory spaces."""
+        return self._zone(list(spaces))
 
     def zone_of(self, marks: Marks, space: str) -> Zone:
         return next(zone for zone in self.zones(marks) if space in zone.spaces)

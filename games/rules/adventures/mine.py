@@ -3,6 +3,24 @@ numbering, plants and water circled beside the number, columns extracted in phas
 four resource factories, the filling-bonus race, upgrades of the main factories and control
 centres, and the five secondary factories with their immediate bonuses.
 
+The sheet, by its element names (layout in ``data/adventure-4-mine.json``):
+
+- levels ``level1``-``level3``, cavities ``levelN.cKK`` numbered left to right; filling a
+  cavity (number or X) circles its mineral ``mineral.levelN.cKK`` at once;
+- the actions (``action.<name>`` steps, all optional): Plant / Water circle a ``mine_plant`` /
+  ``mine_water`` symbol directly above or below the number; Robot / Energy cross a robot /
+  energy symbol of any factory; Astronaut crosses the next symbol of ``centre.astronaut``
+  (changing the number by -2..+2 uses it at once); Planning writes an X and crosses the next
+  symbol of ``centre.planning``;
+- factories: a factory whose energy and robot symbols are all crossed is upgraded (main:
+  ``<factory>.value_base`` crossed) or activated (secondary: its bonus icons crossed, then its
+  bonus: resources stored, or the robot factory's ``sec.robots.bonusN`` robots to use);
+- phase 5: every complete column whose pump is not circled is extracted (its circled resources
+  crossed, top to bottom, each stored in its factory), then its pump is circled; a resource
+  factory's filling bonus goes to the first players to reach its trigger box;
+- missions 82-87 score points; score: stored resources by factory value plus bonuses,
+  astronauts, minus planning, minus System Errors.
+
 Readings taken where the sources disagree (spec section 8), and choices of this module:
 
 - extraction happens in phase 5 (``incidents``), after every action of the turn;
@@ -23,38 +41,14 @@ Readings taken where the sources disagree (spec section 8), and choices of this 
 
 from typing import Any
 
-from games.rules import cards, data, ranking, steps
-from games.rules import modifiers as modifiers_rules
-from games.rules.actions import astronaut_numbers
-from games.rules.adventures.base import Option
+from games.rules import data
+from games.rules.adventures.base import Adventure, Option, Step
 from games.rules.adventures.mine_layout import Layout
 from games.rules.cards import Combination
-from games.rules.ending import standard_end_reasons
 from games.rules.errors import RuleViolation
 from games.rules.events import Recorder
-from games.rules.sheet import (
-    MAX_NUMBER,
-    MIN_NUMBER,
-    Marks,
-    X,
-    all_filled,
-    first_unmarked,
-    placement_problem,
-    x_placement_problem,
-)
-from games.rules.state import GameState, SeatState
-
-CIRCLE = "circle"
-CROSS = "cross"
-
-# The step each action leaves waiting for the player's choice (all optional).
-ACTION_STEPS = {
-    action: f"action.{action}"
-    for action in ("robot", "energy", "plant", "water", "astronaut", "planning")
-}
-ASTRONAUT_STEP = ACTION_STEPS["astronaut"]
-PLANNING_STEP = ACTION_STEPS["planning"]
-OPTIONAL_STEPS = frozenset(ACTION_STEPS.values())
+from games.rules.sheet import CIRCLE, CROSS, Marks, X, all_filled, first_unmarked
+from games.rules.state import GameState, Sheet
 
 # Mission conditions, by card (the card texts are in the common mission index).
 MISSION_PUMPS = 82
@@ -77,136 +71,85 @@ AREA_OF_FACTORY = {
     "main.rubies": "rubies",
 }
 
-START_MARK_WORDS = (CIRCLE, CROSS)
-
 
 def _level_name(level: str) -> str:
     return f"level {level.removeprefix('level')}"
 
 
-class MineRules:
+class MineRules(Adventure):
     """The rules of adventure 4 (see the module docstring)."""
 
     number = 4
     key = "mine"
     name = "The Mine"
+    layout: Layout
+    # The steps of a frame are alike (the 3 bonus robots): the first stands for all.
+    frame_steps_alike = True
 
     def __init__(self) -> None:
+        super().__init__()
         self.layout = Layout(data.adventure(4))
-        self._mark_problem = modifiers_rules.mark_problem_on(
-            spaces=self.layout.spaces, markable=self.layout.markable, words=START_MARK_WORDS
-        )
-
-    # --- setup ---------------------------------------------------------------------------
-
-    def validate_modifiers(self, modifiers: list[dict[str, Any]]) -> None:
-        modifiers_rules.validate(
-            modifiers, error_boxes=len(self.layout.error_boxes), mark_problem=self._mark_problem
-        )
-
-    def new_seat(self, modifiers: list[dict[str, Any]]) -> SeatState:
-        return modifiers_rules.seat_from(modifiers, error_boxes=self.layout.error_boxes)
-
-    # --- phases 2-3: pick a combination and write its number -----------------------------
-
-    def placement_problem(self, marks: Marks, space: str, number: int) -> RuleViolation | None:
-        """Why ``number`` cannot go in ``space`` (its level stays strictly ascending), or None."""
-        level = self.layout.level_of(space)
-        return placement_problem(
-            marks, self.layout.levels[level], space, number, zone_name=_level_name(level)
-        )
-
-    @staticmethod
-    def numbers_of(combination: Combination) -> list[int]:
-        """The numbers a combination can write: an Astronaut one may be changed by -2 to +2."""
-        if combination.action == "astronaut":
-            return astronaut_numbers(combination.number)
-        return [combination.number]
-
-    def choice_options(self, state: GameState, seat: int) -> list[Option]:
-        sheet = state.seats[seat]
-        writes = self._write_options(state, sheet.marks)
-        if writes:
-            return writes
-        box = first_unmarked(sheet.marks, sheet.error_boxes)
-        return [{"action": "system_error", "box": box}] if box is not None else []
-
-    def _write_options(self, state: GameState, marks: Marks) -> list[Option]:
-        options = []
-        empty = [space for space in self.layout.spaces if space not in marks]
-        for index, combination in enumerate(state.combinations):
-            for number in self.numbers_of(combination):
-                for space in empty:
-                    if self.placement_problem(marks, space, number) is None:
-                        options.append(
-                            {
-                                "action": "write",
-                                "combination": index,
-                                "space": space,
-                                "number": number,
-                            }
-                        )
-        return options
-
-    def play_write(self, rec: Recorder, seat: int, choice: Option) -> None:
-        state = rec.state
-        index, combination = cards.chosen_combination(state.combinations, choice)
-        space = choice.get("space")
-        if space not in self.layout.spaces:
-            raise RuleViolation("unknown_space", f"{space!r} is not a cavity of this sheet.")
-        number = choice.get("number", combination.number)
-        if not isinstance(number, int) or number not in self.numbers_of(combination):
-            if combination.action == "astronaut":
-                raise RuleViolation(
-                    "astronaut_modifier_out_of_range",
-                    f"The Astronaut action changes {combination.number} by -2 to +2 within "
-                    f"{MIN_NUMBER}-{MAX_NUMBER}: {number!r} is out of reach.",
-                )
-            raise RuleViolation(
-                "number_not_in_combination",
-                f"Combination {index} shows {combination.number}, not {number!r}; only an "
-                "Astronaut combination changes its number.",
+        gap = Step(uses=self._gap_uses, use=self._circle_gap_symbol)
+        factory = Step(uses=self._factory_uses, use=self._cross_factory)
+        self.steps = {
+            "plant": gap,
+            "water": gap,
+            "robot": factory,
+            "energy": factory,
+            "astronaut": Step(uses=self._astronaut_uses, use=self._astronaut),
+            "planning": Step(uses=self._planning_uses, use=self._planning),
+        }
+        self.missions = {
+            MISSION_PUMPS: lambda sheet: sum(self._pumped(sheet.marks)) >= PUMPS_NEEDED,
+            MISSION_ADJACENT_PUMPS: lambda sheet: _run_of(self._pumped(sheet.marks), ADJACENT_PUMPS_NEEDED),
+            MISSION_ALL_SECONDARY: lambda sheet: all(
+                self.factory_complete(sheet.marks, f) for f in self.layout.secondary_factories
+            ),
+            MISSION_FACTORIES: lambda sheet: sum(
+                1 for f in self.layout.factories if self.factory_complete(sheet.marks, f)
             )
-        problem = self.placement_problem(state.seats[seat].marks, space, number)
-        if problem is not None:
-            raise problem
-        written: dict[str, Any] = {"combination": index, "space": space, "number": number}
-        if combination.action == "astronaut":
-            written["modifier"] = number - combination.number
-        rec.emit("number_written", seat, **written)
-        self._circle_mineral(rec, seat, space)
-        self._start_action(rec, seat, combination.action, written.get("modifier", 0))
-        self._settle(rec, seat)
+            >= FACTORIES_NEEDED,
+            MISSION_PLANTS: lambda sheet: self._ever_circled(sheet.marks, "mine_plant") >= PLANTS_NEEDED,
+            MISSION_WATERS: lambda sheet: self._ever_circled(sheet.marks, "mine_water") >= WATERS_NEEDED,
+        }
 
-    def play_system_error(self, rec: Recorder, seat: int, choice: Option) -> None:
-        sheet = rec.seat(seat)
-        if self._write_options(rec.state, sheet.marks):
-            raise RuleViolation(
-                "number_must_be_written",
-                "At least one combination can be written (an Astronaut one changed by up to "
-                "2): you must write one.",
-            )
-        box = first_unmarked(sheet.marks, sheet.error_boxes)
-        if box is None or choice.get("box", box) != box:
-            raise RuleViolation(
-                "error_box_not_next",
-                f"System Error boxes are crossed top to bottom: the next one is {box}.",
-            )
-        rec.emit("system_error", seat, box=box, cause="no_writable_number")
+    # --- phases 2-3 ------------------------------------------------------------------------
+
+    def zone_name(self, zone: Any) -> str:
+        return _level_name(self.layout.level_of(zone[0]))
+
+    def space_problem(self, marks: Marks, space: Any) -> RuleViolation | None:
+        if not isinstance(space, str) or space not in self.layout.spaces:
+            return RuleViolation("unknown_space", f"{space!r} is not a cavity of this sheet.")
+        return super().space_problem(marks, space)
+
+    def after_write(
+        self, rec: Recorder, seat: int, written: dict[str, Any], combination: Combination
+    ) -> None:
+        self._circle_mineral(rec, seat, written["space"])
+        super().after_write(rec, seat, written, combination)
 
     def _circle_mineral(self, rec: Recorder, seat: int, space: str) -> None:
         """A cavity holding a mineral circles it as soon as it is filled (number or X)."""
         mineral = self.layout.spaces[space]["mineral_element"]
-        if mineral is not None and mineral not in rec.seat(seat).marks:
+        if mineral is not None and mineral not in rec.sheet(seat).marks:
             rec.emit("mark", seat, element=mineral, mark=CIRCLE)
+
+    @property
+    def astronaut_track(self) -> tuple[str, ...]:
+        return self.layout.astronaut_symbols
 
     # --- phase 4: the actions ------------------------------------------------------------
 
-    def _start_action(self, rec: Recorder, seat: int, action: str, modifier: int) -> None:
-        if action == "astronaut" and modifier != 0:
-            self._cross_next(rec, seat, self.layout.astronaut_symbols)
-            return
-        rec.emit("effects_pending", seat, source=action, effects=[ACTION_STEPS[action]])
+    def step_action(self, step: str) -> str:
+        """The action a step is resolved with (a bonus robot is a robot)."""
+        return "robot" if step in self.layout.robot_bonus_steps else step.removeprefix("action.")
+
+    def skip_refusal(self, step: str) -> RuleViolation:
+        return RuleViolation(
+            "effect_not_optional",
+            "The robots of the robot factory cannot be saved: cross a robot symbol with each of them.",
+        )
 
     def gap_symbol_problem(
         self, marks: Marks, resource: str, space: str, symbol: Any
@@ -224,8 +167,7 @@ class MineRules:
         if space not in element["links"]:
             return RuleViolation(
                 "symbol_not_reachable",
-                f"{symbol} is not directly above or below {space}, where the number was "
-                "written.",
+                f"{symbol} is not directly above or below {space}, where the number was written.",
             )
         if symbol in marks:
             return RuleViolation("symbol_already_marked", f"{symbol} is already circled.")
@@ -245,124 +187,64 @@ class MineRules:
             return RuleViolation("symbol_already_crossed", f"{symbol} is already crossed.")
         return None
 
-    def x_problem(self, marks: Marks, space: Any) -> RuleViolation | None:
-        """Why the Planning X cannot go in ``space``, or None."""
-        return x_placement_problem(marks, space, spaces=self.layout.spaces)
+    def _gap_uses(self, state: GameState, seat: int, step: str) -> list[Option]:
+        action = self.step_action(step)
+        marks = state.sheet_of(seat).marks
+        space = state.seats[seat].turn_choice["space"]
+        return [
+            {"action": action, "effect": step, "symbol": symbol}
+            for symbol in self.layout.gap_symbols_by_space.get(space, ())
+            if symbol not in marks and self.layout.elements[symbol]["value"] == action
+        ]
 
-    def _uses_of(self, state: GameState, seat: int, step: str) -> list[Option]:
-        """Every way to resolve a waiting step (empty: the step can change nothing)."""
-        sheet = state.seats[seat]
-        marks = sheet.marks
-        action = self._step_action(step)
-        if action in ("plant", "water"):
-            space = sheet.turn_choice["space"]
-            return [
-                {"action": action, "effect": step, "symbol": symbol}
-                for symbol in self.layout.gap_symbols
-                if self.gap_symbol_problem(marks, action, space, symbol) is None
-            ]
-        if action in ("robot", "energy"):
-            return [
-                {"action": action, "effect": step, "symbol": symbol}
-                for symbol in self.layout.factory_symbols
-                if self.factory_symbol_problem(marks, action, symbol) is None
-            ]
-        if step == ASTRONAUT_STEP:
-            if first_unmarked(marks, self.layout.astronaut_symbols) is None:
-                return []
-            return [{"action": "astronaut", "effect": step}]
-        if step == PLANNING_STEP:
-            return [
-                {"action": "planning", "effect": step, "space": space}
-                for space in self.layout.spaces
-                if self.x_problem(marks, space) is None
-            ]
-        raise ValueError(f"{step} is not a step of adventure 4")
+    def _circle_gap_symbol(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+        symbol = choice.get("symbol")
+        space = rec.seat(seat).turn_choice["space"]
+        _raise(self.gap_symbol_problem(rec.sheet(seat).marks, self.step_action(step), space, symbol))
+        self.resolve_step(rec, seat, step, outcome="circled", target=symbol)
+        rec.emit("mark", seat, element=symbol, mark=CIRCLE)
 
-    def _step_action(self, step: str) -> str:
-        """The action a step is resolved with (a bonus robot is a robot)."""
-        return "robot" if step in self.layout.robot_bonus_steps else step.removeprefix("action.")
+    def _factory_uses(self, state: GameState, seat: int, step: str) -> list[Option]:
+        action = self.step_action(step)
+        marks = state.sheet_of(seat).marks
+        return [
+            {"action": action, "effect": step, "symbol": symbol}
+            for symbol in self.layout.factory_symbols_of_kind[action]
+            if symbol not in marks
+        ]
 
-    def effect_options(self, state: GameState, seat: int) -> list[Option]:
-        pending = state.seats[seat].pending
-        if not pending:
+    def _cross_factory(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+        symbol = choice.get("symbol")
+        _raise(self.factory_symbol_problem(rec.sheet(seat).marks, self.step_action(step), symbol))
+        assert isinstance(symbol, str)
+        self.resolve_step(rec, seat, step, outcome="crossed", target=symbol)
+        self._cross_factory_symbol(rec, seat, symbol)
+
+    def _astronaut_uses(self, state: GameState, seat: int, step: str) -> list[Option]:
+        if first_unmarked(state.sheet_of(seat).marks, self.layout.astronaut_symbols) is None:
             return []
-        # The steps of one frame are alike (the 3 bonus robots): the first stands for all.
-        step = pending[-1][0]
-        options = self._uses_of(state, seat, step)
-        if step in OPTIONAL_STEPS:
-            options.append({"action": "skip", "effect": step})
-        return options
+        return [{"action": "astronaut", "effect": step}]
 
-    def play_effect(self, rec: Recorder, seat: int, choice: Option) -> None:
-        step = choice.get("effect")
-        pending = rec.seat(seat).pending
-        if not isinstance(step, str) or step not in pending[-1]:
-            raise RuleViolation(
-                "effect_not_pending",
-                f"{step!r} is not a step waiting for your choice; resolve one of "
-                f"{pending[-1]} first.",
-            )
-        action = choice.get("action")
-        if action == "skip":
-            if step not in OPTIONAL_STEPS:
-                raise RuleViolation(
-                    "effect_not_optional",
-                    "The robots of the robot factory cannot be saved: cross a robot symbol "
-                    "with each of them.",
-                )
-            steps.resolve(rec, seat, step, outcome="skipped", target=None)
-        else:
-            expected = self._step_action(step)
-            if action != expected:
-                raise RuleViolation(
-                    "illegal_choice", f"{step} is resolved with {expected!r}, not {action!r}."
-                )
-            self._use(rec, seat, step, choice)
-        self._settle(rec, seat)
+    def _astronaut(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+        self.resolve_step(rec, seat, step, outcome="crossed", target=None)
+        self.cross_next(rec, seat, self.layout.astronaut_symbols)
 
-    def _use(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
-        sheet = rec.seat(seat)
-        action = self._step_action(step)
-        if action in ("plant", "water"):
-            symbol = choice.get("symbol")
-            space = sheet.turn_choice["space"]
-            problem = self.gap_symbol_problem(sheet.marks, action, space, symbol)
-            if problem is not None:
-                raise problem
-            steps.resolve(rec, seat, step, outcome="circled", target=symbol)
-            rec.emit("mark", seat, element=symbol, mark=CIRCLE)
-        elif action in ("robot", "energy"):
-            symbol = choice.get("symbol")
-            problem = self.factory_symbol_problem(sheet.marks, action, symbol)
-            if problem is not None:
-                raise problem
-            assert isinstance(symbol, str)
-            steps.resolve(rec, seat, step, outcome="crossed", target=symbol)
-            self._cross_factory_symbol(rec, seat, symbol)
-        elif action == "astronaut":
-            steps.resolve(rec, seat, step, outcome="crossed", target=None)
-            self._cross_next(rec, seat, self.layout.astronaut_symbols)
-        else:
-            space = choice.get("space")
-            problem = self.x_problem(sheet.marks, space)
-            if problem is not None:
-                raise problem
-            assert isinstance(space, str)
-            steps.resolve(rec, seat, step, outcome="x_written", target=space)
-            rec.emit("mark", seat, element=space, mark=X)
-            self._circle_mineral(rec, seat, space)
-            self._cross_next(rec, seat, self.layout.planning_symbols)
+    def _planning_uses(self, state: GameState, seat: int, step: str) -> list[Option]:
+        marks = state.sheet_of(seat).marks
+        return [
+            {"action": "planning", "effect": step, "space": space}
+            for space in self.layout.spaces
+            if space not in marks
+        ]
 
-    def _settle(self, rec: Recorder, seat: int) -> None:
-        steps.settle(rec, seat, uses_of=self._uses_of)
-
-    @staticmethod
-    def _cross_next(rec: Recorder, seat: int, symbols: tuple[str, ...]) -> None:
-        """Cross the next symbol of an astronaut/planning track; past the last, nothing."""
-        symbol = first_unmarked(rec.seat(seat).marks, symbols)
-        if symbol is not None:
-            rec.emit("mark", seat, element=symbol, mark=CROSS)
+    def _planning(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+        space = choice.get("space")
+        _raise(self.space_problem(rec.sheet(seat).marks, space))
+        assert isinstance(space, str)
+        self.resolve_step(rec, seat, step, outcome="x_written", target=space)
+        rec.emit("mark", seat, element=space, mark=X)
+        self._circle_mineral(rec, seat, space)
+        self.cross_next(rec, seat, self.layout.planning_symbols)
 
     # --- factories -------------------------------------------------------------------------
 
@@ -374,7 +256,7 @@ class MineRules:
     def _cross_factory_symbol(self, rec: Recorder, seat: int, symbol: str) -> None:
         rec.emit("mark", seat, element=symbol, mark=CROSS)
         factory = self.layout.factory_of_symbol[symbol]
-        if self.factory_complete(rec.seat(seat).marks, factory):
+        if self.factory_complete(rec.sheet(seat).marks, factory):
             self._complete_factory(rec, seat, factory)
 
     def _complete_factory(self, rec: Recorder, seat: int, factory: str) -> None:
@@ -393,21 +275,27 @@ class MineRules:
 
     def _store(self, rec: Recorder, seat: int, factory: str) -> None:
         """Circle the next free box of a resource factory, then check its filling bonus."""
-        box = first_unmarked(rec.seat(seat).marks, self.layout.track_of(factory))
+        box = first_unmarked(rec.sheet(seat).marks, self.layout.track_of(factory))
         if box is None:
             return
         rec.emit("mark", seat, element=box, mark=CIRCLE)
         bonus = self.layout.factories[factory]["filling_bonus"]
-        if box == bonus["trigger_box"] and bonus["element"] not in rec.seat(seat).marks:
+        if box == bonus["trigger_box"] and bonus["element"] not in rec.sheet(seat).marks:
             rec.emit("mark", seat, element=bonus["element"], mark=CIRCLE)
 
     # --- phase 5: extraction and the filling-bonus race -----------------------------------
 
     def incidents(self, rec: Recorder) -> None:
         for seat in range(rec.state.players):
-            for column in self.extractable_columns(rec.seat(seat).marks):
+            for column in self.extractable_columns(rec.sheet(seat).marks):
                 self._extract(rec, seat, column)
-        self._resolve_races(rec)
+        self.settle_races(rec)
+
+    def race_elements(self) -> tuple[str, ...]:
+        return tuple(
+            self.layout.factories[factory]["filling_bonus"]["element"]
+            for factory in self.layout.resource_factories
+        )
 
     def extractable_columns(self, marks: Marks) -> list[dict[str, Any]]:
         """Complete columns (3 cavities filled) whose pump is not circled yet."""
@@ -419,61 +307,22 @@ class MineRules:
 
     def _extract(self, rec: Recorder, seat: int, column: dict[str, Any]) -> None:
         for resource in column["resources_top_to_bottom"]:
-            if rec.seat(seat).marks.get(resource) == CIRCLE:
+            if rec.sheet(seat).marks.get(resource) == CIRCLE:
                 rec.emit("mark", seat, element=resource, mark=CROSS)
                 kind = self.layout.elements[resource]["value"]
                 self._store(rec, seat, self.layout.factory_for_resource[kind])
         rec.emit("mark", seat, element=column["pump"], mark=CIRCLE)
 
-    def _resolve_races(self, rec: Recorder) -> None:
-        """A filling bonus circled this turn by anyone is crossed on every sheet where it is
-        still unmarked; all who circled it this turn keep it."""
-        seats = rec.state.seats
-        for factory in self.layout.resource_factories:
-            bonus = self.layout.factories[factory]["filling_bonus"]["element"]
-            won = [
-                s for s in seats if s.marks.get(bonus) == CIRCLE and bonus not in s.turn_start_marks
-            ]
-            if not won:
-                continue
-            for index, sheet in enumerate(seats):
-                if bonus not in sheet.marks:
-                    rec.emit("mark", index, element=bonus, mark=CROSS)
-
     # --- phase 6: missions -----------------------------------------------------------------
 
-    def mission_holds(self, state: GameState, seat: int, card: int) -> bool:
-        marks = state.seats[seat].marks
-        pumped = [pump in marks for pump in self.layout.pumps]
-        if card == MISSION_PUMPS:
-            return sum(pumped) >= PUMPS_NEEDED
-        if card == MISSION_ADJACENT_PUMPS:
-            return any(
-                all(pumped[start : start + ADJACENT_PUMPS_NEEDED])
-                for start in range(len(pumped) - ADJACENT_PUMPS_NEEDED + 1)
-            )
-        if card == MISSION_ALL_SECONDARY:
-            return all(self.factory_complete(marks, f) for f in self.layout.secondary_factories)
-        if card == MISSION_FACTORIES:
-            complete = [f for f in self.layout.factories if self.factory_complete(marks, f)]
-            return len(complete) >= FACTORIES_NEEDED
-        if card == MISSION_PLANTS:
-            return self._ever_circled(marks, "mine_plant") >= PLANTS_NEEDED
-        if card == MISSION_WATERS:
-            return self._ever_circled(marks, "mine_water") >= WATERS_NEEDED
-        raise ValueError(f"card {card} is not an adventure 4 mission")
+    def _pumped(self, marks: Marks) -> list[bool]:
+        return [pump in marks for pump in self.layout.pumps]
 
     def _ever_circled(self, marks: Marks, kind: str) -> int:
         """Mine symbols circled, extracted (crossed) since or not."""
         return sum(1 for symbol in self.layout.elements_of_kind(kind) if symbol in marks)
 
-    def reward_mission(self, rec: Recorder, seat: int, value: int) -> None:
-        """The mission box holds the points: nothing more to give."""
-
-    # --- end of game and scoring -----------------------------------------------------------
-
-    def end_reasons(self, state: GameState) -> list[dict[str, Any]]:
-        return standard_end_reasons(state, spaces=self.layout.spaces)
+    # --- scoring ---------------------------------------------------------------------------
 
     def factory_value(self, marks: Marks, factory: str) -> int:
         """The value in force: the upgraded one once the factory is complete."""
@@ -487,56 +336,17 @@ class MineRules:
         won = bonus["value"] if marks.get(bonus["element"]) == CIRCLE else 0
         return filled * self.factory_value(marks, factory) + int(won)
 
-    def _centre_count(self, marks: Marks, centre: str) -> int:
-        return sum(1 for symbol in self.layout.track_of(centre) if symbol in marks)
+    def _centre_points(self, marks: Marks, centre: str) -> int:
+        crossed = sum(1 for symbol in self.layout.track_of(centre) if symbol in marks)
+        return crossed * self.factory_value(marks, centre)
 
-    @staticmethod
-    def errors_marked(sheet: SeatState, marks: Marks) -> int:
-        return sum(1 for box in sheet.error_boxes if box in marks)
-
-    def seat_score(self, state: GameState, seat: int, *, marks: Marks) -> dict[str, Any]:
-        sheet = state.seats[seat]
-        missions = [marks.get(f"mission.{letter}") for letter in "ABC"]
-        score: dict[str, Any] = {
-            "missions": sum(value for value in missions if isinstance(value, int))
-        }
-        for factory, area in AREA_OF_FACTORY.items():
-            score[area] = self._factory_points(marks, factory)
-        score["astronaut"] = self._centre_count(marks, "centre.astronaut") * self.factory_value(
-            marks, "centre.astronaut"
-        )
-        score["planning"] = -self._centre_count(marks, "centre.planning") * self.factory_value(
-            marks, "centre.planning"
-        )
-        score["system_errors"] = -self.layout.error_penalty[self.errors_marked(sheet, marks)]
-        score["campaign"] = sheet.bonus_points
-        score["total"] = sum(score.values())
+    def areas(self, state: GameState, sheet: Sheet, marks: Marks) -> dict[str, int]:
+        score = {area: self._factory_points(marks, f) for f, area in AREA_OF_FACTORY.items()}
+        score["astronaut"] = self._centre_points(marks, "centre.astronaut")
+        score["planning"] = -self._centre_points(marks, "centre.planning")
         return score
 
-    def standings(self, state: GameState) -> dict[str, Any]:
-        """By score, then fewer System Errors, then shared positions."""
-        scores = [
-            self.seat_score(state, seat, marks=state.seats[seat].marks)
-            for seat in range(state.players)
-        ]
-        keys = [
-            (-s["total"], self.errors_marked(state.seats[seat], state.seats[seat].marks))
-            for seat, s in enumerate(scores)
-        ]
-        ranks = ranking.dense_ranks(keys)
-        return {
-            "scores": [
-                {"seat": seat, "total": s["total"], "rank": ranks[seat], "breakdown": s}
-                for seat, s in enumerate(scores)
-            ],
-            "winners": [seat for seat, rank in enumerate(ranks) if rank == 1],
-        }
-
-    def numbering_zones(self, marks: Marks) -> list[tuple[str, ...]]:
-        """The zones in which numbers must ascend now, each as its spaces in order."""
-        return list(self.layout.levels.values())
-
-    def derived(self, state: GameState, seat: int, *, marks: Marks) -> dict[str, Any]:
+    def derived(self, state: GameState, sheet: Sheet, *, marks: Marks) -> dict[str, Any]:
         factories: dict[str, dict[str, Any]] = {}
         for factory, raw in self.layout.factories.items():
             complete = self.factory_complete(marks, factory)
@@ -561,3 +371,13 @@ class MineRules:
             "columns_to_extract": [column["id"] for column in self.extractable_columns(marks)],
             "factories": factories,
         }
+
+
+def _run_of(flags: list[bool], length: int) -> bool:
+    """Whether ``length`` consecutive flags are all set."""
+    return any(all(flags[start : start + length]) for start in range(len(flags) - length + 1))
+
+
+def _raise(problem: RuleViolation | None) -> None:
+    if problem is not None:
+        raise problem

@@ -59,6 +59,23 @@ class Layout(SheetLayout):
         return tuple(self.factory_of_symbol)
 
     @cached_property
+    def gap_symbols_by_space(self) -> dict[str, tuple[str, ...]]:
+        """The plant and water symbols directly above or below each cavity."""
+        found: dict[str, list[str]] = {}
+        for symbol in self.gap_symbols:
+            for space in self.elements[symbol]["links"]:
+                found.setdefault(space, []).append(symbol)
+        return {space: tuple(symbols) for space, symbols in found.items()}
+
+    @cached_property
+    def factory_symbols_of_kind(self) -> dict[str, tuple[str, ...]]:
+        """The robot symbols and the energy symbols of every factory, factory by factory."""
+        return {
+            kind: tuple(s for s in self.factory_symbols if self.elements[s]["kind"] == f"{kind}_symbol")
+            for kind in ("robot", "energy")
+        }
+
+    @cached_property
     def factory_for_resource(self) -> dict[str, str]:
         return dict(self.raw["extraction"]["resource_to_factory"])
 
