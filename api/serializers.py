@@ -86,17 +86,36 @@ class GameSummarySerializer(serializers.Serializer):
     seats = SeatSerializer(many=True)
 
 
+class SheetRefSerializer(serializers.Serializer):
+    sheet = serializers.IntegerField(help_text="The sheet's id, for GET /sheets/{sheet}.")
+    seats = serializers.ListField(
+        child=serializers.IntegerField(), help_text="The seats that play on it."
+    )
+
+
 class GameSerializer(GameSummarySerializer):
     seat = serializers.IntegerField(allow_null=True, help_text="The caller's seat, if any.")
     version = serializers.IntegerField(help_text="seq of the last event (0 before the start).")
     turn = serializers.IntegerField(allow_null=True)
+    phase = serializers.ChoiceField(
+        choices=["actions", "missions"],
+        required=False,
+        help_text="`actions` while seats play phases 2-4; `missions` while the seats offered a "
+        "mission choose whether to claim it (phase 6).",
+    )
+    sheets = SheetRefSerializer(
+        many=True, required=False, help_text="Every sheet and the seats that play on it."
+    )
     combinations = serializers.JSONField(help_text="The three combinations of this turn.")
     missions = serializers.JSONField()
     result = ResultSerializer(allow_null=True, help_text="Once the game is finished.")
 
 
 class DecisionSerializer(serializers.Serializer):
-    kind = serializers.CharField(help_text="What is to decide; `wait` when nothing.")
+    kind = serializers.CharField(
+        help_text="What is to decide: `choose`, `effect`, `confirm`, `mission` (phase 6: claim "
+        "a listed mission or confirm to claim no more), or `wait` when nothing."
+    )
     options = serializers.ListField(
         child=serializers.JSONField(), help_text="Every legal choice, for POST /moves."
     )
@@ -109,6 +128,7 @@ class EventSerializer(serializers.Serializer):
     turn = serializers.IntegerField()
     seat = serializers.IntegerField(allow_null=True)
     kind = serializers.CharField()
+    v = serializers.IntegerField(help_text="The version of the kind's schema (older ones upcast).")
     data = serializers.JSONField()  # type: ignore[assignment]
     created_at = serializers.DateTimeField()
 
@@ -129,9 +149,13 @@ class CommandResultSerializer(serializers.Serializer):
 
 
 class SheetSerializer(serializers.Serializer):
-    seat = serializers.IntegerField()
+    sheet = serializers.IntegerField()
+    seats = serializers.ListField(child=serializers.IntegerField(), help_text="Who plays on it.")
+    seat = serializers.IntegerField(required=False, help_text="Its seat, when only one plays it.")
     marks = serializers.JSONField(help_text="Every mark, keyed by sheet element id.")
+    error_boxes = serializers.ListField(child=serializers.CharField())
     score = serializers.JSONField(help_text="The live score breakdown.")
+    derived = serializers.JSONField(help_text="What is drawn that is not a mark (zones, ...).")
 
 
 class ReplaySerializer(serializers.Serializer):

@@ -308,14 +308,19 @@ class SheetView(APIView):
 
     @extend_schema(
         responses={200: s.SheetSerializer, **ERRORS},
-        summary="Every mark on a seat's sheet and its live score",
+        summary="Every mark on a sheet, its live score and what is derived from it",
+        description=(
+            "Sheets are listed in the game view with the seats that play on them; in adventures "
+            "1-7 sheet n is seat n's. This turn's marks on a sheet are shown only to the seat "
+            "playing it until the turn resolves."
+        ),
         tags=["reading"],
     )
-    def get(self, request: Request, game_id: str, seat: str) -> Response:
+    def get(self, request: Request, game_id: str, sheet: str) -> Response:
         game = _game(game_id)
-        if not seat.isdigit() or int(seat) > 99:
-            raise NotFound("seat_not_found", f"There is no seat {seat!r} in this game.")
-        return Response(selectors.sheet_view(game=game, viewer=_user(request), seat=int(seat)))
+        if not sheet.isdigit() or int(sheet) > 99:
+            raise NotFound("sheet_not_found", f"There is no sheet {sheet!r} in this game.")
+        return Response(selectors.sheet_view(game=game, viewer=_user(request), sheet=int(sheet)))
 
 
 class EventsView(APIView):

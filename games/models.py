@@ -69,6 +69,9 @@ class Event(models.Model):
     turn = models.PositiveIntegerField(default=0)
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     kind = models.CharField(max_length=64)
+    # The version of the kind's schema the data was stored with; null for events stored before
+    # versions existed (version 1). Old versions are upcast on read, never rewritten.
+    version = models.PositiveSmallIntegerField(null=True, blank=True)
     data = models.JSONField(default=dict)
     created_at = models.DateTimeField(auto_now_add=True)
     actor = models.ForeignKey(
@@ -90,7 +93,13 @@ class Event(models.Model):
 
     def as_engine_event(self) -> EngineEvent:
         """The event as the rules engine knows it."""
-        return {"kind": self.kind, "seat": self.seat, "turn": self.turn, "data": self.data}
+        return {
+            "kind": self.kind,
+            "v": self.version or 1,
+            "seat": self.seat,
+            "turn": self.turn,
+            "data": self.data,
+        }
 
 
 class IdempotencyRecord(models.Model):

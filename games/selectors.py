@@ -86,18 +86,17 @@ def decision_after(*, state: GameState, seat: int) -> dict[str, Any]:
     return dict(engine.options(state, seat).as_dict())
 
 
-def sheet_view(*, game: Game, viewer: User, seat: int) -> dict[str, Any]:
-    """One seat's sheet; the seat's unconfirmed marks are shown to that seat only."""
+def sheet_view(*, game: Game, viewer: User, sheet: int) -> dict[str, Any]:
+    """One sheet (in adventures 1-7, sheet n is seat n's); this turn's marks on it are shown
+    only to the seat playing it until the turn resolves."""
     viewer_seat = _require_seat(game, viewer)
     rows = _rows(game)
     if not rows:
         raise Conflict("game_not_started", "The game has not started: there are no sheets yet.")
     state = _replay(rows)
-    if not 0 <= seat < state.players:
-        raise NotFound("seat_not_found", f"There is no seat {seat} in this game.")
-    sheet = dict(engine.sheet_view(state, seat, viewer=viewer_seat))
-    sheet.setdefault("seat", seat)
-    return sheet
+    if not 0 <= sheet < len(state.sheets):
+        raise NotFound("sheet_not_found", f"There is no sheet {sheet} in this game.")
+    return engine.sheet_view(state, sheet, viewer=viewer_seat)
 
 
 def events_page(
@@ -122,7 +121,7 @@ def events_page(
     page = [row for row in rows if row.seq > after][:limit]
     events = []
     for row in page:
-        redacted = engine.redact(row.as_engine_event(), state, viewer=viewer_seat)
+        redacted = engine.redact(engine.upcast(row.as_engine_event()), state, viewer=viewer_seat)
         if redacted is not None:
             events.append(_event_json(row, redacted))
     more = bool(page) and page[-1].seq < version
@@ -133,7 +132,7 @@ def redacted_events(*, rows: list[Event], state: GameState, seat: int) -> list[d
     """The events a command appended, as its author may see them."""
     out = []
     for row in rows:
-        redacted = engine.redact(row.as_engine_event(), state, viewer=seat)
+        redacted = engine.redact(engine.upcast(row.as_engine_event()), state, viewer=seat)
         if redacted is not None:
             out.append(_event_json(row, redacted))
     return out
@@ -151,10 +150,7 @@ def replay_view(*, game: Game, viewer: User, seq: int) -> dict[str, Any]:
     state = _replay(rows[:seq])
     view = dict(engine.game_view(state, viewer=viewer_seat))
     view.pop("seed", None)
-    sheets = [
-        {"seat": index, **engine.sheet_view(state, index, viewer=viewer_seat)}
-        for index in range(state.players)
-    ]
+    sheets = [engine.sheet_view(state, sheet.id, viewer=viewer_seat) for sheet in state.sheets]
     return {"seq": seq, "version": version, "game": view, "sheets": sheets}
 
 
@@ -182,6 +178,7 @@ def _event_json(row: Event, event: EngineEvent) -> dict[str, Any]:
         "turn": event.get("turn", row.turn),
         "seat": event.get("seat", row.seat),
         "kind": event.get("kind", row.kind),
+        "v": event.get("v", 1),
         "data": event.get("data", {}),
         "created_at": row.created_at,
     }

@@ -15,6 +15,7 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from rest_framework.authtoken.models import Token
 
+from games import followups
 from games.errors import Conflict, Forbidden, Invalid
 from games.models import Event, Game, Seat
 from games.rules import engine
@@ -179,15 +180,8 @@ def _command(*, game: Game, by: User, command: dict[str, Any]) -> CommandResult:
         if any(event["kind"] == GAME_ENDED for event in new_events):
             game.status = Game.Status.SCORING
             game.save(update_fields=["status"])
-            game_id = game.pk
-            transaction.on_commit(lambda: _dispatch_scoring(game_id), robust=True)
+        followups.after_commit(game_id=game.pk, kinds=[event["kind"] for event in new_events])
     return CommandResult(game=game, seat=seat, events=appended, state=state)
-
-
-def _dispatch_scoring(game_id: int) -> None:
-    from games.tasks import score_game as score_game_task
-
-    score_game_task.delay(game_id)
 
 
 def _lock(game: Game) -> Game:
@@ -211,6 +205,7 @@ def _append(
             turn=event.get("turn") or 0,
             seat=event.get("seat"),
             kind=event["kind"],
+            version=event.get("v", 1),
             data=event.get("data") or {},
             actor_id=actor.pk if actor is not None else None,
         )

@@ -14,7 +14,7 @@ import time
 from celery import shared_task
 from django.db import OperationalError
 
-from games import services
+from games import followups, services
 
 logger = logging.getLogger(__name__)
 
@@ -47,3 +47,7 @@ def score_game(self, game_id: int) -> int | None:
     seq = event.seq if event is not None else None
     logger.info("scoring done", extra={**context, "seq": seq})
     return seq
+
+
+# What follows appended events, on commit (see games.followups).
+followups.register(services.GAME_ENDED, lambda game_id: score_game.delay(game_id))

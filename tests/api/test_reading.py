@@ -63,7 +63,7 @@ def test_the_feed_pages(playing_game: int, alice: APIClient, post: Any) -> None:
     assert rest["next"] is None
     assert rest["version"] == version
     for event in rest["events"]:
-        assert set(event) == {"seq", "turn", "seat", "kind", "data", "created_at"}
+        assert set(event) == {"seq", "turn", "seat", "kind", "v", "data", "created_at"}
 
 
 @pytest.mark.parametrize(
@@ -93,7 +93,7 @@ def test_a_sheet_shows_marks_and_score(playing_game: int, alice: APIClient, post
 def test_a_seat_out_of_range_is_a_404(playing_game: int, alice: APIClient, seat: str) -> None:
     response = alice.get(f"{base(playing_game)}/sheets/{seat}")
     assert response.status_code == 404
-    assert response.json()["code"] == "seat_not_found"
+    assert response.json()["code"] == "sheet_not_found"
 
 
 def test_sheets_of_a_game_in_the_lobby_are_a_409(alice: APIClient, post: Any) -> None:

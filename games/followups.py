@@ -1,0 +1,42 @@
+"""The work that follows appended events, once their transaction commits.
+
+Services append events and hand the kinds they appended to ``after_commit``; what each kind sets
+off is registered by the module that does that work (``games.tasks``: scoring today, ASTRA turns
+and bot seats next), so that tasks call services and services never import tasks. The mapping
+itself is the list of ``register`` calls at the end of ``games.tasks``.
+"""
+
+import logging
+from collections.abc import Callable, Iterable
+
+from django.db import transaction
+
+logger = logging.getLogger(__name__)
+
+FollowUp = Callable[[int], object]
+
+_FOLLOW_UPS: dict[str, list[FollowUp]] = {}
+
+
+def register(kind: str, work: FollowUp) -> None:
+    """Run ``work(game_id)`` after the commit of any transaction appending a ``kind`` event."""
+    _FOLLOW_UPS.setdefault(kind, []).append(work)
+
+
+def registered(kind: str) -> list[FollowUp]:
+    return list(_FOLLOW_UPS.get(kind, []))
+
+
+def after_commit(*, game_id: int, kinds: Iterable[str]) -> None:
+    """Schedule, for when the current transaction commits, the work that follows each kind."""
+    for kind in dict.fromkeys(kinds):
+        for work in _FOLLOW_UPS.get(kind, []):
+            transaction.on_commit(_runner(work, game_id, kind), robust=True)
+
+
+def _runner(work: FollowUp, game_id: int, kind: str) -> Callable[[], None]:
+    def run() -> None:
+        logger.info("follow-up of %s", kind, extra={"game_id": game_id})
+        work(game_id)
+
+    return run
