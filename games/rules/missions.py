@@ -11,15 +11,20 @@ then flips and later claims get the low value.
 """
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from games.rules import data
 from games.rules.errors import RuleViolation
 from games.rules.events import MissionValues, Recorder
 from games.rules.state import GameState
 
-if TYPE_CHECKING:
-    from games.rules.adventures.base import Adventure
+
+class MissionRules(Protocol):
+    """What phase 6 asks of an adventure."""
+
+    def mission_holds(self, state: GameState, seat: int, card: int) -> bool: ...
+
+    def reward_mission(self, rec: Recorder, seat: int, value: int) -> None: ...
 
 LETTERS = ("A", "B", "C")
 
@@ -71,7 +76,7 @@ def accomplished(state: GameState, seat: int, letter: str) -> bool:
     return f"mission.{letter}" in state.sheet_of(seat).marks
 
 
-def claimable(state: GameState, rules: "Adventure", seat: int) -> list[str]:
+def claimable(state: GameState, rules: MissionRules, seat: int) -> list[str]:
     """The missions ``seat`` may claim now: not accomplished, their condition met."""
     return [
         letter
@@ -80,7 +85,7 @@ def claimable(state: GameState, rules: "Adventure", seat: int) -> list[str]:
     ]
 
 
-def offer(rec: Recorder, rules: "Adventure") -> bool:
+def offer(rec: Recorder, rules: MissionRules) -> bool:
     """Phase 6 begins: offer every seat the missions it may claim. False when none may."""
     state = rec.state
     offers = {}
@@ -94,7 +99,7 @@ def offer(rec: Recorder, rules: "Adventure") -> bool:
     return True
 
 
-def reward(rec: Recorder, rules: "Adventure") -> None:
+def reward(rec: Recorder, rules: MissionRules) -> None:
     """Phase 6 ends: every claim of the turn is accomplished, the first turn's at the high
     value, and a card claimed for the first time flips."""
     state = rec.state
