@@ -58,12 +58,18 @@ def greedy_bot(rng: random.Random) -> Bot:
         zones = _zones_by_space(rules.numbering_zones(marks))
         best: list[dict[str, Any]] = []
         best_value: tuple[int, float, int] | None = None
+        totals: dict[Any, int] = {}
         for option in decision.options:
-            _, after = advance(state, seat, _move(option))
-            sheet = after.sheet_of(seat)
-            score = rules.sheet_score(after, sheet, marks=sheet.marks)
+            effect = rules.write_effect(state, option) if option.get("action") == "write" else None
+            total = totals.get(effect) if effect is not None else None
+            if total is None:
+                _, after = advance(state, seat, _move(option))
+                sheet = after.sheet_of(seat)
+                total = rules.sheet_score(after, sheet, marks=sheet.marks)["total"]
+                if effect is not None:
+                    totals[effect] = total
             value = (
-                score["total"],
+                total,
                 -_misfit(option, marks, zones),
                 0 if option.get("action") == "skip" else 1,
             )

@@ -26,7 +26,8 @@ def is_filled(marks: Marks, space: str) -> bool:
 
 
 def all_filled(marks: Marks, spaces: Iterable[str]) -> bool:
-    return all(space in marks for space in spaces)
+    """Every one of ``spaces`` holds a mark."""
+    return all(map(marks.__contains__, spaces))
 
 
 def first_unmarked(marks: Marks, boxes: Iterable[str]) -> str | None:

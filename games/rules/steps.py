@@ -10,7 +10,7 @@ from typing import Any, Protocol
 from games.rules.events import Recorder
 from games.rules.state import GameState
 
-UsesOf = Callable[[GameState, int, str], list[Any]]
+Usable = Callable[[GameState, int, str], bool]
 
 
 class Resolve(Protocol):
@@ -26,7 +26,7 @@ def settle(
     rec: Recorder,
     seat: int,
     *,
-    uses_of: UsesOf,
+    usable: Usable,
     outcome: str = "no_effect",
     resolve_step: Resolve = resolve,
 ) -> None:
@@ -34,7 +34,7 @@ def settle(
     top holds a step the seat can use or the stack is empty."""
     while rec.seat(seat).pending:
         top = rec.seat(seat).pending[-1]
-        useless = [step for step in top if not uses_of(rec.state, seat, step)]
+        useless = [step for step in top if not usable(rec.state, seat, step)]
         if not useless:
             return
         for step in useless:

@@ -34,6 +34,14 @@ class Decision:
     can_undo: bool = False
     can_confirm: bool = False
 
+    def lists(self, choice: Option) -> bool:
+        """Whether ``choice`` is exactly one of the options: the very object a bot took from
+        the list is known at once, an equal copy (from a client) is compared."""
+        ids = self.__dict__.get("_ids")
+        if ids is None:
+            ids = self.__dict__["_ids"] = {id(option) for option in self.options}
+        return id(choice) in ids or choice in self.options
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "kind": self.kind,
@@ -192,12 +200,9 @@ def _choice(command: dict[str, Any]) -> Option:
 
 
 def _listed(state: GameState, seat: int, choice: Option) -> bool:
-    """Whether ``choice`` is one of the seat's listed options (fields outside the option are
-    ignored, as unknown fields of a move are)."""
-    return any(
-        all(choice.get(key) == value for key, value in option.items())
-        for option in options(state, seat).options
-    )
+    """Whether ``choice`` is exactly one of the options listed for the seat (a move with other
+    fields, or fields left out, goes through the full check instead)."""
+    return options(state, seat).lists(choice)
 
 
 def _play_pick(
@@ -207,10 +212,9 @@ def _play_pick(
     the seat's options were listed for)."""
     action = choice.get("action")
     if action == "write":
-        rules.play_write(rec, seat, choice)
+        rules.play_write(rec, seat, choice, listed=_listed(asked, seat, choice))
     elif action == "system_error":
-        listed = _listed(asked, seat, choice)
-        rules.play_system_error(rec, seat, choice, listed=listed)
+        rules.play_system_error(rec, seat, choice, listed=_listed(asked, seat, choice))
     else:
         raise RuleViolation(
             "illegal_choice",

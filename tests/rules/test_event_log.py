@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from games.rules import bots, engine, events
+from games.rules import bots, engine, events, turn
 from games.rules.adventures import PLAYABLE
 from games.rules.engine import Event
 
@@ -131,3 +131,26 @@ def test_the_rules_engine_state_lists_sheets_apart_from_seats() -> None:
     assert state.astra is None
     sheet = engine.sheet_view(state, 2, viewer=0)
     assert (sheet["sheet"], sheet["seats"], sheet["seat"]) == (2, [2], 2)
+
+
+@pytest.mark.parametrize("adventure", sorted(PLAYABLE))
+def test_writes_of_the_same_effect_leave_the_same_score(adventure: int) -> None:
+    """The greedy bot scores one write per ``write_effect``: a number's value only orders its
+    zone, so writes differing in nothing else score the same."""
+    rules = PLAYABLE[adventure]
+    log = bot_game(adventure, 3, adventure)
+    for cut in range(2, len(log), max(1, len(log) // 40)):
+        state = engine.replay(log[:cut])
+        for seat in range(state.players):
+            decision = engine.options(state, seat)
+            if decision.kind != "choose":
+                continue
+            totals: dict[Any, int] = {}
+            for option in decision.options:
+                if option["action"] != "write":
+                    continue
+                _, after = turn.advance(state, seat, {"type": "move", "choice": option})
+                sheet = after.sheet_of(seat)
+                total = rules.sheet_score(after, sheet, marks=sheet.marks)["total"]
+                effect = rules.write_effect(state, option)
+                assert totals.setdefault(effect, total) == total, (option, effect)

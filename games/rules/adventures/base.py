@@ -16,7 +16,7 @@ same on every sheet lives here once:
   final ranks by score then fewer System Errors.
 """
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,7 +43,7 @@ from games.rules.sheet import (
 from games.rules.state import GameState, Sheet
 
 Option = dict[str, Any]
-Uses = Callable[[GameState, int, str], list[Option]]
+Uses = Callable[[GameState, int, str], Iterable[Option]]
 Use = Callable[[Recorder, int, str, Option], None]
 Condition = Callable[[Sheet], bool]
 
@@ -132,7 +132,9 @@ class Adventure:
 
     def write_options(self, state: GameState, seat: int) -> list[Option]:
         """Every legal write of the dealt combinations."""
-        ranges = self.open_ranges(state.sheet_of(seat).marks)
+        marks = state.sheet_of(seat).marks
+        actions = {combination.action for combination in state.combinations}
+        ranges = open_ranges(marks, self.zones_for_actions(marks, actions))
         options: list[Option] = []
         for index, combination in enumerate(state.combinations):
             allowed = self.spaces_for(combination.action)
@@ -149,11 +151,13 @@ class Adventure:
                 )
         return options
 
+    def zones_for_actions(self, marks: Marks, actions: set[str]) -> list[tuple[str, ...]]:
+        """The zones numbers of these actions may go in (by default every zone)."""
+        return self.numbering_zones(marks)
+
     def open_ranges(self, marks: Marks) -> dict[str, tuple[int, int]]:
         """Every empty numbering space and the open range of the numbers it takes now."""
-        spaces = self.layout.spaces
-        ranges = open_ranges(marks, self.numbering_zones(marks))
-        return {space: bounds for space, bounds in ranges.items() if space in spaces}
+        return open_ranges(marks, self.numbering_zones(marks))
 
     def choice_options(self, state: GameState, seat: int) -> list[Option]:
         """Phases 2-3: every legal write, or the System Error boxes when none."""
@@ -219,14 +223,39 @@ class Adventure:
             written["modifier"] = number - combination.number
         return written
 
+    def write_effect(self, state: GameState, option: Option) -> tuple[Any, ...]:
+        """What a listed write changes on the sheet apart from the number's value: writes with
+        the same effect leave the same score, since a number's value only orders its zone
+        (the greedy bot scores one write of each effect). Here: the space, and whether an
+        Astronaut action was used by changing the number."""
+        combination = state.combinations[option["combination"]]
+        return (option["space"], option["number"] != combination.number)
+
     def action_space_problem(self, action: str, space: str) -> RuleViolation | None:
         """Why a number of ``action`` cannot go in ``space`` (adventures tying zones to
         actions), or None."""
         return None
 
-    def play_write(self, rec: Recorder, seat: int, choice: Option) -> None:
-        """Check and record a pick: a combination and where its number goes."""
-        written = self.check_write(rec.state, seat, choice)
+    def listed_write(self, state: GameState, option: Option) -> dict[str, Any]:
+        """The data of the number_written event of a listed write option (known legal): what
+        ``check_write`` gives for it, without checking again."""
+        combination = state.combinations[option["combination"]]
+        written = {
+            "combination": option["combination"],
+            "space": option["space"],
+            "number": option["number"],
+        }
+        if self.astronaut_modifies and combination.action == ASTRONAUT:
+            written["modifier"] = option["number"] - combination.number
+        return written
+
+    def play_write(self, rec: Recorder, seat: int, choice: Option, *, listed: bool) -> None:
+        """Check and record a pick: a combination and where its number goes (``listed``: the
+        choice is one of the options, so already known to be legal)."""
+        if listed:
+            written = self.listed_write(rec.state, choice)
+        else:
+            written = self.check_write(rec.state, seat, choice)
         rec.emit("number_written", seat, **written)
         combination = rec.state.combinations[written["combination"]]
         self.after_write(rec, seat, written, combination)
@@ -307,7 +336,12 @@ class Adventure:
 
     def uses_of(self, state: GameState, seat: int, step: str) -> list[Option]:
         """Every way to use ``step`` now (empty: it can change nothing)."""
-        return self.steps[self.step_action(step)].uses(state, seat, step)
+        return list(self.steps[self.step_action(step)].uses(state, seat, step))
+
+    def usable(self, state: GameState, seat: int, step: str) -> bool:
+        """Whether ``step`` can change anything now (its first use is enough to know)."""
+        uses = self.steps[self.step_action(step)].uses(state, seat, step)
+        return next(iter(uses), None) is not None
 
     def effect_options(self, state: GameState, seat: int) -> list[Option]:
         """Every legal choice for the step(s) waiting on top of the seat's stack."""
@@ -352,7 +386,7 @@ class Adventure:
     def settle(self, rec: Recorder, seat: int) -> None:
         """Resolve by themselves the steps on top of the stack that can change nothing."""
         steps.settle(
-            rec, seat, uses_of=self.uses_of, outcome=self.settle_outcome, resolve_step=self.resolve_step
+            rec, seat, usable=self.usable, outcome=self.settle_outcome, resolve_step=self.resolve_step
         )
 
     # --- phase 5: incidents and races ------------------------------------------------------
@@ -400,7 +434,7 @@ class Adventure:
     @staticmethod
     def errors_marked(sheet: Sheet, marks: Marks) -> int:
         """System Error boxes marked on the sheet."""
-        return sum(1 for box in sheet.error_boxes if box in marks)
+        return sum(map(marks.__contains__, sheet.error_boxes))
 
     @staticmethod
     def missions_points(marks: Marks) -> int:

@@ -49,7 +49,7 @@ Readings taken where the sources disagree (spec section 10), and choices of this
   to the player (8); an equal solo total is a draw through ``astra.solo_winner`` (9).
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from games.rules import astra, data, ranking
@@ -259,14 +259,14 @@ class ColonyRules(Adventure):
             )
         return None
 
-    def _water_uses(self, state: GameState, seat: int, step: str) -> list[Option]:
+    def _water_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
         space = state.seats[seat].turn_choice["space"]
         tank = self.layout.spaces[space]["water_tank"]
         if tank is None or tank in state.sheet_of(seat).marks:
             return []
         return [{"action": "water", "effect": step, "tank": tank}]
 
-    def _plant_uses(self, state: GameState, seat: int, step: str) -> list[Option]:
+    def _plant_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
         quarter = self.layout.quarter_of(state.seats[seat].turn_choice["space"])
         greenhouse = self.next_greenhouse(state.sheet_of(seat).marks, quarter)
         return [] if greenhouse is None else [{"action": "plant", "effect": step, "greenhouse": greenhouse}]
@@ -284,11 +284,11 @@ class ColonyRules(Adventure):
 
         return use
 
-    def _robot_uses(self, state: GameState, seat: int, step: str) -> list[Option]:
-        return [
+    def _robot_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
+        return (
             {"action": "robot", "effect": step, "tunnel": tunnel}
             for tunnel in self.buildable_tunnels(state.sheet_of(seat).marks)
-        ]
+        )
 
     def _draw_tunnel(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
         tunnel = choice.get("tunnel")
@@ -297,7 +297,7 @@ class ColonyRules(Adventure):
         rec.emit("mark", seat, element=tunnel, mark=LINE)
         self._circle_antennas(rec, seat)
 
-    def _energy_uses(self, state: GameState, seat: int, step: str) -> list[Option]:
+    def _energy_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
         marks = state.sheet_of(seat).marks
         boxes = [self.layout.tracks[t].next_box(marks) for t in self.layout.multiplier_tracks]
         return [{"action": "energy", "effect": step, "box": box} for box in boxes if box]
@@ -308,7 +308,7 @@ class ColonyRules(Adventure):
         self.resolve_step(rec, seat, step, outcome="crossed", target=box)
         rec.emit("mark", seat, element=box, mark=CROSS)
 
-    def _astronaut_uses(self, state: GameState, seat: int, step: str) -> list[Option]:
+    def _astronaut_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
         if first_unmarked(state.sheet_of(seat).marks, self.astronaut_track) is None:
             return []
         return [{"action": "astronaut", "effect": step}]
@@ -318,13 +318,13 @@ class ColonyRules(Adventure):
         self.resolve_step(rec, seat, step, outcome="crossed", target=symbol)
         self.cross_next(rec, seat, self.astronaut_track)
 
-    def _planning_uses(self, state: GameState, seat: int, step: str) -> list[Option]:
+    def _planning_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
         marks = state.sheet_of(seat).marks
-        return [
+        return (
             {"action": "planning", "effect": step, "space": empty}
             for empty in self.layout.spaces
             if empty not in marks
-        ]
+        )
 
     def _planning(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
         target = choice.get("space")

@@ -64,7 +64,21 @@ class Layout(SheetLayout):
         return building in self.prenumbered or building in marks
 
     def all_filled(self, marks: Marks, buildings: Iterable[str]) -> bool:
-        return all(self.is_filled(marks, building) for building in buildings)
+        """Every one of ``buildings`` is filled (the printed ones always are)."""
+        return all(map(marks.__contains__, self._to_fill(tuple(buildings))))
+
+    def _to_fill(self, buildings: tuple[str, ...]) -> tuple[str, ...]:
+        """The buildings of a group that are not printed as numbered (worked out once)."""
+        found = self._fillable.get(buildings)
+        if found is None:
+            found = self._fillable[buildings] = tuple(
+                building for building in buildings if building not in self.prenumbered
+            )
+        return found
+
+    @cached_property
+    def _fillable(self) -> dict[tuple[str, ...], tuple[str, ...]]:
+        return {}
 
     @cached_property
     def zones(self) -> dict[str, tuple[str, ...]]:

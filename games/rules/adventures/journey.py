@@ -49,6 +49,7 @@ Readings taken where the sources disagree (spec section 10), and choices of this
   ranking; ``JourneyRules.solo_most_zones`` is the rule against ASTRA's Energy cards.
 """
 
+from collections.abc import Iterable
 from typing import Any
 
 from games.rules import astra, cards, data, ranking
@@ -303,6 +304,24 @@ class JourneyRules(Adventure):
             written["wild"] = wild
         return written
 
+    def listed_write(self, state: GameState, option: Option) -> dict[str, Any]:
+        written: dict[str, Any] = {
+            "combination": option["combination"],
+            "space": option["space"],
+            "number": option["number"],
+            "action": option.get("wild_action") or state.combinations[option["combination"]].action,
+        }
+        if "modifier" in option:
+            written["modifier"] = option["modifier"]
+        if "wild" in option:
+            written["wild"] = option["wild"]
+        return written
+
+    def write_effect(self, state: GameState, option: Option) -> tuple[Any, ...]:
+        """The space, whether the Astronaut action was used, and the wild spent (the action
+        a wild becomes only waits as a step)."""
+        return (option["space"], "modifier" in option, option.get("wild"))
+
     def after_write(self, rec: Recorder, seat: int, written: dict[str, Any], combination: Any) -> None:
         """A wild used is crossed; the Astronaut action is used (or not) at the pick; the other
         actions wait as their steps."""
@@ -418,15 +437,15 @@ class JourneyRules(Adventure):
             "wall_required", f"Your energy pair is complete ({step} crossed): draw a wall now."
         )
 
-    def _wall_uses(self, state: GameState, seat: int, step: str) -> list[Option]:
+    def _wall_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
         marks = state.sheet_of(seat).marks
-        return [
+        return (
             {"action": WALL, "effect": step, "wall": wall}
             for wall in self.layout.walls
             if wall not in marks
-        ]
+        )
 
-    def _energy_uses(self, state: GameState, seat: int, step: str) -> list[Option]:
+    def _energy_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
         if first_unmarked(state.sheet_of(seat).marks, self.layout.energies) is None:
             return []
         return [{"action": "energy", "effect": step}]
@@ -435,7 +454,7 @@ class JourneyRules(Adventure):
         self.resolve_step(rec, seat, step, outcome="used", target=None)
         self._gain_energy(rec, seat)
 
-    def _robot_uses(self, state: GameState, seat: int, step: str) -> list[Option]:
+    def _robot_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
         marks = state.sheet_of(seat).marks
         uses = []
         for robot in self.layout.robots:
@@ -445,30 +464,30 @@ class JourneyRules(Adventure):
                 uses.append({"action": "robot", "effect": step, "robot": robot, **extra})
         return uses
 
-    def _plant_uses(self, state: GameState, seat: int, step: str) -> list[Option]:
+    def _plant_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
         marks = state.sheet_of(seat).marks
         space = state.seats[seat].turn_choice.get("space", "")
-        return [
+        return (
             {"action": "plant", "effect": step, "plant": plant}
             for station in self.layout.stations_reached(marks, space)
             for plant in station.plants
             if plant not in marks
-        ]
+        )
 
-    def _water_uses(self, state: GameState, seat: int, step: str) -> list[Option]:
+    def _water_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
         space = state.seats[seat].turn_choice.get("space", "")
         tank = self.layout.tank_on.get(space)
         if tank is None or tank in state.sheet_of(seat).marks:
             return []
         return [{"action": "water", "effect": step, "tank": tank}]
 
-    def _planning_uses(self, state: GameState, seat: int, step: str) -> list[Option]:
+    def _planning_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
         marks = state.sheet_of(seat).marks
-        return [
+        return (
             {"action": "planning", "effect": step, "space": target}
             for target in self.layout.trajectory
             if target not in marks
-        ]
+        )
 
     def _use(self, key: str, mark: str) -> Any:
         """Mark ``mark`` on the element a choice names under ``key``, once the action's rule
@@ -510,6 +529,7 @@ class JourneyRules(Adventure):
     # --- missions, end of game and scoring -------------------------------------------------
 
     def complete_zones(self, marks: Marks) -> list[Zone]:
+        """The playing zones whose every space is filled."""
         return [zone for zone in self.layout.zones(marks) if zone.complete(marks)]
 
     def _zone_lengths(self, marks: Marks) -> list[int]:

@@ -9,6 +9,8 @@ from games.rules.layout import SheetLayout
 from games.rules.sheet import Marks
 
 WALL_DRAWN = "line"
+# How many sets of drawn walls keep their zones worked out (a bound on memory, not a tuning).
+ZONE_CACHE_SIZE = 4096
 
 
 @dataclass(frozen=True)
@@ -41,7 +43,7 @@ class Zone:
         return len(self.spaces)
 
     def complete(self, marks: Marks) -> bool:
-        return all(space in marks for space in self.spaces)
+        return all(map(marks.__contains__, self.spaces))
 
 
 @dataclass(frozen=True)
@@ -165,17 +167,36 @@ class Layout(SheetLayout):
             if element.get("prefilled")
         }
 
-    def zones(self, marks: Marks) -> list[Zone]:
+    def zones(self, marks: Marks) -> tuple[Zone, ...]:
         """The playing zones, Earth end first, as the drawn walls cut the trajectory."""
+        # A wall position is only ever marked as drawn.
+        drawn = self.wall_set.intersection(marks)
+        zones = self._zones_cut_by.get(drawn)
+        if zones is None:
+            if len(self._zones_cut_by) >= ZONE_CACHE_SIZE:
+                self._zones_cut_by.clear()
+            zones = self._zones_cut_by[drawn] = self._cut(drawn)
+        return zones
+
+    @cached_property
+    def wall_set(self) -> frozenset[str]:
+        return frozenset(self.walls)
+
+    @cached_property
+    def _zones_cut_by(self) -> dict[frozenset[str], tuple[Zone, ...]]:
+        """The zones already worked out, by the walls drawn (a sheet has few wall sets)."""
+        return {}
+
+    def _cut(self, drawn: frozenset[str]) -> tuple[Zone, ...]:
         zones = []
         run: list[str] = []
         for space in self.trajectory:
             run.append(space)
             wall = self.spaces[space]["wall_after"]
-            if wall is None or marks.get(wall) == WALL_DRAWN:
+            if wall is None or wall in drawn:
                 zones.append(self._zone(run))
                 run = []
-        return zones
+        return tuple(zones)
 
     def _zone(self, spaces: list[str]) -> Zone:
         return Zone(

@@ -24,6 +24,7 @@ The sheet, by its element names (layout in ``data/adventure-1-launch.json``):
 - score: the lowest visible value of the column minus the error penalty.
 """
 
+from collections.abc import Iterable
 from typing import Any
 
 from games.rules import data
@@ -70,10 +71,8 @@ class LaunchRules(Adventure):
         }
         self.missions = {
             **{card: self._floors_filled(floors) for card, floors in FLOORS_TO_FILL.items()},
-            MISSION_ALL_BUILDINGS: lambda sheet: sum(
-                1 for space in self.layout.spaces if sheet.marks.get(space) == X
-            )
-            >= X_NEEDED,
+            # An X only ever goes in a numbering space.
+            MISSION_ALL_BUILDINGS: lambda sheet: list(sheet.marks.values()).count(X) >= X_NEEDED,
             MISSION_UNCROSSED_ERRORS: lambda sheet: self.uncrossed_errors(sheet, sheet.marks)
             >= UNCROSSED_ERRORS_NEEDED,
         }
@@ -82,6 +81,11 @@ class LaunchRules(Adventure):
 
     def zone_name(self, zone: Any) -> str:
         return _floor_name(self.layout.floor_of(zone[0]))
+
+    def zones_for_actions(self, marks: Marks, actions: set[str]) -> list[tuple[str, ...]]:
+        """Only the floors of the actions shown can take this turn's numbers."""
+        floors = {floor for action in actions for floor in self.layout.floors_for_action[action]}
+        return [tuple(self.layout.floors[floor]["spaces"]) for floor in sorted(floors)]
 
     def spaces_for(self, action: str) -> tuple[str, ...]:
         return self.layout.spaces_for_action[action]
@@ -163,11 +167,11 @@ class LaunchRules(Adventure):
         super().resolve_step(rec, seat, step, outcome=outcome, target=target)
         rec.emit("mark", seat, element=step, mark=USED)
 
-    def _activations(self, state: GameState, seat: int, effect: str) -> list[Option]:
-        return [
+    def _activations(self, state: GameState, seat: int, effect: str) -> Iterable[Option]:
+        return (
             {"action": "activate", "effect": effect, "arrow": arrow}
             for arrow in self.open_arrows(state.sheet_of(seat).marks)
-        ]
+        )
 
     def _activate(self, rec: Recorder, seat: int, effect: str, choice: Option) -> None:
         arrow = choice.get("arrow")
@@ -179,13 +183,13 @@ class LaunchRules(Adventure):
         self.resolve_step(rec, seat, effect, outcome="activated", target=arrow)
         rec.emit("mark", seat, element=arrow, mark=FILL)
 
-    def _buildings(self, state: GameState, seat: int, effect: str) -> list[Option]:
+    def _buildings(self, state: GameState, seat: int, effect: str) -> Iterable[Option]:
         marks = state.sheet_of(seat).marks
-        return [
+        return (
             {"action": "build", "effect": effect, "space": space}
             for space in self.layout.spaces
             if space not in marks
-        ]
+        )
 
     def _build(self, rec: Recorder, seat: int, effect: str, choice: Option) -> None:
         space = choice.get("space")
@@ -270,17 +274,18 @@ class LaunchRules(Adventure):
         return sum(1 for box in sheet.error_boxes if marks.get(box) == CIRCLE)
 
     def sheet_score(self, state: GameState, sheet: Sheet, *, marks: Marks) -> dict[str, Any]:
-        rockets = sum(1 for rocket in self.layout.column_rockets if rocket in marks)
+        rockets = sum(map(marks.__contains__, self.layout.column_rockets))
         column_value = max(v for at_least, v in self.layout.value_by_rockets if rockets >= at_least)
-        penalty = self.uncrossed_errors(sheet, marks) * self.layout.error_penalty
+        uncrossed = self.uncrossed_errors(sheet, marks)
+        penalty = uncrossed * self.layout.error_penalty
         return {
             "rockets": rockets,
             "column_value": column_value,
             "errors_circled": self.errors_marked(sheet, marks),
-            "errors_uncrossed": self.uncrossed_errors(sheet, marks),
+            "errors_uncrossed": uncrossed,
             "error_penalty": -penalty,
-            "tiebreak_rockets": sum(1 for t in self.layout.tiebreak_rockets if t in marks),
-            "launched": self.launched(sheet, marks),
+            "tiebreak_rockets": sum(map(marks.__contains__, self.layout.tiebreak_rockets)),
+            "launched": rockets == len(self.layout.column_rockets) and uncrossed == 0,
             "campaign": sheet.bonus_points,
             "total": column_value - penalty + sheet.bonus_points,
         }

@@ -39,6 +39,7 @@ Readings taken where the sources disagree (spec section 8), and choices of this 
   (its mark word is the common ``circle``; every marked box counts as crossed here).
 """
 
+from collections.abc import Iterable
 from typing import Any
 
 from games.rules import data
@@ -187,15 +188,15 @@ class MineRules(Adventure):
             return RuleViolation("symbol_already_crossed", f"{symbol} is already crossed.")
         return None
 
-    def _gap_uses(self, state: GameState, seat: int, step: str) -> list[Option]:
+    def _gap_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
         action = self.step_action(step)
         marks = state.sheet_of(seat).marks
         space = state.seats[seat].turn_choice["space"]
-        return [
+        return (
             {"action": action, "effect": step, "symbol": symbol}
             for symbol in self.layout.gap_symbols_by_space.get(space, ())
             if symbol not in marks and self.layout.elements[symbol]["value"] == action
-        ]
+        )
 
     def _circle_gap_symbol(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
         symbol = choice.get("symbol")
@@ -204,14 +205,14 @@ class MineRules(Adventure):
         self.resolve_step(rec, seat, step, outcome="circled", target=symbol)
         rec.emit("mark", seat, element=symbol, mark=CIRCLE)
 
-    def _factory_uses(self, state: GameState, seat: int, step: str) -> list[Option]:
+    def _factory_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
         action = self.step_action(step)
         marks = state.sheet_of(seat).marks
-        return [
+        return (
             {"action": action, "effect": step, "symbol": symbol}
             for symbol in self.layout.factory_symbols_of_kind[action]
             if symbol not in marks
-        ]
+        )
 
     def _cross_factory(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
         symbol = choice.get("symbol")
@@ -220,7 +221,7 @@ class MineRules(Adventure):
         self.resolve_step(rec, seat, step, outcome="crossed", target=symbol)
         self._cross_factory_symbol(rec, seat, symbol)
 
-    def _astronaut_uses(self, state: GameState, seat: int, step: str) -> list[Option]:
+    def _astronaut_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
         if first_unmarked(state.sheet_of(seat).marks, self.layout.astronaut_symbols) is None:
             return []
         return [{"action": "astronaut", "effect": step}]
@@ -229,13 +230,13 @@ class MineRules(Adventure):
         self.resolve_step(rec, seat, step, outcome="crossed", target=None)
         self.cross_next(rec, seat, self.layout.astronaut_symbols)
 
-    def _planning_uses(self, state: GameState, seat: int, step: str) -> list[Option]:
+    def _planning_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
         marks = state.sheet_of(seat).marks
-        return [
+        return (
             {"action": "planning", "effect": step, "space": space}
             for space in self.layout.spaces
             if space not in marks
-        ]
+        )
 
     def _planning(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
         space = choice.get("space")
