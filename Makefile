@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 8000
 
-.PHONY: run test test-services install migrate lint clean
+.PHONY: run test test-services soak install migrate lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,12 @@ lint: install
 
 test: lint | var
 	$(BIN)/pytest
+
+# Not in CI: 10,000 bot games (all playable adventures, 1-6 players) with the checks of the
+# suite's bot games, and what they exercised printed per adventure.
+SOAK_GAMES ?= 10000
+soak: install
+	MOON_SOAK_GAMES=$(SOAK_GAMES) $(BIN)/pytest -s tests/rules/test_bot_games.py
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache
