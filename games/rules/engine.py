@@ -10,13 +10,12 @@
 """
 
 from collections.abc import Iterable
-from typing import Any
 
-from games.rules import events, turn
+from games.rules import events
 from games.rules.errors import OutOfTurn, RuleViolation
 from games.rules.events import Event, schema_problem
 from games.rules.state import GameState
-from games.rules.turn import Decision, decide, options, result_event
+from games.rules.turn import Decision, decide, new_game, options, result_event
 from games.rules.upcasting import upcast
 from games.rules.views import game_view, redact, sheet_view
 
@@ -51,25 +50,3 @@ def replay(stored: Iterable[Event]) -> GameState:
     for event in stored:
         events.evolve(state, upcast(event))
     return state
-
-
-def new_game(
-    *,
-    adventure: int,
-    players: int,
-    seed: int,
-    missions: dict[str, int] | None = None,
-    modifiers: dict[int, list[dict[str, Any]]] | None = None,
-) -> list[Event]:
-    """The opening events of a game (setup, then turn 1's flip).
-
-    ``missions`` imposes a card per letter (default: drawn with the seed); ``modifiers``
-    gives per-seat setup changes (``start_marks``, ``bonus_points``, ``system_errors``).
-    """
-    return turn.new_game(
-        adventure=adventure,
-        players=players,
-        seed=seed,
-        missions_chosen=missions,
-        modifiers=modifiers,
-    )

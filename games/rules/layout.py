@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, ClassVar
 
 from games.rules.sheet import Marks
 
@@ -11,6 +11,8 @@ from games.rules.sheet import Marks
 class SheetLayout:
     """A sheet read from its data file; each adventure adds its own areas."""
 
+    # The adventure whose data file holds this sheet.
+    adventure: ClassVar[int] = 0
     raw: dict[str, Any]
 
     @cached_property

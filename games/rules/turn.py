@@ -9,7 +9,8 @@ confirmed, the claims are rewarded, the end of the game is checked and the next 
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.rules import cards, events, missions
+from games.rules import cards, events
+from games.rules import missions as phase_6
 from games.rules.adventures import rules_for
 from games.rules.adventures.base import Adventure, Option
 from games.rules.errors import OutOfTurn, RuleViolation
@@ -56,10 +57,14 @@ def new_game(
     adventure: int,
     players: int,
     seed: int,
-    missions_chosen: dict[str, int] | None = None,
+    missions: dict[str, int] | None = None,
     modifiers: dict[int, list[dict[str, Any]]] | None = None,
 ) -> list[Event]:
-    """The opening events of a game: its whole setup, then the flip of turn 1."""
+    """The opening events of a game: its whole setup, then the flip of turn 1.
+
+    ``missions`` imposes a card per letter (default: drawn with the seed); ``modifiers``
+    gives per-seat setup changes (``start_marks``, ``bonus_points``, ``system_errors``).
+    """
     rules = rules_for(adventure)
     if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise RuleViolation("invalid_player_count", "A game has 1 to 6 players.")
@@ -70,7 +75,7 @@ def new_game(
         if not isinstance(seat_modifiers, list):
             raise RuleViolation("invalid_modifier", "Each seat's modifiers are a list.")
         rules.validate_modifiers(seat_modifiers)
-    chosen = missions.choose(adventure, seed, missions_chosen)
+    chosen = phase_6.choose(adventure, seed, missions)
     sheets: list[SheetSetup] = [
         {"id": seat, "seats": [seat], **rules.sheet_setup(modifiers.get(seat, []))}
         for seat in range(players)
@@ -82,7 +87,7 @@ def new_game(
         players=players,
         seed=seed,
         missions=chosen,
-        mission_values=missions.values_of(chosen),
+        mission_values=phase_6.values_of(chosen),
         sheets=sheets,
         seats=[{"sheets": [seat]} for seat in range(players)],
         astra=None,
@@ -249,7 +254,7 @@ def _decide_missions(rec: Recorder, seat: int, kind: str, choice: Any) -> None:
     rec.emit("confirmed", seat)
     if all(other.confirmed for other in state.seats):
         rules = rules_for(state.adventure)
-        missions.reward(rec, rules)
+        phase_6.reward(rec, rules)
         _finish_turn(rules, rec)
 
 
@@ -263,7 +268,7 @@ def _is_option_value(value: object) -> bool:
 def _end_turn(rules: Adventure, rec: Recorder) -> None:
     """Every seat confirmed its actions: phase 5, then phase 6 if anyone may claim."""
     rules.incidents(rec)
-    if not missions.offer(rec, rules):
+    if not phase_6.offer(rec, rules):
         _finish_turn(rules, rec)
 
 

@@ -4,8 +4,8 @@ seeds: each game ends without an engine error and its events replay to the store
 The suite plays ``GAMES_PER_PLAYER_COUNT`` games per adventure and player count (72 games per
 adventure by default), enough that, over an adventure's games, every action of its sheet is
 used: the test holds the default to that. (Missions claimed and declined have tests of their
-own: bots meet few mission conditions, and in the Journey none.) ``make soak`` plays many more (``MOON_SOAK_GAMES`` games
-in all, 10,000 there) with the same checks.
+own: bots meet few mission conditions, and in the Journey none.) ``make soak`` plays many more
+(``MOON_SOAK_GAMES`` games in all, 10,000 there) with the same checks.
 """
 
 import os

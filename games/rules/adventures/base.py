@@ -18,9 +18,9 @@ same on every sheet lives here once:
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
-from games.rules import cards, ranking, steps
+from games.rules import cards, data, ranking, steps
 from games.rules import modifiers as modifiers_rules
 from games.rules.actions import ASTRONAUT, astronaut_numbers
 from games.rules.cards import Combination
@@ -36,6 +36,7 @@ from games.rules.sheet import (
     MAX_NUMBER,
     MIN_NUMBER,
     Marks,
+    X,
     first_unmarked,
     open_ranges,
     placement_problem,
@@ -46,6 +47,7 @@ Option = dict[str, Any]
 Uses = Callable[[GameState, int, str], Iterable[Option]]
 Use = Callable[[Recorder, int, str, Option], None]
 Condition = Callable[[Sheet], bool]
+L = TypeVar("L", bound=SheetLayout)
 
 
 @dataclass(frozen=True)
@@ -57,14 +59,13 @@ class Step:
     use: Use
 
 
-class Adventure:
-    """The rules of one adventure. Subclasses set the class attributes and the layout, fill
-    ``steps`` and ``missions``, and override the hooks their sheet needs."""
+class Adventure(Generic[L]):
+    """The rules of one adventure. Subclasses name their layout class (which names its data
+    file), give their step and mission tables, and override the hooks their sheet needs."""
 
-    number: int
-    key: str
-    name: str
-    layout: SheetLayout
+    layout_class: type[L]
+    # How a refusal names a numbering space of this sheet.
+    space_word = "space"
     # The words a setup modifier may mark on an element that is not a numbering space.
     start_mark_words: tuple[str, ...] = (CIRCLE, CROSS)
     # Whether an Astronaut combination may write its number changed by -2 to +2.
@@ -75,9 +76,37 @@ class Adventure:
     frame_steps_alike = False
 
     def __init__(self) -> None:
-        # The steps by action (``steps_by_action``) and the mission conditions by card.
-        self.steps: dict[str, Step] = {}
-        self.missions: dict[int, Condition] = {}
+        self.layout: L = self.layout_class(data.adventure(self.layout_class.adventure))
+        self.steps = self.step_table()
+        self.missions = self.mission_table()
+
+    @property
+    def number(self) -> int:
+        return self.layout_class.adventure
+
+    @property
+    def key(self) -> str:
+        return str(self.layout.raw["key"])
+
+    @property
+    def name(self) -> str:
+        return str(self.layout.raw["name"])
+
+    def step_table(self) -> dict[str, Step]:
+        """How each kind of waiting step is used, by action (``step_action``)."""
+        return {}
+
+    def mission_table(self) -> dict[int, Condition]:
+        """The condition of each mission card of the adventure, on one sheet."""
+        return {}
+
+    def astronaut_step(self, use: Use) -> Step:
+        """The Astronaut action as a step: usable while an astronaut symbol is left."""
+        return Step(uses=self.while_left("astronaut", self.astronaut_track), use=use)
+
+    def planning_step(self, use: Use) -> Step:
+        """The Planning action as a step: an X in any empty numbering space."""
+        return Step(uses=self.each_unmarked("planning", "space", tuple(self.layout.spaces)), use=use)
 
     # --- setup ---------------------------------------------------------------------------
 
@@ -180,7 +209,9 @@ class Adventure:
     def space_problem(self, marks: Marks, space: Any) -> RuleViolation | None:
         """Why ``space`` cannot take a number or an X, or None."""
         if not isinstance(space, str) or space not in self.layout.spaces:
-            return RuleViolation("unknown_space", f"{space!r} is not a space of this sheet.")
+            return RuleViolation(
+                "unknown_space", f"{space!r} is not a {self.space_word} of this sheet."
+            )
         if space in marks:
             return RuleViolation("space_not_empty", f"Space {space} is already filled.")
         return None
@@ -322,6 +353,57 @@ class Adventure:
         return symbol
 
     # --- phase 4 and reactions: steps waiting for a choice ---------------------------------
+
+    @staticmethod
+    def each_unmarked(action: str, key: str, elements: Sequence[str]) -> Uses:
+        """Uses of a step: one for each of ``elements`` not marked yet, named under ``key``."""
+
+        def uses(state: GameState, seat: int, step: str) -> Iterable[Option]:
+            marks = state.sheet_of(seat).marks
+            return (
+                {"action": action, "effect": step, key: element}
+                for element in elements
+                if element not in marks
+            )
+
+        return uses
+
+    @staticmethod
+    def each_of(action: str, key: str, candidates: Callable[[Marks], Iterable[str]]) -> Uses:
+        """Uses of a step: one for each element ``candidates`` finds on the sheet now."""
+
+        def uses(state: GameState, seat: int, step: str) -> Iterable[Option]:
+            return (
+                {"action": action, "effect": step, key: element}
+                for element in candidates(state.sheet_of(seat).marks)
+            )
+
+        return uses
+
+    @staticmethod
+    def while_left(action: str, track: Sequence[str]) -> Uses:
+        """Uses of a step: one while a symbol of ``track`` is left to cross, none past it."""
+
+        def uses(state: GameState, seat: int, step: str) -> Iterable[Option]:
+            if first_unmarked(state.sheet_of(seat).marks, track) is None:
+                return ()
+            return ({"action": action, "effect": step},)
+
+        return uses
+
+    def write_x(
+        self, rec: Recorder, seat: int, step: str, choice: Option, *, outcome: str = "x_written"
+    ) -> str:
+        """Resolve ``step`` by an X in the empty space the choice names (Planning, a building
+        effect...); returns the space."""
+        space = choice.get("space")
+        problem = self.space_problem(rec.sheet(seat).marks, space)
+        if problem is not None:
+            raise problem
+        assert isinstance(space, str)
+        self.resolve_step(rec, seat, step, outcome=outcome, target=space)
+        rec.emit("mark", seat, element=space, mark=X)
+        return space
 
     def step_action(self, step: str) -> str:
         """The action a waiting step is used with (its key in ``steps``)."""

@@ -52,13 +52,13 @@ Readings taken where the sources disagree (spec section 10), and choices of this
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from games.rules import astra, data, ranking
-from games.rules.adventures.base import Adventure, Option, Step
+from games.rules import astra, ranking
+from games.rules.adventures.base import Adventure, Condition, Option, Step
 from games.rules.adventures.colony_layout import Layout
 from games.rules.cards import Combination
 from games.rules.errors import RuleViolation
 from games.rules.events import Recorder
-from games.rules.sheet import CIRCLE, CROSS, LINE, Marks, X, first_unmarked
+from games.rules.sheet import CIRCLE, CROSS, LINE, Marks, first_unmarked
 from games.rules.state import GameState, Sheet
 
 # Mission conditions, by card (the card texts are in the common mission index).
@@ -78,28 +78,32 @@ def _zone_name(zone: str) -> str:
     return f"{'row' if kind == 'row' else 'column'} {index}"
 
 
-class ColonyRules(Adventure):
+class ColonyRules(Adventure[Layout]):
     """The rules of adventure 3 (see the module docstring)."""
 
-    number = 3
-    key = "colony"
-    name = "The Colony"
-    layout: Layout
+    layout_class = Layout
+    space_word = "building"
     start_mark_words = (CIRCLE, CROSS, LINE)
     frame_steps_alike = True
 
     def __init__(self) -> None:
         super().__init__()
-        self.layout = Layout(data.adventure(3))
-        self.steps = {
+        self._zone_ids = {zone: zone_id for zone_id, zone in self.layout.zones.items()}
+
+    def step_table(self) -> dict[str, Step]:
+        return {
             "water": Step(uses=self._water_uses, use=self._circle("tank", self.tank_problem)),
             "plant": Step(uses=self._plant_uses, use=self._circle("greenhouse", self.greenhouse_problem)),
-            "robot": Step(uses=self._robot_uses, use=self._draw_tunnel),
+            "robot": Step(
+                uses=self.each_of("robot", "tunnel", self.buildable_tunnels), use=self._draw_tunnel
+            ),
             "energy": Step(uses=self._energy_uses, use=self._cross_energy),
-            "astronaut": Step(uses=self._astronaut_uses, use=self._astronaut),
-            "planning": Step(uses=self._planning_uses, use=self._planning),
+            "astronaut": self.astronaut_step(self._astronaut),
+            "planning": self.planning_step(self._planning),
         }
-        self.missions = {
+
+    def mission_table(self) -> dict[int, Condition]:
+        return {
             MISSION_COLUMNS: lambda sheet: self.full_lines(sheet.marks, self.layout.columns)
             >= FULL_LINES_NEEDED,
             MISSION_ROWS: lambda sheet: self.full_lines(sheet.marks, self.layout.rows) >= FULL_LINES_NEEDED,
@@ -110,7 +114,6 @@ class ColonyRules(Adventure):
             MISSION_TANK_QUARTERS: lambda sheet: self.quarters_all_circled(sheet.marks, "water_tanks")
             >= QUARTERS_NEEDED,
         }
-        self._zone_ids = {zone: zone_id for zone_id, zone in self.layout.zones.items()}
 
     # --- phases 2-3: rows and columns at once --------------------------------------------
 
@@ -126,8 +129,6 @@ class ColonyRules(Adventure):
             return RuleViolation(
                 "space_prenumbered", f"{space} is printed as already numbered on the sheet."
             )
-        if not isinstance(space, str) or space not in self.layout.spaces:
-            return RuleViolation("unknown_space", f"{space!r} is not a building of this sheet.")
         return super().space_problem(marks, space)
 
     def after_write(
@@ -284,12 +285,6 @@ class ColonyRules(Adventure):
 
         return use
 
-    def _robot_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
-        return (
-            {"action": "robot", "effect": step, "tunnel": tunnel}
-            for tunnel in self.buildable_tunnels(state.sheet_of(seat).marks)
-        )
-
     def _draw_tunnel(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
         tunnel = choice.get("tunnel")
         _raise(self.tunnel_problem(rec.sheet(seat).marks, tunnel))
@@ -308,34 +303,15 @@ class ColonyRules(Adventure):
         self.resolve_step(rec, seat, step, outcome="crossed", target=box)
         rec.emit("mark", seat, element=box, mark=CROSS)
 
-    def _astronaut_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
-        if first_unmarked(state.sheet_of(seat).marks, self.astronaut_track) is None:
-            return []
-        return [{"action": "astronaut", "effect": step}]
-
     def _astronaut(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
         symbol = first_unmarked(rec.sheet(seat).marks, self.astronaut_track)
         self.resolve_step(rec, seat, step, outcome="crossed", target=symbol)
         self.cross_next(rec, seat, self.astronaut_track)
 
-    def _planning_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
-        marks = state.sheet_of(seat).marks
-        return (
-            {"action": "planning", "effect": step, "space": empty}
-            for empty in self.layout.spaces
-            if empty not in marks
-        )
-
     def _planning(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
-        target = choice.get("space")
-        _raise(self.space_problem(rec.sheet(seat).marks, target))
-        assert isinstance(target, str)
-        self.resolve_step(rec, seat, step, outcome="x_written", target=target)
-        rec.emit("mark", seat, element=target, mark=X)
-        self._after_fill(rec, seat, target)
-        box = self.layout.planning.next_box(rec.sheet(seat).marks)
-        if box is not None:
-            rec.emit("mark", seat, element=box, mark=CROSS)
+        space = self.write_x(rec, seat, step, choice)
+        self._after_fill(rec, seat, space)
+        self.cross_next(rec, seat, self.layout.planning.boxes)
 
     # --- phase 5: the quarter race ---------------------------------------------------------
 

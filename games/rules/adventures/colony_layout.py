@@ -33,6 +33,8 @@ class Track:
 class Layout(SheetLayout):
     """The sheet of adventure 3, read from its data file."""
 
+    adventure = 3
+
     # --- the building grid ---------------------------------------------------------------
 
     @cached_property

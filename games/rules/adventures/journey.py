@@ -52,22 +52,14 @@ Readings taken where the sources disagree (spec section 10), and choices of this
 from collections.abc import Iterable
 from typing import Any
 
-from games.rules import astra, cards, data, ranking
+from games.rules import astra, cards, ranking
 from games.rules.actions import ASTRONAUT, ASTRONAUT_SHIFTS
-from games.rules.adventures.base import Adventure, Option, Step
+from games.rules.adventures.base import Adventure, Condition, Option, Step
 from games.rules.adventures.journey_layout import WALL_DRAWN, Layout, Station, Zone
 from games.rules.cards import ACTIONS
 from games.rules.errors import RuleViolation
 from games.rules.events import Recorder
-from games.rules.sheet import (
-    CIRCLE,
-    CROSS,
-    MAX_NUMBER,
-    MIN_NUMBER,
-    Marks,
-    X,
-    first_unmarked,
-)
+from games.rules.sheet import CIRCLE, CROSS, MAX_NUMBER, MIN_NUMBER, Marks, X, first_unmarked
 from games.rules.state import GameState, Sheet
 
 WALL = "wall"
@@ -93,27 +85,30 @@ ENERGY_CARDS_PER_ASTRA_ZONE = 2
 UNMARKABLE_KINDS = ("mission_box", "score_box", "rank_box", "campaign_area", "station")
 
 
-class JourneyRules(Adventure):
+class JourneyRules(Adventure[Layout]):
     """The rules of adventure 2 (see the module docstring)."""
 
-    number = 2
-    key = "journey"
-    name = "The Journey"
-    layout: Layout
+    layout_class = Layout
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.layout = Layout(data.adventure(2))
-        self.steps = {
-            WALL: Step(uses=self._wall_uses, use=self._use("wall", WALL_DRAWN)),
-            "energy": Step(uses=self._energy_uses, use=self._energy),
+    def step_table(self) -> dict[str, Step]:
+        return {
+            WALL: Step(
+                uses=self.each_unmarked(WALL, "wall", self.layout.walls),
+                use=self._use("wall", WALL_DRAWN),
+            ),
+            "energy": Step(uses=self.while_left("energy", self.layout.energies), use=self._energy),
             "robot": Step(uses=self._robot_uses, use=self._use("robot", CIRCLE)),
             "plant": Step(uses=self._plant_uses, use=self._use("plant", CIRCLE)),
             "water": Step(uses=self._water_uses, use=self._use("tank", CIRCLE)),
-            "planning": Step(uses=self._planning_uses, use=self._use("space", X)),
+            "planning": Step(
+                uses=self.each_unmarked("planning", "space", self.layout.trajectory),
+                use=self._use("space", X),
+            ),
         }
+
+    def mission_table(self) -> dict[int, Condition]:
         tanks = self.layout.tanks
-        self.missions = {
+        return {
             MISSION_MULTIPLIERS: lambda sheet: sum(
                 1
                 for s in self.layout.stations
@@ -179,11 +174,6 @@ class JourneyRules(Adventure):
 
     def zone_name(self, zone: Any) -> str:
         return self.layout.zone_named(tuple(zone)).id
-
-    def space_problem(self, marks: Marks, space: Any) -> RuleViolation | None:
-        if not isinstance(space, str) or space not in self.layout.spaces:
-            return RuleViolation("unknown_space", f"{space!r} is not a space of this sheet.")
-        return super().space_problem(marks, space)
 
     @staticmethod
     def modifier_problem(number: int, action: str, modifier: Any) -> RuleViolation | None:
@@ -437,32 +427,17 @@ class JourneyRules(Adventure):
             "wall_required", f"Your energy pair is complete ({step} crossed): draw a wall now."
         )
 
-    def _wall_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
-        marks = state.sheet_of(seat).marks
-        return (
-            {"action": WALL, "effect": step, "wall": wall}
-            for wall in self.layout.walls
-            if wall not in marks
-        )
-
-    def _energy_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
-        if first_unmarked(state.sheet_of(seat).marks, self.layout.energies) is None:
-            return []
-        return [{"action": "energy", "effect": step}]
-
     def _energy(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
         self.resolve_step(rec, seat, step, outcome="used", target=None)
         self._gain_energy(rec, seat)
 
     def _robot_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
         marks = state.sheet_of(seat).marks
-        uses = []
         for robot in self.layout.robots:
             if robot not in marks:
                 multiplier = self.deserved_multiplier(marks, robot)
                 extra = {"multiplier": multiplier} if multiplier else {}
-                uses.append({"action": "robot", "effect": step, "robot": robot, **extra})
-        return uses
+                yield {"action": "robot", "effect": step, "robot": robot, **extra}
 
     def _plant_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
         marks = state.sheet_of(seat).marks
@@ -480,14 +455,6 @@ class JourneyRules(Adventure):
         if tank is None or tank in state.sheet_of(seat).marks:
             return []
         return [{"action": "water", "effect": step, "tank": tank}]
-
-    def _planning_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
-        marks = state.sheet_of(seat).marks
-        return (
-            {"action": "planning", "effect": step, "space": target}
-            for target in self.layout.trajectory
-            if target not in marks
-        )
 
     def _use(self, key: str, mark: str) -> Any:
         """Mark ``mark`` on the element a choice names under ``key``, once the action's rule

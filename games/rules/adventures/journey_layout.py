@@ -50,6 +50,8 @@ class Zone:
 class Layout(SheetLayout):
     """The sheet of adventure 2."""
 
+    adventure = 2
+
     @cached_property
     def trajectory(self) -> tuple[str, ...]:
         """The 36 spaces from the Earth to the Moon (ascending order)."""

@@ -24,11 +24,9 @@ The sheet, by its element names (layout in ``data/adventure-1-launch.json``):
 - score: the lowest visible value of the column minus the error penalty.
 """
 
-from collections.abc import Iterable
 from typing import Any
 
-from games.rules import data
-from games.rules.adventures.base import Adventure, Option, Step
+from games.rules.adventures.base import Adventure, Condition, Option, Step
 from games.rules.adventures.launch_layout import Layout
 from games.rules.cards import Combination
 from games.rules.ending import standard_end_reasons
@@ -51,25 +49,24 @@ TRIGGERED = "triggered"
 ACTION_OF_EFFECT = {"rocket_activation": "activate", "building": "build"}
 
 
-class LaunchRules(Adventure):
+class LaunchRules(Adventure[Layout]):
     """The rules of adventure 1 (see the module docstring)."""
 
-    number = 1
-    key = "launch"
-    name = "The Launch"
-    layout: Layout
+    layout_class = Layout
     start_mark_words = (CIRCLE, CROSS, FILL)
     astronaut_modifies = False
     settle_outcome = "lost"
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.layout = Layout(data.adventure(1))
-        self.steps = {
-            "activate": Step(uses=self._activations, use=self._activate),
-            "build": Step(uses=self._buildings, use=self._build),
+    def step_table(self) -> dict[str, Step]:
+        return {
+            "activate": Step(uses=self.each_of("activate", "arrow", self.open_arrows), use=self._activate),
+            "build": Step(
+                uses=self.each_unmarked("build", "space", tuple(self.layout.spaces)), use=self._build
+            ),
         }
-        self.missions = {
+
+    def mission_table(self) -> dict[int, Condition]:
+        return {
             **{card: self._floors_filled(floors) for card, floors in FLOORS_TO_FILL.items()},
             # An X only ever goes in a numbering space.
             MISSION_ALL_BUILDINGS: lambda sheet: list(sheet.marks.values()).count(X) >= X_NEEDED,
@@ -167,12 +164,6 @@ class LaunchRules(Adventure):
         super().resolve_step(rec, seat, step, outcome=outcome, target=target)
         rec.emit("mark", seat, element=step, mark=USED)
 
-    def _activations(self, state: GameState, seat: int, effect: str) -> Iterable[Option]:
-        return (
-            {"action": "activate", "effect": effect, "arrow": arrow}
-            for arrow in self.open_arrows(state.sheet_of(seat).marks)
-        )
-
     def _activate(self, rec: Recorder, seat: int, effect: str, choice: Option) -> None:
         arrow = choice.get("arrow")
         if arrow not in self.open_arrows(rec.sheet(seat).marks):
@@ -183,23 +174,8 @@ class LaunchRules(Adventure):
         self.resolve_step(rec, seat, effect, outcome="activated", target=arrow)
         rec.emit("mark", seat, element=arrow, mark=FILL)
 
-    def _buildings(self, state: GameState, seat: int, effect: str) -> Iterable[Option]:
-        marks = state.sheet_of(seat).marks
-        return (
-            {"action": "build", "effect": effect, "space": space}
-            for space in self.layout.spaces
-            if space not in marks
-        )
-
     def _build(self, rec: Recorder, seat: int, effect: str, choice: Option) -> None:
-        space = choice.get("space")
-        problem = self.space_problem(rec.sheet(seat).marks, space)
-        if problem is not None:
-            raise problem
-        assert isinstance(space, str)
-        self.resolve_step(rec, seat, effect, outcome="built", target=space)
-        rec.emit("mark", seat, element=space, mark=X)
-        self._after_fill(rec, seat, space)
+        self._after_fill(rec, seat, self.write_x(rec, seat, effect, choice, outcome="built"))
 
     def open_arrows(self, marks: Marks) -> list[str]:
         """Arrows of inactive rockets whose quarter is not complete and arrow still empty."""

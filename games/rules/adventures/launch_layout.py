@@ -13,6 +13,8 @@ from games.rules.layout import SheetLayout
 class Layout(SheetLayout):
     """The sheet of adventure 1, read from its data file."""
 
+    adventure = 1
+
     @cached_property
     def floors(self) -> dict[str, dict[str, Any]]:
         return {zone["id"]: zone for zone in self.raw["zones"]}

@@ -42,13 +42,12 @@ Readings taken where the sources disagree (spec section 8), and choices of this 
 from collections.abc import Iterable
 from typing import Any
 
-from games.rules import data
-from games.rules.adventures.base import Adventure, Option, Step
+from games.rules.adventures.base import Adventure, Condition, Option, Step
 from games.rules.adventures.mine_layout import Layout
 from games.rules.cards import Combination
 from games.rules.errors import RuleViolation
 from games.rules.events import Recorder
-from games.rules.sheet import CIRCLE, CROSS, Marks, X, all_filled, first_unmarked
+from games.rules.sheet import CIRCLE, CROSS, Marks, all_filled, first_unmarked
 from games.rules.state import GameState, Sheet
 
 # Mission conditions, by card (the card texts are in the common mission index).
@@ -77,30 +76,28 @@ def _level_name(level: str) -> str:
     return f"level {level.removeprefix('level')}"
 
 
-class MineRules(Adventure):
+class MineRules(Adventure[Layout]):
     """The rules of adventure 4 (see the module docstring)."""
 
-    number = 4
-    key = "mine"
-    name = "The Mine"
-    layout: Layout
+    layout_class = Layout
+    space_word = "cavity"
     # The steps of a frame are alike (the 3 bonus robots): the first stands for all.
     frame_steps_alike = True
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.layout = Layout(data.adventure(4))
+    def step_table(self) -> dict[str, Step]:
         gap = Step(uses=self._gap_uses, use=self._circle_gap_symbol)
         factory = Step(uses=self._factory_uses, use=self._cross_factory)
-        self.steps = {
+        return {
             "plant": gap,
             "water": gap,
             "robot": factory,
             "energy": factory,
-            "astronaut": Step(uses=self._astronaut_uses, use=self._astronaut),
-            "planning": Step(uses=self._planning_uses, use=self._planning),
+            "astronaut": self.astronaut_step(self._astronaut),
+            "planning": self.planning_step(self._planning),
         }
-        self.missions = {
+
+    def mission_table(self) -> dict[int, Condition]:
+        return {
             MISSION_PUMPS: lambda sheet: sum(self._pumped(sheet.marks)) >= PUMPS_NEEDED,
             MISSION_ADJACENT_PUMPS: lambda sheet: _run_of(self._pumped(sheet.marks), ADJACENT_PUMPS_NEEDED),
             MISSION_ALL_SECONDARY: lambda sheet: all(
@@ -118,11 +115,6 @@ class MineRules(Adventure):
 
     def zone_name(self, zone: Any) -> str:
         return _level_name(self.layout.level_of(zone[0]))
-
-    def space_problem(self, marks: Marks, space: Any) -> RuleViolation | None:
-        if not isinstance(space, str) or space not in self.layout.spaces:
-            return RuleViolation("unknown_space", f"{space!r} is not a cavity of this sheet.")
-        return super().space_problem(marks, space)
 
     def after_write(
         self, rec: Recorder, seat: int, written: dict[str, Any], combination: Combination
@@ -221,29 +213,12 @@ class MineRules(Adventure):
         self.resolve_step(rec, seat, step, outcome="crossed", target=symbol)
         self._cross_factory_symbol(rec, seat, symbol)
 
-    def _astronaut_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
-        if first_unmarked(state.sheet_of(seat).marks, self.layout.astronaut_symbols) is None:
-            return []
-        return [{"action": "astronaut", "effect": step}]
-
     def _astronaut(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
         self.resolve_step(rec, seat, step, outcome="crossed", target=None)
         self.cross_next(rec, seat, self.layout.astronaut_symbols)
 
-    def _planning_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
-        marks = state.sheet_of(seat).marks
-        return (
-            {"action": "planning", "effect": step, "space": space}
-            for space in self.layout.spaces
-            if space not in marks
-        )
-
     def _planning(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
-        space = choice.get("space")
-        _raise(self.space_problem(rec.sheet(seat).marks, space))
-        assert isinstance(space, str)
-        self.resolve_step(rec, seat, step, outcome="x_written", target=space)
-        rec.emit("mark", seat, element=space, mark=X)
+        space = self.write_x(rec, seat, step, choice)
         self._circle_mineral(rec, seat, space)
         self.cross_next(rec, seat, self.layout.planning_symbols)
 

@@ -11,6 +11,8 @@ from games.rules.layout import SheetLayout
 class Layout(SheetLayout):
     """The sheet of adventure 4, read from its data file."""
 
+    adventure = 4
+
     @cached_property
     def levels(self) -> dict[str, tuple[str, ...]]:
         return {zone["id"]: tuple(zone["spaces"]) for zone in self.raw["zones"]}
