@@ -1,11 +1,13 @@
 """The general end conditions (common rules): checked for every seat at the end of a turn."""
 
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 from typing import Any
 
-from games.rules.missions import LETTERS
-from games.rules.sheet import all_filled
-from games.rules.state import GameState, Sheet
+from games.rules.missions import MISSION_BOXES
+from games.rules.sheet import Marks, all_filled
+from games.rules.state import GameState
+
+REASONS = ("all_missions", "all_system_errors", "sheet_full")
 
 
 def standard_end_reasons(state: GameState, *, spaces: Collection[str]) -> list[dict[str, Any]]:
@@ -14,14 +16,14 @@ def standard_end_reasons(state: GameState, *, spaces: Collection[str]) -> list[d
     A seat ends the game when it has all three missions, has marked every usable System Error
     box, or has filled every numbering space in ``spaces``.
     """
-    checks: dict[str, Callable[[Sheet], bool]] = {
-        "all_missions": lambda s: all(f"mission.{letter}" in s.marks for letter in LETTERS),
-        "all_system_errors": lambda s: all_filled(s.marks, s.error_boxes),
-        "sheet_full": lambda s: all_filled(s.marks, spaces),
-    }
-    reasons = []
-    for reason, holds in checks.items():
-        seats = [seat for seat in range(state.players) if holds(state.sheet_of(seat))]
-        if seats:
-            reasons.append({"reason": reason, "seats": seats})
-    return reasons
+    met: dict[str, list[int]] = {reason: [] for reason in REASONS}
+    for seat in range(state.players):
+        sheet = state.sheet_of(seat)
+        marks: Marks = sheet.marks
+        if all_filled(marks, MISSION_BOXES):
+            met["all_missions"].append(seat)
+        if all_filled(marks, sheet.error_boxes):
+            met["all_system_errors"].append(seat)
+        if all_filled(marks, spaces):
+            met["sheet_full"].append(seat)
+    return [{"reason": reason, "seats": seats} for reason, seats in met.items() if seats]

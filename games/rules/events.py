@@ -459,14 +459,18 @@ class Recorder:
     def emit(self, kind: str, seat: int | None = None, **data: Any) -> None:
         """Record an event of ``kind`` (current version) and apply it. A kind that marks a
         sheet marks the one ``seat`` plays this turn unless ``sheet`` is given."""
+        state = self.state
         if kind in SHEET_KINDS and "sheet" not in data:
             assert seat is not None, f"{kind} names a seat or a sheet"
-            data = {"sheet": self.state.seats[seat].sheet, **data}
-        turn = data["turn"] if kind == "turn_started" else self.state.turn
-        event = make(kind, seat, turn, data)
-        self._own(KINDS[kind].touches, seat, data.get("sheet"))
+            data = {"sheet": state.seats[seat].sheet, **data}
+        known = KINDS[kind]
+        turn = data["turn"] if kind == "turn_started" else state.turn
+        event: Event = {"kind": kind, "v": known.version, "seat": seat, "turn": turn, "data": data}
+        if not self._own_all:
+            self._own(known.touches, seat, data.get("sheet"))
         self.events.append(event)
-        evolve(self.state, event)
+        known.apply(state, event)
+        state.events_applied += 1
 
     def seat(self, seat: int) -> SeatState:
         return self.state.seats[seat]
@@ -477,8 +481,6 @@ class Recorder:
 
     def _own(self, touches: frozenset[str], seat: int | None, sheet: int | None) -> None:
         state = self.state
-        if self._own_all:
-            return
         if "all" in touches:
             for index in range(len(state.seats)):
                 self._own_seat(index)
@@ -498,11 +500,11 @@ class Recorder:
                 self._own_sheet(sheet)
 
     def _own_seat(self, index: int) -> None:
-        if index not in self._own_seats and index < len(self.state.seats):
+        if index not in self._own_seats:
             self.state.seats[index] = self.state.seats[index].copy()
             self._own_seats.add(index)
 
     def _own_sheet(self, index: int) -> None:
-        if index not in self._own_sheets and index < len(self.state.sheets):
+        if index not in self._own_sheets:
             self.state.sheets[index] = self.state.sheets[index].copy()
             self._own_sheets.add(index)

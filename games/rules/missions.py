@@ -16,7 +16,7 @@ from typing import Any, Protocol
 from games.rules import data
 from games.rules.errors import RuleViolation
 from games.rules.events import MissionValues, Recorder
-from games.rules.state import GameState
+from games.rules.state import GameState, Sheet
 
 
 class MissionRules(Protocol):
@@ -24,9 +24,14 @@ class MissionRules(Protocol):
 
     def mission_holds(self, state: GameState, seat: int, card: int) -> bool: ...
 
+    def mission_holds_on(self, sheet: Sheet, card: int) -> bool: ...
+
     def reward_mission(self, rec: Recorder, seat: int, value: int) -> None: ...
 
 LETTERS = ("A", "B", "C")
+# The box of each mission on a sheet, where its value is written once accomplished.
+MISSION_BOX = {letter: f"mission.{letter}" for letter in LETTERS}
+MISSION_BOXES = tuple(MISSION_BOX.values())
 
 MISSIONS: dict[int, dict[str, Any]] = {raw["card"]: raw for raw in data.common()["missions"]}
 
@@ -72,16 +77,13 @@ def values_of(chosen: dict[str, int]) -> dict[str, MissionValues]:
     }
 
 
-def accomplished(state: GameState, seat: int, letter: str) -> bool:
-    return f"mission.{letter}" in state.sheet_of(seat).marks
-
-
 def claimable(state: GameState, rules: MissionRules, seat: int) -> list[str]:
     """The missions ``seat`` may claim now: not accomplished, their condition met."""
+    sheet = state.sheet_of(seat)
     return [
         letter
         for letter, card in state.missions.items()
-        if not accomplished(state, seat, letter) and rules.mission_holds(state, seat, card)
+        if MISSION_BOX[letter] not in sheet.marks and rules.mission_holds_on(sheet, card)
     ]
 
 

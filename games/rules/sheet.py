@@ -75,13 +75,16 @@ def placement_problem(
     return None
 
 
-def open_ranges(marks: Marks, zones: Iterable[Sequence[str]]) -> dict[str, tuple[int, int]]:
+def open_ranges(
+    marks: Marks, zones: Iterable[Sequence[str]], *, overlapping: bool = True
+) -> dict[str, tuple[int, int]]:
     """For every empty space of ``zones``, the open range (low, high) of the numbers it takes:
     above every number before it and below every number after it in each of its zones.
 
     One pass per zone gives what ``placement_problem`` would answer for any number: a number
     fits an empty space exactly when ``low < number < high`` (and so repeats no number of the
-    zone, every other number lying at or outside the range).
+    zone, every other number lying at or outside the range). Where no space is in two of the
+    ``zones`` (``overlapping`` False), ranges need no intersecting.
     """
     ranges: dict[str, tuple[int, int]] = {}
     for zone in zones:
@@ -93,15 +96,22 @@ def open_ranges(marks: Marks, zones: Iterable[Sequence[str]]) -> dict[str, tuple
                 empties.append(space)
             elif type(value) is int:
                 if empties:
-                    _narrow(ranges, empties, low, value)
+                    _narrow(ranges, empties, low, value, overlapping)
                     empties = []
                 low = value
         if empties:
-            _narrow(ranges, empties, low, MAX_NUMBER + 1)
+            _narrow(ranges, empties, low, MAX_NUMBER + 1, overlapping)
     return ranges
 
 
-def _narrow(ranges: dict[str, tuple[int, int]], spaces: list[str], low: int, high: int) -> None:
+def _narrow(
+    ranges: dict[str, tuple[int, int]], spaces: list[str], low: int, high: int, overlapping: bool
+) -> None:
+    if not overlapping:
+        bounds = (low, high)
+        for space in spaces:
+            ranges[space] = bounds
+        return
     for space in spaces:
         known = ranges.get(space)
         ranges[space] = (low, high) if known is None else (max(low, known[0]), min(high, known[1]))

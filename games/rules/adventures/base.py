@@ -79,6 +79,9 @@ class Adventure(Generic[L]):
         self.layout: L = self.layout_class(data.adventure(self.layout_class.adventure))
         self.steps = self.step_table()
         self.missions = self.mission_table()
+        # Whether a space belongs to two numbering zones at once (as the Colony's grid does).
+        spaces = [space for zone in self.layout.zone_spaces for space in zone]
+        self.zones_overlap = len(spaces) != len(set(spaces))
 
     @property
     def number(self) -> int:
@@ -163,21 +166,24 @@ class Adventure(Generic[L]):
         """Every legal write of the dealt combinations."""
         marks = state.sheet_of(seat).marks
         actions = {combination.action for combination in state.combinations}
-        ranges = open_ranges(marks, self.zones_for_actions(marks, actions))
+        ranges = open_ranges(
+            marks, self.zones_for_actions(marks, actions), overlapping=self.zones_overlap
+        )
+        everywhere = list(ranges.items())
         options: list[Option] = []
         for index, combination in enumerate(state.combinations):
             allowed = self.spaces_for(combination.action)
             candidates = (
-                list(ranges.items())
+                everywhere
                 if allowed is None
                 else [(space, ranges[space]) for space in allowed if space in ranges]
             )
             for number in self.numbers_of(combination):
-                options.extend(
+                options += [
                     {"action": "write", "combination": index, "space": space, "number": number}
                     for space, (low, high) in candidates
                     if low < number < high
-                )
+                ]
         return options
 
     def zones_for_actions(self, marks: Marks, actions: set[str]) -> list[tuple[str, ...]]:
@@ -186,7 +192,7 @@ class Adventure(Generic[L]):
 
     def open_ranges(self, marks: Marks) -> dict[str, tuple[int, int]]:
         """Every empty numbering space and the open range of the numbers it takes now."""
-        return open_ranges(marks, self.numbering_zones(marks))
+        return open_ranges(marks, self.numbering_zones(marks), overlapping=self.zones_overlap)
 
     def choice_options(self, state: GameState, seat: int) -> list[Option]:
         """Phases 2-3: every legal write, or the System Error boxes when none."""
@@ -499,10 +505,14 @@ class Adventure(Generic[L]):
 
     def mission_holds(self, state: GameState, seat: int, card: int) -> bool:
         """Whether the seat's sheet meets the mission's condition now."""
+        return self.mission_holds_on(state.sheet_of(seat), card)
+
+    def mission_holds_on(self, sheet: Sheet, card: int) -> bool:
+        """Whether ``sheet`` meets the mission's condition now."""
         condition = self.missions.get(card)
         if condition is None:
             raise ValueError(f"card {card} is not a mission of adventure {self.number}")
-        return condition(state.sheet_of(seat))
+        return condition(sheet)
 
     def reward_mission(self, rec: Recorder, seat: int, value: int) -> None:
         """The reward beyond the value written in the mission box (none by default)."""
