@@ -23,10 +23,6 @@ def register(kind: str, work: FollowUp) -> None:
     _FOLLOW_UPS.setdefault(kind, []).append(work)
 
 
-def registered(kind: str) -> list[FollowUp]:
-    return list(_FOLLOW_UPS.get(kind, []))
-
-
 def after_commit(*, game_id: int, kinds: Iterable[str]) -> None:
     """Schedule, for when the current transaction commits, the work that follows each kind."""
     for kind in dict.fromkeys(kinds):

@@ -9,7 +9,7 @@ happened once, in ``decide``, before the event was stored. It needs no rules: th
 carries the whole setup.
 """
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NotRequired, TypedDict, Union, get_args, get_origin, get_type_hints
 
@@ -180,14 +180,6 @@ def evolve(state: GameState, event: Event) -> GameState:
     if kind is not None:
         kind.apply(state, event)
     state.events_applied += 1
-    return state
-
-
-def replay(events: Iterable[Event]) -> GameState:
-    """Rebuild a game's state from current-version events: a fold of ``evolve`` over them."""
-    state = GameState()
-    for event in events:
-        evolve(state, event)
     return state
 
 

@@ -5,11 +5,11 @@ line of the score) and ``system_errors`` (fewer usable System Error boxes: a del
 strikes the last N boxes of the printed row).
 """
 
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, TypedDict
 
 from games.rules.errors import RuleViolation
-from games.rules.sheet import Marks, X
+from games.rules.sheet import Marks
 
 
 class SheetSetup(TypedDict):
@@ -56,21 +56,6 @@ def validate(
         else:
             raise RuleViolation("invalid_modifier", f"Unknown modifier kind {kind!r}.")
     return start_marks
-
-
-def mark_problem_on(
-    *, spaces: Collection[str], markable: Collection[str], words: Collection[str]
-) -> MarkProblem:
-    """The usual check: an X in a numbering space, or one of ``words`` on another element."""
-
-    def problem(element: Any, mark: Any) -> str | None:
-        if not isinstance(element, str) or (element not in spaces and element not in markable):
-            return f"{element!r} is not an element of this sheet."
-        if element in spaces:
-            return None if mark == X else f"A starting mark in space {element} can only be X."
-        return None if mark in words else f"{mark!r} is not a mark for {element}."
-
-    return problem
 
 
 def sheet_from(

@@ -5,7 +5,7 @@ for an X, or a word for other marks (``"circle"``, ``"cross"``, ``"fill"``, ``"u
 ``"triggered"``, ``"complete"``). Unmarked elements are absent.
 """
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from games.rules.errors import RuleViolation
 
@@ -33,16 +33,6 @@ def all_filled(marks: Marks, spaces: Iterable[str]) -> bool:
 def first_unmarked(marks: Marks, boxes: Iterable[str]) -> str | None:
     """The first of ``boxes`` (a track, in order) with no mark yet, or None when all are marked."""
     return next((box for box in boxes if box not in marks), None)
-
-
-def x_placement_problem(marks: Marks, space: object, *, spaces: Collection[str]) -> RuleViolation | None:
-    """Why an X cannot go in ``space``, or None: any empty numbering space takes one, since an X
-    ignores the ascending order."""
-    if not isinstance(space, str) or space not in spaces:
-        return RuleViolation("unknown_space", f"{space!r} is not a space of this sheet.")
-    if space in marks:
-        return RuleViolation("space_not_empty", f"Space {space} is already filled.")
-    return None
 
 
 def placement_problem(

@@ -5,7 +5,7 @@ it was stored with (``v``, absent before versions existed: 1) up to the current 
 at a time. Every step is kept forever, since logs of every version stay in the store.
 """
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 from games.rules import events, missions
@@ -26,10 +26,6 @@ def upcast(event: Event) -> Event:
         data = UPCASTERS[event["kind"], version]({**event, "data": data})
         version += 1
     return {"kind": event["kind"], "v": version, "seat": event["seat"], "turn": event["turn"], "data": data}
-
-
-def upcast_all(stored: Iterable[Event]) -> Iterator[Event]:
-    return (upcast(event) for event in stored)
 
 
 # --- version 1 -> 2: sheets apart from seats, and a self-describing setup -------------------

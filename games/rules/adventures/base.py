@@ -28,7 +28,7 @@ from games.rules.ending import standard_end_reasons
 from games.rules.errors import RuleViolation
 from games.rules.events import Recorder
 from games.rules.layout import SheetLayout
-from games.rules.missions import LETTERS
+from games.rules.missions import MISSION_BOXES
 from games.rules.modifiers import SheetSetup
 from games.rules.sheet import (
     CIRCLE,
@@ -121,7 +121,7 @@ class Adventure(Generic[L]):
         ):
             return f"{element!r} is not an element of this sheet."
         if element in self.layout.spaces:
-            return None if mark == "X" else f"A starting mark in space {element} can only be X."
+            return None if mark == X else f"A starting mark in space {element} can only be X."
         return None if mark in self.start_mark_words else f"{mark!r} is not a mark for {element}."
 
     def validate_modifiers(self, modifiers: list[dict[str, Any]]) -> list[tuple[str, Any]]:
@@ -531,9 +531,7 @@ class Adventure(Generic[L]):
     @staticmethod
     def missions_points(marks: Marks) -> int:
         """The values written in the mission boxes."""
-        return sum(
-            value for letter in LETTERS if isinstance(value := marks.get(f"mission.{letter}"), int)
-        )
+        return sum(value for box in MISSION_BOXES if isinstance(value := marks.get(box), int))
 
     def error_penalty(self, sheet: Sheet, marks: Marks) -> int:
         """Points lost for the System Error boxes marked."""
