@@ -65,43 +65,48 @@ def placement_problem(
     return None
 
 
-def open_ranges(
-    marks: Marks, zones: Iterable[Sequence[str]], *, overlapping: bool = True
-) -> dict[str, tuple[int, int]]:
-    """For every empty space of ``zones``, the open range (low, high) of the numbers it takes:
-    above every number before it and below every number after it in each of its zones.
+def open_runs(marks: Marks, zone: Sequence[str]) -> list[tuple[str, int, int]]:
+    """Every empty space of ``zone`` with the open range (low, high) of the numbers it takes:
+    above every number before it and below every number after it.
 
-    One pass per zone gives what ``placement_problem`` would answer for any number: a number
-    fits an empty space exactly when ``low < number < high`` (and so repeats no number of the
-    zone, every other number lying at or outside the range). Where no space is in two of the
-    ``zones`` (``overlapping`` False), ranges need no intersecting.
+    One pass over the zone gives what ``placement_problem`` would answer for any number: a
+    number fits an empty space exactly when ``low < number < high`` (and so repeats no number of
+    the zone, every other number lying at or outside the range).
     """
+    runs: list[tuple[str, int, int]] = []
+    low = MIN_NUMBER - 1
+    empties: list[str] = []
+    for space in zone:
+        value = marks.get(space)
+        if value is None:
+            empties.append(space)
+        elif type(value) is int:
+            if empties:
+                runs += [(empty, low, value) for empty in empties]
+                empties = []
+            low = value
+    if empties:
+        runs += [(empty, low, MAX_NUMBER + 1) for empty in empties]
+    return runs
+
+
+def open_ranges(marks: Marks, zones: Iterable[Sequence[str]]) -> dict[str, tuple[int, int]]:
+    """The open range of every empty space of ``zones`` (as ``open_runs`` gives it); a space
+    in several zones takes the numbers all of them allow."""
     ranges: dict[str, tuple[int, int]] = {}
     for zone in zones:
         low = MIN_NUMBER - 1
         empties: list[str] = []
-        for space in zone:
-            value = marks.get(space)
+        for space in (*zone, None):
+            value = MAX_NUMBER + 1 if space is None else marks.get(space)
             if value is None:
-                empties.append(space)
+                empties.append(space)  # type: ignore[arg-type]
             elif type(value) is int:
-                if empties:
-                    _narrow(ranges, empties, low, value, overlapping)
-                    empties = []
+                for empty in empties:
+                    known = ranges.get(empty)
+                    ranges[empty] = (
+                        (low, value) if known is None else (max(low, known[0]), min(value, known[1]))
+                    )
+                empties = []
                 low = value
-        if empties:
-            _narrow(ranges, empties, low, MAX_NUMBER + 1, overlapping)
     return ranges
-
-
-def _narrow(
-    ranges: dict[str, tuple[int, int]], spaces: list[str], low: int, high: int, overlapping: bool
-) -> None:
-    if not overlapping:
-        bounds = (low, high)
-        for space in spaces:
-            ranges[space] = bounds
-        return
-    for space in spaces:
-        known = ranges.get(space)
-        ranges[space] = (low, high) if known is None else (max(low, known[0]), min(high, known[1]))

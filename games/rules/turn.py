@@ -19,6 +19,8 @@ from games.rules.state import MISSIONS_PHASE, GameState
 
 MIN_PLAYERS = 1
 MAX_PLAYERS = 6
+# Options only ever hold words, whole numbers or nothing (never true/false, lists, objects...).
+OPTION_VALUE_TYPES = frozenset({str, int, type(None)})
 
 
 @dataclass
@@ -195,7 +197,7 @@ def advance(
 
 def _choice(command: dict[str, Any]) -> Option:
     choice = command.get("choice")
-    if not isinstance(choice, dict) or not all(_is_option_value(v) for v in choice.values()):
+    if not isinstance(choice, dict) or not all(type(v) in OPTION_VALUE_TYPES for v in choice.values()):
         raise RuleViolation(
             "invalid_choice",
             "A move sends one of the listed options: an object whose fields are words or "
@@ -256,13 +258,6 @@ def _decide_missions(rec: Recorder, seat: int, kind: str, choice: Any) -> None:
         rules = rules_for(state.adventure)
         phase_6.reward(rec, rules)
         _finish_turn(rules, rec)
-
-
-def _is_option_value(value: object) -> bool:
-    """Options only ever hold words, whole numbers or nothing (never true/false, lists...)."""
-    return value is None or isinstance(value, str) or (
-        isinstance(value, int) and not isinstance(value, bool)
-    )
 
 
 def _end_turn(rules: Adventure, rec: Recorder) -> None:

@@ -39,6 +39,7 @@ from games.rules.sheet import (
     X,
     first_unmarked,
     open_ranges,
+    open_runs,
     placement_problem,
 )
 from games.rules.state import GameState, Sheet
@@ -151,9 +152,9 @@ class Adventure(Generic[L]):
         """The numbering zones ``space`` belongs to now."""
         return [zone for zone in self.numbering_zones(marks) if space in zone]
 
-    def spaces_for(self, action: str) -> Sequence[str] | None:
-        """The spaces a number of ``action`` may go in (None: any space)."""
-        return None
+    def zones_for(self, marks: Marks, action: str) -> list[tuple[str, ...]]:
+        """The zones a number of ``action`` may go in (by default every zone)."""
+        return self.numbering_zones(marks)
 
     def numbers_of(self, combination: Combination) -> list[int]:
         """The numbers a combination can write: its own, or with an Astronaut action (where
@@ -165,34 +166,30 @@ class Adventure(Generic[L]):
     def write_options(self, state: GameState, seat: int) -> list[Option]:
         """Every legal write of the dealt combinations."""
         marks = state.sheet_of(seat).marks
-        actions = {combination.action for combination in state.combinations}
-        ranges = open_ranges(
-            marks, self.zones_for_actions(marks, actions), overlapping=self.zones_overlap
-        )
-        everywhere = list(ranges.items())
         options: list[Option] = []
+        # The open spaces of each set of zones, worked out once however many actions share it.
+        open_in: dict[int, list[tuple[str, int, int]]] = {}
         for index, combination in enumerate(state.combinations):
-            allowed = self.spaces_for(combination.action)
-            candidates = (
-                everywhere
-                if allowed is None
-                else [(space, ranges[space]) for space in allowed if space in ranges]
-            )
+            zones = self.zones_for(marks, combination.action)
+            candidates = open_in.get(id(zones))
+            if candidates is None:
+                candidates = open_in[id(zones)] = self.open_spaces(marks, zones)
             for number in self.numbers_of(combination):
                 options += [
                     {"action": "write", "combination": index, "space": space, "number": number}
-                    for space, (low, high) in candidates
+                    for space, low, high in candidates
                     if low < number < high
                 ]
         return options
 
-    def zones_for_actions(self, marks: Marks, actions: set[str]) -> list[tuple[str, ...]]:
-        """The zones numbers of these actions may go in (by default every zone)."""
-        return self.numbering_zones(marks)
-
-    def open_ranges(self, marks: Marks) -> dict[str, tuple[int, int]]:
-        """Every empty numbering space and the open range of the numbers it takes now."""
-        return open_ranges(marks, self.numbering_zones(marks), overlapping=self.zones_overlap)
+    def open_spaces(
+        self, marks: Marks, zones: list[tuple[str, ...]]
+    ) -> list[tuple[str, int, int]]:
+        """Every empty space of ``zones`` with the open range of the numbers it takes now
+        (a space in two zones takes what both allow)."""
+        if self.zones_overlap:
+            return [(space, low, high) for space, (low, high) in open_ranges(marks, zones).items()]
+        return [run for zone in zones for run in open_runs(marks, zone)]
 
     def choice_options(self, state: GameState, seat: int) -> list[Option]:
         """Phases 2-3: every legal write, or the System Error boxes when none."""

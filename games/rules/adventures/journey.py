@@ -225,7 +225,7 @@ class JourneyRules(Adventure[Layout]):
         return [None, *(d for d in ASTRONAUT_SHIFTS if MIN_NUMBER <= number + d <= MAX_NUMBER)]
 
     def _writes(
-        self, state: GameState, ranges: dict[str, tuple[int, int]], *, wild: str | None
+        self, state: GameState, candidates: list[tuple[str, int, int]], *, wild: str | None
     ) -> list[Option]:
         """Every write of the dealt combinations, or with ``wild`` of every other action."""
         options: list[Option] = []
@@ -238,14 +238,15 @@ class JourneyRules(Adventure[Layout]):
                     number = combination.number + (modifier or 0)
                     options.extend(
                         _write_option(index, space, number, modifier, wild, action)
-                        for space, (low, high) in ranges.items()
+                        for space, low, high in candidates
                         if low < number < high
                     )
         return options
 
     def write_options(self, state: GameState, seat: int) -> list[Option]:
         """D4: writability is judged on the combinations as dealt."""
-        return self._writes(state, self.open_ranges(state.sheet_of(seat).marks), wild=None)
+        marks = state.sheet_of(seat).marks
+        return self._writes(state, self.open_spaces(marks, self.numbering_zones(marks)), wild=None)
 
     def choice_options(self, state: GameState, seat: int) -> list[Option]:
         """The writes as dealt (or the System Error), and the writes a wild action allows."""
@@ -253,7 +254,8 @@ class JourneyRules(Adventure[Layout]):
         marks = state.sheet_of(seat).marks
         wilds = self.available_wilds(marks)
         if wilds:
-            options.extend(self._writes(state, self.open_ranges(marks), wild=wilds[0]))
+            candidates = self.open_spaces(marks, self.numbering_zones(marks))
+            options.extend(self._writes(state, candidates, wild=wilds[0]))
         return options
 
     def check_write(self, state: GameState, seat: int, choice: Option) -> dict[str, Any]:

@@ -79,16 +79,12 @@ class LaunchRules(Adventure[Layout]):
     def zone_name(self, zone: Any) -> str:
         return _floor_name(self.layout.floor_of(zone[0]))
 
-    def zones_for_actions(self, marks: Marks, actions: set[str]) -> list[tuple[str, ...]]:
-        """Only the floors of the actions shown can take this turn's numbers."""
-        floors = {floor for action in actions for floor in self.layout.floors_for_action[action]}
-        return [tuple(self.layout.floors[floor]["spaces"]) for floor in sorted(floors)]
-
-    def spaces_for(self, action: str) -> tuple[str, ...]:
-        return self.layout.spaces_for_action[action]
+    def zones_for(self, marks: Marks, action: str) -> list[tuple[str, ...]]:
+        """The floors of the action, and the wild floor."""
+        return self.layout.floor_spaces_for_action[action]
 
     def action_space_problem(self, action: str, space: str) -> RuleViolation | None:
-        if space in self.spaces_for(action):
+        if self.layout.floor_of(space) in self.layout.floors_for_action[action]:
             return None
         return RuleViolation(
             "wrong_floor_for_action",

@@ -70,10 +70,10 @@ class Layout(SheetLayout):
         return int(self.raw["system_errors"]["penalty_each"])
 
     @cached_property
-    def spaces_for_action(self) -> dict[str, tuple[str, ...]]:
-        """The spaces of the floors each action's numbers go on, floor by floor."""
+    def floor_spaces_for_action(self) -> dict[str, list[tuple[str, ...]]]:
+        """The spaces of each floor an action's numbers go on, floor by floor."""
         return {
-            action: tuple(space for floor in floors for space in self.floors[floor]["spaces"])
+            action: [tuple(self.floors[floor]["spaces"]) for floor in floors]
             for action, floors in self.floors_for_action.items()
         }
 
