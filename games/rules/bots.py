@@ -140,6 +140,6 @@ def play_game(
             raise RuntimeError(f"game with seed {seed} did not end in {max_turns} turns")
         for seat, bot in enumerate(bots):
             while options(state, seat).kind != "wait":
-                new, state = advance(state, seat, bot(state, seat))
+                new, state = advance(state, seat, bot(state, seat), in_place=True)
                 events.extend(new)
     return state, events

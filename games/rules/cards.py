@@ -6,6 +6,7 @@ rebuilds exactly the same stacks without the order ever being stored.
 
 import random
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from games.rules import data
 from games.rules.errors import RuleViolation
@@ -38,8 +39,7 @@ class Stack:
         return Stack(list(self.draw), list(self.discard))
 
 
-@dataclass(frozen=True)
-class Combination:
+class Combination(NamedTuple):
     """A number shown on a stack paired with the action of the card just flipped from it."""
 
     stack: int
@@ -56,6 +56,16 @@ def deal(seed: int) -> list[Stack]:
     random.Random(f"{seed}/deal").shuffle(ids)
     size = len(ids) // STACKS
     return [Stack(ids[i * size : (i + 1) * size]) for i in range(STACKS)]
+
+
+def peek(stacks: list[Stack], *, seed: int, turn: int) -> tuple[list[Combination], list[int]]:
+    """What ``flip`` would show and reshuffle, leaving the stacks as they are."""
+    if all(len(stack.draw) > 1 for stack in stacks):
+        return [
+            Combination(index, CARDS[stack.draw[1]].number, CARDS[stack.draw[0]].action)
+            for index, stack in enumerate(stacks)
+        ], []
+    return flip([stack.copy() for stack in stacks], seed=seed, turn=turn)
 
 
 def flip(stacks: list[Stack], *, seed: int, turn: int) -> tuple[list[Combination], list[int]]:

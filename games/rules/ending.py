@@ -24,6 +24,6 @@ def standard_end_reasons(state: GameState, *, spaces: Collection[str]) -> list[d
             met["all_missions"].append(seat)
         if all_filled(marks, sheet.error_boxes):
             met["all_system_errors"].append(seat)
-        if all_filled(marks, spaces):
+        if all_filled(marks, spaces):  # a frozenset or the keys of the layout's spaces
             met["sheet_full"].append(seat)
     return [{"reason": reason, "seats": seats} for reason, seats in met.items() if seats]

@@ -441,12 +441,14 @@ class Recorder:
     command that touches one sheet copies one sheet.
     """
 
-    def __init__(self, state: GameState) -> None:
-        self.state = state.shared_copy()
+    def __init__(self, state: GameState, *, in_place: bool = False) -> None:
+        # In place, the events change ``state`` itself: for a caller that owns it and plays
+        # options it was listed (self-play), with nothing to copy.
+        self.state = state if in_place else state.shared_copy()
         self.events: list[Event] = []
         self._own_seats: set[int] = set()
         self._own_sheets: set[int] = set()
-        self._own_all = False
+        self._own_all = in_place
 
     def emit(self, kind: str, seat: int | None = None, **data: Any) -> None:
         """Record an event of ``kind`` (current version) and apply it. A kind that marks a

@@ -5,7 +5,7 @@ for an X, or a word for other marks (``"circle"``, ``"cross"``, ``"fill"``, ``"u
 ``"triggered"``, ``"complete"``). Unmarked elements are absent.
 """
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, KeysView, Sequence
 
 from games.rules.errors import RuleViolation
 
@@ -27,6 +27,8 @@ def is_filled(marks: Marks, space: str) -> bool:
 
 def all_filled(marks: Marks, spaces: Iterable[str]) -> bool:
     """Every one of ``spaces`` holds a mark."""
+    if isinstance(spaces, (frozenset, set, KeysView)):
+        return marks.keys() >= spaces
     return all(map(marks.__contains__, spaces))
 
 

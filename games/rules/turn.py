@@ -148,9 +148,11 @@ def decide(state: GameState, seat: int, command: dict[str, Any]) -> list[Event]:
 
 
 def advance(
-    state: GameState, seat: int, command: dict[str, Any]
+    state: GameState, seat: int, command: dict[str, Any], *, in_place: bool = False
 ) -> tuple[list[Event], GameState]:
-    """``decide``, with the state its events lead to (``state`` itself is left as it was)."""
+    """``decide``, with the state its events lead to. ``state`` itself is left as it was,
+    unless ``in_place``: then it is that state, for a caller that owns ``state`` and sends one
+    of the options it was listed (a refused command would leave it half changed)."""
     if not isinstance(command, dict):
         raise RuleViolation("invalid_command", "A command is an object with a type.")
     if state.status != "playing":
@@ -165,7 +167,7 @@ def advance(
     kind = command.get("type")
     if kind not in ("move", "undo", "confirm"):
         raise RuleViolation("invalid_command", "A command's type is move, undo or confirm.")
-    rec = Recorder(state)
+    rec = Recorder(state, in_place=in_place)
     if state.phase == MISSIONS_PHASE:
         _decide_missions(rec, seat, kind, command.get("choice"))
         return rec.events, rec.state
@@ -278,8 +280,7 @@ def _finish_turn(rules: Adventure, rec: Recorder) -> None:
 def _start_turn(rec: Recorder) -> None:
     state = rec.state
     turn = state.turn + 1
-    preview = [stack.copy() for stack in state.stacks]
-    combinations, reshuffled = cards.flip(preview, seed=state.seed, turn=turn)
+    combinations, reshuffled = cards.peek(state.stacks, seed=state.seed, turn=turn)
     rec.emit(
         "turn_started",
         turn=turn,

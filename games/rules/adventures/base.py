@@ -518,7 +518,7 @@ class Adventure(Generic[L]):
 
     def end_reasons(self, state: GameState) -> list[dict[str, Any]]:
         """The end conditions met at the end of this turn (empty: the game goes on)."""
-        return standard_end_reasons(state, spaces=self.layout.spaces)
+        return standard_end_reasons(state, spaces=self.layout.spaces.keys())
 
     @staticmethod
     def errors_marked(sheet: Sheet, marks: Marks) -> int:

@@ -224,7 +224,7 @@ class LaunchRules(Adventure[Layout]):
     # --- phase 6: missions give rockets ------------------------------------------------------
 
     def _floors_filled(self, floors: tuple[str, ...]) -> Any:
-        spaces = [space for floor in floors for space in self.layout.floors[floor]["spaces"]]
+        spaces = frozenset(space for floor in floors for space in self.layout.floors[floor]["spaces"])
         return lambda sheet: all_filled(sheet.marks, spaces)
 
     def reward_mission(self, rec: Recorder, seat: int, value: int) -> None:
@@ -235,7 +235,7 @@ class LaunchRules(Adventure[Layout]):
     def end_reasons(self, state: GameState) -> list[dict[str, Any]]:
         launched = [seat for seat in range(state.players) if self.launched(state.sheet_of(seat))]
         reasons = [{"reason": "launch", "seats": launched}] if launched else []
-        return reasons + standard_end_reasons(state, spaces=self.layout.spaces)
+        return reasons + standard_end_reasons(state, spaces=self.layout.spaces.keys())
 
     def launched(self, sheet: Sheet, marks: Marks | None = None) -> bool:
         marks = sheet.marks if marks is None else marks
