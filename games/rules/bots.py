@@ -59,8 +59,11 @@ def greedy_bot(rng: random.Random) -> Bot:
         best: list[dict[str, Any]] = []
         best_value: tuple[int, float, int] | None = None
         totals: dict[Any, int] = {}
-        for option in decision.options:
-            effect = rules.write_effect(state, option) if option.get("action") == "write" else None
+        ideals: dict[str, list[float]] = {}
+        effects = [rules.score_effect(state, seat, option) for option in decision.options]
+        if None not in effects and len(set(effects)) == 1:
+            totals[effects[0]] = 0  # every option scores alike: the score decides nothing
+        for option, effect in zip(decision.options, effects, strict=True):
             total = totals.get(effect) if effect is not None else None
             if total is None:
                 _, after = advance(state, seat, _move(option))
@@ -70,7 +73,7 @@ def greedy_bot(rng: random.Random) -> Bot:
                     totals[effect] = total
             value = (
                 total,
-                -_misfit(option, marks, zones),
+                -_misfit(option, marks, zones, ideals),
                 0 if option.get("action") == "skip" else 1,
             )
             if best_value is None or value > best_value:
@@ -104,27 +107,35 @@ def _zones_by_space(zones: list[tuple[str, ...]]) -> dict[str, list[tuple[str, .
     return by_space
 
 
-def _misfit(option: dict[str, Any], marks: Marks, zones: dict[str, list[tuple[str, ...]]]) -> float:
+def _misfit(
+    option: dict[str, Any],
+    marks: Marks,
+    zones: dict[str, list[tuple[str, ...]]],
+    ideals: dict[str, list[float]],
+) -> float:
     """How far a written number lies from where the numbers around it say it belongs: the
-    value interpolated between its nearest numbered neighbours (or the ends of the range)."""
+    value interpolated between its nearest numbered neighbours (or the ends of the range), in
+    each zone of its space (``ideals``: those values by space, worked out once a decision)."""
     space, number = option.get("space"), option.get("number")
     if not isinstance(space, str) or not isinstance(number, int):
         return 0.0
-    misfit = 0.0
-    for zone in zones.get(space, []):
-        index = zone.index(space)
-        low, low_at = MIN_NUMBER - 1, -1
-        high, high_at = MAX_NUMBER + 1, len(zone)
-        for at, other in enumerate(zone):
-            value = marks.get(other)
-            if isinstance(value, int):
-                if at < index:
-                    low, low_at = value, at
-                elif at > index and high_at == len(zone):
-                    high, high_at = value, at
-        ideal = low + (high - low) * (index - low_at) / (high_at - low_at)
-        misfit += abs(number - ideal)
-    return misfit
+    if space not in ideals:
+        ideals[space] = [_ideal(marks, zone, space) for zone in zones.get(space, [])]
+    return sum(abs(number - ideal) for ideal in ideals[space])
+
+
+def _ideal(marks: Marks, zone: tuple[str, ...], space: str) -> float:
+    index = zone.index(space)
+    low, low_at = MIN_NUMBER - 1, -1
+    high, high_at = MAX_NUMBER + 1, len(zone)
+    for at, other in enumerate(zone):
+        value = marks.get(other)
+        if isinstance(value, int):
+            if at < index:
+                low, low_at = value, at
+            elif at > index and high_at == len(zone):
+                high, high_at = value, at
+    return low + (high - low) * (index - low_at) / (high_at - low_at)
 
 
 def play_game(

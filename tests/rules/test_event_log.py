@@ -134,23 +134,20 @@ def test_the_rules_engine_state_lists_sheets_apart_from_seats() -> None:
 
 
 @pytest.mark.parametrize("adventure", sorted(PLAYABLE))
-def test_writes_of_the_same_effect_leave_the_same_score(adventure: int) -> None:
-    """The greedy bot scores one write per ``write_effect``: a number's value only orders its
-    zone, so writes differing in nothing else score the same."""
+def test_options_of_the_same_score_effect_leave_the_same_score(adventure: int) -> None:
+    """The greedy bot scores one option per ``score_effect``: options of a decision with the
+    same effect must score the same."""
     rules = PLAYABLE[adventure]
     log = bot_game(adventure, 3, adventure)
     for cut in range(2, len(log), max(1, len(log) // 40)):
         state = engine.replay(log[:cut])
         for seat in range(state.players):
-            decision = engine.options(state, seat)
-            if decision.kind != "choose":
-                continue
             totals: dict[Any, int] = {}
-            for option in decision.options:
-                if option["action"] != "write":
+            for option in engine.options(state, seat).options:
+                effect = rules.score_effect(state, seat, option)
+                if effect is None:
                     continue
                 _, after = turn.advance(state, seat, {"type": "move", "choice": option})
                 sheet = after.sheet_of(seat)
                 total = rules.sheet_score(after, sheet, marks=sheet.marks)["total"]
-                effect = rules.write_effect(state, option)
                 assert totals.setdefault(effect, total) == total, (option, effect)

@@ -257,11 +257,15 @@ class Adventure(Generic[L]):
             written["modifier"] = number - combination.number
         return written
 
-    def write_effect(self, state: GameState, option: Option) -> tuple[Any, ...]:
-        """What a listed write changes on the sheet apart from the number's value: writes with
-        the same effect leave the same score, since a number's value only orders its zone
-        (the greedy bot scores one write of each effect). Here: the space, and whether an
-        Astronaut action was used by changing the number."""
+    def score_effect(self, state: GameState, seat: int, option: Option) -> Any:
+        """What a listed option changes that the score can see: options of one decision with
+        the same effect leave the same score (the greedy bot scores one option per effect);
+        None when not known, to score the option on its own.
+
+        By default a write's effect is its space and whether an Astronaut action was used by
+        changing the number: a number's value only orders its zone, it scores nothing."""
+        if option.get("action") != "write":
+            return None
         combination = state.combinations[option["combination"]]
         return (option["space"], option["number"] != combination.number)
 

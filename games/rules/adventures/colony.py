@@ -58,7 +58,7 @@ from games.rules.adventures.colony_layout import Layout
 from games.rules.cards import Combination
 from games.rules.errors import RuleViolation
 from games.rules.events import Recorder
-from games.rules.sheet import CIRCLE, CROSS, LINE, Marks, first_unmarked
+from games.rules.sheet import CIRCLE, CROSS, LINE, Marks, X, first_unmarked
 from games.rules.state import GameState, Sheet
 
 # Mission conditions, by card (the card texts are in the common mission index).
@@ -140,6 +140,22 @@ class ColonyRules(Adventure[Layout]):
     @property
     def astronaut_track(self) -> tuple[str, ...]:
         return self.layout.astronaut_symbols
+
+    def score_effect(self, state: GameState, seat: int, option: Option) -> Any:
+        """Filling a building scores through the quarter it completes and the antenna it
+        circles; a write also through an Astronaut action used with it, and every Planning X
+        through the planning box it crosses alike."""
+        action = option.get("action")
+        if action not in ("write", "planning"):
+            return None
+        marks = state.sheet_of(seat).marks
+        space = option["space"]
+        filled = {**marks, space: X}
+        quarter = self.layout.quarter_of(space)
+        completes = not self.quarter_complete(marks, quarter) and self.quarter_complete(filled, quarter)
+        antennas = tuple(self.antennas_to_circle(filled)) if space in self.layout.antenna_of else ()
+        used = action == "write" and option["number"] != state.combinations[option["combination"]].number
+        return (action, quarter if completes else None, antennas, used)
 
     # --- reactions: antennas and quarters ------------------------------------------------
 

@@ -138,6 +138,11 @@ class Layout(SheetLayout):
         }
 
     @cached_property
+    def antenna_of(self) -> dict[str, str]:
+        """The antenna standing on each building that has one."""
+        return {building: antenna for antenna, building in self.antennas.items()}
+
+    @cached_property
     def quarter_bonus_value(self) -> dict[str, int]:
         return {
             e["id"]: int(e["value"]) for e in self.raw["elements"] if e["kind"] == "quarter_bonus"

@@ -309,10 +309,15 @@ class JourneyRules(Adventure[Layout]):
             written["wild"] = option["wild"]
         return written
 
-    def write_effect(self, state: GameState, option: Option) -> tuple[Any, ...]:
-        """The space, whether the Astronaut action was used, and the wild spent (the action
-        a wild becomes only waits as a step)."""
-        return (option["space"], "modifier" in option, option.get("wild"))
+    def score_effect(self, state: GameState, seat: int, option: Option) -> Any:
+        """A write: the zone it completes (if any), whether the Astronaut action was used and
+        the wild spent (the action a wild becomes only waits as a step)."""
+        if option.get("action") != "write":
+            return None
+        marks = state.sheet_of(seat).marks
+        zone = self.layout.zone_of(marks, option["space"])
+        completes = all(space in marks or space == option["space"] for space in zone.spaces)
+        return (zone.id if completes else None, "modifier" in option, option.get("wild"))
 
     def after_write(self, rec: Recorder, seat: int, written: dict[str, Any], combination: Any) -> None:
         """A wild used is crossed; the Astronaut action is used (or not) at the pick; the other

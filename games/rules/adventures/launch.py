@@ -101,6 +101,22 @@ class LaunchRules(Adventure[Layout]):
             "the number is written as shown.",
         )
 
+    def score_effect(self, state: GameState, seat: int, option: Option) -> Any:
+        """A number or an X scores only through the quarter it completes; filling an arrow
+        scores nothing until its quarter is complete."""
+        action = option.get("action")
+        if action == "activate":
+            return action
+        if action not in ("write", "build"):
+            return None
+        return (action, self.quarter_completed_by(state.sheet_of(seat).marks, option["space"]))
+
+    def quarter_completed_by(self, marks: Marks, space: str) -> str | None:
+        """The quarter that filling ``space`` completes, if any."""
+        quarter = self.layout.quarter_of(space)
+        empty = [other for other in self.layout.quarters[quarter]["spaces"] if other not in marks]
+        return quarter if empty == [space] or not empty else None
+
     def after_write(
         self, rec: Recorder, seat: int, written: dict[str, Any], combination: Combination
     ) -> None:
@@ -120,8 +136,9 @@ class LaunchRules(Adventure[Layout]):
     # --- reactions: quarter effects ------------------------------------------------------------
 
     def _after_fill(self, rec: Recorder, seat: int, space: str) -> None:
-        quarter = self.layout.quarter_of(space)
-        if all_filled(rec.sheet(seat).marks, self.layout.quarters[quarter]["spaces"]):
+        """``space`` was just filled: a quarter it completes applies its effects."""
+        quarter = self.quarter_completed_by(rec.sheet(seat).marks, space)
+        if quarter is not None:
             self._complete_quarter(rec, seat, quarter)
         self.settle(rec, seat)
 

@@ -132,6 +132,16 @@ class MineRules(Adventure[Layout]):
     def astronaut_track(self) -> tuple[str, ...]:
         return self.layout.astronaut_symbols
 
+    def score_effect(self, state: GameState, seat: int, option: Option) -> Any:
+        """Filling a cavity scores nothing by itself (minerals score once extracted, in
+        phase 5): a write changes the score only by an Astronaut action used with it, and
+        every Planning X alike."""
+        if option.get("action") == "planning":
+            return "planning"
+        if option.get("action") != "write":
+            return None
+        return option["number"] != state.combinations[option["combination"]].number
+
     # --- phase 4: the actions ------------------------------------------------------------
 
     def step_action(self, step: str) -> str:
