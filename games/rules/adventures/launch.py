@@ -136,11 +136,11 @@ class LaunchRules(Adventure[Layout]):
     # --- reactions: quarter effects ------------------------------------------------------------
 
     def _after_fill(self, rec: Recorder, seat: int, space: str) -> None:
-        """``space`` was just filled: a quarter it completes applies its effects."""
+        """``space`` was just filled: a quarter it completes applies its effects (the pick or
+        the effect that filled it settles what is left to use)."""
         quarter = self.quarter_completed_by(rec.sheet(seat).marks, space)
         if quarter is not None:
             self._complete_quarter(rec, seat, quarter)
-        self.settle(rec, seat)
 
     def _complete_quarter(self, rec: Recorder, seat: int, quarter: str) -> None:
         """Apply the automatic effects at once and stack the ones needing a choice."""
