@@ -38,12 +38,9 @@ class Decision:
     can_confirm: bool = False
 
     def lists(self, choice: Option) -> bool:
-        """Whether ``choice`` is exactly one of the options: the very object a bot took from
-        the list is known at once, an equal copy (from a client) is compared."""
-        ids = self.__dict__.get("_ids")
-        if ids is None:
-            ids = self.__dict__["_ids"] = {id(option) for option in self.options}
-        return id(choice) in ids or choice in self.options
+        """Whether ``choice`` is exactly one of the options (the very object a bot took from
+        the list matches at once, by identity)."""
+        return choice in self.options
 
     def as_dict(self) -> dict[str, Any]:
         return {
