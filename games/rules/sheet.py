@@ -108,9 +108,13 @@ def open_ranges(marks: Marks, zones: Iterable[Sequence[str]]) -> dict[str, tuple
             elif type(value) is int:
                 for empty in empties:
                     known = ranges.get(empty)
-                    ranges[empty] = (
-                        (low, value) if known is None else (max(low, known[0]), min(value, known[1]))
-                    )
+                    if known is None:
+                        ranges[empty] = (low, value)
+                    else:
+                        ranges[empty] = (
+                            low if low > known[0] else known[0],
+                            value if value < known[1] else known[1],
+                        )
                 empties = []
                 low = value
     return ranges
