@@ -71,6 +71,8 @@ class Adventure(Generic[L]):
     start_mark_words: tuple[str, ...] = (CIRCLE, CROSS)
     # Whether an Astronaut combination may write its number changed by -2 to +2.
     astronaut_modifies = True
+    # Whether a combination's action waits as a step once its number is written.
+    action_steps = True
     # How a step with no possible use is resolved when it settles by itself.
     settle_outcome = "no_effect"
     # Whether the steps of one frame are alike, the first standing for all (listed once).
@@ -305,11 +307,17 @@ class Adventure(Generic[L]):
         """The reactions of a number just written, and the action it leaves to use: by
         default the action waits as its step, except an Astronaut action already used by
         changing the number (its next symbol is crossed at once)."""
+        self.after_fill(rec, seat, written["space"])
         action = combination.action
+        if not self.action_steps:
+            return
         if action == ASTRONAUT and written.get("modifier", 0) != 0:
             self.cross_next(rec, seat, self.astronaut_track)
             return
         rec.emit("effects_pending", seat, source=action, effects=[f"action.{action}"])
+
+    def after_fill(self, rec: Recorder, seat: int, space: str) -> None:
+        """The reactions of a space just filled, by a number or an X (none by default)."""
 
     # --- System Errors ---------------------------------------------------------------------
 
@@ -402,7 +410,7 @@ class Adventure(Generic[L]):
         self, rec: Recorder, seat: int, step: str, choice: Option, *, outcome: str = "x_written"
     ) -> str:
         """Resolve ``step`` by an X in the empty space the choice names (Planning, a building
-        effect...); returns the space."""
+        effect...), with the reactions of the filled space; returns the space."""
         space = choice.get("space")
         problem = self.space_problem(rec.sheet(seat).marks, space)
         if problem is not None:
@@ -410,6 +418,7 @@ class Adventure(Generic[L]):
         assert isinstance(space, str)
         self.resolve_step(rec, seat, step, outcome=outcome, target=space)
         rec.emit("mark", seat, element=space, mark=X)
+        self.after_fill(rec, seat, space)
         return space
 
     def step_action(self, step: str) -> str:

@@ -55,7 +55,6 @@ from typing import Any
 from games.rules import astra, ranking
 from games.rules.adventures.base import Adventure, Condition, Option, Step
 from games.rules.adventures.colony_layout import Layout
-from games.rules.cards import Combination
 from games.rules.errors import RuleViolation
 from games.rules.events import Recorder
 from games.rules.sheet import CIRCLE, CROSS, LINE, Marks, X, first_unmarked
@@ -131,12 +130,6 @@ class ColonyRules(Adventure[Layout]):
             )
         return super().space_problem(marks, space)
 
-    def after_write(
-        self, rec: Recorder, seat: int, written: dict[str, Any], combination: Combination
-    ) -> None:
-        self._after_fill(rec, seat, written["space"])
-        super().after_write(rec, seat, written, combination)
-
     @property
     def astronaut_track(self) -> tuple[str, ...]:
         return self.layout.astronaut_symbols
@@ -159,7 +152,7 @@ class ColonyRules(Adventure[Layout]):
 
     # --- reactions: antennas and quarters ------------------------------------------------
 
-    def _after_fill(self, rec: Recorder, seat: int, space: str) -> None:
+    def after_fill(self, rec: Recorder, seat: int, space: str) -> None:
         """A number or an X just filled ``space``: circle what it completes."""
         self._circle_antennas(rec, seat)
         self._complete_quarter(rec, seat, self.layout.quarter_of(space))
@@ -325,8 +318,7 @@ class ColonyRules(Adventure[Layout]):
         self.cross_next(rec, seat, self.astronaut_track)
 
     def _planning(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
-        space = self.write_x(rec, seat, step, choice)
-        self._after_fill(rec, seat, space)
+        self.write_x(rec, seat, step, choice)
         self.cross_next(rec, seat, self.layout.planning.boxes)
 
     # --- phase 5: the quarter race ---------------------------------------------------------

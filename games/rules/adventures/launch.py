@@ -55,6 +55,8 @@ class LaunchRules(Adventure[Layout]):
     layout_class = Layout
     start_mark_words = (CIRCLE, CROSS, FILL)
     astronaut_modifies = False
+    # The action only chose the floor: what follows a number is its quarter's completion.
+    action_steps = False
     settle_outcome = "lost"
 
     def step_table(self) -> dict[str, Step]:
@@ -117,12 +119,6 @@ class LaunchRules(Adventure[Layout]):
         empty = [other for other in self.layout.quarters[quarter]["spaces"] if other not in marks]
         return quarter if empty == [space] or not empty else None
 
-    def after_write(
-        self, rec: Recorder, seat: int, written: dict[str, Any], combination: Combination
-    ) -> None:
-        """The action only chose the floor: what follows is the quarter's completion."""
-        self._after_fill(rec, seat, written["space"])
-
     # --- System Errors: circled in any free box ----------------------------------------------
 
     def error_boxes_to_mark(self, sheet: Sheet) -> list[str]:
@@ -135,7 +131,7 @@ class LaunchRules(Adventure[Layout]):
 
     # --- reactions: quarter effects ------------------------------------------------------------
 
-    def _after_fill(self, rec: Recorder, seat: int, space: str) -> None:
+    def after_fill(self, rec: Recorder, seat: int, space: str) -> None:
         """``space`` was just filled: a quarter it completes applies its effects (the pick or
         the effect that filled it settles what is left to use)."""
         quarter = self.quarter_completed_by(rec.sheet(seat).marks, space)
@@ -188,7 +184,7 @@ class LaunchRules(Adventure[Layout]):
         rec.emit("mark", seat, element=arrow, mark=FILL)
 
     def _build(self, rec: Recorder, seat: int, effect: str, choice: Option) -> None:
-        self._after_fill(rec, seat, self.write_x(rec, seat, effect, choice, outcome="built"))
+        self.write_x(rec, seat, effect, choice, outcome="built")
 
     def open_arrows(self, marks: Marks) -> list[str]:
         """Arrows of inactive rockets whose quarter is not complete and arrow still empty."""

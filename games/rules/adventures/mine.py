@@ -44,7 +44,6 @@ from typing import Any
 
 from games.rules.adventures.base import Adventure, Condition, Option, Step
 from games.rules.adventures.mine_layout import Layout
-from games.rules.cards import Combination
 from games.rules.errors import RuleViolation
 from games.rules.events import Recorder
 from games.rules.sheet import CIRCLE, CROSS, Marks, all_filled, first_unmarked
@@ -116,13 +115,7 @@ class MineRules(Adventure[Layout]):
     def zone_name(self, zone: Any) -> str:
         return _level_name(self.layout.level_of(zone[0]))
 
-    def after_write(
-        self, rec: Recorder, seat: int, written: dict[str, Any], combination: Combination
-    ) -> None:
-        self._circle_mineral(rec, seat, written["space"])
-        super().after_write(rec, seat, written, combination)
-
-    def _circle_mineral(self, rec: Recorder, seat: int, space: str) -> None:
+    def after_fill(self, rec: Recorder, seat: int, space: str) -> None:
         """A cavity holding a mineral circles it as soon as it is filled (number or X)."""
         mineral = self.layout.spaces[space]["mineral_element"]
         if mineral is not None and mineral not in rec.sheet(seat).marks:
@@ -228,8 +221,7 @@ class MineRules(Adventure[Layout]):
         self.cross_next(rec, seat, self.layout.astronaut_symbols)
 
     def _planning(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
-        space = self.write_x(rec, seat, step, choice)
-        self._circle_mineral(rec, seat, space)
+        self.write_x(rec, seat, step, choice)
         self.cross_next(rec, seat, self.layout.planning_symbols)
 
     # --- factories -------------------------------------------------------------------------
