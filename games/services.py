@@ -198,6 +198,11 @@ def _seat_index(game: Game, user: User) -> int:
 def _append(
     game: Game, events: Sequence[EngineEvent], *, version: int, actor: User | None
 ) -> list[Event]:
+    for event in events:
+        # Stored events are forever: one off its kind's schema is a bug, never stored.
+        problem = engine.schema_problem(event)
+        if problem is not None:
+            raise ValueError(f"refusing to store an event off its schema: {problem}")
     rows = [
         Event(
             game=game,

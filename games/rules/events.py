@@ -11,6 +11,7 @@ carries the whole setup.
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, NotRequired, TypedDict, Union, get_args, get_origin, get_type_hints
 
 from games.rules import cards
@@ -372,7 +373,7 @@ def schema_problem(event: Event) -> str | None:
 def _typed_dict_problem(schema: Any, value: Any, where: str) -> str | None:
     if not isinstance(value, dict):
         return f"{where} is not an object"
-    hints = get_type_hints(schema)
+    hints = _hints(schema)
     missing = schema.__required_keys__ - value.keys()
     if missing:
         return f"{where} lacks {sorted(missing)}"
@@ -384,6 +385,11 @@ def _typed_dict_problem(schema: Any, value: Any, where: str) -> str | None:
         if problem is not None:
             return problem
     return None
+
+
+@cache
+def _hints(schema: Any) -> dict[str, Any]:
+    return get_type_hints(schema)
 
 
 def _type_problem(hint: Any, value: Any, where: str) -> str | None:

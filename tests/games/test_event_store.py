@@ -63,8 +63,20 @@ def test_a_lost_race_is_a_concurrent_command_conflict(started: Game) -> None:
     with pytest.raises(Conflict) as refused:
         services._append(
             started,
-            [{"kind": "confirmed", "seat": 0, "turn": 1, "data": {}}],
+            [{"kind": "confirmed", "v": 1, "seat": 0, "turn": 1, "data": {}}],
             version=last.seq - 1,
             actor=None,
         )
     assert refused.value.code == "concurrent_command"
+
+
+def test_an_event_off_its_schema_is_never_stored(started: Game) -> None:
+    count = Event.objects.filter(game=started).count()
+    with pytest.raises(ValueError, match="off its schema"):
+        services._append(
+            started,
+            [{"kind": "mark", "v": 2, "seat": 0, "turn": 1, "data": {"element": "f1.s1", "mark": "X"}}],
+            version=count,
+            actor=None,
+        )
+    assert Event.objects.filter(game=started).count() == count
