@@ -7,8 +7,9 @@ played ``--repeat`` times and the least disturbed run counts.
 
 import argparse
 import random
+import time
 
-from bench.timing import best_cpu_of
+from bench.timing import best_of
 from games.rules import bots
 from games.rules.adventures import PLAYABLE
 
@@ -25,7 +26,7 @@ def games_per_cpu_second(*, adventure: int, bot: str, games: int, repeat: int = 
             rng = random.Random(game)
             bots.play_game(adventure=adventure, bots=[make(rng) for _ in range(PLAYERS)], seed=game)
 
-    return games / best_cpu_of(repeat, play)
+    return games / best_of(repeat, play, clock=time.process_time)
 
 
 def main() -> None:
