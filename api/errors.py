@@ -3,7 +3,9 @@
 import logging
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpRequest, JsonResponse
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -55,6 +57,13 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
             status.HTTP_400_BAD_REQUEST,
         )
         return Response(error_body(exc.code, exc.detail), status=http_status)
+
+    if isinstance(exc, RequestDataTooBig):
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        return Response(
+            error_body("payload_too_large", f"The body is larger than {limit} bytes."),
+            status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+        )
 
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()

@@ -32,13 +32,25 @@ class MoveSerializer(serializers.Serializer):
         return value
 
 
+class QueryIntegerField(serializers.IntegerField):
+    """A whole number in a query string: plain ASCII digits only (no sign, spaces, underscores
+    or other scripts' digits, all of which ``int()`` would take)."""
+
+    default_error_messages = {"invalid": "A whole number written with the digits 0-9 is required."}
+
+    def to_internal_value(self, data: Any) -> int:
+        if not isinstance(data, str) or not (data.isascii() and data.isdigit()):
+            self.fail("invalid")
+        return int(super().to_internal_value(data))
+
+
 class EventsQuerySerializer(serializers.Serializer):
-    after = serializers.IntegerField(min_value=0, max_value=2**31, default=0)
-    limit = serializers.IntegerField(min_value=1, max_value=100_000, default=100)
+    after = QueryIntegerField(min_value=0, max_value=2**31, default=0)
+    limit = QueryIntegerField(min_value=1, max_value=100_000, default=100)
 
 
 class ReplayQuerySerializer(serializers.Serializer):
-    seq = serializers.IntegerField(min_value=1, max_value=2**31)
+    seq = QueryIntegerField(min_value=1, max_value=2**31)
 
 
 # --- responses ---------------------------------------------------------------------------------

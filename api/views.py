@@ -60,9 +60,12 @@ def _game(game_id: str) -> Game:
     return selectors.get_game(game_id=_id(game_id, what="game"))
 
 
-def _id(raw: str, *, what: str) -> int:
-    if not raw.isdigit() or not 0 <= int(raw) <= MAX_ID:
-        raise NotFound("not_found", f"There is no {what} {raw!r}.")
+def _id(raw: str, *, what: str, code: str = "not_found") -> int:
+    """An id from a path: plain ASCII digits in canonical form (no sign, no leading zero), in
+    range; anything else names nothing (404)."""
+    plain = raw.isascii() and raw.isdigit() and (raw == "0" or not raw.startswith("0"))
+    if not plain or len(raw) > len(str(MAX_ID)) or int(raw) > MAX_ID:
+        raise NotFound(code, f"There is no {what} {raw[:40]!r}.")
     return int(raw)
 
 
@@ -318,9 +321,8 @@ class SheetView(APIView):
     )
     def get(self, request: Request, game_id: str, sheet: str) -> Response:
         game = _game(game_id)
-        if not sheet.isdigit() or int(sheet) > 99:
-            raise NotFound("sheet_not_found", f"There is no sheet {sheet!r} in this game.")
-        return Response(selectors.sheet_view(game=game, viewer=_user(request), sheet=int(sheet)))
+        number = _id(sheet, what="sheet", code="sheet_not_found")
+        return Response(selectors.sheet_view(game=game, viewer=_user(request), sheet=number))
 
 
 class EventsView(APIView):

@@ -1,0 +1,67 @@
+"""Input a client should never send still gets a 4xx `{code, detail}`, never a 500, and
+changes nothing: odd ids, deep JSON, huge bodies, odd query integers."""
+
+import json
+
+import pytest
+from rest_framework.test import APIClient
+
+from games.models import Event, Game
+
+
+@pytest.mark.parametrize(
+    "game_id",
+    [
+        "%C2%B2",  # superscript two: a digit to str.isdigit, not to int()
+        "%EF%BC%91%EF%BC%91",  # fullwidth 11
+        "000011",  # not canonical
+        "0" + "1",
+        "9" * 4400,  # past Python's int-string limit
+        "9" * 20,  # past a 64-bit id
+        "-1",
+        "1.0",
+    ],
+)
+def test_an_id_that_is_not_plain_ascii_digits_in_canonical_form_is_a_404(
+    playing_game: int, alice: APIClient, game_id: str
+) -> None:
+    for path in (f"/api/v1/games/{game_id}", f"/api/v1/games/{playing_game}/sheets/{game_id}"):
+        response = alice.get(path)
+        assert response.status_code == 404, (path, response.content[:200])
+        assert response.json()["code"] in ("not_found", "sheet_not_found")
+
+
+def test_a_game_id_with_leading_zeros_is_not_an_alias(playing_game: int, alice: APIClient) -> None:
+    assert alice.get(f"/api/v1/games/{playing_game}").status_code == 200
+    assert alice.get(f"/api/v1/games/0{playing_game}").status_code == 404
+
+
+def test_json_nested_a_thousand_deep_is_a_malformed_request(anon: APIClient) -> None:
+    body = '{"username": ' + "[" * 1000 + "]" * 1000 + ', "password": "secret-pw"}'
+    response = anon.post("/api/v1/auth/register", body, content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["code"] == "malformed_request"
+
+
+@pytest.mark.parametrize("path", ["/api/v1/auth/register", "/api/v1/games", "/moves"])
+def test_a_body_over_the_size_limit_is_a_413(
+    playing_game: int, alice: APIClient, path: str
+) -> None:
+    if path == "/moves":
+        path = f"/api/v1/games/{playing_game}/moves"
+    events = Event.objects.count()
+    games = Game.objects.count()
+    body = json.dumps({"padding": "x" * 3_000_000})
+    response = alice.post(path, body, content_type="application/json")
+    assert response.status_code == 413
+    assert response.json()["code"] == "payload_too_large"
+    assert (Event.objects.count(), Game.objects.count()) == (events, games)
+
+
+@pytest.mark.parametrize("query", [{"limit": "1_0"}, {"after": "1_0"}, {"limit": "٣"}, {"limit": " 5"}])
+def test_query_integers_are_plain_ascii_digits(
+    playing_game: int, alice: APIClient, query: dict[str, str]
+) -> None:
+    response = alice.get(f"/api/v1/games/{playing_game}/events", query)
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid_request"
