@@ -11,6 +11,7 @@ retry is refused with 409 `concurrent_command` and appends nothing.
 """
 
 import functools
+import hashlib
 import json
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -45,9 +46,10 @@ def idempotent(handler: Handler) -> Handler:
                 f"{HEADER} must be 1 to {MAX_KEY_LENGTH} characters long.",
             )
         with transaction.atomic():
+            body_hash = _body_hash(request)
             record = IdempotencyRecord.objects.filter(user_id=request.user.pk, key=key).first()
             if record is not None:
-                return _replayed(record, request)
+                return _replayed(record, request, body_hash)
             # Claim the key before running the command. A request racing with the same key
             # blocks on this insert (PostgreSQL: the unique index; SQLite: the write lock) until
             # the first one commits, then finds its record and replays its answer.
@@ -58,6 +60,7 @@ def idempotent(handler: Handler) -> Handler:
                         key=key,
                         method=request.method or "POST",
                         path=request.path,
+                        body_hash=body_hash,
                         status_code=0,
                         response=None,
                     )
@@ -67,7 +70,7 @@ def idempotent(handler: Handler) -> Handler:
                     raise Conflict(
                         "concurrent_command", f"Another request with this {HEADER} is in progress."
                     ) from None
-                return _replayed(claimed, request)
+                return _replayed(claimed, request, body_hash)
             response = handler(view, request, *args, **kwargs)
             if 200 <= response.status_code < 300:
                 record.status_code = response.status_code
@@ -80,11 +83,22 @@ def idempotent(handler: Handler) -> Handler:
     return wrapper  # type: ignore[return-value]
 
 
-def _replayed(record: IdempotencyRecord, request: Request) -> Response:
+def _body_hash(request: Request) -> str:
+    """sha256 of the body's JSON, canonical: the same request sent again hashes the same."""
+    canonical = json.dumps(request.data, sort_keys=True, separators=(",", ":"), cls=JSONEncoder)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def _replayed(record: IdempotencyRecord, request: Request, body_hash: str) -> Response:
     if record.method != request.method or record.path != request.path:
         raise Unprocessable(
             "idempotency_key_reused",
             f"This {HEADER} was already used for {record.method} {record.path}.",
+        )
+    if record.body_hash and record.body_hash != body_hash:
+        raise Unprocessable(
+            "idempotency_key_reused",
+            f"This {HEADER} was already used for {record.method} {record.path} with another body.",
         )
     return Response(
         record.response, status=record.status_code, headers={"Idempotent-Replayed": "true"}

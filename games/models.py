@@ -111,6 +111,9 @@ class IdempotencyRecord(models.Model):
     key = models.CharField(max_length=255)
     method = models.CharField(max_length=10)
     path = models.CharField(max_length=512)
+    # sha256 of the request's JSON body, canonical (sorted keys): a key sent again with another
+    # body is refused. Empty for records written before bodies were compared.
+    body_hash = models.CharField(max_length=64, default="", blank=True)
     status_code = models.PositiveSmallIntegerField()
     response = models.JSONField(null=True)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from rest_framework.authtoken.models import Token
 
@@ -42,7 +44,12 @@ class CommandResult:
 
 
 def register_user(*, username: str, password: str) -> tuple[User, str]:
-    """Create a user and their API token."""
+    """Create a user and their API token. The password must pass the configured validators
+    (length, common passwords, all digits, too close to the username)."""
+    try:
+        validate_password(password, user=User(username=username))
+    except DjangoValidationError as exc:
+        raise Invalid("weak_password", " ".join(exc.messages)) from exc
     with transaction.atomic():
         if User.objects.filter(username__iexact=username).exists():
             raise Conflict("username_taken", f"The username {username!r} is already taken.")

@@ -127,8 +127,11 @@ CORS_EXPOSE_HEADERS = ["Idempotent-Replayed", "Retry-After"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator",
-     "OPTIONS": {"min_length": 6}},
+     "OPTIONS": {"min_length": 8}},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
 LANGUAGE_CODE = "en-us"
@@ -164,8 +167,9 @@ REST_FRAMEWORK = {
         "anon": os.environ.get("THROTTLE_ANON", "60/min") or None,
         "user": os.environ.get("THROTTLE_USER", "600/min") or None,
     },
-    # How many proxies stand in front of the web processes (X-Forwarded-For); unset: DRF's default.
-    "NUM_PROXIES": int(os.environ["NUM_PROXIES"]) if os.environ.get("NUM_PROXIES") else None,
+    # How many proxies stand in front of the web processes. Unset (0), X-Forwarded-For is not
+    # trusted: a client could otherwise name any address and slip past the throttles.
+    "NUM_PROXIES": int(os.environ.get("NUM_PROXIES") or 0),
 }
 
 SPECTACULAR_SETTINGS = {

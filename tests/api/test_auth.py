@@ -1,6 +1,7 @@
 """Registration, tokens, and what an unauthenticated caller gets."""
 
 import pytest
+from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
 pytestmark = pytest.mark.django_db
@@ -122,3 +123,22 @@ def test_the_openapi_schema_is_valid_and_complete() -> None:
     from django.core.management import call_command
 
     call_command("spectacular", "--validate", "--fail-on-warn", "--file", "/dev/null")
+
+
+@pytest.mark.parametrize(
+    ("username", "password"),
+    [
+        ("zoe", "aaaaaa"),
+        ("zoe", "      "),
+        ("zoe", "12345678"),
+        ("zoe", "password"),
+        ("zoe-the-player", "zoe-the-player"),
+    ],
+)
+def test_weak_passwords_are_refused(anon: APIClient, username: str, password: str) -> None:
+    response = anon.post(
+        "/api/v1/auth/register", {"username": username, "password": password}, format="json"
+    )
+    assert response.status_code == 400
+    assert response.json()["code"] in ("weak_password", "invalid_request")
+    assert not User.objects.filter(username=username).exists()

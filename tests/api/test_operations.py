@@ -130,3 +130,44 @@ def test_secret_key_is_required_when_debug_is_off() -> None:
     started = _settings_import(DEBUG="false", SECRET_KEY="x" * 50)
     assert started.returncode == 0, started.stderr
     assert started.stdout.strip() == "started"
+
+
+@pytest.mark.django_db
+def test_x_forwarded_for_is_not_trusted_without_proxies(anon: APIClient, settings: Any) -> None:
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {"anon": "2/min", "user": None},
+    }
+    address = f"127.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250 + 1}"
+    body = {"username": "nobody", "password": "wrong-pw"}
+    statuses = [
+        anon.post(
+            "/api/v1/auth/token", body, format="json", REMOTE_ADDR=address,
+            HTTP_X_FORWARDED_FOR=f"10.0.0.{n}",
+        ).status_code
+        for n in range(3)
+    ]
+    assert statuses == [400, 400, 429]
+
+
+@pytest.mark.django_db
+def test_behind_a_proxy_the_client_address_comes_from_x_forwarded_for(
+    anon: APIClient, settings: Any
+) -> None:
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {"anon": "2/min", "user": None},
+        "NUM_PROXIES": 1,
+    }
+    proxy = f"127.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250 + 1}"
+    client = f"198.51.100.{uuid.uuid4().int % 250 + 1}"
+    body = {"username": "nobody", "password": "wrong-pw"}
+    statuses = [
+        anon.post(
+            "/api/v1/auth/token", body, format="json", REMOTE_ADDR=proxy,
+            # The proxy appends the address it was reached from; what came before is the client's.
+            HTTP_X_FORWARDED_FOR=f"spoofed.{n}, {client}" if n < 3 else "203.0.113.9",
+        ).status_code
+        for n in range(4)
+    ]
+    assert statuses == [400, 400, 429, 400]

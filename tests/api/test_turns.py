@@ -214,3 +214,16 @@ def test_an_overlong_key_is_a_400(playing_game: int, alice: APIClient, post: Any
     response = post(alice, f"{base(playing_game)}/confirm", HTTP_IDEMPOTENCY_KEY="k" * 300)
     assert response.status_code == 400
     assert response.json()["code"] == "invalid_idempotency_key"
+
+
+def test_a_key_sent_again_with_another_body_is_refused(
+    playing_game: int, alice: APIClient, post: Any
+) -> None:
+    first, other = alice.get(f"{base(playing_game)}/decision").json()["options"][:2]
+    sent = post(alice, f"{base(playing_game)}/moves", {"choice": first}, HTTP_IDEMPOTENCY_KEY="b1")
+    assert sent.status_code == 200
+    count = events(playing_game)
+    again = post(alice, f"{base(playing_game)}/moves", {"choice": other}, HTTP_IDEMPOTENCY_KEY="b1")
+    assert again.status_code == 422
+    assert again.json()["code"] == "idempotency_key_reused"
+    assert events(playing_game) == count
