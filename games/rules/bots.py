@@ -8,6 +8,7 @@ from typing import Any
 from games.rules.adventures import rules_for
 from games.rules.adventures.base import Adventure
 from games.rules.events import Event, evolve
+from games.rules.missions import MISSION_BOX
 from games.rules.sheet import MAX_NUMBER, MIN_NUMBER, Marks
 from games.rules.state import GameState
 from games.rules.turn import advance, new_game, options
@@ -87,7 +88,7 @@ def greedy_bot(rng: random.Random) -> Bot:
 
 def _claim_helps(rules: Adventure, state: GameState, seat: int, letter: str) -> bool:
     """Claim, unless it is this seat's last mission and it trails: that would end the game."""
-    done = [other for other in state.missions if f"mission.{other}" in state.sheet_of(seat).marks]
+    done = [other for other in state.missions if MISSION_BOX[other] in state.sheet_of(seat).marks]
     if len(done) + 1 < len(state.missions):
         return True
     totals = [

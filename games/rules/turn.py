@@ -37,11 +37,6 @@ class Decision:
     can_undo: bool = False
     can_confirm: bool = False
 
-    def lists(self, choice: Option) -> bool:
-        """Whether ``choice`` is exactly one of the options (the very object a bot took from
-        the list matches at once, by identity)."""
-        return choice in self.options
-
     def as_dict(self) -> dict[str, Any]:
         return {
             "kind": self.kind,
@@ -208,7 +203,7 @@ def _choice(command: dict[str, Any]) -> Option:
 def _listed(state: GameState, seat: int, choice: Option) -> bool:
     """Whether ``choice`` is exactly one of the options listed for the seat (a move with other
     fields, or fields left out, goes through the full check instead)."""
-    return options(state, seat).lists(choice)
+    return choice in options(state, seat).options  # identity first: a bot's pick at once
 
 
 def _play_pick(

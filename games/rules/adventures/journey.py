@@ -59,7 +59,7 @@ from games.rules.adventures.journey_layout import WALL_DRAWN, Layout, Station, Z
 from games.rules.cards import ACTIONS
 from games.rules.errors import RuleViolation
 from games.rules.events import Recorder
-from games.rules.sheet import CIRCLE, CROSS, MAX_NUMBER, MIN_NUMBER, Marks, X, first_unmarked
+from games.rules.sheet import CIRCLE, CROSS, MAX_NUMBER, MIN_NUMBER, Marks, first_unmarked
 from games.rules.state import GameState, Sheet
 
 WALL = "wall"
@@ -94,15 +94,15 @@ class JourneyRules(Adventure[Layout]):
         return {
             WALL: Step(
                 uses=self.each_unmarked(WALL, "wall", self.layout.walls),
-                use=self._use("wall", WALL_DRAWN),
+                use=self._draw_wall,
             ),
             "energy": Step(uses=self.while_left("energy", self.layout.energies), use=self._energy),
-            "robot": Step(uses=self._robot_uses, use=self._use("robot", CIRCLE)),
-            "plant": Step(uses=self._plant_uses, use=self._use("plant", CIRCLE)),
-            "water": Step(uses=self._water_uses, use=self._use("tank", CIRCLE)),
+            "robot": Step(uses=self._robot_uses, use=self._circle_robot),
+            "plant": Step(uses=self._plant_uses, use=self._circle_plant),
+            "water": Step(uses=self._water_uses, use=self._circle_tank),
             "planning": Step(
                 uses=self.each_unmarked("planning", "space", self.layout.trajectory),
-                use=self._use("space", X),
+                use=self._planning,
             ),
         }
 
@@ -463,37 +463,43 @@ class JourneyRules(Adventure[Layout]):
             return []
         return [{"action": "water", "effect": step, "tank": tank}]
 
-    def _use(self, key: str, mark: str) -> Any:
-        """Mark ``mark`` on the element a choice names under ``key``, once the action's rule
-        allows it (a robot may win its station's multiplier; Planning crosses a symbol)."""
+    def _mark_used(self, rec: Recorder, seat: int, step: str, target: str, mark: str) -> None:
+        self.resolve_step(rec, seat, step, outcome="used", target=target)
+        rec.emit("mark", seat, element=target, mark=mark)
 
-        def use(rec: Recorder, seat: int, step: str, choice: Option) -> None:
-            marks = rec.sheet(seat).marks
-            space = rec.seat(seat).turn_choice.get("space", "")
-            action = self.step_action(step)
-            target = choice.get(key)
-            if action == WALL:
-                problem = self.wall_problem(marks, target)
-            elif action == "robot":
-                problem = self.robot_problem(marks, target, choice.get("multiplier"))
-            elif action == "plant":
-                problem = self.plant_problem(marks, space, target)
-            elif action == "water":
-                problem = self.water_problem(marks, space, target)
-                target = self.layout.tank_on.get(space)
-            else:
-                problem = self.space_problem(marks, target)
-            _raise(problem)
-            assert isinstance(target, str)
-            multiplier = self.deserved_multiplier(marks, target) if action == "robot" else None
-            self.resolve_step(rec, seat, step, outcome="used", target=target)
-            rec.emit("mark", seat, element=target, mark=mark)
-            if multiplier is not None:
-                rec.emit("mark", seat, element=multiplier, mark=CIRCLE)
-            if action == "planning":
-                self.cross_next(rec, seat, self.layout.planning_track)
+    def _draw_wall(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+        wall = choice.get("wall")
+        _raise(self.wall_problem(rec.sheet(seat).marks, wall))
+        assert isinstance(wall, str)
+        self._mark_used(rec, seat, step, wall, WALL_DRAWN)
 
-        return use
+    def _circle_robot(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+        """Circle a robot; the last one of its station circles the multiplier it wins."""
+        marks = rec.sheet(seat).marks
+        robot = choice.get("robot")
+        _raise(self.robot_problem(marks, robot, choice.get("multiplier")))
+        assert isinstance(robot, str)
+        multiplier = self.deserved_multiplier(marks, robot)
+        self._mark_used(rec, seat, step, robot, CIRCLE)
+        if multiplier is not None:
+            rec.emit("mark", seat, element=multiplier, mark=CIRCLE)
+
+    def _circle_plant(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+        plant = choice.get("plant")
+        space = rec.seat(seat).turn_choice.get("space", "")
+        _raise(self.plant_problem(rec.sheet(seat).marks, space, plant))
+        assert isinstance(plant, str)
+        self._mark_used(rec, seat, step, plant, CIRCLE)
+
+    def _circle_tank(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+        """Circle the tank of the space the number was written in."""
+        space = rec.seat(seat).turn_choice.get("space", "")
+        _raise(self.water_problem(rec.sheet(seat).marks, space, choice.get("tank")))
+        self._mark_used(rec, seat, step, self.layout.tank_on[space], CIRCLE)
+
+    def _planning(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+        self.write_x(rec, seat, step, choice, outcome="used")
+        self.cross_next(rec, seat, self.layout.planning_track)
 
     # --- phase 5: the race for the big multipliers -----------------------------------------
 
