@@ -64,19 +64,32 @@ def test_health_is_in_the_openapi_schema(anon: APIClient) -> None:
     assert schema["paths"]["/api/v1/health"]["get"].get("security") in (None, [], [{}])
 
 
-@pytest.mark.django_db
-def test_throttled_requests_get_429_with_a_json_error(anon: APIClient, settings: Any) -> None:
+def _throttle_anonymous(settings: Any, **extra: Any) -> None:
+    """Two anonymous requests a minute per client address (and ``extra`` DRF settings)."""
     settings.REST_FRAMEWORK = {
         **settings.REST_FRAMEWORK,
         "DEFAULT_THROTTLE_RATES": {"anon": "2/min", "user": None},
+        **extra,
     }
-    # A client address of its own, so that no earlier request (or a shared cache) counts.
-    address = f"127.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250 + 1}"
+
+
+def _fresh_address() -> str:
+    """A client address of its own, so that no earlier request (or a shared cache) counts."""
+    return f"127.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250 + 1}"
+
+
+def _failed_sign_in(anon: APIClient, **meta: Any) -> Any:
     body = {"username": "nobody", "password": "wrong-pw"}
+    return anon.post("/api/v1/auth/token", body, format="json", **meta)
+
+
+@pytest.mark.django_db
+def test_throttled_requests_get_429_with_a_json_error(anon: APIClient, settings: Any) -> None:
+    _throttle_anonymous(settings)
+    address = _fresh_address()
     for _ in range(2):
-        response = anon.post("/api/v1/auth/token", body, format="json", REMOTE_ADDR=address)
-        assert response.status_code == 400
-    response = anon.post("/api/v1/auth/token", body, format="json", REMOTE_ADDR=address)
+        assert _failed_sign_in(anon, REMOTE_ADDR=address).status_code == 400
+    response = _failed_sign_in(anon, REMOTE_ADDR=address)
     assert response.status_code == 429
     assert response.json()["code"] == "throttled"
     assert response.json()["detail"]
@@ -134,17 +147,10 @@ def test_secret_key_is_required_when_debug_is_off() -> None:
 
 @pytest.mark.django_db
 def test_x_forwarded_for_is_not_trusted_without_proxies(anon: APIClient, settings: Any) -> None:
-    settings.REST_FRAMEWORK = {
-        **settings.REST_FRAMEWORK,
-        "DEFAULT_THROTTLE_RATES": {"anon": "2/min", "user": None},
-    }
-    address = f"127.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250 + 1}"
-    body = {"username": "nobody", "password": "wrong-pw"}
+    _throttle_anonymous(settings)
+    address = _fresh_address()
     statuses = [
-        anon.post(
-            "/api/v1/auth/token", body, format="json", REMOTE_ADDR=address,
-            HTTP_X_FORWARDED_FOR=f"10.0.0.{n}",
-        ).status_code
+        _failed_sign_in(anon, REMOTE_ADDR=address, HTTP_X_FORWARDED_FOR=f"10.0.0.{n}").status_code
         for n in range(3)
     ]
     assert statuses == [400, 400, 429]
@@ -154,17 +160,13 @@ def test_x_forwarded_for_is_not_trusted_without_proxies(anon: APIClient, setting
 def test_behind_a_proxy_the_client_address_comes_from_x_forwarded_for(
     anon: APIClient, settings: Any
 ) -> None:
-    settings.REST_FRAMEWORK = {
-        **settings.REST_FRAMEWORK,
-        "DEFAULT_THROTTLE_RATES": {"anon": "2/min", "user": None},
-        "NUM_PROXIES": 1,
-    }
-    proxy = f"127.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250 + 1}"
+    _throttle_anonymous(settings, NUM_PROXIES=1)
+    proxy = _fresh_address()
     client = f"198.51.100.{uuid.uuid4().int % 250 + 1}"
-    body = {"username": "nobody", "password": "wrong-pw"}
     statuses = [
-        anon.post(
-            "/api/v1/auth/token", body, format="json", REMOTE_ADDR=proxy,
+        _failed_sign_in(
+            anon,
+            REMOTE_ADDR=proxy,
             # The proxy appends the address it was reached from; what came before is the client's.
             HTTP_X_FORWARDED_FOR=f"spoofed.{n}, {client}" if n < 3 else "203.0.113.9",
         ).status_code
