@@ -66,9 +66,13 @@ def test_every_listed_option_is_accepted(
             break
         decision = engine.options(state, seat)
         assert decision.options or decision.can_confirm  # a seat to act is never stuck
+        rules = PLAYABLE[adventure]
         for option in decision.options:
             events = engine.decide(state, seat, {"type": "move", "choice": option})
             assert events, option
+            if option["action"] == "write":
+                # A listed write is recorded without a second check: the full check agrees.
+                assert rules.check_write(state, seat, option) == rules.listed_write(state, option)
         if decision.can_confirm:
             assert engine.decide(state, seat, {"type": "confirm"})
 
