@@ -87,7 +87,13 @@ def greedy_bot(rng: random.Random) -> Bot:
 
 
 def _claim_helps(rules: Adventure, state: GameState, seat: int, letter: str) -> bool:
-    """Claim, unless it is this seat's last mission and it trails: that would end the game."""
+    """Claim, unless what the claim sets off costs more than it is worth (Adventure 6: the
+    virus a first claim wakes), or it is this seat's last mission and it trails: that would end
+    the game."""
+    first = state.flipped_on.get(letter, state.turn) == state.turn
+    value = state.mission_values[letter]["first" if first else "later"]
+    if value <= rules.claim_cost(state, seat, letter):
+        return False
     done = [other for other in state.missions if MISSION_BOX[other] in state.sheet_of(seat).marks]
     if len(done) + 1 < len(state.missions):
         return True
@@ -95,7 +101,6 @@ def _claim_helps(rules: Adventure, state: GameState, seat: int, letter: str) -> 
         rules.sheet_score(state, state.sheet_of(other), marks=state.sheet_of(other).marks)["total"]
         for other in range(state.players)
     ]
-    value = state.mission_values[letter]["later" if letter in state.flipped_missions else "first"]
     return totals[seat] + value >= max(totals)
 
 

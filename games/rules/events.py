@@ -303,6 +303,7 @@ def _mission_accomplished(state: GameState, event: Event) -> None:
 
 def _mission_flipped(state: GameState, event: Event) -> None:
     state.flipped_missions.add(event["data"]["letter"])
+    state.flipped_on[event["data"]["letter"]] = event["turn"]
 
 
 def _game_ended(state: GameState, event: Event) -> None:

@@ -103,15 +103,16 @@ def offer(rec: Recorder, rules: MissionRules) -> bool:
 
 def reward(rec: Recorder, rules: MissionRules) -> None:
     """Phase 6 ends: every claim of the turn is accomplished, the first turn's at the high
-    value, and a card claimed for the first time flips."""
+    value (a card flipped earlier in this same turn still gives it), and a card claimed for the
+    first time flips."""
     state = rec.state
     for letter, card in state.missions.items():
         seats = [seat for seat in range(state.players) if letter in state.seats[seat].claimed]
-        first = letter not in state.flipped_missions
+        first = state.flipped_on.get(letter, state.turn) == state.turn
         values = state.mission_values[letter]
         value = values["first"] if first else values["later"]
         for seat in seats:
             rec.emit("mission_accomplished", seat, letter=letter, card=card, value=value)
             rules.reward_mission(rec, seat, value)
-        if seats and first:
+        if seats and letter not in state.flipped_missions:
             rec.emit("mission_flipped", letter=letter, card=card)

@@ -101,6 +101,9 @@ class GameState:
     missions: dict[str, int] = field(default_factory=dict)
     mission_values: dict[str, dict[str, int]] = field(default_factory=dict)
     flipped_missions: set[str] = field(default_factory=set)
+    # The turn each flipped mission flipped in: claims in a later phase 6 of that same turn
+    # (Adventure 6 runs phases 5 and 6 again) still get the high value.
+    flipped_on: dict[str, int] = field(default_factory=dict)
     turn: int = 0
     phase: str = ACTIONS_PHASE
     combinations: list[Combination] = field(default_factory=list)
@@ -136,6 +139,7 @@ class GameState:
         return _clone(
             self,
             flipped_missions=set(self.flipped_missions),
+            flipped_on=dict(self.flipped_on),
             sheets=list(self.sheets),
             seats=list(self.seats),
             stacks=list(self.stacks),

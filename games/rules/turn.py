@@ -251,6 +251,9 @@ def _decide_missions(rec: Recorder, seat: int, kind: str, choice: Any) -> None:
     if all(other.confirmed for other in state.seats):
         rules = rules_for(state.adventure)
         phase_6.reward(rec, rules)
+        # A claim may set off a new phase 5 (Adventure 6), then missions are offered again.
+        if rules.after_missions(rec) and phase_6.offer(rec, rules):
+            return
         _finish_turn(rules, rec)
 
 

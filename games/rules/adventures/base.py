@@ -527,6 +527,16 @@ class Adventure(Generic[L]):
     def reward_mission(self, rec: Recorder, seat: int, value: int) -> None:
         """The reward beyond the value written in the mission box (none by default)."""
 
+    def after_missions(self, rec: Recorder) -> bool:
+        """What the claims of a phase 6 set off once rewarded; True when it ran phase 5 again,
+        so that missions are offered again (nothing by default)."""
+        return False
+
+    def claim_cost(self, state: GameState, seat: int, letter: str) -> int:
+        """Points a claim of mission ``letter`` would cost the seat's sheet beyond its value,
+        as a bot weighs it (none by default)."""
+        return 0
+
     # --- end of game and scoring -------------------------------------------------------------
 
     def end_reasons(self, state: GameState) -> list[dict[str, Any]]:
