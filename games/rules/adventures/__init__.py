@@ -5,6 +5,7 @@ from games.rules.adventures.colony import ColonyRules
 from games.rules.adventures.journey import JourneyRules
 from games.rules.adventures.launch import LaunchRules
 from games.rules.adventures.mine import MineRules
+from games.rules.adventures.virus import VirusRules
 from games.rules.errors import RuleViolation
 
 PLAYABLE: dict[int, Adventure] = {
@@ -12,6 +13,7 @@ PLAYABLE: dict[int, Adventure] = {
     2: JourneyRules(),
     3: ColonyRules(),
     4: MineRules(),
+    6: VirusRules(),
 }
 
 

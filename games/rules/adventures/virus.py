@@ -1,0 +1,733 @@
+"""Adventure 6, The Virus: a housing block of five floors cut into eleven quarters joined by
+walkways; viruses infect their quarter and, once it is full, spill through the open walkways;
+full quarters are evacuated for their numbered spaces times their energies.
+
+The sheet, by its element names (layout in ``data/adventure-6-virus.json``):
+
+- floors ``floor1`` (top) to ``floor5``, spaces ``floorF.sN`` ascending left to right across
+  the whole floor; quarters ``q<floor><L|M|R>`` of 5 spaces each, with energies ``qX.eN``
+  (``e1`` printed circled), plants ``qX.pN``, a tank ``qX.tank`` on one space, a virus target
+  ``qX.target``, the evacuation circle ``qX.evacuated`` and the score box ``score.qX``;
+- walkways ``w01``-``w22``, closed by a line; viruses are active where their target is
+  circled: grey (one of four empty targets, at setup), green (``plant.t05``), blue
+  (``water.t03``), red / purple / yellow (the first claim of mission A / B / C);
+- the actions (``action.<name>`` steps, optional): Energy circles the next energy of the
+  number's quarter; Plant circles a plant of that quarter and crosses the next plant symbol;
+  Water circles the tank of the number's space and crosses the next water symbol; Robot closes
+  any open walkway; Planning writes an X and crosses the next planning symbol; Astronaut
+  changes the number by -2..+2 and crosses the next astronaut symbol; every second astronaut
+  or planning symbol circles a wild action;
+- a track symbol ending a row crosses its box and its bonus, which is used at once: a plant
+  row closes a walkway (``plant.bonusN``), a water row circles an energy in a quarter with an
+  empty space (``water.bonusN``); ``plant.t05`` / ``water.t03`` activate green / blue, and
+  ``plant.t08``, ``plant.t11``, ``water.t05``, ``water.t07`` trigger propagation symbols;
+- phase 5: viruses activated and propagation symbols triggered this turn are marked on every
+  sheet, then each player suffers one propagation per virus activated, per symbol triggered by
+  others only, and for ``error.2`` / ``error.3`` crossed this turn; a first claim of a mission
+  activates its virus on every sheet and runs phase 5 (one propagation per such virus) and
+  phase 6 again;
+- missions 94-99 score points; score: missions, plant and water track values, every quarter's
+  numbered spaces (X included) times circled energies, minus one per infected space, minus
+  System Errors.
+
+Readings taken where the sources disagree (spec section 12), and choices of this module:
+
+- 12.1: quarantine never prevents an activation; a closed-in virus still infects its own
+  quarter and only its spill-over stops;
+- 12.3: a water-row energy only goes in a quarter that still has an empty space, so never in
+  the quarter the number of that Water action has just completed;
+- 12.4: a quarter is evacuated as soon as the seat's action (and its X, its row bonus) is
+  resolved, so an Energy action of the completing number counts; in phase 5 right after the
+  virus that completed it has spread; a quarter never evacuated during play is scored by the
+  same formula at the end (the live score always shows that formula);
+- 12.2, 12.5, 12.6: ASTRA is not played yet (its data stays in the file, unread);
+- an infection mark names the virus that made it (``infected.<colour>``), so each virus's
+  spread can be shown; the space a virus infects in a quarter is chosen by the engine for the
+  player: the empty space that takes the fewest numbers now, one without a water tank first,
+  then the leftmost (which space is infected never changes a score, a count or a completion);
+- the grey virus is placed at setup: a seat's ``start_marks`` may circle one empty target and
+  infect one space of its quarter; without them it goes in the first candidate quarter, on
+  the space the infection rule above picks;
+- a wild action is chosen with the combination (``wild`` and ``wild_action`` in the pick),
+  one per turn; a wild circled during this turn's action is not there yet at the pick, and
+  writability is judged on the combinations as dealt (common D4);
+- the Astronaut action is used or declined at the pick: a pick with a ``modifier`` (0
+  included) uses it and crosses the next astronaut symbol at once (nothing past ``astro.6``);
+- Energy, Plant and Water take no choice but stay optional steps with a ``skip`` (a Plant
+  or Water symbol may activate a virus); a step that can change nothing resolves by itself
+  as ``no_effect``; the row bonuses are compulsory while they have a target;
+- all players claiming a mission in the same turn, in any loop of its phase 6, get the high
+  value; the virus of a mission is activated once, by its first claims.
+"""
+
+from collections.abc import Iterable
+from typing import Any
+
+from games.rules import cards
+from games.rules.actions import ASTRONAUT, ASTRONAUT_SHIFTS
+from games.rules.adventures.base import Adventure, Condition, Option, Step
+from games.rules.adventures.virus_layout import Layout, Quarter, Track
+from games.rules.cards import ACTIONS
+from games.rules.errors import RuleViolation
+from games.rules.events import Recorder
+from games.rules.missions import MISSION_BOX
+from games.rules.sheet import CIRCLE, CROSS, LINE, MAX_NUMBER, MIN_NUMBER, Marks, X, open_runs
+from games.rules.state import GameState, Sheet
+
+GREY = "grey"
+INFECTED = "infected"
+# The mark of a space infected by each virus.
+INFECTED_BY = {
+    colour: f"{INFECTED}.{colour}" for colour in (GREY, "red", "green", "purple", "blue", "yellow")
+}
+INFECTIONS = frozenset(INFECTED_BY.values())
+BONUS_ENERGY = "bonus_energy"
+ROBOT = "robot"
+
+# Mission conditions, by card (the card texts are in the common mission index).
+MISSION_TWO_EVACUATED = 94
+EVACUATED_NEEDED = 2
+MISSION_FLOOR_EVACUATED = 95
+MISSION_THREE_QUARANTINED = 96
+QUARANTINED_NEEDED = 3
+MISSION_GREEN_BLUE_QUARANTINED = 97
+MISSION_ENERGY_FLOORS = 98
+MISSION_PLANT_WATER_FLOORS = 99
+FLOORS_NEEDED = 2
+
+
+class VirusRules(Adventure[Layout]):
+    """The rules of adventure 6 (see the module docstring)."""
+
+    layout_class = Layout
+    start_mark_words = (CIRCLE, CROSS, LINE)
+
+    def step_table(self) -> dict[str, Step]:
+        return {
+            "energy": Step(uses=self._energy_uses, use=self._energy),
+            "plant": Step(uses=self._plant_uses, use=self._plant),
+            "water": Step(uses=self._water_uses, use=self._water),
+            ROBOT: Step(uses=self.each_unmarked(ROBOT, "walkway", self.layout.walkways), use=self._close),
+            "planning": Step(
+                uses=self.each_unmarked("planning", "space", tuple(self.layout.spaces)),
+                use=self._planning,
+            ),
+            BONUS_ENERGY: Step(uses=self._bonus_energy_uses, use=self._bonus_energy),
+        }
+
+    def mission_table(self) -> dict[int, Condition]:
+        quarters = tuple(self.layout.quarters.values())
+        floors = tuple(self.layout.floors.values())
+        evacuated = [frozenset(q.evacuated for q in floor) for floor in floors]
+        energies = [frozenset().union(*(q.energy_set for q in floor)) for floor in floors]
+        resources = [frozenset().union(*(q.plants_and_tank for q in floor)) for floor in floors]
+        green_blue = frozenset().union(
+            *(q.walkways for q in quarters if q.colour in ("green", "blue"))
+        )
+        return {
+            MISSION_TWO_EVACUATED: lambda sheet: sum(1 for q in quarters if q.evacuated in sheet.marks)
+            >= EVACUATED_NEEDED,
+            MISSION_FLOOR_EVACUATED: lambda sheet: any(
+                sheet.marks.keys() >= floor for floor in evacuated
+            ),
+            MISSION_THREE_QUARANTINED: lambda sheet: sum(
+                1 for q in quarters if quarantined(sheet.marks, q)
+            )
+            >= QUARANTINED_NEEDED,
+            MISSION_GREEN_BLUE_QUARANTINED: lambda sheet: sheet.marks.keys() >= green_blue,
+            MISSION_ENERGY_FLOORS: lambda sheet: sum(
+                1 for floor in energies if sheet.marks.keys() >= floor
+            )
+            >= FLOORS_NEEDED,
+            MISSION_PLANT_WATER_FLOORS: lambda sheet: sum(
+                1 for floor in resources if sheet.marks.keys() >= floor
+            )
+            >= FLOORS_NEEDED,
+        }
+
+    # --- setup: the grey virus -------------------------------------------------------------
+
+    def mark_problem(self, element: Any, mark: Any) -> str | None:
+        if isinstance(element, str) and element in self.layout.spaces:
+            return None if mark in (X, INFECTED_BY[GREY]) else (
+                f"A starting mark in space {element} is X or {INFECTED_BY[GREY]}."
+            )
+        return super().mark_problem(element, mark)
+
+    def validate_modifiers(self, modifiers: list[dict[str, Any]]) -> list[tuple[str, Any]]:
+        """A seat placing its grey virus circles one empty target and infects one space of
+        that quarter."""
+        start = super().validate_modifiers(modifiers)
+        targets = {self.layout.quarters[q].target: q for q in self.layout.grey_candidates}
+        greys = [targets[element] for element, mark in start if element in targets and mark == CIRCLE]
+        infected = [element for element, mark in start if mark == INFECTED_BY[GREY]]
+        if not greys and not infected:
+            return start
+        if len(greys) != 1 or len(infected) != 1 or self.layout.quarter_of[infected[0]].id != greys[0]:
+            raise RuleViolation(
+                "invalid_modifier",
+                f"The grey virus circles one target of {list(targets)} and infects one space "
+                "of its quarter.",
+            )
+        return start
+
+    def sheet_setup(self, modifiers: list[dict[str, Any]]) -> Any:
+        """Without a placement of its own, a sheet's grey virus goes in the first candidate
+        quarter, on the space the infection rule picks."""
+        setup = super().sheet_setup(modifiers)
+        marks = setup["marks"]
+        targets = [self.layout.quarters[q].target or "" for q in self.layout.grey_candidates]
+        if not any(marks.get(target) == CIRCLE for target in targets):
+            quarter = self.layout.quarters[self.layout.grey_candidates[0]]
+            space = self.infection_space(marks, quarter)
+            assert space is not None
+            marks[targets[0]] = CIRCLE
+            marks[space] = INFECTED_BY[GREY]
+        return setup
+
+    # --- phases 2-3: a pick, with a wild action or the Astronaut modifier -----------------
+
+    def zone_name(self, zone: Any) -> str:
+        return f"floor {zone[0].removeprefix('floor').split('.')[0]}"
+
+    def available_wilds(self, marks: Marks) -> list[str]:
+        """Wild actions circled and not crossed yet."""
+        return [wild for wild in self.layout.wilds if marks.get(wild) == CIRCLE]
+
+    def write_options(self, state: GameState, seat: int) -> list[Option]:
+        """Every write of the combinations as dealt (common D4)."""
+        marks = state.sheet_of(seat).marks
+        return self._writes(state, self.open_spaces(marks, self.layout.zone_spaces), wild=None)
+
+    def choice_options(self, state: GameState, seat: int) -> list[Option]:
+        """The writes as dealt (or the System Error), and the writes a wild action allows."""
+        sheet = state.sheet_of(seat)
+        candidates = self.open_spaces(sheet.marks, self.layout.zone_spaces)
+        options = self._writes(state, candidates, wild=None)
+        if not options:
+            options = [
+                {"action": "system_error", "box": box} for box in self.error_boxes_to_mark(sheet)
+            ]
+        wilds = self.available_wilds(sheet.marks)
+        if wilds:
+            options += self._writes(state, candidates, wild=wilds[0])
+        return options
+
+    def _writes(
+        self, state: GameState, candidates: list[tuple[str, int, int]], *, wild: str | None
+    ) -> list[Option]:
+        """Every write of the dealt combinations, or with ``wild`` of every other action (an
+        Astronaut made by a wild always changes the number, 0 included: else it does nothing)."""
+        options: list[Option] = []
+        fits: dict[int, list[str]] = {}  # the spaces a number fits, worked out once a call
+        for index, combination in enumerate(state.combinations):
+            if wild is None:
+                actions: Iterable[str] = (combination.action,)
+            else:
+                actions = [action for action in ACTIONS if action != combination.action]
+            for action in actions:
+                for modifier in _modifiers(combination.number, action, wild is None):
+                    number = combination.number + (modifier or 0)
+                    spaces = fits.get(number)
+                    if spaces is None:
+                        spaces = fits[number] = [s for s, low, high in candidates if low < number < high]
+                    options += _write_options(index, spaces, number, modifier, wild, action)
+        return options
+
+    def check_write(self, state: GameState, seat: int, choice: Option) -> dict[str, Any]:
+        marks = state.sheet_of(seat).marks
+        index, combination = cards.chosen_combination(state.combinations, choice)
+        action = combination.action
+        wild = choice.get("wild")
+        if wild is not None or choice.get("wild_action") is not None:
+            _raise(self.wild_problem(marks, wild, choice.get("wild_action")))
+            wild = wild or self.available_wilds(marks)[0]
+            action = choice["wild_action"]
+        modifier = choice.get("modifier")
+        _raise(modifier_problem(combination.number, action, modifier))
+        number = combination.number + (modifier or 0)
+        if choice.get("number", number) != number:
+            raise RuleViolation(
+                "number_not_in_combination",
+                f"Combination {index} with this pick writes {number}, not {choice.get('number')!r}.",
+            )
+        space = choice.get("space")
+        _raise(self.space_problem(marks, space))
+        assert isinstance(space, str)
+        _raise(self.placement_problem(marks, space, number))
+        written: dict[str, Any] = {
+            "combination": index, "space": space, "number": number, "action": action
+        }
+        if modifier is not None:
+            written["modifier"] = modifier
+        if wild is not None:
+            written["wild"] = wild
+        return written
+
+    def wild_problem(self, marks: Marks, wild: Any, action: Any) -> RuleViolation | None:
+        """Why ``wild`` cannot turn this turn's action into ``action``."""
+        available = self.available_wilds(marks)
+        chosen = wild if wild is not None else next(iter(available), None)
+        if chosen is None or chosen not in available:
+            return RuleViolation(
+                "wild_not_available",
+                f"{wild or 'A wild action'} is not circled and unused on your sheet.",
+            )
+        if action not in ACTIONS:
+            return RuleViolation(
+                "unknown_action", f"A wild action becomes one of {list(ACTIONS)}, not {action!r}."
+            )
+        return None
+
+    def listed_write(self, state: GameState, option: Option) -> dict[str, Any]:
+        written: dict[str, Any] = {
+            "combination": option["combination"],
+            "space": option["space"],
+            "number": option["number"],
+            "action": option.get("wild_action") or state.combinations[option["combination"]].action,
+        }
+        if "modifier" in option:
+            written["modifier"] = option["modifier"]
+        if "wild" in option:
+            written["wild"] = option["wild"]
+        return written
+
+    def after_write(self, rec: Recorder, seat: int, written: dict[str, Any], combination: Any) -> None:
+        """A wild used is crossed; the Astronaut action is used (or not) at the pick; the other
+        actions wait as their steps."""
+        if "wild" in written:
+            rec.emit("mark", seat, element=written["wild"], mark=CROSS)
+        action = written["action"]
+        if action == ASTRONAUT:
+            if "modifier" in written:
+                self.cross_next(rec, seat, self.layout.astronaut_track)
+            return
+        rec.emit("effects_pending", seat, source=action, effects=[f"action.{action}"])
+
+    def cross_next(self, rec: Recorder, seat: int, track: tuple[str, ...]) -> str | None:
+        """Cross the next symbol of a track; the second of an astronaut or planning pair
+        circles its wild action."""
+        symbol = super().cross_next(rec, seat, track)
+        wild = self.layout.wild_reward.get(symbol) if symbol is not None else None
+        if wild is not None:
+            rec.emit("mark", seat, element=wild, mark=CIRCLE)
+        return symbol
+
+    def score_effect(self, state: GameState, seat: int, option: Option) -> Any:
+        """A number or an X adds a numbered space to its quarter (worth its energies): its
+        effect is that quarter, with the Astronaut action and the wild it uses; a bonus energy
+        is its quarter; every walkway closed is alike (the score does not see walkways)."""
+        action = option.get("action")
+        if action == "write":
+            quarter = self.layout.quarter_of[option["space"]].id
+            return (quarter, "modifier" in option, option.get("wild"))
+        if action == "planning":
+            return self.layout.quarter_of[option["space"]].id
+        if action == BONUS_ENERGY:
+            return option["quarter"]
+        if action == ROBOT:
+            return ROBOT
+        return None
+
+    # --- phase 4: the actions and their steps ------------------------------------------------
+
+    def step_action(self, step: str) -> str:
+        """An action's step, or a row bonus: a plant row closes a walkway, a water row circles
+        an energy."""
+        if step.startswith("action."):
+            return step.removeprefix("action.")
+        return ROBOT if step.startswith("plant.") else BONUS_ENERGY
+
+    def skip_refusal(self, step: str) -> RuleViolation:
+        return RuleViolation(
+            "effect_not_optional", f"The row bonus {step} is used at once while it has a target."
+        )
+
+    def _number_quarter(self, state: GameState, seat: int) -> Quarter:
+        return self.layout.quarter_of[state.seats[seat].turn_choice["space"]]
+
+    def _energy_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
+        quarter = self._number_quarter(state, seat)
+        if all_marked(state.sheet_of(seat).marks, quarter.energy_set):
+            return ()
+        return ({"action": "energy", "effect": step},)
+
+    def _energy(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+        quarter = self._number_quarter(rec.state, seat)
+        energy = _first_free(rec.sheet(seat).marks, quarter.energies)
+        if energy is None:
+            raise RuleViolation("no_energy_left", f"Every energy of {quarter.id} is circled.")
+        self.resolve_step(rec, seat, step, outcome="used", target=energy)
+        rec.emit("mark", seat, element=energy, mark=CIRCLE)
+
+    def _plant_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
+        quarter = self._number_quarter(state, seat)
+        if all_marked(state.sheet_of(seat).marks, quarter.plant_set):
+            return ()
+        return ({"action": "plant", "effect": step},)
+
+    def _plant(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+        quarter = self._number_quarter(rec.state, seat)
+        plant = _first_free(rec.sheet(seat).marks, quarter.plants)
+        if plant is None:
+            raise RuleViolation("no_plant_left", f"Every plant of {quarter.id} is circled.")
+        self.resolve_step(rec, seat, step, outcome="used", target=plant)
+        rec.emit("mark", seat, element=plant, mark=CIRCLE)
+        self._advance(rec, seat, self.layout.plant_track)
+
+    def _water_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
+        tank = self.layout.tank_on.get(state.seats[seat].turn_choice["space"])
+        if tank is None or tank in state.sheet_of(seat).marks:
+            return ()
+        return ({"action": "water", "effect": step},)
+
+    def _water(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+        space = rec.seat(seat).turn_choice["space"]
+        tank = self.layout.tank_on.get(space)
+        if tank is None:
+            raise RuleViolation("no_tank_on_space", f"{space} carries no water tank.")
+        self.resolve_step(rec, seat, step, outcome="used", target=tank)
+        rec.emit("mark", seat, element=tank, mark=CIRCLE)
+        self._advance(rec, seat, self.layout.water_track)
+
+    def walkway_problem(self, marks: Marks, walkway: Any) -> RuleViolation | None:
+        """Why ``walkway`` cannot be closed now, or None."""
+        if walkway not in self.layout.walkway_ends:
+            return RuleViolation("unknown_walkway", f"{walkway!r} is not a walkway (w01 to w22).")
+        if walkway in marks:
+            return RuleViolation("walkway_closed", f"{walkway} is already closed.")
+        return None
+
+    def _close(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+        walkway = choice.get("walkway")
+        _raise(self.walkway_problem(rec.sheet(seat).marks, walkway))
+        self.resolve_step(rec, seat, step, outcome="used", target=walkway)
+        rec.emit("mark", seat, element=walkway, mark=LINE)
+
+    def _planning(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+        self.write_x(rec, seat, step, choice, outcome="used")
+        self.cross_next(rec, seat, self.layout.planning_track)
+
+    def energy_quarters(self, marks: Marks) -> list[Quarter]:
+        """The quarters a water-row energy may go in: an empty space and an energy left."""
+        return [
+            q
+            for q in self.layout.quarters.values()
+            if not all_marked(marks, q.space_set) and not all_marked(marks, q.energy_set)
+        ]
+
+    def _bonus_energy_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
+        return (
+            {"action": BONUS_ENERGY, "effect": step, "quarter": q.id}
+            for q in self.energy_quarters(state.sheet_of(seat).marks)
+        )
+
+    def _bonus_energy(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+        marks = rec.sheet(seat).marks
+        quarter = self.layout.quarters.get(choice.get("quarter"))  # type: ignore[arg-type]
+        if quarter is None or quarter not in self.energy_quarters(marks):
+            raise RuleViolation(
+                "quarter_not_eligible",
+                f"A row's energy goes in a quarter with an empty space and an energy left: "
+                f"{[q.id for q in self.energy_quarters(marks)]}, not {choice.get('quarter')!r}.",
+            )
+        energy = _first_free(marks, quarter.energies)
+        self.resolve_step(rec, seat, step, outcome="used", target=energy)
+        rec.emit("mark", seat, element=energy, mark=CIRCLE)
+
+    def _advance(self, rec: Recorder, seat: int, track: Track) -> None:
+        """Cross the next symbol of a resource track with its side effects, in order: the row
+        and its bonus, the virus it activates, the propagation symbol it triggers."""
+        symbol = self.cross_next(rec, seat, track.symbols)
+        if symbol is None:
+            return
+        row = track.rows.get(symbol)
+        if row is not None:
+            rec.emit("mark", seat, element=row.box, mark=CROSS)
+            rec.emit("mark", seat, element=row.bonus, mark=CROSS)
+            rec.emit("effects_pending", seat, source=row.bonus, effects=[row.bonus])
+        activation = track.activations.get(symbol)
+        if activation is not None and activation not in rec.sheet(seat).marks:
+            self._activate(rec, seat, activation)
+        propagation = track.propagations.get(symbol)
+        if propagation is not None and propagation not in rec.sheet(seat).marks:
+            rec.emit("mark", seat, element=propagation, mark=CROSS)
+
+    def _activate(self, rec: Recorder, seat: int, activation: str) -> None:
+        rec.emit("mark", seat, element=activation, mark=CROSS)
+        rec.emit("mark", seat, element=self.layout.activation_target[activation], mark=CIRCLE)
+
+    def settle(self, rec: Recorder, seat: int) -> None:
+        """Once nothing waits for the seat's choice, its complete quarters are evacuated."""
+        super().settle(rec, seat)
+        if not rec.seat(seat).pending:
+            self.evacuate(rec, seat)
+
+    def evacuate(self, rec: Recorder, seat: int) -> None:
+        """Score and circle every complete quarter not evacuated yet."""
+        for quarter in self.layout.quarters.values():
+            marks = rec.sheet(seat).marks
+            if quarter.evacuated not in marks and all_marked(marks, quarter.space_set):
+                rec.emit("mark", seat, element=quarter.score_box, mark=quarter_points(marks, quarter))
+                rec.emit("mark", seat, element=quarter.evacuated, mark=CIRCLE)
+
+    # --- phase 5: activations, propagation symbols, propagations ---------------------------
+
+    def incidents(self, rec: Recorder) -> None:
+        """Share this turn's activations and propagation symbols, then give every seat its
+        propagations (spec 6.2, 6.3)."""
+        seats = range(rec.state.players)
+        activated = {
+            act
+            for seat in seats
+            for act in self.layout.activation_target
+            if _new_mark(rec.sheet(seat), act)
+        }
+        triggered = {
+            symbol: {seat for seat in seats if _new_mark(rec.sheet(seat), symbol)}
+            for symbol in self.layout.propagation_symbols
+        }
+        triggered = {symbol: by for symbol, by in triggered.items() if by}
+        for seat in seats:
+            for act in sorted(activated):
+                if act not in rec.sheet(seat).marks:
+                    self._activate(rec, seat, act)
+            for symbol in triggered:
+                if symbol not in rec.sheet(seat).marks:
+                    rec.emit("mark", seat, element=symbol, mark=CROSS)
+        for seat in seats:
+            for _ in range(self.propagations_due(rec.sheet(seat), seat, len(activated), triggered)):
+                self.propagate(rec, seat)
+
+    def propagations_due(
+        self, sheet: Sheet, seat: int, activated: int, triggered: dict[str, set[int]]
+    ) -> int:
+        """Spec 6.3: one per virus activated this turn, one per propagation symbol triggered
+        this turn by others and not by this seat, one for ``error.2`` / ``error.3`` crossed
+        this turn."""
+        by_others = sum(1 for by in triggered.values() if seat not in by)
+        errors = any(_new_mark(sheet, box) for box in self.layout.self_propagating_errors)
+        return activated + by_others + int(errors)
+
+    def propagate(self, rec: Recorder, seat: int) -> None:
+        """One propagation (spec 6.4): each active virus in the fixed order infects its own
+        quarter, or once it is complete one space of each neighbour behind an open walkway;
+        quarters it completed are evacuated before the next virus."""
+        for quarter in self.layout.quarters.values():
+            marks = rec.sheet(seat).marks
+            if quarter.target is None or marks.get(quarter.target) != CIRCLE:
+                continue
+            mark = INFECTED_BY[_colour(quarter)]
+            own = self.infection_space(marks, quarter)
+            if own is not None:
+                rec.emit("mark", seat, element=own, mark=mark)
+            else:
+                for walkway, neighbour in quarter.neighbours:
+                    marks = rec.sheet(seat).marks
+                    if walkway in marks:
+                        continue
+                    space = self.infection_space(marks, self.layout.quarters[neighbour])
+                    if space is not None:
+                        rec.emit("mark", seat, element=space, mark=mark)
+            self.evacuate(rec, seat)
+
+    def infection_space(self, marks: Marks, quarter: Quarter) -> str | None:
+        """The empty space of ``quarter`` a virus infects: the one taking the fewest numbers
+        now, one without a water tank first, then the leftmost; None when it is complete."""
+        best: str | None = None
+        best_key: tuple[int, bool] | None = None
+        spaces = quarter.spaces
+        for space, low, high in open_runs(marks, self.layout.zone_of[spaces[0]]):
+            if space not in spaces:
+                continue
+            key = (high - low, space in self.layout.tank_on)
+            if best_key is None or key < best_key:
+                best, best_key = space, key
+        return best
+
+    # --- phase 6: a first claim wakes its virus ----------------------------------------------
+
+    def mission_activations(self, state: GameState) -> list[str]:
+        """The activation symbols of missions flipped, their virus not activated yet."""
+        return [
+            self.layout.mission_activation[MISSION_BOX[letter]]
+            for letter in sorted(state.flipped_missions)
+            if any(
+                self.layout.mission_activation[MISSION_BOX[letter]] not in sheet.marks
+                for sheet in state.sheets
+            )
+        ]
+
+    def after_missions(self, rec: Recorder) -> bool:
+        """The viruses of missions claimed for the first time are activated on every sheet,
+        and every seat suffers one propagation per such virus (phase 5 again)."""
+        woken = self.mission_activations(rec.state)
+        for seat in range(rec.state.players):
+            for act in woken:
+                if act not in rec.sheet(seat).marks:
+                    self._activate(rec, seat, act)
+        for seat in range(rec.state.players):
+            for _ in woken:
+                self.propagate(rec, seat)
+        return bool(woken)
+
+    def claim_cost(self, state: GameState, seat: int, letter: str) -> int:
+        """What a first claim's virus would cost this sheet: the score lost to one propagation
+        of every active virus, the woken one included (none once it is active)."""
+        act = self.layout.mission_activation[MISSION_BOX[letter]]
+        if act in state.sheet_of(seat).marks:
+            return 0
+        rec = Recorder(state)
+        before = self.sheet_score(state, rec.sheet(seat), marks=rec.sheet(seat).marks)["total"]
+        self._activate(rec, seat, act)
+        self.propagate(rec, seat)
+        sheet = rec.sheet(seat)
+        return int(before - self.sheet_score(rec.state, sheet, marks=sheet.marks)["total"])
+
+    # --- scoring ---------------------------------------------------------------------------
+
+    def areas(self, state: GameState, sheet: Sheet, marks: Marks) -> dict[str, int]:
+        return {
+            "plants": self.layout.plant_track.value(marks),
+            "water": self.layout.water_track.value(marks),
+            "quarters": sum(quarter_points(marks, q) for q in self.layout.quarters.values()),
+            "infected": -sum(1 for space in self.layout.spaces if marks.get(space) in INFECTIONS),
+        }
+
+    def details(self, state: GameState, sheet: Sheet, marks: Marks) -> dict[str, Any]:
+        return {
+            "quarter_scores": {q.id: quarter_points(marks, q) for q in self.layout.quarters.values()},
+            "errors_crossed": self.errors_marked(sheet, marks),
+        }
+
+    def derived(self, state: GameState, sheet: Sheet, *, marks: Marks) -> dict[str, Any]:
+        quarters = self.layout.quarters.values()
+        return {
+            "quarters": {
+                q.id: {
+                    "evacuated": q.evacuated in marks,
+                    "complete": all_marked(marks, q.space_set),
+                    "quarantined": quarantined(marks, q),
+                    "energies": sum(1 for e in q.energies if e in marks),
+                    "points": quarter_points(marks, q),
+                    "infected": [s for s in q.spaces if marks.get(s) in INFECTIONS],
+                }
+                for q in quarters
+            },
+            "walkways": {
+                w: "closed" if w in marks else "open" for w in self.layout.walkways
+            },
+            "viruses": [
+                {
+                    "colour": _colour(q),
+                    "quarter": q.id,
+                    "spread": [
+                        space for space in self.layout.spaces if marks.get(space) == INFECTED_BY[_colour(q)]
+                    ],
+                    "spills": all_marked(marks, q.space_set),
+                }
+                for q in quarters
+                if q.target is not None and marks.get(q.target) == CIRCLE
+            ],
+            "plant_track": self.layout.plant_track.value(marks),
+            "water_track": self.layout.water_track.value(marks),
+            "available_wilds": self.available_wilds(marks),
+        }
+
+
+def quarantined(marks: Marks, quarter: Quarter) -> bool:
+    """Every walkway of the quarter is closed."""
+    return marks.keys() >= quarter.walkways
+
+
+def quarter_points(marks: Marks, quarter: Quarter) -> int:
+    """Numbered spaces (X included) times circled energies."""
+    numbered = sum(1 for space in quarter.spaces if _numbered(marks.get(space)))
+    return numbered * sum(1 for energy in quarter.energies if energy in marks)
+
+
+def all_marked(marks: Marks, elements: frozenset[str]) -> bool:
+    """Every one of ``elements`` is marked (compared as sets, at C speed)."""
+    return marks.keys() >= elements
+
+
+def modifier_problem(number: int, action: str, modifier: Any) -> RuleViolation | None:
+    """Why ``modifier`` cannot change ``number`` with ``action`` (None: no modifier)."""
+    if modifier is None:
+        return None
+    if action != ASTRONAUT:
+        return RuleViolation(
+            "modifier_not_allowed", f"Only an Astronaut action modifies the number, not {action}."
+        )
+    if not isinstance(modifier, int) or modifier not in ASTRONAUT_SHIFTS:
+        return RuleViolation(
+            "modifier_out_of_range", f"The Astronaut modifier goes from -2 to +2, not {modifier!r}."
+        )
+    if not MIN_NUMBER <= number + modifier <= MAX_NUMBER:
+        return RuleViolation(
+            "number_out_of_range",
+            f"{number} {modifier:+d} = {number + modifier} is not a number you can write "
+            f"({MIN_NUMBER} to {MAX_NUMBER}).",
+        )
+    return None
+
+
+def _numbered(value: Any) -> bool:
+    return type(value) is int or value == X
+
+
+def _colour(quarter: Quarter) -> str:
+    """The virus of a quarter's target: a printed colour, or grey in an empty target."""
+    return GREY if quarter.colour == "empty" else str(quarter.colour)
+
+
+def _first_free(marks: Marks, elements: Iterable[str]) -> str | None:
+    return next((element for element in elements if element not in marks), None)
+
+
+def _new_mark(sheet: Sheet, element: str) -> bool:
+    """Whether ``element`` was marked on the sheet during this turn."""
+    return element in sheet.marks and element not in sheet.turn_start_marks
+
+
+def _modifiers(number: int, action: str, unchanged: bool) -> list[int | None]:
+    """The modifiers a pick may carry: none (when ``unchanged`` is allowed), and the Astronaut
+    shifts that stay in range."""
+    if action != ASTRONAUT:
+        return [None]
+    shifts: list[int | None] = [d for d in ASTRONAUT_SHIFTS if MIN_NUMBER <= number + d <= MAX_NUMBER]
+    return [None, *shifts] if unchanged else shifts
+
+
+def _write_options(
+    index: int, spaces: list[str], number: int, modifier: int | None, wild: str | None, action: str
+) -> list[Option]:
+    """The write options of one number in each of ``spaces`` (dicts built whole: the lists
+    are long)."""
+    if wild is None and modifier is None:
+        return [
+            {"action": "write", "combination": index, "space": space, "number": number}
+            for space in spaces
+        ]
+    if wild is None:
+        return [
+            {"action": "write", "combination": index, "space": space, "number": number,
+             "modifier": modifier}
+            for space in spaces
+        ]  # fmt: skip
+    if modifier is None:
+        return [
+            {"action": "write", "combination": index, "space": space, "number": number,
+             "wild": wild, "wild_action": action}
+            for space in spaces
+        ]  # fmt: skip
+    return [
+        {"action": "write", "combination": index, "space": space, "number": number,
+         "modifier": modifier, "wild": wild, "wild_action": action}
+        for space in spaces
+    ]  # fmt: skip
+
+
+def _raise(problem: RuleViolation | None) -> None:
+    if problem is not None:
+        raise problem
