@@ -82,6 +82,8 @@ INFECTED_BY = {
 }
 INFECTIONS = frozenset(INFECTED_BY.values())
 BONUS_ENERGY = "bonus_energy"
+# How many fillings of a floor keep their open runs worked out (a bound on memory).
+FLOOR_CACHE_SIZE = 8192
 ROBOT = "robot"
 
 # Mission conditions, by card (the card texts are in the common mission index).
@@ -102,6 +104,10 @@ class VirusRules(Adventure[Layout]):
     layout_class = Layout
     start_mark_words = (CIRCLE, CROSS, LINE)
 
+    def __init__(self) -> None:
+        super().__init__()
+        self._floor_runs: dict[tuple[Any, ...], list[tuple[str, int, int]]] = {}
+
     def step_table(self) -> dict[str, Step]:
         return {
             "energy": Step(uses=self._energy_uses, use=self._energy),
@@ -119,13 +125,14 @@ class VirusRules(Adventure[Layout]):
         quarters = tuple(self.layout.quarters.values())
         floors = tuple(self.layout.floors.values())
         evacuated = [frozenset(q.evacuated for q in floor) for floor in floors]
+        all_evacuated = frozenset(q.evacuated for q in quarters)
         energies = [frozenset().union(*(q.energy_set for q in floor)) for floor in floors]
         resources = [frozenset().union(*(q.plants_and_tank for q in floor)) for floor in floors]
         green_blue = frozenset().union(
             *(q.walkways for q in quarters if q.colour in ("green", "blue"))
         )
         return {
-            MISSION_TWO_EVACUATED: lambda sheet: sum(1 for q in quarters if q.evacuated in sheet.marks)
+            MISSION_TWO_EVACUATED: lambda sheet: len(sheet.marks.keys() & all_evacuated)
             >= EVACUATED_NEEDED,
             MISSION_FLOOR_EVACUATED: lambda sheet: any(
                 sheet.marks.keys() >= floor for floor in evacuated
@@ -221,6 +228,14 @@ class VirusRules(Adventure[Layout]):
         options: list[Option] = []
         fits: dict[int, list[str]] = {}  # the spaces a number fits, worked out once a call
         for index, combination in enumerate(state.combinations):
+            if wild is None and combination.action != ASTRONAUT:
+                number = combination.number
+                options += [
+                    {"action": "write", "combination": index, "space": space, "number": number}
+                    for space, low, high in candidates
+                    if low < number < high
+                ]
+                continue
             if wild is None:
                 actions: Iterable[str] = (combination.action,)
             else:
@@ -233,6 +248,21 @@ class VirusRules(Adventure[Layout]):
                         spaces = fits[number] = [s for s, low, high in candidates if low < number < high]
                     options += _write_options(index, spaces, number, modifier, wild, action)
         return options
+
+    def open_spaces(self, marks: Marks, zones: list[tuple[str, ...]]) -> list[tuple[str, int, int]]:
+        """The open spaces of the floors: a floor's open runs depend only on what its spaces
+        hold, so they are worked out once for each filling of the floor met."""
+        runs: list[tuple[str, int, int]] = []
+        cache = self._floor_runs
+        for zone in zones:
+            key = (zone, *map(marks.get, zone))
+            found = cache.get(key)
+            if found is None:
+                if len(cache) >= FLOOR_CACHE_SIZE:
+                    cache.clear()
+                found = cache[key] = open_runs(marks, zone)
+            runs += found
+        return runs
 
     def check_write(self, state: GameState, seat: int, choice: Option) -> dict[str, Any]:
         marks = state.sheet_of(seat).marks
@@ -465,11 +495,12 @@ class VirusRules(Adventure[Layout]):
 
     def evacuate(self, rec: Recorder, seat: int) -> None:
         """Score and circle every complete quarter not evacuated yet."""
+        marks = rec.sheet(seat).marks
         for quarter in self.layout.quarters.values():
-            marks = rec.sheet(seat).marks
-            if quarter.evacuated not in marks and all_marked(marks, quarter.space_set):
+            if quarter.evacuated not in marks and marks.keys() >= quarter.space_set:
                 rec.emit("mark", seat, element=quarter.score_box, mark=quarter_points(marks, quarter))
                 rec.emit("mark", seat, element=quarter.evacuated, mark=CIRCLE)
+                marks = rec.sheet(seat).marks
 
     # --- phase 5: activations, propagation symbols, propagations ---------------------------
 
