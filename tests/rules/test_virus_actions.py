@@ -68,10 +68,12 @@ def propagations(monkeypatch: pytest.MonkeyPatch) -> Counter[int]:
         ({"combination": 1, "space": "floor1.s3", "number": 6, "modifier": 3}, "modifier_out_of_range"),
         ({"combination": 0, "space": "floor1.s3", "number": 8, "wild": "wild.astro1",
           "wild_action": "water"}, "wild_not_available"),
+        ({"combination": 0, "space": "floor1.s3", "number": 8, "wild": "wild.plan1",
+          "wild_action": "astronaut"}, "modifier_required"),
     ],
 )  # fmt: skip
 def test_a_write_against_the_rules_is_refused(choice: dict, code: str) -> None:
-    state = one(blank() | active("q1L") | floors({"floor1": [None, INF]}))
+    state = one(blank() | active("q1L") | floors({"floor1": [None, INF]}) | circled("wild.plan1"))
     assert refused(state, 0, action="write", **choice) == code
 
 

@@ -224,7 +224,8 @@ class VirusRules(Adventure[Layout]):
         self, state: GameState, candidates: list[tuple[str, int, int]], *, wild: str | None
     ) -> list[Option]:
         """Every write of the dealt combinations, or with ``wild`` of every other action (an
-        Astronaut made by a wild always changes the number, 0 included: else it does nothing)."""
+        Astronaut made by a wild always carries a modifier, 0 included: without one the wild
+        would be spent for nothing)."""
         options: list[Option] = []
         fits: dict[int, list[str]] = {}  # the spaces a number fits, worked out once a call
         for index, combination in enumerate(state.combinations):
@@ -274,6 +275,10 @@ class VirusRules(Adventure[Layout]):
             wild = wild or self.available_wilds(marks)[0]
             action = choice["wild_action"]
         modifier = choice.get("modifier")
+        if wild is not None and action == ASTRONAUT and modifier is None:
+            raise RuleViolation(
+                "modifier_required", "A wild action used as Astronaut changes the number: give a modifier."
+            )
         _raise(modifier_problem(combination.number, action, modifier))
         number = combination.number + (modifier or 0)
         if choice.get("number", number) != number:
@@ -385,8 +390,7 @@ class VirusRules(Adventure[Layout]):
     def _energy(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
         quarter = self._number_quarter(rec.state, seat)
         energy = _first_free(rec.sheet(seat).marks, quarter.energies)
-        if energy is None:
-            raise RuleViolation("no_energy_left", f"Every energy of {quarter.id} is circled.")
+        assert energy is not None  # a step that can change nothing never waits (settle)
         self.resolve_step(rec, seat, step, outcome="used", target=energy)
         rec.emit("mark", seat, element=energy, mark=CIRCLE)
 
@@ -399,8 +403,7 @@ class VirusRules(Adventure[Layout]):
     def _plant(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
         quarter = self._number_quarter(rec.state, seat)
         plant = _first_free(rec.sheet(seat).marks, quarter.plants)
-        if plant is None:
-            raise RuleViolation("no_plant_left", f"Every plant of {quarter.id} is circled.")
+        assert plant is not None  # a step that can change nothing never waits (settle)
         self.resolve_step(rec, seat, step, outcome="used", target=plant)
         rec.emit("mark", seat, element=plant, mark=CIRCLE)
         self._advance(rec, seat, self.layout.plant_track)
@@ -414,8 +417,7 @@ class VirusRules(Adventure[Layout]):
     def _water(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
         space = rec.seat(seat).turn_choice["space"]
         tank = self.layout.tank_on.get(space)
-        if tank is None:
-            raise RuleViolation("no_tank_on_space", f"{space} carries no water tank.")
+        assert tank is not None  # a step that can change nothing never waits (settle)
         self.resolve_step(rec, seat, step, outcome="used", target=tank)
         rec.emit("mark", seat, element=tank, mark=CIRCLE)
         self._advance(rec, seat, self.layout.water_track)
@@ -454,7 +456,8 @@ class VirusRules(Adventure[Layout]):
 
     def _bonus_energy(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
         marks = rec.sheet(seat).marks
-        quarter = self.layout.quarters.get(choice.get("quarter"))  # type: ignore[arg-type]
+        name = choice.get("quarter")
+        quarter = self.layout.quarters.get(name) if isinstance(name, str) else None
         if quarter is None or quarter not in self.energy_quarters(marks):
             raise RuleViolation(
                 "quarter_not_eligible",
