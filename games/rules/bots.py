@@ -8,7 +8,7 @@ from typing import Any
 from games.rules.adventures import rules_for
 from games.rules.adventures.base import Adventure
 from games.rules.events import Event, evolve
-from games.rules.missions import MISSION_BOX
+from games.rules.missions import MISSION_BOX, gives_first_value
 from games.rules.sheet import MAX_NUMBER, MIN_NUMBER, Marks
 from games.rules.state import GameState
 from games.rules.turn import advance, new_game, options
@@ -90,8 +90,7 @@ def _claim_helps(rules: Adventure, state: GameState, seat: int, letter: str) -> 
     """Claim, unless what the claim sets off costs more than it is worth (Adventure 6: the
     virus a first claim wakes), or it is this seat's last mission and it trails: that would end
     the game."""
-    first = state.flipped_on.get(letter, state.turn) == state.turn
-    value = state.mission_values[letter]["first" if first else "later"]
+    value = state.mission_values[letter]["first" if gives_first_value(state, letter) else "later"]
     if value <= rules.claim_cost(state, seat, letter):
         return False
     done = [other for other in state.missions if MISSION_BOX[other] in state.sheet_of(seat).marks]

@@ -101,6 +101,12 @@ def offer(rec: Recorder, rules: MissionRules) -> bool:
     return True
 
 
+def gives_first_value(state: GameState, letter: str) -> bool:
+    """Whether a claim of mission ``letter`` now gets the high value: its card is not flipped,
+    or flipped during this very turn (a later phase 6 of the turn, as Adventure 6 runs)."""
+    return letter not in state.flipped_missions or state.flipped_on.get(letter) == state.turn
+
+
 def reward(rec: Recorder, rules: MissionRules) -> None:
     """Phase 6 ends: every claim of the turn is accomplished, the first turn's at the high
     value (a card flipped earlier in this same turn still gives it), and a card claimed for the
@@ -108,7 +114,7 @@ def reward(rec: Recorder, rules: MissionRules) -> None:
     state = rec.state
     for letter, card in state.missions.items():
         seats = [seat for seat in range(state.players) if letter in state.seats[seat].claimed]
-        first = state.flipped_on.get(letter, state.turn) == state.turn
+        first = gives_first_value(state, letter)
         values = state.mission_values[letter]
         value = values["first"] if first else values["later"]
         for seat in seats:
