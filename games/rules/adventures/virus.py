@@ -49,7 +49,8 @@ Readings taken where the sources disagree (spec section 12), and choices of this
   infect one space of its quarter; without them it goes in the first candidate quarter, on
   the space the infection rule above picks;
 - a wild action is chosen with the combination (``wild`` and ``wild_action`` in the pick),
-  one per turn; a wild circled during this turn's action is not there yet at the pick, and
+  one per turn, the first circled one when the pick names none; a wild made Astronaut carries
+  its modifier; a wild circled during this turn's action is not there yet at the pick, and
   writability is judged on the combinations as dealt (common D4);
 - the Astronaut action is used or declined at the pick: a pick with a ``modifier`` (0
   included) uses it and crosses the next astronaut symbol at once (nothing past ``astro.6``);
@@ -57,7 +58,9 @@ Readings taken where the sources disagree (spec section 12), and choices of this
   or Water symbol may activate a virus); a step that can change nothing resolves by itself
   as ``no_effect``; the row bonuses are compulsory while they have a target;
 - all players claiming a mission in the same turn, in any loop of its phase 6, get the high
-  value; the virus of a mission is activated once, by its first claims.
+  value; the virus of a mission is activated once, by its first claims; a claim stays the
+  player's choice, and the greedy bot declines one worth less than the propagation its virus
+  would cause on its sheet (``claim_cost``).
 """
 
 from collections.abc import Iterable
