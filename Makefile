@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+SERVE_STAMP := $(VENV)/.installed-serve
 PORT ?= 8000
 
 .PHONY: run test test-services soak install migrate lint clean
@@ -10,21 +11,28 @@ PORT ?= 8000
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
+# `make run` installs only what serving needs; `make test` adds the test and lint tools.
+$(SERVE_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[production]'
+	touch $(SERVE_STAMP)
+
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev,production]'
-	touch $(STAMP)
+	touch $(STAMP) $(SERVE_STAMP)
 
 install: $(STAMP)
 
 var:
 	mkdir -p var
 
-migrate: install | var
+migrate: $(SERVE_STAMP) | var
 	$(BIN)/python manage.py migrate --noinput
 
+# A real WSGI server (gunicorn, as in production) on the embedded SQLite database: writes queue
+# on SQLite's write lock (settings.py), so commands on a game stay serialized.
 run: migrate
-	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
+	BIND_HOST=127.0.0.1 PORT=$(PORT) $(BIN)/gunicorn --config deploy/gunicorn.conf.py moon.wsgi:application
 
 lint: install
 	$(BIN)/ruff check .

@@ -196,3 +196,14 @@ class HealthSerializer(serializers.Serializer):
     checks = HealthChecksSerializer()
     code = serializers.CharField(required=False, help_text="`unavailable` (503 only).")
     detail = serializers.CharField(required=False, help_text="What is down (503 only).")
+
+
+class IndexSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    version = serializers.CharField()
+    docs = serializers.URLField(help_text="Interactive docs (Swagger UI, served with no CDN).")
+    schema = serializers.URLField(help_text="The OpenAPI 3 schema.")
+    resources = serializers.DictField(
+        child=serializers.CharField(),
+        help_text="Each resource's URL; `{id}` and `{sheet}` stand for a game id and a sheet id.",
+    )

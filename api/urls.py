@@ -9,6 +9,7 @@ app_name = "api"
 GAME = "games/<str:game_id>"
 
 urlpatterns = [
+    path("", views.IndexView.as_view(), name="index"),
     path("health", views.HealthView.as_view(), name="health"),
     path("auth/register", views.RegisterView.as_view(), name="register"),
     path("auth/token", views.TokenView.as_view(), name="token"),

@@ -1,9 +1,12 @@
 """HTTP in, HTTP out: parse and validate, call a service or a selector, shape the answer."""
 
 from typing import Any
+from urllib.parse import unquote
 
+from django.conf import settings
 from django.contrib.auth import authenticate
 from django.contrib.auth.models import User
+from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
@@ -88,6 +91,48 @@ def _command_answer(result: services.CommandResult) -> dict[str, Any]:
 
 
 # --- operations --------------------------------------------------------------------------------
+
+
+class IndexView(APIView):
+    authentication_classes = []
+    permission_classes = [Public]
+
+    @extend_schema(
+        responses={200: s.IndexSerializer},
+        summary="What this API offers: its resources by name, the docs and the schema",
+        description="No authentication. `{id}` and `{sheet}` in a link stand for a game or sheet id.",
+        tags=["operations"],
+    )
+    def get(self, request: Request) -> Response:
+        def link(name: str, **kwargs: str) -> str:
+            # unquoted, so that the `{id}` placeholders read as URI templates
+            return unquote(request.build_absolute_uri(reverse(f"api:{name}", kwargs=kwargs)))
+
+        game = {"game_id": "{id}"}
+        return Response(
+            {
+                "name": "moon",
+                "version": settings.SPECTACULAR_SETTINGS["VERSION"],
+                "docs": link("docs"),
+                "schema": link("schema"),
+                "resources": {
+                    "health": link("health"),
+                    "register": link("register"),
+                    "token": link("token"),
+                    "games": link("games"),
+                    "game": link("game", **game),
+                    "join": link("join", **game),
+                    "start": link("start", **game),
+                    "decision": link("decision", **game),
+                    "moves": link("moves", **game),
+                    "undo": link("undo", **game),
+                    "confirm": link("confirm", **game),
+                    "sheet": link("sheet", **game, sheet="{sheet}"),
+                    "events": link("events", **game),
+                    "replay": link("replay", **game),
+                },
+            }
+        )
 
 
 class HealthView(APIView):
