@@ -80,14 +80,9 @@ def _user(request: Request) -> User:
 
 
 def _command_answer(result: services.CommandResult) -> dict[str, Any]:
-    return {
-        "events": selectors.redacted_events(
-            rows=result.events, state=result.state, seat=result.seat
-        ),
-        "decision": selectors.decision_after(state=result.state, seat=result.seat),
-        "status": result.game.status,
-        "version": result.events[-1].seq if result.events else 0,
-    }
+    return selectors.command_answer(
+        game=result.game, rows=result.events, state=result.state, seat=result.seat
+    )
 
 
 # --- operations --------------------------------------------------------------------------------
@@ -395,7 +390,7 @@ class ReplayView(APIView):
     @extend_schema(
         parameters=[s.ReplayQuerySerializer],
         responses={200: s.ReplaySerializer, **ERRORS},
-        summary="A finished game and its sheets as they were after event `seq`",
+        summary="A finished game and its sheets as they were when you read event `seq` of your feed",
         tags=["reading"],
     )
     def get(self, request: Request, game_id: str) -> Response:

@@ -87,6 +87,8 @@ class Event(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "seq"], name="event_unique_seq"),
         ]
+        # a seat's version and feed fold only the events of the turn in play
+        indexes = [models.Index(fields=["game", "turn"], name="event_game_turn")]
 
     def __str__(self) -> str:
         return f"Game {self.game_id} #{self.seq} {self.kind}"
@@ -125,3 +127,20 @@ class IdempotencyRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.method} {self.path} [{self.key}]"
+
+
+class GameSnapshot(models.Model):
+    """A game's state folded up to event ``seq``, so that a request replays only the events
+    after it. Written in the transaction that appends; the log stays the truth, and a snapshot
+    written by another version of the engine is never read (see ``games/snapshots.py``)."""
+
+    game = models.OneToOneField(
+        Game, on_delete=models.CASCADE, primary_key=True, related_name="snapshot"
+    )
+    seq = models.PositiveIntegerField()
+    engine_version = models.CharField(max_length=64)
+    state = models.JSONField()
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"Game {self.game_id} at #{self.seq}"

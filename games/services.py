@@ -17,7 +17,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from rest_framework.authtoken.models import Token
 
-from games import followups
+from games import followups, snapshots
 from games.errors import Conflict, Forbidden, Invalid
 from games.models import Event, Game, Seat
 from games.rules import engine
@@ -121,6 +121,7 @@ def start_game(*, game: Game, by: User) -> CommandResult:
         game.status = Game.Status.PLAYING
         game.save(update_fields=["seed", "status"])
         state = engine.replay(opening)
+        snapshots.save(game=game, state=state, seq=rows[-1].seq)
     return CommandResult(game=game, seat=seat, events=rows, state=state)
 
 
@@ -155,13 +156,12 @@ def score_game(*, game_id: int) -> Event | None:
                 game.status = Game.Status.FINISHED
                 game.save(update_fields=["status"])
             return existing
-        rows = list(game.events.order_by("seq"))
-        state = engine.replay(row.as_engine_event() for row in rows)
+        state, version = snapshots.current(game=game)
         if state.status != "ended":
             return None
         result = engine.result_event(state)
-        version = rows[-1].seq if rows else 0
         (appended,) = _append(game, [result], version=version, actor=None)
+        snapshots.save(game=game, state=engine.evolve(state, result), seq=appended.seq)
         game.status = Game.Status.FINISHED
         game.save(update_fields=["status"])
     logger.info("game scored", extra={"game_id": game_id, "seq": appended.seq})
@@ -177,13 +177,13 @@ def _command(*, game: Game, by: User, command: dict[str, Any]) -> CommandResult:
         seat = _seat_index(game, by)
         if game.status != Game.Status.PLAYING:
             raise Conflict("game_not_playing", f"The game is {game.status}, not playing.")
-        rows = list(game.events.order_by("seq"))
-        state = engine.replay(row.as_engine_event() for row in rows)
+        state, version = snapshots.current(game=game)
         new_events = _engine_call(engine.decide, state, seat, command)
-        version = rows[-1].seq if rows else 0
         appended = _append(game, new_events, version=version, actor=by)
         for event in new_events:
             state = engine.evolve(state, event)
+        if appended:
+            snapshots.save(game=game, state=state, seq=appended[-1].seq)
         if any(event["kind"] == GAME_ENDED for event in new_events):
             game.status = Game.Status.SCORING
             game.save(update_fields=["status"])
