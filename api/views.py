@@ -4,7 +4,6 @@ from typing import Any
 from urllib.parse import unquote
 
 from django.conf import settings
-from django.contrib.auth import authenticate
 from django.contrib.auth.models import User
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
@@ -114,6 +113,7 @@ class IndexView(APIView):
                     "health": link("health"),
                     "register": link("register"),
                     "token": link("token"),
+                    "logout": link("logout"),
                     "games": link("games"),
                     "game": link("game", **game),
                     "join": link("join", **game),
@@ -194,10 +194,24 @@ class TokenView(APIView):
     )
     def post(self, request: Request) -> Response:
         data = _valid(s.CredentialsSerializer, _body(request))
-        user = authenticate(request, username=data["username"], password=data["password"])
-        if user is None:
-            raise Invalid("invalid_credentials", "Unknown username or wrong password.")
-        return Response({"token": services.token_for(user=user)})
+        return Response(
+            {"token": services.sign_in(username=data["username"], password=data["password"])}
+        )
+
+
+class LogoutView(APIView):
+    permission_classes = [SignedIn]
+
+    @extend_schema(
+        request=None,
+        responses={204: None, 401: ERRORS[401]},
+        summary="Sign out: revoke the token this request was sent with",
+        description="The token authenticates no one afterwards; `/auth/token` issues a new one.",
+        tags=["auth"],
+    )
+    def post(self, request: Request) -> Response:
+        services.sign_out(token=request.auth)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 # --- lobby -------------------------------------------------------------------------------------

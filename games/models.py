@@ -12,6 +12,20 @@ from django.db import models
 from games.rules.engine import Event as EngineEvent
 
 
+class Account(models.Model):
+    """A user's name as the server compares names: NFKC-normalised and case-folded, so that
+    `ann`, `ANN` and the fullwidth `ANN` are one name, on every database (SQLite's own case
+    folding is ASCII only). The unique constraint is what holds under concurrent sign-ups."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="account"
+    )
+    name_key = models.CharField(max_length=600, unique=True)
+
+    def __str__(self) -> str:
+        return self.name_key
+
+
 class Game(models.Model):
     class Status(models.TextChoices):
         LOBBY = "lobby"

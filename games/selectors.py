@@ -10,7 +10,7 @@ from django.contrib.auth.models import User
 from django.db.models import QuerySet
 
 from games import snapshots
-from games.errors import Conflict, Forbidden, Invalid, NotFound
+from games.errors import Conflict, Invalid, NotFound, outsider
 from games.models import Event, Game, Seat
 from games.rules import engine
 from games.rules.engine import Event as EngineEvent
@@ -56,7 +56,7 @@ def game_view(*, game: Game, viewer: User) -> dict[str, Any]:
     """The game as the viewer may see it. Anyone signed in may look at a game in the lobby."""
     seat = seat_of(game=game, user=viewer)
     if seat is None and game.status != Game.Status.LOBBY:
-        raise Forbidden("not_seated", "You have no seat in this game.")
+        raise outsider(game_id=game.pk, in_lobby=game.status == Game.Status.LOBBY)
     state, last = snapshots.current(game=game)
     view: dict[str, Any] = {"turn": None, "combinations": [], "missions": [], "result": None}
     if last:
@@ -181,7 +181,7 @@ def replay_view(*, game: Game, viewer: User, seq: int) -> dict[str, Any]:
 def _require_seat(game: Game, viewer: User) -> int:
     seat = seat_of(game=game, user=viewer)
     if seat is None:
-        raise Forbidden("not_seated", "You have no seat in this game.")
+        raise outsider(game_id=game.pk, in_lobby=game.status == Game.Status.LOBBY)
     return seat
 
 

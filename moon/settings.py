@@ -159,7 +159,7 @@ STATIC_ROOT = None if DEBUG else BASE_DIR / "staticfiles"
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "api.authentication.ExpiringTokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": [
         "rest_framework.permissions.IsAuthenticated",
@@ -186,6 +186,10 @@ REST_FRAMEWORK = {
     # trusted: a client could otherwise name any address and slip past the throttles.
     "NUM_PROXIES": int(os.environ.get("NUM_PROXIES") or 0),
 }
+
+# How long an API token authenticates after it was issued; 0: forever. Signing in after it
+# expired issues a new one; POST /api/v1/auth/logout revokes the one in use.
+TOKEN_LIFETIME_DAYS = int(os.environ.get("TOKEN_LIFETIME_DAYS") or 30)
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "moon API",
