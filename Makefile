@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 SERVE_STAMP := $(VENV)/.installed-serve
 PORT ?= 8000
 
-.PHONY: run test test-services soak install migrate lint clean
+.PHONY: run test test-services soak bench-load install migrate lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -59,3 +59,17 @@ test-services: install | var
 	export MOON_SERVICES=1; \
 	status=0; $(BIN)/pytest $(PYTEST_ARGS) || status=$$?; \
 	deploy/services.sh stop; exit $$status
+
+# Not in CI: the load bench (bench/load.py) against gunicorn + PostgreSQL + Redis on loopback.
+# LOAD_ARGS passes options, e.g. LOAD_ARGS="--games 50 --turns 15".
+LOAD_PORT ?= 8799
+bench-load: install | var
+	@set -e; env_lines=$$(deploy/services.sh start); eval "$$env_lines"; \
+	export DEBUG=false SECRET_KEY=bench-$$$$-$$(date +%s%N) ALLOWED_HOSTS=127.0.0.1 \
+	  THROTTLE_ANON= THROTTLE_USER= BIND_HOST=127.0.0.1 PORT=$(LOAD_PORT); \
+	$(BIN)/python manage.py migrate --noinput >/dev/null; \
+	$(BIN)/gunicorn --config deploy/gunicorn.conf.py --access-logfile /dev/null moon.wsgi:application \
+	  >var/bench-load-web.log 2>&1 & web=$$!; \
+	for i in $$(seq 100); do curl -sf -o /dev/null http://127.0.0.1:$(LOAD_PORT)/api/v1/ && break; sleep 0.2; done; \
+	status=0; $(BIN)/python -m bench.load --url http://127.0.0.1:$(LOAD_PORT) $(LOAD_ARGS) || status=$$?; \
+	kill $$web; wait $$web || true; deploy/services.sh stop; exit $$status
