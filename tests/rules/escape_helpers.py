@@ -32,7 +32,7 @@ def game(
 def escape(
     filled: Mapping[str, Iterable[int]] | None = None,
     *,
-    numbers: Mapping[str, int] | None = None,
+    numbers: Mapping[str, Mark] | None = None,
     airlocks: Iterable[str] = (),
     marks: Mapping[str, Mark] | None = None,
 ) -> Marks:
