@@ -536,3 +536,16 @@ def test_a_module_scores_only_complete_and_by_its_ships_reactors(filled: set[str
     total = score(game(sheet=marks))
     assert total["modules"] == sum(total["modules_by_ship"].values())
     assert total["greenhouses"] == sum(total["greenhouse_by_ship"].values())
+
+
+def test_a_setup_modifier_may_activate_an_airlock_and_only_an_airlock_takes_a_line() -> None:
+    def start_marks(*marks: tuple[str, str]) -> dict:
+        return {0: [{"kind": "start_marks", "marks": [{"element": e, "mark": m} for e, m in marks]}]}
+
+    events = engine.new_game(adventure=7, players=1, seed=3, modifiers=start_marks(("airlock.1A-2A", "line")))
+    state = engine.replay(events)
+    assert "ship2.modA" in derived(state)["accessible_blocks"]
+    for element, mark in (("airlock.1A-2A", "circle"), ("plant.1.1", "line")):
+        with pytest.raises(engine.RuleViolation) as refusal:
+            engine.new_game(adventure=7, players=1, seed=3, modifiers=start_marks((element, mark)))
+        assert refusal.value.code == "invalid_modifier"
