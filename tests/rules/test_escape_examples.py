@@ -164,6 +164,9 @@ def test_turn_example_a_opening_turns() -> None:
     aside = state.copy()
     write(aside, 0, 0, "ship2.s1")
     assert options(aside, 0)[0] == {"action": "plant", "effect": "action.plant", "plant": "plant.2.1"}
+    aside = state.copy()
+    write(aside, 0, 1, "ship1.s4")
+    assert engine.options(aside, 0).kind == "confirm"  # no tank on ship1.s4: Water does nothing
     for seat in range(3):
         write(state, seat, 1, "ship1.s3")
         move(state, seat, action="water", effect="action.water", tank="water.1A")
