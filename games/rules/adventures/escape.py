@@ -24,10 +24,12 @@ The sheet, by its element names (layout in ``data/adventure-7-escape.json``):
 
 Readings taken where the sources disagree (spec section 12), and choices of this module:
 
-- D1, D2: mission values and cards 100-105 follow the reference implementation (common index);
+- D1: cards 100-105 and their first/later values follow the reference implementation (the
+  common mission index); D2 and D8 concern ASTRA, not played yet;
 - D3: an X triggers the robot of its space and the x2 of its greenhouse, and counts as numbered
   for scoring and missions;
-- D4, D5: penalties by boxes crossed, 0/1/3/6/9/12/16/20/24/28 and 0/5/10/15;
+- D4, D5: penalties by boxes crossed, 0/1/3/6/9/12/16/20/24/28 and 0/5/10/15 (read from the
+  data file);
 - D6: every action is an optional step with an explicit ``skip`` (a Planning X may be
   declined); an airlock activation from a robot space or a System Error is a step without a
   skip (activating never hurts); a step that can change nothing resolves by itself as
@@ -35,7 +37,9 @@ Readings taken where the sources disagree (spec section 12), and choices of this
 - D7: a wild action is chosen with the combination (``wild`` and ``wild_action`` in the pick),
   one per turn; a wild circled by this turn's Astronaut is not there yet at the pick; whether a
   number can be written is judged on the combinations as dealt, and a wild that makes one
-  writable may be used instead of the System Error;
+  writable may be used instead of the System Error (common D4: never forced);
+- an activated airlock is marked ``line``; one joining two blocks already accessible may still
+  be activated (it opens nothing), as the spec allows;
 - the Astronaut action is used by changing the number: a pick whose number differs from the
   card's crosses the next symbol at once; a pick of the card's own number leaves the symbol to
   cross (or skip) as a step; past the sixth symbol the modifier still works;
@@ -46,6 +50,7 @@ Readings taken where the sources disagree (spec section 12), and choices of this
   options list the first empty one, the others being the same;
 - the System Error boxes are marked top to bottom through the common ``system_error`` event
   (its mark word is the common ``circle``; every marked box counts as crossed here);
+- D9: ships are counted from the bottom (``ship1`` starts, ``ship6`` is the highest);
 - with a single seat (ASTRA is not played yet) the multiplayer rules apply: nobody races the
   player for an x2.
 """
