@@ -33,7 +33,6 @@ class Block:
 class Greenhouse:
     """A ship's greenhouse: its one space, its three plants and its x2 bonus (a race)."""
 
-    block: str
     space: str
     plants: tuple[str, ...]
     x2: str
@@ -92,7 +91,7 @@ class Layout(SheetLayout):
     def greenhouses(self) -> dict[str, Greenhouse]:
         """The greenhouse of each ship."""
         return {
-            raw["ship"]: Greenhouse(raw["id"], raw["spaces"][0], tuple(raw["plants"]), raw["x2"])
+            raw["ship"]: Greenhouse(raw["spaces"][0], tuple(raw["plants"]), raw["x2"])
             for raw in self.raw["blocks"]
             if raw["kind"] == "greenhouse"
         }
