@@ -2,12 +2,15 @@
 refused case, robot spaces and System Errors activating airlocks, wild actions, the x2 race,
 missions, end of game and what is derived for a front end."""
 
+from random import Random
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.rules import engine
 from games.rules.sheet import Marks
+from tests.rules import playing
 from tests.rules.escape_helpers import (
     LAYOUT,
     RULES,
@@ -549,3 +552,28 @@ def test_a_setup_modifier_may_activate_an_airlock_and_only_an_airlock_takes_a_li
         with pytest.raises(engine.RuleViolation) as refusal:
             engine.new_game(adventure=7, players=1, seed=3, modifiers=start_marks((element, mark)))
         assert refusal.value.code == "invalid_modifier"
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.randoms(use_true_random=False), st.integers(min_value=0, max_value=10_000))
+def test_whatever_is_played_numbers_lie_in_opened_blocks_and_ascend(rng: Random, seed: int) -> None:
+    """Any legal play keeps every mark where the rules allow it: filled spaces in accessible
+    blocks, each ship ascending, an x2 circled only on a numbered greenhouse, a tank circled
+    only on a space holding a number."""
+    state = game(seed=seed)
+    while state.status == "playing" and state.turn <= 12:
+        decision = engine.options(state, 0)
+        command = {"type": "move", "choice": rng.choice(decision.options)} if decision.options else {
+            "type": "confirm"
+        }
+        playing.send(state, 0, command)
+    marks = state.sheets[0].marks
+    opened = LAYOUT.access(marks).spaces
+    assert all(space in opened for space in LAYOUT.spaces if space in marks)
+    for spaces in LAYOUT.ships.values():
+        numbers = [marks[space] for space in spaces if isinstance(marks.get(space), int)]
+        assert numbers == sorted(set(numbers))
+    for greenhouse in LAYOUT.greenhouses.values():
+        assert marks.get(greenhouse.x2) != "circle" or greenhouse.space in marks
+    for space, tank in LAYOUT.tank_on.items():
+        assert tank not in marks or isinstance(marks.get(space), int)
