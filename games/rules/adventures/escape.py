@@ -276,10 +276,11 @@ class EscapeRules(Adventure[Layout]):
 
     def score_effect(self, state: GameState, seat: int, option: Option) -> Any:
         """A number or an X scores only through the block it completes (a module, or a
-        greenhouse: one space); an airlock never changes the score."""
+        greenhouse: one space); an airlock never changes the score,
+        so each is weighed on its own by its prospects."""
         action = option.get("action")
         if action == ROBOT:
-            return ROBOT
+            return None  # each airlock opens its own room (``prospects``)
         if action not in ("write", "planning"):
             return None
         marks = state.sheet_of(seat).marks
@@ -287,6 +288,12 @@ class EscapeRules(Adventure[Layout]):
         block = self.layout.blocks[self.layout.block_of[space]]
         completes = all(other in marks or other == space for other in block.spaces)
         return (action, block.id if completes else "")
+
+    def prospects(self, state: GameState, sheet: Sheet, marks: Marks) -> int:
+        """The room left to write: empty spaces in accessible blocks. Opening airlocks scores
+        nothing by itself, but a sheet with no room left ends in System Errors."""
+        reachable = self.layout.access(marks).spaces
+        return sum(1 for space in reachable if space not in marks)
 
     # --- phase 4: the actions and the airlocks ---------------------------------------------
 
