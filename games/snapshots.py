@@ -8,6 +8,8 @@ log is folded from the start (the next command stores a fresh one).
 
 from typing import Any
 
+from django.utils import timezone
+
 from games.models import Event, Game, GameSnapshot
 from games.rules import engine, snapshots
 from games.rules.engine import GameState
@@ -55,14 +57,10 @@ def fold(state: GameState, rows: Any, seq: int) -> tuple[GameState, int]:
 
 def save(*, game: Game, state: GameState, seq: int) -> None:
     """Store the state as of event ``seq``; call it in the transaction that appended it."""
-    GameSnapshot.objects.update_or_create(
-        game_id=game.pk,
-        defaults={
-            "seq": seq,
-            "engine_version": snapshots.ENGINE_VERSION,
-            "state": snapshots.dump(state),
-        },
-    )
+    fields = {"seq": seq, "engine_version": snapshots.ENGINE_VERSION, "state": snapshots.dump(state)}
+    # one UPDATE on every command but the first (the game row is locked, so nobody races it)
+    if not GameSnapshot.objects.filter(game_id=game.pk).update(**fields, updated_at=timezone.now()):
+        GameSnapshot.objects.create(game_id=game.pk, **fields)
 
 
 def matches_log(*, game: Game) -> bool:
