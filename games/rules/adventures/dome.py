@@ -333,6 +333,11 @@ class DomeRules(Adventure[Layout]):
             "effect_not_optional", "A Planning X splits a dome section whenever one can be split."
         )
 
+    # --- phase 5: the races for the high skyscraper bonuses ------------------------------
+
+    def race_elements(self) -> tuple[str, ...]:
+        return self.layout.high_bonuses
+
     # --- phase 6: missions circle a star ------------------------------------------------
 
     def reward_mission(self, rec: Recorder, seat: int, value: int) -> None:
