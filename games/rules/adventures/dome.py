@@ -54,7 +54,17 @@ from games.rules.adventures.dome_layout import Layout
 from games.rules.errors import RuleViolation
 from games.rules.events import Recorder
 from games.rules.missions import MISSION_BOX
-from games.rules.sheet import CIRCLE, CROSS, LINE, Marks, X, all_filled, first_unmarked, open_runs
+from games.rules.sheet import (
+    CIRCLE,
+    CROSS,
+    LINE,
+    MAX_NUMBER,
+    MIN_NUMBER,
+    Marks,
+    X,
+    all_filled,
+    first_unmarked,
+)
 from games.rules.state import GameState, Sheet
 
 # The mark of a built dome element (traced over) and the step a Planning X leaves.
@@ -144,10 +154,29 @@ class DomeRules(Adventure[Layout]):
     def open_spaces(
         self, marks: Marks, zones: list[tuple[str, ...]]
     ) -> list[tuple[str, int, int]]:
-        """The levels a number may go on: reachable ones, with their open range."""
-        return [
-            run for zone in zones for run in open_runs(marks, zone) if self.reachable(marks, run[0])
-        ]
+        """The levels a number may go on: reachable ones, with their open range (above the
+        last number below the level, below the first number above it)."""
+        found: list[tuple[str, int, int]] = []
+        starts = self.layout.start_levels
+        for zone in zones:
+            values = [marks.get(space) for space in zone]
+            last = len(zone) - 1
+            low = MIN_NUMBER - 1
+            waiting: list[tuple[str, int]] = []  # reachable levels still without a number above
+            for index, value in enumerate(values):
+                if value is None:
+                    if (
+                        zone[index] in starts
+                        or (index > 0 and values[index - 1] is not None)
+                        or (index < last and values[index + 1] is not None)
+                    ):
+                        waiting.append((zone[index], low))
+                elif type(value) is int:
+                    found += [(space, below, value) for space, below in waiting]
+                    waiting = []
+                    low = value
+            found += [(space, below, MAX_NUMBER + 1) for space, below in waiting]
+        return found
 
     def placement_problem(self, marks: Marks, space: str, number: int) -> RuleViolation | None:
         return self.reach_problem(marks, space) or super().placement_problem(marks, space, number)
