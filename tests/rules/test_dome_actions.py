@@ -484,6 +484,30 @@ def test_random_play_keeps_runs_unbroken_the_dome_built_from_its_ends(seed: int,
     assert state.status == "ended"
 
 
+@settings(max_examples=60, deadline=None)
+@given(moves=st.lists(st.tuples(st.booleans(), st.integers(0, 15)), max_size=30))
+def test_splits_and_builds_keep_the_buildable_elements_at_the_ends_of_the_unbuilt_chain(
+    moves: list[tuple[bool, int]],
+) -> None:
+    marks: Marks = {}
+    for split, pick in moves:
+        if split:
+            sections = RULES.splittable(marks)
+            if sections:
+                marks[LAYOUT.split_lines[sections[pick % len(sections)]]] = "line"
+        else:
+            buildable = RULES.buildable(marks)
+            if buildable:
+                marks[buildable[pick % len(buildable)]] = "trace"
+        chain = LAYOUT.chain(marks)
+        unbuilt = [element for element in chain if element not in marks]
+        ends = sorted({unbuilt[0], unbuilt[-1]}, key=chain.index) if unbuilt else []
+        assert RULES.buildable(marks) == ends
+        assert RULES.unbuilt(marks) == len(unbuilt) == len(chain) - sum(e in marks for e in chain)
+        assert 8 <= len(chain) <= 16
+        check_sheet(marks)
+
+
 def test_a_full_skyscraper_claims_mission_88_first_with_its_top_bonus() -> None:
     state = game(1, missions={"A": 88, "B": 90, "C": 93},
                  sheet={space: index for index, space in enumerate(LAYOUT.skyscrapers["sk2"][:-1])})
