@@ -333,6 +333,22 @@ def test_missions_circle_the_first_star_then_the_later_one_scoring_on_the_track(
     assert score(state, 0)["missions"] == 10  # read at the end: the upgrade counts
 
 
+def test_every_seat_accomplishing_a_mission_in_its_first_turn_circles_the_first_star() -> None:
+    state = game(3, missions={"A": 88, "B": 91, "C": 93},
+                 sheet={**tower({"u1": 3, "d2": 2}), **skyscrapers({"sk2": {"d1": 7}})})
+    reveal(state, (6, "water"), (9, "energy"), (1, "energy"))
+    for seat in (0, 1):
+        write(state, seat, 0, "sk2.d2")  # the water of tower.d2: a second full level
+        move(state, seat, action="water", effect="action.water", symbol="tower.d2.water")
+    write(state, 2, 1, "sk2.u1")
+    move(state, 2, action="skip", effect="action.energy")
+    confirm_all(state)
+    assert [state.sheets[seat].marks.get("mission.B.first") for seat in range(3)] == [
+        "circle", "circle", None,
+    ]
+    assert "B" in state.flipped_missions
+
+
 def test_a_mission_claim_is_optional_and_a_declined_card_stays_unflipped() -> None:
     state = game(2, missions={"A": 89, "B": 90, "C": 92})
     set_sheet(state, 1, skyscrapers({"sk1": {"u1": 5, "u2": 6, "u3": 7},

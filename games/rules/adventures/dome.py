@@ -389,6 +389,7 @@ class DomeRules(Adventure[Layout]):
         return sum(1 for element in self.layout.chain(marks) if element not in marks)
 
     def astronauts(self, marks: Marks) -> int:
+        """The astronaut symbols crossed."""
         return sum(map(marks.__contains__, self.layout.astronaut_symbols))
 
     # The base reads fixed values in the mission boxes; here the stars need the sheet's track.
@@ -403,6 +404,7 @@ class DomeRules(Adventure[Layout]):
         )
 
     def tower_points(self, marks: Marks) -> int:
+        """Each tower level with circled symbols at the tower track's value for that many."""
         track = self.layout.tracks["tower"]
         values = track.value(marks)
         return sum(values[track.columns[count - 1]] for count in self.tower_counts(marks) if count)
