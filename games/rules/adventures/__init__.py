@@ -2,6 +2,7 @@
 
 from games.rules.adventures.base import Adventure
 from games.rules.adventures.colony import ColonyRules
+from games.rules.adventures.dome import DomeRules
 from games.rules.adventures.escape import EscapeRules
 from games.rules.adventures.journey import JourneyRules
 from games.rules.adventures.launch import LaunchRules
@@ -13,6 +14,7 @@ PLAYABLE: dict[int, Adventure] = {
     2: JourneyRules(),
     3: ColonyRules(),
     4: MineRules(),
+    5: DomeRules(),
     7: EscapeRules(),
 }
 
