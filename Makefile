@@ -3,28 +3,36 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+SERVE_STAMP := $(VENV)/.installed-serve
 PORT ?= 8000
 
-.PHONY: run test test-services soak install migrate lint clean
+.PHONY: run test test-services soak bench-load install migrate lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
+# `make run` installs only what serving needs; `make test` adds the test and lint tools.
+$(SERVE_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[production]'
+	touch $(SERVE_STAMP)
+
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev,production]'
-	touch $(STAMP)
+	touch $(STAMP) $(SERVE_STAMP)
 
 install: $(STAMP)
 
 var:
 	mkdir -p var
 
-migrate: install | var
+migrate: $(SERVE_STAMP) | var
 	$(BIN)/python manage.py migrate --noinput
 
+# A real WSGI server (gunicorn, as in production) on the embedded SQLite database: writes queue
+# on SQLite's write lock (settings.py), so commands on a game stay serialized.
 run: migrate
-	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
+	BIND_HOST=127.0.0.1 PORT=$(PORT) $(BIN)/gunicorn --config deploy/gunicorn.conf.py moon.wsgi:application
 
 lint: install
 	$(BIN)/ruff check .
@@ -51,3 +59,17 @@ test-services: install | var
 	export MOON_SERVICES=1; \
 	status=0; $(BIN)/pytest $(PYTEST_ARGS) || status=$$?; \
 	deploy/services.sh stop; exit $$status
+
+# Not in CI: the load bench (bench/load.py) against gunicorn + PostgreSQL + Redis on loopback.
+# LOAD_ARGS passes options, e.g. LOAD_ARGS="--games 50 --turns 15".
+LOAD_PORT ?= 8799
+bench-load: install | var
+	@set -e; env_lines=$$(deploy/services.sh start); eval "$$env_lines"; \
+	export DEBUG=false SECRET_KEY=bench-$$$$-$$(date +%s%N) ALLOWED_HOSTS=127.0.0.1 \
+	  THROTTLE_ANON= THROTTLE_USER= BIND_HOST=127.0.0.1 PORT=$(LOAD_PORT); \
+	$(BIN)/python manage.py migrate --noinput >/dev/null; \
+	$(BIN)/gunicorn --config deploy/gunicorn.conf.py --access-logfile /dev/null moon.wsgi:application \
+	  >var/bench-load-web.log 2>&1 & web=$$!; \
+	for i in $$(seq 100); do curl -sf -o /dev/null http://127.0.0.1:$(LOAD_PORT)/api/v1/ && break; sleep 0.2; done; \
+	status=0; $(BIN)/python -m bench.load --url http://127.0.0.1:$(LOAD_PORT) $(LOAD_ARGS) || status=$$?; \
+	kill $$web; wait $$web || true; deploy/services.sh stop; exit $$status

@@ -10,6 +10,7 @@ from django.http import Http404, HttpRequest, JsonResponse
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
+from api.authentication import TokenExpired
 from games.errors import Conflict, Forbidden, GameError, Invalid, NotFound
 
 logger = logging.getLogger(__name__)
@@ -23,6 +24,7 @@ GAME_ERROR_STATUS: dict[type[GameError], int] = {
 
 API_ERROR_CODES: list[tuple[type[exceptions.APIException], str]] = [
     (exceptions.NotAuthenticated, "not_authenticated"),
+    (TokenExpired, "token_expired"),
     (exceptions.AuthenticationFailed, "authentication_failed"),
     (exceptions.PermissionDenied, "permission_denied"),
     (exceptions.NotFound, "not_found"),

@@ -107,7 +107,10 @@ class SheetRefSerializer(serializers.Serializer):
 
 class GameSerializer(GameSummarySerializer):
     seat = serializers.IntegerField(allow_null=True, help_text="The caller's seat, if any.")
-    version = serializers.IntegerField(help_text="seq of the last event (0 before the start).")
+    version = serializers.IntegerField(
+        help_text="How many events of the game you can read: the end of your feed (0 before the "
+        "start). It never moves with what another seat did in the turn being played."
+    )
     turn = serializers.IntegerField(allow_null=True)
     phase = serializers.ChoiceField(
         choices=["actions", "missions"],
@@ -136,7 +139,10 @@ class DecisionSerializer(serializers.Serializer):
 
 
 class EventSerializer(serializers.Serializer):
-    seq = serializers.IntegerField()
+    seq = serializers.IntegerField(
+        help_text="The event's position in your feed (from 1, no gaps; your feed only grows at "
+        "its end). Another seat's moves of a turn join it when the turn resolves."
+    )
     turn = serializers.IntegerField()
     seat = serializers.IntegerField(allow_null=True)
     kind = serializers.CharField()
@@ -148,13 +154,15 @@ class EventSerializer(serializers.Serializer):
 class EventsPageSerializer(serializers.Serializer):
     events = EventSerializer(many=True)
     next = serializers.IntegerField(
-        allow_null=True, help_text="`after` for the next page; null at the end of the log."
+        allow_null=True, help_text="`after` for the next page; null at the end of your feed."
     )
     version = serializers.IntegerField()
 
 
 class CommandResultSerializer(serializers.Serializer):
-    events = EventSerializer(many=True, help_text="The events this command appended.")
+    events = EventSerializer(
+        many=True, help_text="The events this command appended that you can read, in your feed."
+    )
     decision = DecisionSerializer(help_text="The caller's next decision.")
     status = serializers.CharField()
     version = serializers.IntegerField()
@@ -196,3 +204,14 @@ class HealthSerializer(serializers.Serializer):
     checks = HealthChecksSerializer()
     code = serializers.CharField(required=False, help_text="`unavailable` (503 only).")
     detail = serializers.CharField(required=False, help_text="What is down (503 only).")
+
+
+class IndexSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    version = serializers.CharField()
+    docs = serializers.URLField(help_text="Interactive docs (Swagger UI, served with no CDN).")
+    schema = serializers.URLField(help_text="The OpenAPI 3 schema.")
+    resources = serializers.DictField(
+        child=serializers.CharField(),
+        help_text="Each resource's URL; `{id}` and `{sheet}` stand for a game id and a sheet id.",
+    )

@@ -9,9 +9,11 @@ app_name = "api"
 GAME = "games/<str:game_id>"
 
 urlpatterns = [
+    path("", views.IndexView.as_view(), name="index"),
     path("health", views.HealthView.as_view(), name="health"),
     path("auth/register", views.RegisterView.as_view(), name="register"),
     path("auth/token", views.TokenView.as_view(), name="token"),
+    path("auth/logout", views.LogoutView.as_view(), name="logout"),
     path("games", views.GamesView.as_view(), name="games"),
     path(f"{GAME}", views.GameView.as_view(), name="game"),
     path(f"{GAME}/join", views.JoinView.as_view(), name="join"),

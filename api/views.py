@@ -1,9 +1,11 @@
 """HTTP in, HTTP out: parse and validate, call a service or a selector, shape the answer."""
 
 from typing import Any
+from urllib.parse import unquote
 
-from django.contrib.auth import authenticate
+from django.conf import settings
 from django.contrib.auth.models import User
+from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
@@ -77,17 +79,55 @@ def _user(request: Request) -> User:
 
 
 def _command_answer(result: services.CommandResult) -> dict[str, Any]:
-    return {
-        "events": selectors.redacted_events(
-            rows=result.events, state=result.state, seat=result.seat
-        ),
-        "decision": selectors.decision_after(state=result.state, seat=result.seat),
-        "status": result.game.status,
-        "version": result.events[-1].seq if result.events else 0,
-    }
+    return selectors.command_answer(
+        game=result.game, rows=result.events, state=result.state, seat=result.seat
+    )
 
 
 # --- operations --------------------------------------------------------------------------------
+
+
+class IndexView(APIView):
+    authentication_classes = []
+    permission_classes = [Public]
+
+    @extend_schema(
+        responses={200: s.IndexSerializer},
+        summary="What this API offers: its resources by name, the docs and the schema",
+        description="No authentication. `{id}` and `{sheet}` in a link stand for a game or sheet id.",
+        tags=["operations"],
+    )
+    def get(self, request: Request) -> Response:
+        def link(name: str, **kwargs: str) -> str:
+            # unquoted, so that the `{id}` placeholders read as URI templates
+            return unquote(request.build_absolute_uri(reverse(f"api:{name}", kwargs=kwargs)))
+
+        game = {"game_id": "{id}"}
+        return Response(
+            {
+                "name": "moon",
+                "version": settings.SPECTACULAR_SETTINGS["VERSION"],
+                "docs": link("docs"),
+                "schema": link("schema"),
+                "resources": {
+                    "health": link("health"),
+                    "register": link("register"),
+                    "token": link("token"),
+                    "logout": link("logout"),
+                    "games": link("games"),
+                    "game": link("game", **game),
+                    "join": link("join", **game),
+                    "start": link("start", **game),
+                    "decision": link("decision", **game),
+                    "moves": link("moves", **game),
+                    "undo": link("undo", **game),
+                    "confirm": link("confirm", **game),
+                    "sheet": link("sheet", **game, sheet="{sheet}"),
+                    "events": link("events", **game),
+                    "replay": link("replay", **game),
+                },
+            }
+        )
 
 
 class HealthView(APIView):
@@ -154,10 +194,24 @@ class TokenView(APIView):
     )
     def post(self, request: Request) -> Response:
         data = _valid(s.CredentialsSerializer, _body(request))
-        user = authenticate(request, username=data["username"], password=data["password"])
-        if user is None:
-            raise Invalid("invalid_credentials", "Unknown username or wrong password.")
-        return Response({"token": services.token_for(user=user)})
+        return Response(
+            {"token": services.sign_in(username=data["username"], password=data["password"])}
+        )
+
+
+class LogoutView(APIView):
+    permission_classes = [SignedIn]
+
+    @extend_schema(
+        request=None,
+        responses={204: None, 401: ERRORS[401]},
+        summary="Sign out: revoke the token this request was sent with",
+        description="The token authenticates no one afterwards; `/auth/token` issues a new one.",
+        tags=["auth"],
+    )
+    def post(self, request: Request) -> Response:
+        services.sign_out(token=request.auth)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 # --- lobby -------------------------------------------------------------------------------------
@@ -350,7 +404,7 @@ class ReplayView(APIView):
     @extend_schema(
         parameters=[s.ReplayQuerySerializer],
         responses={200: s.ReplaySerializer, **ERRORS},
-        summary="A finished game and its sheets as they were after event `seq`",
+        summary="A finished game and its sheets as they were when you read event `seq` of your feed",
         tags=["reading"],
     )
     def get(self, request: Request, game_id: str) -> Response:

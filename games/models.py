@@ -12,6 +12,20 @@ from django.db import models
 from games.rules.engine import Event as EngineEvent
 
 
+class Account(models.Model):
+    """A user's name as the server compares names: NFKC-normalised and case-folded, so that
+    `ann`, `ANN` and the fullwidth `ANN` are one name, on every database (SQLite's own case
+    folding is ASCII only). The unique constraint is what holds under concurrent sign-ups."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="account"
+    )
+    name_key = models.CharField(max_length=600, unique=True)
+
+    def __str__(self) -> str:
+        return self.name_key
+
+
 class Game(models.Model):
     class Status(models.TextChoices):
         LOBBY = "lobby"
@@ -87,6 +101,8 @@ class Event(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "seq"], name="event_unique_seq"),
         ]
+        # a seat's version and feed fold only the events of the turn in play
+        indexes = [models.Index(fields=["game", "turn"], name="event_game_turn")]
 
     def __str__(self) -> str:
         return f"Game {self.game_id} #{self.seq} {self.kind}"
@@ -125,3 +141,20 @@ class IdempotencyRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.method} {self.path} [{self.key}]"
+
+
+class GameSnapshot(models.Model):
+    """A game's state folded up to event ``seq``, so that a request replays only the events
+    after it. Written in the transaction that appends; the log stays the truth, and a snapshot
+    written by another version of the engine is never read (see ``games/snapshots.py``)."""
+
+    game = models.OneToOneField(
+        Game, on_delete=models.CASCADE, primary_key=True, related_name="snapshot"
+    )
+    seq = models.PositiveIntegerField()
+    engine_version = models.CharField(max_length=64)
+    state = models.JSONField()
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"Game {self.game_id} at #{self.seq}"

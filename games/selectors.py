@@ -9,7 +9,8 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db.models import QuerySet
 
-from games.errors import Conflict, Forbidden, Invalid, NotFound
+from games import snapshots
+from games.errors import Conflict, Invalid, NotFound, outsider
 from games.models import Event, Game, Seat
 from games.rules import engine
 from games.rules.engine import Event as EngineEvent
@@ -55,19 +56,26 @@ def game_view(*, game: Game, viewer: User) -> dict[str, Any]:
     """The game as the viewer may see it. Anyone signed in may look at a game in the lobby."""
     seat = seat_of(game=game, user=viewer)
     if seat is None and game.status != Game.Status.LOBBY:
-        raise Forbidden("not_seated", "You have no seat in this game.")
-    rows = _rows(game)
+        raise outsider(game_id=game.pk, in_lobby=game.status == Game.Status.LOBBY)
+    state, last = snapshots.current(game=game)
     view: dict[str, Any] = {"turn": None, "combinations": [], "missions": [], "result": None}
-    if rows:
-        state = _replay(rows)
+    if last:
         view.update(engine.game_view(state, viewer=seat))
     view.pop("seed", None)
     engine_seats = {entry.get("seat"): entry for entry in view.get("seats", [])}
     view.update(game_summary(game=game))
     view["seats"] = [{**engine_seats.get(entry["seat"], {}), **entry} for entry in view["seats"]]
     view["seat"] = seat
-    view["version"] = rows[-1].seq if rows else 0
+    view["version"] = version_for(game=game, state=state, last=last, seat=seat)
     return view
+
+
+def version_for(*, game: Game, state: GameState, last: int, seat: int | None) -> int:
+    """How many events the seat may read: its position at the end of its feed. Another seat's
+    events of the turn in play are not counted until the turn resolves, so the version moves
+    with nothing hidden from this seat."""
+    before, window = _window(game, from_turn=state.turn, last=last)
+    return before + len(engine.feed(window, viewer=seat))
 
 
 def decision_view(*, game: Game, viewer: User) -> dict[str, Any]:
@@ -75,7 +83,7 @@ def decision_view(*, game: Game, viewer: User) -> dict[str, Any]:
     seat = _require_seat(game, viewer)
     if game.status != Game.Status.PLAYING:
         return dict(WAIT)
-    state = _replay(_rows(game))
+    state, _ = snapshots.current(game=game)
     return dict(engine.options(state, seat).as_dict())
 
 
@@ -90,10 +98,9 @@ def sheet_view(*, game: Game, viewer: User, sheet: int) -> dict[str, Any]:
     """One sheet (in adventures 1-7, sheet n is seat n's); this turn's marks on it are shown
     only to the seat playing it until the turn resolves."""
     viewer_seat = _require_seat(game, viewer)
-    rows = _rows(game)
-    if not rows:
+    state, last = snapshots.current(game=game)
+    if not last:
         raise Conflict("game_not_started", "The game has not started: there are no sheets yet.")
-    state = _replay(rows)
     if not 0 <= sheet < len(state.sheets):
         raise NotFound("sheet_not_found", f"There is no sheet {sheet} in this game.")
     return engine.sheet_view(state, sheet, viewer=viewer_seat)
@@ -102,10 +109,11 @@ def sheet_view(*, game: Game, viewer: User, sheet: int) -> dict[str, Any]:
 def events_page(
     *, game: Game, viewer: User, after: int = 0, limit: int = 100
 ) -> dict[str, Any]:
-    """Events after `after`, ascending, filtered for the viewer.
+    """The viewer's feed after position `after`, in the order its events became readable to
+    the viewer (see ``engine.feed``). An event's `seq` is its position in that feed.
 
     `next` is the `after` to send for the following page, or None when this page reached the end
-    of the log (then `version` is where to poll from).
+    of the feed (then `version` is where to poll from).
     """
     viewer_seat = _require_seat(game, viewer)
     if after < 0:
@@ -113,41 +121,54 @@ def events_page(
     if limit < 1:
         raise Invalid("invalid_request", "limit must be 1 or more.")
     limit = min(limit, MAX_PAGE)
-    rows = _rows(game)
-    if not rows:
-        return {"events": [], "next": None, "version": 0}
-    version = rows[-1].seq
-    state = _replay(rows)
-    page = [row for row in rows if row.seq > after][:limit]
+    order = _feed(game, viewer_seat)
+    state, _ = snapshots.current(game=game)
+    page = order[after : after + limit]
+    rows = {row.seq: row for row in Event.objects.filter(game_id=game.pk, seq__in=page)}
     events = []
-    for row in page:
+    for position, seq in enumerate(page, start=after + 1):
+        row = rows[seq]
         redacted = engine.redact(engine.upcast(row.as_engine_event()), state, viewer=viewer_seat)
         if redacted is not None:
-            events.append(_event_json(row, redacted))
-    more = bool(page) and page[-1].seq < version
-    return {"events": events, "next": page[-1].seq if more else None, "version": version}
+            events.append(_event_json(position, row, redacted))
+    more = after + len(page) < len(order)
+    return {"events": events, "next": after + len(page) if more else None, "version": len(order)}
 
 
-def redacted_events(*, rows: list[Event], state: GameState, seat: int) -> list[dict[str, Any]]:
-    """The events a command appended, as its author may see them."""
-    out = []
-    for row in rows:
-        redacted = engine.redact(engine.upcast(row.as_engine_event()), state, viewer=seat)
-        if redacted is not None:
-            out.append(_event_json(row, redacted))
-    return out
+def command_answer(*, game: Game, rows: list[Event], state: GameState, seat: int) -> dict[str, Any]:
+    """What a command's author reads back: the events it appended that the author may read,
+    each at its position in the author's feed, the author's next decision, the game's status
+    and the author's version."""
+    events = []
+    version = 0
+    if rows:
+        before, window = _window(game, from_turn=min(row.turn for row in rows), last=rows[-1].seq)
+        order = engine.feed(window, viewer=seat)
+        version = before + len(order)
+        positions = {seq: before + index for index, seq in enumerate(order, start=1)}
+        for row in rows:
+            redacted = engine.redact(engine.upcast(row.as_engine_event()), state, viewer=seat)
+            if row.seq in positions and redacted is not None:
+                events.append(_event_json(positions[row.seq], row, redacted))
+    return {
+        "events": events,
+        "decision": decision_after(state=state, seat=seat),
+        "status": game.status,
+        "version": version,
+    }
 
 
 def replay_view(*, game: Game, viewer: User, seq: int) -> dict[str, Any]:
-    """The game and every sheet as they were right after event `seq` of a finished game."""
+    """The game and every sheet as they were when the viewer could read the event at position
+    `seq` of their feed, in a finished game."""
     viewer_seat = _require_seat(game, viewer)
     if game.status != Game.Status.FINISHED:
         raise Conflict("game_not_finished", "A game can be replayed once it is finished.")
-    rows = _rows(game)
-    version = rows[-1].seq if rows else 0
+    order = _feed(game, viewer_seat)
+    version = len(order)
     if not 1 <= seq <= version:
         raise Invalid("invalid_request", f"seq must be between 1 and {version}.")
-    state = _replay(rows[:seq])
+    state = snapshots.at(game=game, seq=max(order[:seq]))
     view = dict(engine.game_view(state, viewer=viewer_seat))
     view.pop("seed", None)
     sheets = [engine.sheet_view(state, sheet.id, viewer=viewer_seat) for sheet in state.sheets]
@@ -160,21 +181,29 @@ def replay_view(*, game: Game, viewer: User, seq: int) -> dict[str, Any]:
 def _require_seat(game: Game, viewer: User) -> int:
     seat = seat_of(game=game, user=viewer)
     if seat is None:
-        raise Forbidden("not_seated", "You have no seat in this game.")
+        raise outsider(game_id=game.pk, in_lobby=game.status == Game.Status.LOBBY)
     return seat
 
 
-def _rows(game: Game) -> list[Event]:
-    return list(Event.objects.filter(game=game).order_by("seq"))
+def _window(game: Game, *, from_turn: int, last: int) -> tuple[int, list[tuple[int, int, int | None, str]]]:
+    """The events from turn `from_turn` on (up to seq `last`) as ``engine.feed`` reads them,
+    and how many events come before them: every event of an earlier turn is readable by every
+    seat once a later turn has begun, so only the window needs folding."""
+    events = Event.objects.filter(game_id=game.pk, seq__lte=last)
+    before = events.filter(turn__lt=from_turn).count()
+    window = events.filter(turn__gte=from_turn).order_by("seq").values_list("seq", "turn", "seat", "kind")
+    return before, list(window)
 
 
-def _replay(rows: list[Event]) -> GameState:
-    return engine.replay(row.as_engine_event() for row in rows)
+def _feed(game: Game, seat: int) -> list[int]:
+    """The seqs of the seat's feed, in its order."""
+    rows = Event.objects.filter(game_id=game.pk).order_by("seq")
+    return engine.feed(rows.values_list("seq", "turn", "seat", "kind"), viewer=seat)
 
 
-def _event_json(row: Event, event: EngineEvent) -> dict[str, Any]:
+def _event_json(position: int, row: Event, event: EngineEvent) -> dict[str, Any]:
     return {
-        "seq": row.seq,
+        "seq": position,
         "turn": event.get("turn", row.turn),
         "seat": event.get("seat", row.seat),
         "kind": event.get("kind", row.kind),

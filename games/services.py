@@ -7,19 +7,24 @@ game's status. The unique (game, seq) constraint is the last guard against a los
 
 import logging
 import secrets
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
+from django.contrib.auth import authenticate
 from django.contrib.auth.models import User
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
-from games import followups
-from games.errors import Conflict, Forbidden, Invalid
-from games.models import Event, Game, Seat
+from games import followups, snapshots
+from games.errors import Conflict, Forbidden, Invalid, outsider
+from games.models import Account, Event, Game, Seat
 from games.rules import engine
 from games.rules.engine import Event as EngineEvent
 from games.rules.engine import GameState
@@ -43,30 +48,71 @@ class CommandResult:
 # --- users -------------------------------------------------------------------------------------
 
 
+def name_key(username: str) -> str:
+    """The form in which two usernames are compared: NFKC, case-folded (folding can undo the
+    normalisation, hence NFKC again)."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", username).casefold())
+
+
 def register_user(*, username: str, password: str) -> tuple[User, str]:
-    """Create a user and their API token. The password must pass the configured validators
-    (length, common passwords, all digits, too close to the username)."""
+    """Create a user and their API token. A name that differs from a taken one only by case or
+    Unicode form is taken. The password must pass the configured validators (length, common
+    passwords, all digits, too close to the username)."""
+    username = User.normalize_username(username)
     try:
         validate_password(password, user=User(username=username))
     except DjangoValidationError as exc:
         raise Invalid("weak_password", " ".join(exc.messages)) from exc
+    key = name_key(username)
+    taken = Conflict("username_taken", f"The username {username!r} is already taken.")
     with transaction.atomic():
-        if User.objects.filter(username__iexact=username).exists():
-            raise Conflict("username_taken", f"The username {username!r} is already taken.")
+        # users made outside registration (the admin's createsuperuser) have no key: their
+        # names are compared as the database compares them
+        if (
+            Account.objects.filter(name_key=key).exists()
+            or User.objects.filter(username__iexact=username).exists()
+        ):
+            raise taken
         try:
             with transaction.atomic():
                 user = User.objects.create_user(username=username, password=password)
+                Account.objects.create(user=user, name_key=key)
         except IntegrityError as exc:
-            raise Conflict(
-                "username_taken", f"The username {username!r} is already taken."
-            ) from exc
+            raise taken from exc
         token = Token.objects.create(user=user)
     return user, token.key
 
 
+def sign_in(*, username: str, password: str) -> str:
+    """The API token of the user with that name (in any case or Unicode form) and password."""
+    account = Account.objects.filter(name_key=name_key(username)).select_related("user").first()
+    user = authenticate(
+        username=account.user.get_username() if account else username, password=password
+    )
+    if not isinstance(user, User):
+        raise Invalid("invalid_credentials", "Unknown username or wrong password.")
+    return token_for(user=user)
+
+
 def token_for(*, user: User) -> str:
-    token, _ = Token.objects.get_or_create(user=user)
+    """The user's API token; an expired one is replaced by a fresh one."""
+    with transaction.atomic():
+        token, _ = Token.objects.select_for_update().get_or_create(user=user)
+        if token_expired(token=token):
+            token.delete()
+            token = Token.objects.create(user=user)
     return token.key
+
+
+def token_expired(*, token: Token) -> bool:
+    """Whether the token is older than TOKEN_LIFETIME_DAYS (0: tokens never expire)."""
+    days = settings.TOKEN_LIFETIME_DAYS
+    return bool(days) and timezone.now() - token.created > timedelta(days=days)
+
+
+def sign_out(*, token: Token) -> None:
+    """Revoke the token: it authenticates no one from now on (signing in gives a new one)."""
+    Token.objects.filter(pk=token.pk).delete()
 
 
 # --- lobby -------------------------------------------------------------------------------------
@@ -88,10 +134,13 @@ def join_game(*, game: Game, by: User) -> Seat:
     """Take the next free seat of a game in the lobby."""
     with transaction.atomic():
         game = _lock(game)
-        if game.status != Game.Status.LOBBY:
-            raise Conflict("game_not_in_lobby", "This game has already started.")
         seats = list(game.seats.all())
-        if any(seat.user_id == by.pk for seat in seats):
+        seated = any(seat.user_id == by.pk for seat in seats)
+        if game.status != Game.Status.LOBBY:
+            if not seated:
+                raise outsider(game_id=game.pk, in_lobby=False)
+            raise Conflict("game_not_in_lobby", "This game has already started.")
+        if seated:
             raise Conflict("already_seated", "You already have a seat in this game.")
         if len(seats) >= game.max_players:
             raise Conflict("game_full", f"All {game.max_players} seats are taken.")
@@ -121,6 +170,7 @@ def start_game(*, game: Game, by: User) -> CommandResult:
         game.status = Game.Status.PLAYING
         game.save(update_fields=["seed", "status"])
         state = engine.replay(opening)
+        snapshots.save(game=game, state=state, seq=rows[-1].seq)
     return CommandResult(game=game, seat=seat, events=rows, state=state)
 
 
@@ -155,13 +205,12 @@ def score_game(*, game_id: int) -> Event | None:
                 game.status = Game.Status.FINISHED
                 game.save(update_fields=["status"])
             return existing
-        rows = list(game.events.order_by("seq"))
-        state = engine.replay(row.as_engine_event() for row in rows)
+        state, version = snapshots.current(game=game)
         if state.status != "ended":
             return None
         result = engine.result_event(state)
-        version = rows[-1].seq if rows else 0
         (appended,) = _append(game, [result], version=version, actor=None)
+        snapshots.save(game=game, state=engine.evolve(state, result), seq=appended.seq)
         game.status = Game.Status.FINISHED
         game.save(update_fields=["status"])
     logger.info("game scored", extra={"game_id": game_id, "seq": appended.seq})
@@ -177,13 +226,13 @@ def _command(*, game: Game, by: User, command: dict[str, Any]) -> CommandResult:
         seat = _seat_index(game, by)
         if game.status != Game.Status.PLAYING:
             raise Conflict("game_not_playing", f"The game is {game.status}, not playing.")
-        rows = list(game.events.order_by("seq"))
-        state = engine.replay(row.as_engine_event() for row in rows)
+        state, version = snapshots.current(game=game)
         new_events = _engine_call(engine.decide, state, seat, command)
-        version = rows[-1].seq if rows else 0
         appended = _append(game, new_events, version=version, actor=by)
         for event in new_events:
             state = engine.evolve(state, event)
+        if appended:
+            snapshots.save(game=game, state=state, seq=appended[-1].seq)
         if any(event["kind"] == GAME_ENDED for event in new_events):
             game.status = Game.Status.SCORING
             game.save(update_fields=["status"])
@@ -198,7 +247,7 @@ def _lock(game: Game) -> Game:
 def _seat_index(game: Game, user: User) -> int:
     index = Seat.objects.filter(game=game, user_id=user.pk).values_list("index", flat=True).first()
     if index is None:
-        raise Forbidden("not_seated", "You have no seat in this game.")
+        raise outsider(game_id=game.pk, in_lobby=game.status == Game.Status.LOBBY)
     return index
 
 

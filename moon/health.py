@@ -6,16 +6,20 @@ Each check answers `{"status": "ok" | "eager" | "down", "detail": "..."}`:
 - `broker`: a connection to CELERY_BROKER_URL. In the embedded mode (no broker, tasks run
   eagerly in the web process) it is `eager`, which counts as up.
 - `worker`: at least one Celery worker answers a ping within HEALTH_TIMEOUT seconds (default 1).
-  `eager` in the embedded mode; `down` when the broker is.
+  `eager` in the embedded mode; `down` when the broker is. The ping returns at the first answer,
+  and its outcome is kept in the cache for HEALTH_WORKER_TTL seconds (default 10), so that a
+  load balancer polling the endpoint neither waits on the ping nor holds a web thread for it.
 """
 
 import os
 from typing import Any, TypedDict
 
 from celery import Celery
+from django.core.cache import cache
 from django.db import connection
 
 UP = ("ok", "eager")
+WORKER_CACHE_KEY = "health:worker"
 
 
 class Check(TypedDict):
@@ -48,19 +52,32 @@ def check_broker(app: Celery) -> Check:
     return {"status": "ok", "detail": "broker connection made"}
 
 
+def worker_ttl() -> float:
+    return float(os.environ.get("HEALTH_WORKER_TTL", "10"))
+
+
 def check_worker(app: Celery, broker: Check) -> Check:
     if app.conf.task_always_eager:
         return {"status": "eager", "detail": "no worker needed: tasks run in the web process"}
     if broker["status"] not in UP:
         return {"status": "down", "detail": "the broker is down, so no worker can be reached"}
+    cached: Check | None = cache.get(WORKER_CACHE_KEY)
+    if cached is not None:
+        return cached
+    check = _ping_workers(app)
+    cache.set(WORKER_CACHE_KEY, check, worker_ttl())
+    return check
+
+
+def _ping_workers(app: Celery) -> Check:
     try:
-        replies: list[dict[str, Any]] = app.control.ping(timeout=timeout()) or []
+        replies: list[dict[str, Any]] = app.control.ping(timeout=timeout(), limit=1) or []
     except Exception as exc:
         return {"status": "down", "detail": f"{type(exc).__name__}: {exc}"[:300]}
     names = sorted(name for reply in replies for name in reply)
     if not names:
         return {"status": "down", "detail": f"no worker answered a ping within {timeout()} s"}
-    return {"status": "ok", "detail": f"{len(names)} worker(s) answered: {', '.join(names)}"}
+    return {"status": "ok", "detail": f"a worker answered: {', '.join(names)}"}
 
 
 def run_checks(app: Celery) -> tuple[bool, dict[str, Check]]:

@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "corsheaders",
     "games",
     "campaigns",
@@ -61,6 +62,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "corsheaders.middleware.CorsMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -93,14 +95,22 @@ ASGI_APPLICATION = "moon.asgi.application"
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'var' / 'moon.sqlite3'}",
-        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")),
+        # Connections are kept for a minute and checked before reuse: opening one per request
+        # cost more CPU than the request itself.
+        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")),
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # Wait for the write lock instead of failing at once when two requests write together.
-    # take the write lock when a transaction begins, so commands on SQLite queue up in order.
+    # Wait for the write lock instead of failing at once when two requests write together, and
+    # take it when a transaction begins, so commands on SQLite queue up in order. In WAL mode the
+    # readers (gunicorn's other threads and processes) are not blocked by a write.
     DATABASES["default"].setdefault("OPTIONS", {}).update(
-        {"timeout": 20, "transaction_mode": "IMMEDIATE"}
+        {
+            "timeout": 20,
+            "transaction_mode": "IMMEDIATE",
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
     )
 
 # The cache holds only what can be lost (API throttling counters). With REDIS_URL it is shared
@@ -140,11 +150,16 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# The web process serves the admin's and the API docs' assets itself (WhiteNoise): the docs work
+# offline and no proxy rule is needed. In the embedded mode (DEBUG) they are read where the
+# installed apps keep them; otherwise `manage.py collectstatic` gathers them into STATIC_ROOT
+# (the Dockerfile does).
+WHITENOISE_USE_FINDERS = DEBUG
+STATIC_ROOT = None if DEBUG else BASE_DIR / "staticfiles"
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "api.authentication.ExpiringTokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": [
         "rest_framework.permissions.IsAuthenticated",
@@ -172,11 +187,19 @@ REST_FRAMEWORK = {
     "NUM_PROXIES": int(os.environ.get("NUM_PROXIES") or 0),
 }
 
+# How long an API token authenticates after it was issued; 0: forever. Signing in after it
+# expired issues a new one; POST /api/v1/auth/logout revokes the one in use.
+TOKEN_LIFETIME_DAYS = int(os.environ.get("TOKEN_LIFETIME_DAYS") or 30)
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "moon API",
     "DESCRIPTION": "Play Welcome to the Moon over HTTP. Errors are JSON {code, detail}.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI from the installed sidecar package, not a CDN: the docs work offline.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": ["lobby", "playing", "scoring", "finished"],

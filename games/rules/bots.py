@@ -42,6 +42,7 @@ def _move(option: dict[str, Any]) -> Command:
 
 def greedy_bot(rng: random.Random) -> Bot:
     """A player taking the option that most raises its live score; among equal scores it
+    takes the one with the best prospects the sheet names (``Adventure.prospects``), then
     writes each number where it best fits the numbers around it (so that later numbers still
     find a place), prefers using an optional effect to skipping it, and breaks the remaining
     ties at random. Offered a mission, it claims it unless the claim would end the game (a
@@ -58,22 +59,25 @@ def greedy_bot(rng: random.Random) -> Bot:
         marks = state.sheet_of(seat).marks
         zones = _zones_by_space(rules.numbering_zones(marks))
         best: list[dict[str, Any]] = []
-        best_value: tuple[int, float, int] | None = None
-        totals: dict[Any, int] = {}
+        best_value: tuple[int, int, float, int] | None = None
+        totals: dict[Any, tuple[int, int]] = {}
         ideals: dict[str, list[float]] = {}
         effects = [rules.score_effect(state, seat, option) for option in decision.options]
         if None not in effects and len(set(effects)) == 1:
-            totals[effects[0]] = 0  # every option scores alike: the score decides nothing
+            totals[effects[0]] = (0, 0)  # every option scores alike: the score decides nothing
         for option, effect in zip(decision.options, effects, strict=True):
-            total = totals.get(effect) if effect is not None else None
-            if total is None:
+            known = totals.get(effect) if effect is not None else None
+            if known is None:
                 _, after = advance(state, seat, _move(option))
                 sheet = after.sheet_of(seat)
-                total = rules.sheet_score(after, sheet, marks=sheet.marks)["total"]
+                known = (
+                    rules.sheet_score(after, sheet, marks=sheet.marks)["total"],
+                    rules.prospects(after, sheet, sheet.marks),
+                )
                 if effect is not None:
-                    totals[effect] = total
+                    totals[effect] = known
             value = (
-                total,
+                *known,
                 -_misfit(option, marks, zones, ideals),
                 0 if option.get("action") == "skip" else 1,
             )

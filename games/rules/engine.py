@@ -6,7 +6,8 @@
   (events of an older version are upcast first);
 - ``options(state, seat)`` -> what the seat must or may do, every choice listed;
 - ``result_event(state)`` -> the final scores of an ended game, as an event;
-- ``game_view`` / ``sheet_view`` / ``redact`` -> what one viewer may see.
+- ``game_view`` / ``sheet_view`` / ``redact`` / ``feed`` -> what one viewer may see, and in
+  which order the events became readable to it.
 """
 
 from collections.abc import Iterable
@@ -17,7 +18,7 @@ from games.rules.events import Event, schema_problem
 from games.rules.state import GameState
 from games.rules.turn import Decision, decide, new_game, options, result_event
 from games.rules.upcasting import upcast
-from games.rules.views import game_view, redact, sheet_view
+from games.rules.views import feed, game_view, redact, sheet_view
 
 __all__ = [
     "Decision",
@@ -27,6 +28,7 @@ __all__ = [
     "RuleViolation",
     "decide",
     "evolve",
+    "feed",
     "game_view",
     "new_game",
     "options",

@@ -70,9 +70,13 @@ def choose(adventure: int, seed: int, imposed: dict[str, int] | None) -> dict[st
 
 
 def values_of(chosen: dict[str, int]) -> dict[str, MissionValues]:
-    """The high (first) and low (later) value of each chosen card."""
+    """The high (first) and low (later) value of each chosen card: 0 for a card that prints
+    none (adventure 5 scores its missions on the sheet)."""
     return {
-        letter: {"first": int(MISSIONS[card]["first"]), "later": int(MISSIONS[card]["later"])}
+        letter: {
+            "first": int(MISSIONS[card]["first"] or 0),
+            "later": int(MISSIONS[card]["later"] or 0),
+        }
         for letter, card in chosen.items()
     }
 

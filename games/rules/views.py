@@ -5,6 +5,7 @@ of that turn, on the sheet it plays, are shown only to that seat, and so are its
 and what it was offered in phase 6.
 """
 
+from collections.abc import Iterable
 from typing import Any
 
 from games.rules import missions
@@ -14,6 +15,8 @@ from games.rules.state import GameState, Sheet
 
 # Events of a seat in the current turn that reveal nothing of its sheet.
 ALWAYS_VISIBLE = {"confirmed"}
+# Events that end the turn in play without starting another: what was private is revealed.
+REVEALING = {"game_ended"}
 
 
 def game_view(state: GameState, *, viewer: int | None) -> dict[str, Any]:
@@ -73,10 +76,43 @@ def redact(event: Event, state: GameState, *, viewer: int | None) -> Event | Non
         offers = event["data"]["offers"]
         mine = {str(viewer): offers[str(viewer)]} if str(viewer) in offers else {}
         return {**event, "data": {"offers": mine}}
-    seat = event["seat"]
-    if current and seat is not None and seat != viewer and kind not in ALWAYS_VISIBLE:
+    owner = private_to(kind, event["seat"])
+    if current and owner is not None and owner != viewer:
         return None
     return event
+
+
+def private_to(kind: str, seat: int | None) -> int | None:
+    """The seat an event belongs to while its turn is being played (no other seat may read it
+    until the turn resolves), or None when every seat may read it at once."""
+    if seat is None or kind in ALWAYS_VISIBLE or kind == "game_started":
+        return None
+    return seat
+
+
+def feed(events: Iterable[tuple[int, int, int | None, str]], *, viewer: int | None) -> list[int]:
+    """The seqs of ``events`` (``(seq, turn, seat, kind)`` in log order) that ``viewer`` may
+    read now, in the order they became readable to it.
+
+    Another seat's events of a turn become readable when the turn resolves, so they are placed
+    right before the event that resolves it, and those of the turn in play are left out. New
+    events only ever join the end of this list: a viewer's position in it moves with nothing
+    that is hidden from them.
+    """
+    readable: list[int] = []
+    held: list[int] = []
+    held_turn = 0
+    for seq, turn, seat, kind in events:
+        if held and (turn != held_turn or kind in REVEALING):
+            readable.extend(held)
+            held.clear()
+        owner = private_to(kind, seat)
+        if owner is None or owner == viewer:
+            readable.append(seq)
+        else:
+            held.append(seq)
+            held_turn = turn
+    return readable
 
 
 def _sees_current_turn(state: GameState, sheet: Sheet, viewer: int | None) -> bool:

@@ -1,8 +1,15 @@
 """Registration, tokens, and what an unauthenticated caller gets."""
 
+from datetime import timedelta
+from typing import Any
+
 import pytest
 from django.contrib.auth.models import User
+from django.db import IntegrityError, transaction
+from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
+
+from games.models import Account
 
 pytestmark = pytest.mark.django_db
 
@@ -142,3 +149,81 @@ def test_weak_passwords_are_refused(anon: APIClient, username: str, password: st
     assert response.status_code == 400
     assert response.json()["code"] in ("weak_password", "invalid_request")
     assert not User.objects.filter(username=username).exists()
+
+
+def _register(client: APIClient, username: str) -> Any:
+    return client.post(
+        "/api/v1/auth/register", {"username": username, "password": "secret-pw"}, format="json"
+    )
+
+
+FULLWIDTH_ANN = "\uff21\uff2e\uff2e"
+
+
+@pytest.mark.parametrize("other", ["ANN", "Ann", FULLWIDTH_ANN, FULLWIDTH_ANN.lower()])
+def test_a_name_differing_only_by_case_or_unicode_form_is_taken(anon: APIClient, other: str) -> None:
+    assert _register(anon, "ann").status_code == 201
+    response = _register(anon, other)
+    assert response.status_code == 409, other
+    assert response.json()["code"] == "username_taken"
+    assert User.objects.count() == 1
+
+
+def test_non_ascii_names_fold_on_every_database(anon: APIClient) -> None:
+    assert _register(anon, "Ännchen").status_code == 201
+    assert _register(anon, "ännchen").json()["code"] == "username_taken"
+    # and sign-in takes the name in any of its forms
+    for form in ("Ännchen", "ÄNNCHEN", "ännchen"):
+        response = anon.post(
+            "/api/v1/auth/token", {"username": form, "password": "secret-pw"}, format="json"
+        )
+        assert response.status_code == 200, form
+
+
+def test_the_database_refuses_two_accounts_with_one_name_key(anon: APIClient) -> None:
+    assert _register(anon, "ann").status_code == 201
+    other = User.objects.create_user("someone-else", password="secret-pw")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Account.objects.create(user=other, name_key="ann")
+
+
+def test_signing_out_revokes_the_token_in_use(anon: APIClient) -> None:
+    token = _register(anon, "zoe").json()["token"]
+    anon.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    assert anon.post("/api/v1/auth/logout").status_code == 204
+    response = anon.get("/api/v1/games")
+    assert response.status_code == 401
+    assert response.json()["code"] == "authentication_failed"
+    fresh = anon.post(
+        "/api/v1/auth/token", {"username": "zoe", "password": "secret-pw"}, format="json"
+    ).json()["token"]
+    assert fresh != token
+    anon.credentials(HTTP_AUTHORIZATION=f"Token {fresh}")
+    assert anon.get("/api/v1/games").status_code == 200
+
+
+def test_signing_out_needs_a_token(anon: APIClient) -> None:
+    response = anon.post("/api/v1/auth/logout")
+    assert response.status_code == 401
+    assert response.json()["code"] == "not_authenticated"
+
+
+def test_a_token_past_its_lifetime_is_refused_and_signing_in_issues_a_new_one(
+    anon: APIClient, settings: Any
+) -> None:
+    settings.TOKEN_LIFETIME_DAYS = 30
+    token = _register(anon, "zoe").json()["token"]
+    anon.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    issued = Token.objects.get(key=token).created
+    Token.objects.filter(key=token).update(created=issued - timedelta(days=29))
+    assert anon.get("/api/v1/games").status_code == 200
+    Token.objects.filter(key=token).update(created=issued - timedelta(days=31))
+    response = anon.get("/api/v1/games")
+    assert response.status_code == 401
+    assert response.json()["code"] == "token_expired"
+    fresh = anon.post(
+        "/api/v1/auth/token", {"username": "zoe", "password": "secret-pw"}, format="json"
+    ).json()["token"]
+    assert fresh != token
+    anon.credentials(HTTP_AUTHORIZATION=f"Token {fresh}")
+    assert anon.get("/api/v1/games").status_code == 200

@@ -7,6 +7,8 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from games import snapshots
+from games.models import Event, Game
 from games.rules.adventures import PLAYABLE
 
 MAX_REQUESTS = 20_000
@@ -66,3 +68,8 @@ def test_three_bots_play_an_adventure_to_its_end(
     for seat in range(3):
         sheet = alice.get(f"{base}/sheets/{seat}").json()
         assert sheet["score"]["total"] == result["scores"][seat]["total"]
+
+    # the snapshot kept beside the log is the fold of the whole log, result included
+    stored = Game.objects.get(pk=created["id"])
+    assert stored.snapshot.seq == Event.objects.filter(game=stored).count()
+    assert snapshots.matches_log(game=stored)

@@ -62,8 +62,18 @@ def test_join_refuses_a_full_game(
     assert response.json()["code"] == "game_full"
 
 
-def test_join_refuses_a_started_game(playing_game: int, dave: APIClient, post: Any) -> None:
+def test_a_started_game_does_not_exist_for_an_outsider_who_joins(
+    playing_game: int, dave: APIClient, post: Any
+) -> None:
     response = post(dave, f"/api/v1/games/{playing_game}/join")
+    assert response.status_code == 404
+    assert response.json() == post(dave, "/api/v1/games/999999/join").json() | {
+        "detail": f"There is no game {playing_game}."
+    }
+
+
+def test_joining_a_started_game_again_is_a_409(playing_game: int, bob: APIClient, post: Any) -> None:
+    response = post(bob, f"/api/v1/games/{playing_game}/join")
     assert response.status_code == 409
     assert response.json()["code"] == "game_not_in_lobby"
 
@@ -113,9 +123,13 @@ def test_a_started_game_is_read_by_its_seats_only(
     playing_game: int, bob: APIClient, dave: APIClient
 ) -> None:
     assert bob.get(f"/api/v1/games/{playing_game}").json()["seat"] == 1
+    # to anyone else it answers exactly as an id that names no game does
     response = dave.get(f"/api/v1/games/{playing_game}")
-    assert response.status_code == 403
-    assert response.json()["code"] == "not_seated"
+    assert response.status_code == 404
+    assert response.json() == {"code": "not_found", "detail": f"There is no game {playing_game}."}
+    assert dave.get("/api/v1/games/999999").json() == {
+        "code": "not_found", "detail": "There is no game 999999."
+    }
 
 
 @pytest.mark.parametrize("game_id", ["999", "abc", "-1", "99999999999999999999999", "1.5"])

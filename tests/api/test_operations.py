@@ -1,15 +1,19 @@
 """Operations: the health endpoint, throttling, CORS, and settings that refuse to start unsafe."""
 
 import os
+import re
 import subprocess
 import sys
 import uuid
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from django.core.cache import cache
 from rest_framework.test import APIClient
 
+from moon import health
 from moon.celery import app as celery_app
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -45,8 +49,6 @@ def test_health_names_what_is_down(anon: APIClient, monkeypatch: pytest.MonkeyPa
 
 
 def test_health_reports_a_database_that_does_not_answer(monkeypatch: pytest.MonkeyPatch) -> None:
-    from moon import health
-
     def refuse(*args: Any, **kwargs: Any) -> Any:
         raise ConnectionError("connection refused")
 
@@ -55,6 +57,32 @@ def test_health_reports_a_database_that_does_not_answer(monkeypatch: pytest.Monk
     assert not healthy
     assert checks["database"]["status"] == "down"
     assert "connection refused" in checks["database"]["detail"]
+
+
+class _Control:
+    def __init__(self, replies: list[dict[str, Any]]) -> None:
+        self.replies = replies
+        self.pings: list[dict[str, Any]] = []
+
+    def ping(self, **kwargs: Any) -> list[dict[str, Any]]:
+        self.pings.append(kwargs)
+        return self.replies
+
+
+def test_the_worker_check_returns_at_the_first_answer_and_is_kept_for_a_while() -> None:
+    cache.delete(health.WORKER_CACHE_KEY)
+    control = _Control([{"celery@a": {"ok": "pong"}}])
+    app: Any = SimpleNamespace(conf=SimpleNamespace(task_always_eager=False), control=control)
+    broker: health.Check = {"status": "ok", "detail": ""}
+    first = health.check_worker(app, broker)
+    assert first["status"] == "ok" and "celery@a" in first["detail"]
+    assert control.pings == [{"timeout": health.timeout(), "limit": 1}]
+    control.replies = []  # the worker goes away: the next calls within the TTL read the cache
+    assert health.check_worker(app, broker) == first
+    assert len(control.pings) == 1
+    cache.delete(health.WORKER_CACHE_KEY)
+    assert health.check_worker(app, broker)["status"] == "down"
+    cache.delete(health.WORKER_CACHE_KEY)
 
 
 def test_health_is_in_the_openapi_schema(anon: APIClient) -> None:
@@ -173,3 +201,31 @@ def test_behind_a_proxy_the_client_address_comes_from_x_forwarded_for(
         for n in range(4)
     ]
     assert statuses == [400, 400, 429, 400]
+
+
+def test_the_api_root_lists_its_resources_without_sign_in(anon: APIClient) -> None:
+    response = anon.get("/api/v1/")
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert body["docs"] == "http://testserver/api/v1/docs"
+    assert body["schema"] == "http://testserver/api/v1/schema"
+    resources = body["resources"]
+    assert resources["games"] == "http://testserver/api/v1/games"
+    assert resources["sheet"] == "http://testserver/api/v1/games/{id}/sheets/{sheet}"
+    # every link with its placeholders filled names a route of the schema
+    schema = anon.get("/api/v1/schema", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    paths = {path.replace("{game_id}", "{id}") for path in schema["paths"]}
+    for url in resources.values():
+        assert url.removeprefix("http://testserver") in paths, url
+
+
+def test_the_docs_load_every_asset_from_this_server(anon: APIClient) -> None:
+    page = anon.get("/api/v1/docs")
+    assert page.status_code == 200
+    assets = re.findall(r'(?:src|href)="([^"]+)"', page.content.decode())
+    assert assets, "the docs page names its scripts and styles"
+    for asset in assets:
+        assert asset.startswith("/static/"), f"{asset} is not served here"
+        served: Any = anon.get(asset)
+        assert served.status_code == 200, asset
+        assert b"".join(served.streaming_content if served.streaming else [served.content])

@@ -113,19 +113,29 @@ def test_undo_with_nothing_to_undo_is_a_409(
 
 
 @pytest.mark.parametrize("action", ["moves", "undo", "confirm"])
-def test_a_player_without_a_seat_is_refused(
+def test_a_player_without_a_seat_is_told_the_game_does_not_exist(
     playing_game: int, dave: APIClient, post: Any, action: str
 ) -> None:
     before = events(playing_game)
     response = post(dave, f"{base(playing_game)}/{action}", {"choice": {"action": "skip"}})
-    assert response.status_code == 403
-    assert response.json()["code"] == "not_seated"
+    assert response.status_code == 404
+    assert response.json()["code"] == "not_found"
     assert events(playing_game) == before
 
 
 @pytest.mark.parametrize("path", ["decision", "sheets/0", "events", "replay?seq=1"])
 def test_reads_need_a_seat(playing_game: int, dave: APIClient, path: str) -> None:
     response = dave.get(f"{base(playing_game)}/{path}")
+    assert response.status_code == 404
+    assert response.json()["code"] == "not_found"
+
+
+@pytest.mark.parametrize("path", ["decision", "events"])
+def test_in_the_lobby_an_outsider_is_told_they_have_no_seat(
+    alice: APIClient, dave: APIClient, post: Any, path: str
+) -> None:
+    game = post(alice, "/api/v1/games", {"adventure": 1, "max_players": 2}).json()
+    response = dave.get(f"{base(game['id'])}/{path}")
     assert response.status_code == 403
     assert response.json()["code"] == "not_seated"
 

@@ -2,6 +2,8 @@
 
 from games.rules.adventures.base import Adventure
 from games.rules.adventures.colony import ColonyRules
+from games.rules.adventures.dome import DomeRules
+from games.rules.adventures.escape import EscapeRules
 from games.rules.adventures.journey import JourneyRules
 from games.rules.adventures.launch import LaunchRules
 from games.rules.adventures.mine import MineRules
@@ -13,7 +15,9 @@ PLAYABLE: dict[int, Adventure] = {
     2: JourneyRules(),
     3: ColonyRules(),
     4: MineRules(),
+    5: DomeRules(),
     6: VirusRules(),
+    7: EscapeRules(),
 }
 
 

@@ -271,6 +271,11 @@ class Adventure(Generic[L]):
         combination = state.combinations[option["combination"]]
         return (option["space"], option["number"] != combination.number)
 
+    def prospects(self, state: GameState, sheet: Sheet, marks: Marks) -> int:
+        """What a player weighs that the score cannot see yet, compared only between options
+        that score alike (the greedy bot's second criterion): 0 unless a sheet says more."""
+        return 0
+
     def action_space_problem(self, action: str, space: str) -> RuleViolation | None:
         """Why a number of ``action`` cannot go in ``space`` (adventures tying zones to
         actions), or None."""

@@ -1,0 +1,67 @@
+"""Nothing a seat does before its turn is revealed can be read or inferred by another seat:
+not its marks, and not how many events it stored (versions and feed positions move only with
+what the reader may read)."""
+
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from tests.api.test_reading import base, play_until_confirm
+
+pytestmark = pytest.mark.django_db
+
+
+def _everything(client: APIClient, game: int) -> dict[str, Any]:
+    """Every answer a seat can get about the game."""
+    return {
+        "game": client.get(base(game)).json(),
+        "events": client.get(f"{base(game)}/events").json(),
+        "decision": client.get(f"{base(game)}/decision").json(),
+        "sheets": [client.get(f"{base(game)}/sheets/{sheet}").json() for sheet in range(3)],
+    }
+
+
+def test_another_seats_hidden_moves_change_no_answer(
+    playing_game: int, alice: APIClient, bob: APIClient, post: Any
+) -> None:
+    before = _everything(alice, playing_game)
+    play_until_confirm(bob, playing_game, post)
+    assert bob.get(base(playing_game)).json()["version"] > before["game"]["version"]
+    assert _everything(alice, playing_game) == before
+    post(bob, f"{base(playing_game)}/undo")
+    assert _everything(alice, playing_game) == before
+
+
+def test_feed_positions_are_dense_and_only_grow_at_the_end(
+    playing_game: int, alice: APIClient, bob: APIClient, carol: APIClient, post: Any
+) -> None:
+    play_until_confirm(bob, playing_game, post)
+    play_until_confirm(alice, playing_game, post)
+    early = alice.get(f"{base(playing_game)}/events").json()
+    assert [e["seq"] for e in early["events"]] == list(range(1, early["version"] + 1))
+    assert alice.get(base(playing_game)).json()["version"] == early["version"]
+
+    for client in (alice, bob, carol):
+        play_until_confirm(client, playing_game, post)
+        assert post(client, f"{base(playing_game)}/confirm").status_code == 200
+    late = alice.get(f"{base(playing_game)}/events").json()
+    assert [e["seq"] for e in late["events"]] == list(range(1, late["version"] + 1))
+    assert late["events"][: len(early["events"])] == early["events"]
+    revealed = late["events"][len(early["events"]) :]
+    assert {e["seat"] for e in revealed} >= {0, 1, 2}  # bob's and carol's moves, now readable
+    # what was revealed comes right before the event that revealed it: the next turn's start
+    first_of_next_turn = next(i for i, e in enumerate(revealed) if e["kind"] == "turn_started")
+    assert all(e["turn"] == 1 for e in revealed[:first_of_next_turn])
+
+
+def test_a_command_answer_places_its_events_where_the_feed_has_them(
+    playing_game: int, alice: APIClient, bob: APIClient, post: Any
+) -> None:
+    play_until_confirm(bob, playing_game, post)
+    option = alice.get(f"{base(playing_game)}/decision").json()["options"][0]
+    answer = post(alice, f"{base(playing_game)}/moves", {"choice": option}).json()
+    feed = alice.get(f"{base(playing_game)}/events").json()
+    assert answer["version"] == feed["version"]
+    assert answer["events"] == feed["events"][-len(answer["events"]) :]
+
