@@ -383,3 +383,26 @@ def test_the_greedy_bot_claims_when_the_virus_costs_less() -> None:
     confirm(state, 0, claim=False)
     claim = {"action": "claim_mission", "letter": "A"}
     assert bots.greedy_bot(random.Random(1))(state, 0) == {"type": "move", "choice": claim}
+
+
+def test_a_mission_claimed_in_a_later_turn_gives_its_later_value_and_wakes_nothing(
+    propagations: Counter[int],
+) -> None:
+    energies = circled(*(f"{q}.e{n}" for q in ("q1L", "q1M", "q2M", "q2R") for n in (2, 3)))
+    state = game(2, missions={"A": 94, "B": 96, "C": 98}, sheet=blank() | active("q1L"))
+    set_sheet(state, 0, blank() | active("q1L") | energies)
+    reveal(state, (3, "robot"), (5, "robot"), (8, "robot"))
+    for seat in (0, 1):
+        write(state, seat, 0, "floor3.s3", 3)
+        move(state, seat, **skip("action.robot"))
+    confirm_all(state)  # seat 0 claims C first: 10, and yellow wakes (one propagation each)
+    assert state.sheets[0].marks["mission.C"] == 10
+    assert propagations == {0: 1, 1: 1}
+    set_sheet(state, 1, state.sheets[1].marks | energies)
+    reveal(state, (3, "robot"), (5, "robot"), (8, "robot"))
+    for seat in (0, 1):
+        write(state, seat, 1, "floor3.s5", 5)
+        move(state, seat, **skip("action.robot"))
+    confirm_all(state)
+    assert state.sheets[1].marks["mission.C"] == 4
+    assert propagations == {0: 1, 1: 1} and state.turn == 3
