@@ -49,3 +49,18 @@ class SheetLayout:
     def error_penalty(self) -> Any:
         """Points lost by the number of System Error boxes marked."""
         raise NotImplementedError
+
+
+class WildLayout(SheetLayout):
+    """A sheet with wild actions (adventures 2, 6, 7): the symbols circled to use later, and
+    the astronaut track whose use some of them follow."""
+
+    @property
+    def wilds(self) -> tuple[str, ...]:
+        """The wild action boxes, in the order they are circled."""
+        raise NotImplementedError
+
+    @property
+    def astronaut_track(self) -> tuple[str, ...]:
+        """The astronaut symbols, in the order they are crossed."""
+        raise NotImplementedError

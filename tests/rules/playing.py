@@ -21,11 +21,20 @@ Choice = dict[str, Any]
 
 
 def start_game(
-    adventure: int, players: int, *, seed: int, missions: Mapping[str, int] | None = None
+    adventure: int,
+    players: int,
+    *,
+    seed: int,
+    missions: Mapping[str, int] | None = None,
+    sheet: Mapping[str, Mark] | None = None,
 ) -> GameState:
-    """A freshly started game (turn 1 flipped)."""
+    """A freshly started game (turn 1 flipped), every seat given ``sheet`` when one is named."""
     events = engine.new_game(adventure=adventure, players=players, seed=seed, missions=dict(missions or {}))
-    return engine.replay(events)
+    state = engine.replay(events)
+    if sheet is not None:
+        for seat in range(players):
+            set_sheet(state, seat, sheet)
+    return state
 
 
 def set_sheet(state: GameState, seat: int, marks: Mapping[str, Mark]) -> None:

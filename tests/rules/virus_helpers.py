@@ -29,11 +29,7 @@ def game(
     sheet: Mapping[str, Mark] | None = None,
 ) -> GameState:
     """A freshly started Adventure 6 game, every seat given ``sheet`` when one is named."""
-    state = start_game(6, players, seed=seed, missions=missions)
-    if sheet is not None:
-        for seat in range(players):
-            set_sheet(state, seat, sheet)
-    return state
+    return start_game(6, players, seed=seed, missions=missions, sheet=sheet)
 
 
 def blank() -> Marks:

@@ -106,9 +106,18 @@ class Adventure(Generic[L]):
         """The condition of each mission card of the adventure, on one sheet."""
         return {}
 
-    def astronaut_step(self, use: Use) -> Step:
-        """The Astronaut action as a step: usable while an astronaut symbol is left."""
-        return Step(uses=self.while_left("astronaut", self.astronaut_track), use=use)
+    def astronaut_step(self, use: Use | None = None) -> Step:
+        """The Astronaut action as a step: usable while an astronaut symbol is left; by default
+        its use crosses the next symbol (``cross_astronaut``)."""
+        return Step(
+            uses=self.while_left("astronaut", self.astronaut_track), use=use or self.cross_astronaut
+        )
+
+    def cross_astronaut(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+        """The Astronaut step used: its next symbol crossed, and named as the step's target."""
+        symbol = first_unmarked(rec.sheet(seat).marks, self.astronaut_track)
+        self.resolve_step(rec, seat, step, outcome="crossed", target=symbol)
+        self.cross_next(rec, seat, self.astronaut_track)
 
     def planning_step(self, use: Use) -> Step:
         """The Planning action as a step: an X in any empty numbering space."""

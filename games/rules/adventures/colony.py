@@ -97,7 +97,7 @@ class ColonyRules(Adventure[Layout]):
                 uses=self.each_of("robot", "tunnel", self.buildable_tunnels), use=self._draw_tunnel
             ),
             "energy": Step(uses=self._energy_uses, use=self._cross_energy),
-            "astronaut": self.astronaut_step(self._astronaut),
+            "astronaut": self.astronaut_step(),
             "planning": self.planning_step(self._planning),
         }
 
@@ -311,11 +311,6 @@ class ColonyRules(Adventure[Layout]):
         _raise(self.energy_problem(rec.sheet(seat).marks, box))
         self.resolve_step(rec, seat, step, outcome="crossed", target=box)
         rec.emit("mark", seat, element=box, mark=CROSS)
-
-    def _astronaut(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
-        symbol = first_unmarked(rec.sheet(seat).marks, self.astronaut_track)
-        self.resolve_step(rec, seat, step, outcome="crossed", target=symbol)
-        self.cross_next(rec, seat, self.astronaut_track)
 
     def _planning(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
         self.write_x(rec, seat, step, choice)

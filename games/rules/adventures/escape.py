@@ -60,8 +60,9 @@ from typing import Any
 
 from games.rules import cards
 from games.rules.actions import ASTRONAUT
-from games.rules.adventures.base import Adventure, Condition, Option, Step
+from games.rules.adventures.base import Condition, Option, Step
 from games.rules.adventures.escape_layout import Block, Layout
+from games.rules.adventures.wilds import WildActions
 from games.rules.cards import ACTIONS, Combination
 from games.rules.errors import RuleViolation
 from games.rules.events import Recorder
@@ -85,7 +86,7 @@ MISSION_TANKS = 105
 TANK_SHIPS_NEEDED = 3
 
 
-class EscapeRules(Adventure[Layout]):
+class EscapeRules(WildActions[Layout]):
     """The rules of adventure 7 (see the module docstring)."""
 
     layout_class = Layout
@@ -97,7 +98,7 @@ class EscapeRules(Adventure[Layout]):
             "energy": Step(uses=self._energy_uses, use=self._circle_reactor),
             "plant": Step(uses=self._plant_uses, use=self._circle_plant),
             "water": Step(uses=self._water_uses, use=self._circle_tank),
-            "astronaut": self.astronaut_step(self._astronaut),
+            "astronaut": self.astronaut_step(),
             "planning": Step(uses=self.each_of("planning", "space", self.open_x_spaces), use=self._planning),
         }
 
@@ -159,10 +160,6 @@ class EscapeRules(Adventure[Layout]):
         reachable = self.layout.access(marks).spaces
         return [space for space in self.layout.spaces if space in reachable and space not in marks]
 
-    def available_wilds(self, marks: Marks) -> list[str]:
-        """Wild actions circled and not crossed yet."""
-        return [wild for wild in self.layout.wilds if marks.get(wild) == CIRCLE]
-
     def choice_options(self, state: GameState, seat: int) -> list[Option]:
         """The writes as dealt (or the System Error), and the writes a wild action allows."""
         options = super().choice_options(state, seat)
@@ -192,22 +189,6 @@ class EscapeRules(Adventure[Layout]):
                         if low < number < high
                     ]  # fmt: skip
         return options
-
-    def wild_problem(self, marks: Marks, wild: Any, action: Any) -> RuleViolation | None:
-        """Why ``wild`` cannot turn this turn's action into ``action``, or None."""
-        available = self.available_wilds(marks)
-        chosen = wild if wild is not None else next(iter(available), None)
-        if chosen is None or chosen not in available:
-            return RuleViolation(
-                "wild_not_available",
-                f"{wild or 'A wild action'} is not circled and unused on your sheet at the start "
-                "of this turn.",
-            )
-        if action not in ACTIONS:
-            return RuleViolation(
-                "unknown_action", f"A wild action becomes one of {list(ACTIONS)}, not {action!r}."
-            )
-        return None
 
     def check_write(self, state: GameState, seat: int, choice: Option) -> dict[str, Any]:
         index, combination = cards.chosen_combination(state.combinations, choice)
@@ -411,11 +392,6 @@ class EscapeRules(Adventure[Layout]):
     def _circle(self, rec: Recorder, seat: int, step: str, element: Any) -> None:
         self.resolve_step(rec, seat, step, outcome="circled", target=element)
         rec.emit("mark", seat, element=element, mark=CIRCLE)
-
-    def _astronaut(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
-        symbol = first_unmarked(rec.sheet(seat).marks, self.astronaut_track)
-        self.resolve_step(rec, seat, step, outcome="crossed", target=symbol)
-        self.cross_next(rec, seat, self.astronaut_track)
 
     def _planning(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
         self.write_x(rec, seat, step, choice)

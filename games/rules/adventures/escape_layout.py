@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from games.rules.layout import SheetLayout
+from games.rules.layout import WildLayout
 from games.rules.sheet import CIRCLE, Marks
 
 # How many sets of activated airlocks keep their open spaces worked out (a bound on memory).
@@ -47,7 +47,7 @@ class Access:
 
 
 @dataclass(frozen=True)
-class Layout(SheetLayout):
+class Layout(WildLayout):
     """The sheet of adventure 7."""
 
     adventure = 7

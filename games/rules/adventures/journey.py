@@ -54,8 +54,9 @@ from typing import Any
 
 from games.rules import astra, cards, ranking
 from games.rules.actions import ASTRONAUT, ASTRONAUT_SHIFTS
-from games.rules.adventures.base import Adventure, Condition, Option, Step
+from games.rules.adventures.base import Condition, Option, Step
 from games.rules.adventures.journey_layout import WALL_DRAWN, Layout, Station, Zone
+from games.rules.adventures.wilds import WildActions
 from games.rules.cards import ACTIONS
 from games.rules.errors import RuleViolation
 from games.rules.events import Recorder
@@ -85,7 +86,7 @@ ENERGY_CARDS_PER_ASTRA_ZONE = 2
 UNMARKABLE_KINDS = ("mission_box", "score_box", "rank_box", "campaign_area", "station")
 
 
-class JourneyRules(Adventure[Layout]):
+class JourneyRules(WildActions[Layout]):
     """The rules of adventure 2 (see the module docstring)."""
 
     layout_class = Layout
@@ -198,26 +199,6 @@ class JourneyRules(Adventure[Layout]):
             )
         return None
 
-    def available_wilds(self, marks: Marks) -> list[str]:
-        """Wild actions circled and not crossed yet."""
-        return [wild for wild in self.layout.wilds if marks.get(wild) == CIRCLE]
-
-    def wild_problem(self, marks: Marks, wild: Any, action: Any) -> RuleViolation | None:
-        """Why ``wild`` cannot turn this turn's action into ``action``."""
-        available = self.available_wilds(marks)
-        chosen = wild if wild is not None else next(iter(available), None)
-        if chosen is None or chosen not in available:
-            return RuleViolation(
-                "wild_not_available",
-                f"{wild or 'A wild action'} is not circled and unused on your sheet at the "
-                "start of this turn.",
-            )
-        if action not in ACTIONS:
-            return RuleViolation(
-                "unknown_action", f"A wild action becomes one of {list(ACTIONS)}, not {action!r}."
-            )
-        return None
-
     def _variants(self, number: int, action: str) -> list[int | None]:
         """The modifiers a pick may carry: none, and the Astronaut shifts that stay in range."""
         if action != ASTRONAUT:
@@ -296,19 +277,6 @@ class JourneyRules(Adventure[Layout]):
             written["wild"] = wild
         return written
 
-    def listed_write(self, state: GameState, option: Option) -> dict[str, Any]:
-        written: dict[str, Any] = {
-            "combination": option["combination"],
-            "space": option["space"],
-            "number": option["number"],
-            "action": option.get("wild_action") or state.combinations[option["combination"]].action,
-        }
-        if "modifier" in option:
-            written["modifier"] = option["modifier"]
-        if "wild" in option:
-            written["wild"] = option["wild"]
-        return written
-
     def score_effect(self, state: GameState, seat: int, option: Option) -> Any:
         """A write: the zone it completes (if any), whether the Astronaut action was used and
         the wild spent (the action a wild becomes only waits as a step)."""
@@ -318,18 +286,6 @@ class JourneyRules(Adventure[Layout]):
         zone = self.layout.zone_of(marks, option["space"])
         completes = all(space in marks or space == option["space"] for space in zone.spaces)
         return (zone.id if completes else None, "modifier" in option, option.get("wild"))
-
-    def after_write(self, rec: Recorder, seat: int, written: dict[str, Any], combination: Any) -> None:
-        """A wild used is crossed; the Astronaut action is used (or not) at the pick; the other
-        actions wait as their steps."""
-        if "wild" in written:
-            rec.emit("mark", seat, element=written["wild"], mark=CROSS)
-        action = written["action"]
-        if action == ASTRONAUT:
-            if "modifier" in written:
-                self.cross_next(rec, seat, self.layout.astronaut_track)
-            return
-        rec.emit("effects_pending", seat, source=action, effects=[f"action.{action}"])
 
     def after_system_error(self, rec: Recorder, seat: int, box: str) -> None:
         if box in self.layout.error_gives_energy:

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from games.rules.layout import SheetLayout
+from games.rules.layout import WildLayout
 from games.rules.sheet import Marks
 
 WALL_DRAWN = "line"
@@ -47,7 +47,7 @@ class Zone:
 
 
 @dataclass(frozen=True)
-class Layout(SheetLayout):
+class Layout(WildLayout):
     """The sheet of adventure 2."""
 
     adventure = 2

@@ -68,8 +68,9 @@ from typing import Any
 
 from games.rules import cards
 from games.rules.actions import ASTRONAUT, ASTRONAUT_SHIFTS
-from games.rules.adventures.base import Adventure, Condition, Option, Step
+from games.rules.adventures.base import Condition, Option, Step
 from games.rules.adventures.virus_layout import Layout, Quarter, Track
+from games.rules.adventures.wilds import WildActions
 from games.rules.cards import ACTIONS
 from games.rules.errors import RuleViolation
 from games.rules.events import Recorder
@@ -101,7 +102,7 @@ MISSION_PLANT_WATER_FLOORS = 99
 FLOORS_NEEDED = 2
 
 
-class VirusRules(Adventure[Layout]):
+class VirusRules(WildActions[Layout]):
     """The rules of adventure 6 (see the module docstring)."""
 
     layout_class = Layout
@@ -200,10 +201,6 @@ class VirusRules(Adventure[Layout]):
     def zone_name(self, zone: Any) -> str:
         return f"floor {zone[0].removeprefix('floor').split('.')[0]}"
 
-    def available_wilds(self, marks: Marks) -> list[str]:
-        """Wild actions circled and not crossed yet."""
-        return [wild for wild in self.layout.wilds if marks.get(wild) == CIRCLE]
-
     def write_options(self, state: GameState, seat: int) -> list[Option]:
         """Every write of the combinations as dealt (common D4)."""
         marks = state.sheet_of(seat).marks
@@ -301,46 +298,6 @@ class VirusRules(Adventure[Layout]):
         if wild is not None:
             written["wild"] = wild
         return written
-
-    def wild_problem(self, marks: Marks, wild: Any, action: Any) -> RuleViolation | None:
-        """Why ``wild`` cannot turn this turn's action into ``action``."""
-        available = self.available_wilds(marks)
-        chosen = wild if wild is not None else next(iter(available), None)
-        if chosen is None or chosen not in available:
-            return RuleViolation(
-                "wild_not_available",
-                f"{wild or 'A wild action'} is not circled and unused on your sheet.",
-            )
-        if action not in ACTIONS:
-            return RuleViolation(
-                "unknown_action", f"A wild action becomes one of {list(ACTIONS)}, not {action!r}."
-            )
-        return None
-
-    def listed_write(self, state: GameState, option: Option) -> dict[str, Any]:
-        written: dict[str, Any] = {
-            "combination": option["combination"],
-            "space": option["space"],
-            "number": option["number"],
-            "action": option.get("wild_action") or state.combinations[option["combination"]].action,
-        }
-        if "modifier" in option:
-            written["modifier"] = option["modifier"]
-        if "wild" in option:
-            written["wild"] = option["wild"]
-        return written
-
-    def after_write(self, rec: Recorder, seat: int, written: dict[str, Any], combination: Any) -> None:
-        """A wild used is crossed; the Astronaut action is used (or not) at the pick; the other
-        actions wait as their steps."""
-        if "wild" in written:
-            rec.emit("mark", seat, element=written["wild"], mark=CROSS)
-        action = written["action"]
-        if action == ASTRONAUT:
-            if "modifier" in written:
-                self.cross_next(rec, seat, self.layout.astronaut_track)
-            return
-        rec.emit("effects_pending", seat, source=action, effects=[f"action.{action}"])
 
     def cross_next(self, rec: Recorder, seat: int, track: tuple[str, ...]) -> str | None:
         """Cross the next symbol of a track; the second of an astronaut or planning pair

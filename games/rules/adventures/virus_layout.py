@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from games.rules.layout import SheetLayout
+from games.rules.layout import WildLayout
 from games.rules.sheet import CIRCLE, Marks
 
 
@@ -78,7 +78,7 @@ class Track:
 
 
 @dataclass(frozen=True)
-class Layout(SheetLayout):
+class Layout(WildLayout):
     """The sheet of adventure 6."""
 
     adventure = 6
