@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 SERVE_STAMP := $(VENV)/.installed-serve
 PORT ?= 8000
 
-.PHONY: run test test-services soak bench-load install migrate lint clean
+.PHONY: run test test-services test-contract soak bench-load install migrate lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -59,6 +59,11 @@ test-services: install | var
 	export MOON_SERVICES=1; \
 	status=0; $(BIN)/pytest $(PYTEST_ARGS) || status=$$?; \
 	deploy/services.sh stop; exit $$status
+
+# Schemathesis against a live server (gunicorn, SQLite) with every check on: no 5xx, no answer
+# off the schema (tests/contract/run.py). CI runs it after the two suites.
+test-contract: install | var
+	$(BIN)/python -m tests.contract.run
 
 # Not in CI: the load bench (bench/load.py) against gunicorn + PostgreSQL + Redis on loopback.
 # LOAD_ARGS passes options, e.g. LOAD_ARGS="--games 50 --turns 15".

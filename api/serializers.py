@@ -2,34 +2,54 @@
 
 from typing import Any
 
+from django.core.validators import RegexValidator
 from rest_framework import serializers
 
 # --- requests ----------------------------------------------------------------------------------
 
 
+class StrictIntegerField(serializers.IntegerField):
+    """A whole number as JSON writes one: `"1"`, `1.0` and `true` are refused, not converted."""
+
+    default_error_messages = {"invalid": "A JSON integer is required (not a string or a float)."}
+
+    def to_internal_value(self, data: Any) -> int:
+        if not isinstance(data, int) or isinstance(data, bool):
+            self.fail("invalid")
+        return int(super().to_internal_value(data))
+
+
+class StrictCharField(serializers.CharField):
+    """A JSON string: numbers are refused, not turned into text."""
+
+    default_error_messages = {"invalid": "A JSON string is required."}
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return str(super().to_internal_value(data))
+
+
 class CredentialsSerializer(serializers.Serializer):
-    username = serializers.RegexField(
-        r"^[\w.@+-]+\Z",
+    username = StrictCharField(
         max_length=150,
-        error_messages={"invalid": "Use letters, digits and @ . + - _ only."},
+        validators=[
+            RegexValidator(r"^[\w.@+-]+\Z", message="Use letters, digits and @ . + - _ only.")
+        ],
     )
-    password = serializers.CharField(min_length=6, max_length=128, trim_whitespace=False)
+    password = StrictCharField(min_length=6, max_length=128, trim_whitespace=False)
 
 
 class CreateGameSerializer(serializers.Serializer):
-    adventure = serializers.IntegerField(min_value=1, max_value=8)
-    max_players = serializers.IntegerField(min_value=1, max_value=6)
+    adventure = StrictIntegerField(min_value=1, max_value=8)
+    max_players = StrictIntegerField(min_value=1, max_value=6)
 
 
 class MoveSerializer(serializers.Serializer):
-    choice = serializers.JSONField(
-        help_text="One element of `options` from GET /decision, sent back unchanged."
+    choice = serializers.DictField(
+        help_text="One element of `options` from GET /decision, sent back unchanged.",
+        error_messages={"not_a_dict": "choice must be one of the decision's options (an object)."},
     )
-
-    def validate_choice(self, value: Any) -> Any:
-        if not isinstance(value, dict):
-            raise serializers.ValidationError("choice must be one of the decision's options.")
-        return value
 
 
 class QueryIntegerField(serializers.IntegerField):
@@ -73,6 +93,23 @@ class SeatSerializer(serializers.Serializer):
     username = serializers.CharField()
 
 
+class PlayingSeatSerializer(SeatSerializer):
+    confirmed = serializers.BooleanField(
+        required=False, help_text="Whether the seat has confirmed the turn in play (public)."
+    )
+    sheets = serializers.ListField(
+        child=serializers.IntegerField(), required=False, help_text="The sheets the seat plays on."
+    )
+    sheet = serializers.IntegerField(required=False, help_text="The sheet it plays this turn.")
+
+
+class EngineSeatSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    confirmed = serializers.BooleanField()
+    sheets = serializers.ListField(child=serializers.IntegerField())
+    sheet = serializers.IntegerField()
+
+
 class JoinedSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
 
@@ -80,12 +117,34 @@ class JoinedSerializer(serializers.Serializer):
 class ScoreSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
     total = serializers.IntegerField()
-    breakdown = serializers.JSONField()
+    rank = serializers.IntegerField(help_text="1 for the winners; tied seats share a rank.")
+    breakdown = serializers.JSONField(help_text="The score area by area, as `/sheets` shows it.")
 
 
 class ResultSerializer(serializers.Serializer):
     scores = ScoreSerializer(many=True)
     winners = serializers.ListField(child=serializers.IntegerField())
+
+
+class EndSerializer(serializers.Serializer):
+    reasons = serializers.ListField(
+        child=serializers.JSONField(), help_text="Why the game ended (each with its `kind`)."
+    )
+
+
+class CombinationSerializer(serializers.Serializer):
+    stack = serializers.IntegerField()
+    number = serializers.IntegerField()
+    action = serializers.CharField()
+
+
+class MissionSerializer(serializers.Serializer):
+    letter = serializers.CharField()
+    card = serializers.IntegerField()
+    text = serializers.CharField()
+    first = serializers.IntegerField(help_text="Points for those who accomplish it first.")
+    later = serializers.IntegerField(help_text="Points once the card is flipped.")
+    flipped = serializers.BooleanField()
 
 
 class GameSummarySerializer(serializers.Serializer):
@@ -106,10 +165,14 @@ class SheetRefSerializer(serializers.Serializer):
 
 
 class GameSerializer(GameSummarySerializer):
+    seats = PlayingSeatSerializer(many=True)
     seat = serializers.IntegerField(allow_null=True, help_text="The caller's seat, if any.")
     version = serializers.IntegerField(
         help_text="How many events of the game you can read: the end of your feed (0 before the "
         "start). It never moves with what another seat did in the turn being played."
+    )
+    players = serializers.IntegerField(
+        required=False, help_text="How many seats were dealt in (once started)."
     )
     turn = serializers.IntegerField(allow_null=True)
     phase = serializers.ChoiceField(
@@ -121,9 +184,25 @@ class GameSerializer(GameSummarySerializer):
     sheets = SheetRefSerializer(
         many=True, required=False, help_text="Every sheet and the seats that play on it."
     )
-    combinations = serializers.JSONField(help_text="The three combinations of this turn.")
-    missions = serializers.JSONField()
+    combinations = CombinationSerializer(many=True, help_text="The three combinations of this turn.")
+    missions = MissionSerializer(many=True)
+    end = EndSerializer(
+        required=False, allow_null=True, help_text="Why the game ended, once it has (else null)."
+    )
     result = ResultSerializer(allow_null=True, help_text="Once the game is finished.")
+
+
+class ReplayGameSerializer(serializers.Serializer):
+    adventure = serializers.IntegerField()
+    players = serializers.IntegerField()
+    turn = serializers.IntegerField(allow_null=True)
+    phase = serializers.ChoiceField(choices=["actions", "missions"])
+    combinations = CombinationSerializer(many=True)
+    missions = MissionSerializer(many=True)
+    sheets = SheetRefSerializer(many=True)
+    seats = EngineSeatSerializer(many=True, help_text="Seats as the engine knows them (no names).")
+    end = EndSerializer(allow_null=True)
+    result = ResultSerializer(allow_null=True)
 
 
 class DecisionSerializer(serializers.Serializer):
@@ -181,7 +260,7 @@ class SheetSerializer(serializers.Serializer):
 class ReplaySerializer(serializers.Serializer):
     seq = serializers.IntegerField()
     version = serializers.IntegerField()
-    game = serializers.JSONField()
+    game = ReplayGameSerializer()
     sheets = SheetSerializer(many=True)
 
 

@@ -6,7 +6,6 @@ from urllib.parse import unquote
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.urls import reverse
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -15,15 +14,14 @@ from rest_framework.serializers import Serializer
 from rest_framework.views import APIView
 
 from api import serializers as s
-from api.idempotency import HEADER, idempotent
+from api.idempotency import HEADER, MAX_KEY_LENGTH, idempotent
+from api.ids import path_id
 from api.permissions import Public, SignedIn
 from games import selectors, services
-from games.errors import Invalid, NotFound
+from games.errors import Invalid
 from games.models import Game
 from moon import health
 from moon.celery import app as celery_app
-
-MAX_ID = 2**63 - 1
 
 ERRORS = {
     400: OpenApiResponse(s.ErrorSerializer, description="Invalid request or illegal move"),
@@ -31,16 +29,26 @@ ERRORS = {
     403: OpenApiResponse(s.ErrorSerializer, description="Not seated / not allowed"),
     404: OpenApiResponse(s.ErrorSerializer, description="No such game"),
     409: OpenApiResponse(s.ErrorSerializer, description="Not now (status, turn, race)"),
+    429: OpenApiResponse(s.ErrorSerializer, description="Too many requests (`throttled`)"),
+}
+# What any request with a body may get before its view runs: too large, or not JSON.
+BODY_ERRORS = {
+    413: OpenApiResponse(s.ErrorSerializer, description="Body too large (`payload_too_large`)"),
+    415: OpenApiResponse(s.ErrorSerializer, description="Body not JSON (`unsupported_media_type`)"),
 }
 IDEMPOTENCY = OpenApiParameter(
     HEADER,
-    OpenApiTypes.STR,
+    {"type": "string", "minLength": 1, "maxLength": MAX_KEY_LENGTH},
     OpenApiParameter.HEADER,
     required=False,
-    description="Send again with the same key: the first answer is returned, nothing appended.",
+    description=(
+        f"Send again with the same key (1 to {MAX_KEY_LENGTH} characters) and the same body: the "
+        "first answer is returned, nothing appended."
+    ),
 )
 POST_ERRORS = {
     **ERRORS,
+    **BODY_ERRORS,
     422: OpenApiResponse(s.ErrorSerializer, description="Idempotency-Key reused elsewhere"),
 }
 
@@ -59,16 +67,7 @@ def _body(request: Request) -> Any:
 
 
 def _game(game_id: str) -> Game:
-    return selectors.get_game(game_id=_id(game_id, what="game"))
-
-
-def _id(raw: str, *, what: str, code: str = "not_found") -> int:
-    """An id from a path: plain ASCII digits in canonical form (no sign, no leading zero), in
-    range; anything else names nothing (404)."""
-    plain = raw.isascii() and raw.isdigit() and (raw == "0" or not raw.startswith("0"))
-    if not plain or len(raw) > len(str(MAX_ID)) or int(raw) > MAX_ID:
-        raise NotFound(code, f"There is no {what} {raw[:40]!r}.")
-    return int(raw)
+    return selectors.get_game(game_id=path_id(game_id, what="game"))
 
 
 def _user(request: Request) -> User:
@@ -78,9 +77,19 @@ def _user(request: Request) -> User:
     return user
 
 
-def _command_answer(result: services.CommandResult) -> dict[str, Any]:
-    return selectors.command_answer(
-        game=result.game, rows=result.events, state=result.state, seat=result.seat
+def _out(
+    serializer_class: type[Serializer], data: Any, *, code: int = status.HTTP_200_OK, many: bool = False
+) -> Response:
+    """An answer rendered through its output serializer: what is sent is what the schema says."""
+    return Response(serializer_class(data, many=many).data, status=code)
+
+
+def _command_answer(result: services.CommandResult) -> Response:
+    return _out(
+        s.CommandResultSerializer,
+        selectors.command_answer(
+            game=result.game, rows=result.events, state=result.state, seat=result.seat
+        ),
     )
 
 
@@ -103,7 +112,8 @@ class IndexView(APIView):
             return unquote(request.build_absolute_uri(reverse(f"api:{name}", kwargs=kwargs)))
 
         game = {"game_id": "{id}"}
-        return Response(
+        return _out(
+            s.IndexSerializer,
             {
                 "name": "moon",
                 "version": settings.SPECTACULAR_SETTINGS["VERSION"],
@@ -150,16 +160,17 @@ class HealthView(APIView):
     def get(self, request: Request) -> Response:
         healthy, checks = health.run_checks(celery_app)
         if healthy:
-            return Response({"status": "ok", "checks": checks})
+            return _out(s.HealthSerializer, {"status": "ok", "checks": checks})
         down = [name for name, check in checks.items() if check["status"] not in health.UP]
-        return Response(
+        return _out(
+            s.HealthSerializer,
             {
                 "status": "unavailable",
                 "code": "unavailable",
                 "detail": f"down: {', '.join(down)}",
                 "checks": checks,
             },
-            status=status.HTTP_503_SERVICE_UNAVAILABLE,
+            code=status.HTTP_503_SERVICE_UNAVAILABLE,
         )
 
 
@@ -172,14 +183,16 @@ class RegisterView(APIView):
 
     @extend_schema(
         request=s.CredentialsSerializer,
-        responses={201: s.TokenSerializer, 400: ERRORS[400], 409: ERRORS[409]},
+        responses={
+            201: s.TokenSerializer, 400: ERRORS[400], 409: ERRORS[409], 429: ERRORS[429], **BODY_ERRORS
+        },
         summary="Create an account; returns its API token",
         tags=["auth"],
     )
     def post(self, request: Request) -> Response:
         data = _valid(s.CredentialsSerializer, _body(request))
         _, token = services.register_user(username=data["username"], password=data["password"])
-        return Response({"token": token}, status=status.HTTP_201_CREATED)
+        return _out(s.TokenSerializer, {"token": token}, code=status.HTTP_201_CREATED)
 
 
 class TokenView(APIView):
@@ -188,15 +201,14 @@ class TokenView(APIView):
 
     @extend_schema(
         request=s.CredentialsSerializer,
-        responses={200: s.TokenSerializer, 400: ERRORS[400]},
+        responses={200: s.TokenSerializer, 400: ERRORS[400], 429: ERRORS[429], **BODY_ERRORS},
         summary="Exchange a username and password for the API token",
         tags=["auth"],
     )
     def post(self, request: Request) -> Response:
         data = _valid(s.CredentialsSerializer, _body(request))
-        return Response(
-            {"token": services.sign_in(username=data["username"], password=data["password"])}
-        )
+        token = services.sign_in(username=data["username"], password=data["password"])
+        return _out(s.TokenSerializer, {"token": token})
 
 
 class LogoutView(APIView):
@@ -204,7 +216,7 @@ class LogoutView(APIView):
 
     @extend_schema(
         request=None,
-        responses={204: None, 401: ERRORS[401]},
+        responses={204: None, 401: ERRORS[401], 429: ERRORS[429]},
         summary="Sign out: revoke the token this request was sent with",
         description="The token authenticates no one afterwards; `/auth/token` issues a new one.",
         tags=["auth"],
@@ -221,13 +233,15 @@ class GamesView(APIView):
     permission_classes = [SignedIn]
 
     @extend_schema(
-        responses={200: s.GameSummarySerializer(many=True), 401: ERRORS[401]},
+        responses={200: s.GameSummarySerializer(many=True), 401: ERRORS[401], 429: ERRORS[429]},
         summary="The games you have a seat in, newest first",
         tags=["games"],
     )
     def get(self, request: Request) -> Response:
         games = selectors.games_of(user=_user(request))[:200]
-        return Response([selectors.game_summary(game=game) for game in games])
+        return _out(
+            s.GameSummarySerializer, [selectors.game_summary(game=game) for game in games], many=True
+        )
 
     @extend_schema(
         request=s.CreateGameSerializer,
@@ -242,8 +256,10 @@ class GamesView(APIView):
         game = services.create_game(
             by=_user(request), adventure=data["adventure"], max_players=data["max_players"]
         )
-        return Response(
-            selectors.game_view(game=game, viewer=_user(request)), status=status.HTTP_201_CREATED
+        return _out(
+            s.GameSerializer,
+            selectors.game_view(game=game, viewer=_user(request)),
+            code=status.HTTP_201_CREATED,
         )
 
 
@@ -256,7 +272,7 @@ class GameView(APIView):
         tags=["games"],
     )
     def get(self, request: Request, game_id: str) -> Response:
-        return Response(selectors.game_view(game=_game(game_id), viewer=_user(request)))
+        return _out(s.GameSerializer, selectors.game_view(game=_game(game_id), viewer=_user(request)))
 
 
 class JoinView(APIView):
@@ -272,7 +288,7 @@ class JoinView(APIView):
     @idempotent
     def post(self, request: Request, game_id: str) -> Response:
         seat = services.join_game(game=_game(game_id), by=_user(request))
-        return Response({"seat": seat.index})
+        return _out(s.JoinedSerializer, {"seat": seat.index})
 
 
 class StartView(APIView):
@@ -289,7 +305,7 @@ class StartView(APIView):
     def post(self, request: Request, game_id: str) -> Response:
         game = _game(game_id)
         result = services.start_game(game=game, by=_user(request))
-        return Response(selectors.game_view(game=result.game, viewer=_user(request)))
+        return _out(s.GameSerializer, selectors.game_view(game=result.game, viewer=_user(request)))
 
 
 # --- turns -------------------------------------------------------------------------------------
@@ -304,7 +320,9 @@ class DecisionView(APIView):
         tags=["turns"],
     )
     def get(self, request: Request, game_id: str) -> Response:
-        return Response(selectors.decision_view(game=_game(game_id), viewer=_user(request)))
+        return _out(
+            s.DecisionSerializer, selectors.decision_view(game=_game(game_id), viewer=_user(request))
+        )
 
 
 class MovesView(APIView):
@@ -322,7 +340,7 @@ class MovesView(APIView):
         game = _game(game_id)
         data = _valid(s.MoveSerializer, _body(request))
         result = services.play_move(game=game, by=_user(request), choice=data["choice"])
-        return Response(_command_answer(result))
+        return _command_answer(result)
 
 
 class UndoView(APIView):
@@ -338,7 +356,7 @@ class UndoView(APIView):
     @idempotent
     def post(self, request: Request, game_id: str) -> Response:
         result = services.undo_turn(game=_game(game_id), by=_user(request))
-        return Response(_command_answer(result))
+        return _command_answer(result)
 
 
 class ConfirmView(APIView):
@@ -354,7 +372,7 @@ class ConfirmView(APIView):
     @idempotent
     def post(self, request: Request, game_id: str) -> Response:
         result = services.confirm_turn(game=_game(game_id), by=_user(request))
-        return Response(_command_answer(result))
+        return _command_answer(result)
 
 
 # --- reading -----------------------------------------------------------------------------------
@@ -375,8 +393,10 @@ class SheetView(APIView):
     )
     def get(self, request: Request, game_id: str, sheet: str) -> Response:
         game = _game(game_id)
-        number = _id(sheet, what="sheet", code="sheet_not_found")
-        return Response(selectors.sheet_view(game=game, viewer=_user(request), sheet=number))
+        number = path_id(sheet, what="sheet", code="sheet_not_found")
+        return _out(
+            s.SheetSerializer, selectors.sheet_view(game=game, viewer=_user(request), sheet=number)
+        )
 
 
 class EventsView(APIView):
@@ -391,7 +411,8 @@ class EventsView(APIView):
     def get(self, request: Request, game_id: str) -> Response:
         game = _game(game_id)
         query = _valid(s.EventsQuerySerializer, request.query_params)
-        return Response(
+        return _out(
+            s.EventsPageSerializer,
             selectors.events_page(
                 game=game, viewer=_user(request), after=query["after"], limit=query["limit"]
             )
@@ -410,6 +431,8 @@ class ReplayView(APIView):
     def get(self, request: Request, game_id: str) -> Response:
         game = _game(game_id)
         query = _valid(s.ReplayQuerySerializer, request.query_params)
-        return Response(selectors.replay_view(game=game, viewer=_user(request), seq=query["seq"]))
+        return _out(
+            s.ReplaySerializer, selectors.replay_view(game=game, viewer=_user(request), seq=query["seq"])
+        )
 
 

@@ -201,6 +201,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "api.schema.integer_path_ids",
+    ],
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": ["lobby", "playing", "scoring", "finished"],
         "HealthStatusEnum": ["ok", "unavailable"],

@@ -1,5 +1,5 @@
 """Whole 3-player games, one per playable adventure, played over HTTP by random bots using
-only /decision and /moves (and /confirm)."""
+only /decision and /moves (and /confirm); every answer is checked against the OpenAPI schema."""
 
 import random
 from typing import Any
@@ -10,6 +10,7 @@ from rest_framework.test import APIClient
 from games import snapshots
 from games.models import Event, Game
 from games.rules.adventures import PLAYABLE
+from tests.api.openapi_check import CheckedClient, load
 
 MAX_REQUESTS = 20_000
 
@@ -18,13 +19,15 @@ MAX_REQUESTS = 20_000
 def test_three_bots_play_an_adventure_to_its_end(
     alice: APIClient, bob: APIClient, carol: APIClient, post: Any, adventure: int
 ) -> None:
-    created = post(alice, "/api/v1/games", {"adventure": adventure, "max_players": 3}).json()
+    check = load(alice)
+    players = [CheckedClient(client, check, post) for client in (alice, bob, carol)]
+    ann, ben, cy = players
+    created = ann.post("/api/v1/games", {"adventure": adventure, "max_players": 3}).json()
     base = f"/api/v1/games/{created['id']}"
-    for client in (bob, carol):
-        assert post(client, f"{base}/join").status_code == 200
-    assert post(alice, f"{base}/start").status_code == 200
+    for client in (ben, cy):
+        assert client.post(f"{base}/join").status_code == 200
+    assert ann.post(f"{base}/start").status_code == 200
     rng = random.Random(adventure)
-    players = [alice, bob, carol]
     requests = 0
     status = "playing"
     while status == "playing":
@@ -32,21 +35,22 @@ def test_three_bots_play_an_adventure_to_its_end(
         for client in players:
             decision = client.get(f"{base}/decision").json()
             if decision["options"]:
-                response = post(client, f"{base}/moves", {"choice": rng.choice(decision["options"])})
+                response = client.post(f"{base}/moves", {"choice": rng.choice(decision["options"])})
             elif decision["can_confirm"]:
-                response = post(client, f"{base}/confirm")
+                response = client.post(f"{base}/confirm")
             else:
                 continue
             assert response.status_code == 200, response.content
-            body = response.json()
-            assert set(body) >= {"events", "decision", "status", "version"}
             progressed = True
             requests += 1
             assert requests < MAX_REQUESTS
-        status = alice.get(base).json()["status"]
+            if requests % 25 == 0:  # what the others see mid-turn fits the schema too
+                ben.get(f"{base}/sheets/{requests % 3}")
+                cy.get(f"{base}/events", {"after": max(0, response.json()["version"] - 5)})
+        status = ann.get(base).json()["status"]
         assert progressed or status != "playing", "every seat waits and the game is still playing"
 
-    game = alice.get(base).json()
+    game = ann.get(base).json()
     assert game["status"] == "finished"
     result = game["result"]
     assert sorted(score["seat"] for score in result["scores"]) == [0, 1, 2]
@@ -56,7 +60,7 @@ def test_three_bots_play_an_adventure_to_its_end(
     kinds: list[str] = []
     after: int | None = 0
     while after is not None:  # a long game (the Virus) fills more than one page of the feed
-        feed = bob.get(f"{base}/events", {"after": after, "limit": 500}).json()
+        feed = ben.get(f"{base}/events", {"after": after, "limit": 500}).json()
         kinds += [event["kind"] for event in feed["events"]]
         after = feed["next"]
     assert "game_ended" in kinds
@@ -64,14 +68,21 @@ def test_three_bots_play_an_adventure_to_its_end(
 
     version = game["version"]
     for seq in (1, version // 2, version):
-        replay = carol.get(f"{base}/replay", {"seq": seq})
+        replay = cy.get(f"{base}/replay", {"seq": seq})
         assert replay.status_code == 200, replay.content
         assert replay.json()["seq"] == seq
         assert len(replay.json()["sheets"]) == 3
 
     for seat in range(3):
-        sheet = alice.get(f"{base}/sheets/{seat}").json()
+        sheet = ann.get(f"{base}/sheets/{seat}").json()
         assert sheet["score"]["total"] == result["scores"][seat]["total"]
+    assert ann.get("/api/v1/games").status_code == 200
+    assert {path for _, path, _ in check.checked} >= {
+        "/api/v1/games", "/api/v1/games/{game_id}", "/api/v1/games/{game_id}/moves",
+        "/api/v1/games/{game_id}/decision", "/api/v1/games/{game_id}/confirm",
+        "/api/v1/games/{game_id}/sheets/{sheet}", "/api/v1/games/{game_id}/events",
+        "/api/v1/games/{game_id}/replay",
+    }
 
     # the snapshot kept beside the log is the fold of the whole log, result included
     stored = Game.objects.get(pk=created["id"])

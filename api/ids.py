@@ -1,0 +1,14 @@
+"""Ids in paths: plain ASCII digits in canonical form, in range, or they name nothing."""
+
+from games.errors import NotFound
+
+MAX_ID = 2**63 - 1
+
+
+def path_id(raw: str, *, what: str, code: str = "not_found") -> int:
+    """An id from a path: plain ASCII digits in canonical form (no sign, no leading zero), in
+    range; anything else names nothing (404)."""
+    plain = raw.isascii() and raw.isdigit() and (raw == "0" or not raw.startswith("0"))
+    if not plain or len(raw) > len(str(MAX_ID)) or int(raw) > MAX_ID:
+        raise NotFound(code, f"There is no {what} {raw[:40]!r}.")
+    return int(raw)
