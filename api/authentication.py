@@ -1,5 +1,5 @@
-"""`Authorization: Token <key>`, with tokens that expire (TOKEN_LIFETIME_DAYS) and can be revoked
-by signing out."""
+"""`Authorization: Token <key>` with per-client tokens (`games.ClientToken`) that expire after
+TOKEN_LIFETIME_DAYS and are revoked one by one by signing out."""
 
 from typing import Any
 
@@ -16,7 +16,9 @@ class TokenExpired(exceptions.AuthenticationFailed):
 
 class ExpiringTokenAuthentication(TokenAuthentication):
     def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
-        user, token = super().authenticate_credentials(key)
+        token = services.authenticate_token(key=key)
+        if token is None or not token.user.is_active:
+            raise exceptions.AuthenticationFailed("Invalid token.")
         if services.token_expired(token=token):
             raise TokenExpired()
-        return user, token
+        return token.user, token

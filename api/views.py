@@ -19,7 +19,7 @@ from api.ids import path_id
 from api.permissions import Public, SignedIn
 from games import selectors, services
 from games.errors import Invalid
-from games.models import Game
+from games.models import ClientToken, Game
 from moon import health
 from moon.celery import app as celery_app
 
@@ -218,11 +218,16 @@ class LogoutView(APIView):
         request=None,
         responses={204: None, 401: ERRORS[401], 429: ERRORS[429]},
         summary="Sign out: revoke the token this request was sent with",
-        description="The token authenticates no one afterwards; `/auth/token` issues a new one.",
+        description=(
+            "The token authenticates no one afterwards; the account's other clients (other "
+            "tokens) stay signed in. `/auth/token` issues a new one."
+        ),
         tags=["auth"],
     )
     def post(self, request: Request) -> Response:
-        services.sign_out(token=request.auth)
+        token = request.auth
+        assert isinstance(token, ClientToken)  # what ExpiringTokenAuthentication authenticates with
+        services.sign_out(token=token)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

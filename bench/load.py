@@ -18,6 +18,7 @@ import http.client
 import json
 import os
 import random
+import secrets
 import statistics
 import threading
 import time
@@ -70,14 +71,19 @@ def make_tokens(count: int) -> list[str]:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "moon.settings")
     django.setup()
     from django.contrib.auth.models import User
-    from rest_framework.authtoken.models import Token
+
+    from games.models import ClientToken
+    from games.services import token_digest
 
     stamp = time.monotonic_ns()
     users = User.objects.bulk_create(
         [User(username=f"load-{stamp}-{index}", password="!") for index in range(count)]
     )
-    tokens = Token.objects.bulk_create([Token(user=user, key=Token.generate_key()) for user in users])
-    return [token.key for token in tokens]
+    keys = [secrets.token_hex(20) for _ in users]
+    ClientToken.objects.bulk_create(
+        ClientToken(user=user, digest=token_digest(key)) for user, key in zip(users, keys, strict=True)
+    )
+    return keys
 
 
 def open_games(client: Client, tokens: list[str], games: int, pool: ThreadPoolExecutor) -> list[int]:

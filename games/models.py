@@ -8,6 +8,7 @@ triggers refuse it (see migration 0002).
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.utils import timezone
 
 from games.rules.engine import Event as EngineEvent
 
@@ -24,6 +25,24 @@ class Account(models.Model):
 
     def __str__(self) -> str:
         return self.name_key
+
+
+class ClientToken(models.Model):
+    """The API token of one client of a user (an app, a browser tab, a script): every sign-in
+    issues a new one, so a client signs out alone. Only the key's SHA-256 digest is stored; the
+    key itself is shown once, when it is issued."""
+
+    digest = models.CharField(max_length=64, unique=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="client_tokens"
+    )
+    created = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "created"], name="client_token_user_created")]
+
+    def __str__(self) -> str:
+        return f"{self.user} token of {self.created:%Y-%m-%d %H:%M}"
 
 
 class Game(models.Model):

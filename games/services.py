@@ -5,6 +5,7 @@ engine to decide, append the events it returns with dense sequence numbers, and 
 game's status. The unique (game, seq) constraint is the last guard against a lost race.
 """
 
+import hashlib
 import logging
 import secrets
 import unicodedata
@@ -20,11 +21,10 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
 
 from games import followups, snapshots
 from games.errors import Conflict, Forbidden, Invalid, outsider
-from games.models import Account, Event, Game, Seat
+from games.models import Account, ClientToken, Event, Game, Seat
 from games.rules import engine
 from games.rules.engine import Event as EngineEvent
 from games.rules.engine import GameState
@@ -79,40 +79,57 @@ def register_user(*, username: str, password: str) -> tuple[User, str]:
                 Account.objects.create(user=user, name_key=key)
         except IntegrityError as exc:
             raise taken from exc
-        token = Token.objects.create(user=user)
-    return user, token.key
+    return user, issue_token(user=user)
 
 
 def sign_in(*, username: str, password: str) -> str:
-    """The API token of the user with that name (in any case or Unicode form) and password."""
+    """A new API token for the user with that name (in any case or Unicode form) and password:
+    each sign-in is a client of its own, which signs out alone."""
     account = Account.objects.filter(name_key=name_key(username)).select_related("user").first()
     user = authenticate(
         username=account.user.get_username() if account else username, password=password
     )
     if not isinstance(user, User):
         raise Invalid("invalid_credentials", "Unknown username or wrong password.")
-    return token_for(user=user)
+    return issue_token(user=user)
 
 
-def token_for(*, user: User) -> str:
-    """The user's API token; an expired one is replaced by a fresh one."""
+def token_digest(key: str) -> str:
+    """What is stored of a token: its SHA-256, so that the table does not hold usable keys."""
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def issue_token(*, user: User) -> str:
+    """A new client token for the user. Their expired tokens are dropped, and beyond
+    MAX_CLIENT_TOKENS the oldest are revoked, so that signing in again and again keeps no
+    growing pile of live keys."""
+    key = secrets.token_hex(20)
     with transaction.atomic():
-        token, _ = Token.objects.select_for_update().get_or_create(user=user)
-        if token_expired(token=token):
-            token.delete()
-            token = Token.objects.create(user=user)
-    return token.key
+        mine = ClientToken.objects.filter(user=user)
+        days = settings.TOKEN_LIFETIME_DAYS
+        if days:
+            mine.filter(created__lt=timezone.now() - timedelta(days=days)).delete()
+        ClientToken.objects.create(user=user, digest=token_digest(key))
+        kept = mine.order_by("-created", "-pk").values_list("pk", flat=True)[: settings.MAX_CLIENT_TOKENS]
+        mine.exclude(pk__in=list(kept)).delete()
+    return key
 
 
-def token_expired(*, token: Token) -> bool:
+def authenticate_token(*, key: str) -> ClientToken | None:
+    """The client token with that key, with its user; None when there is none."""
+    return ClientToken.objects.select_related("user").filter(digest=token_digest(key)).first()
+
+
+def token_expired(*, token: ClientToken) -> bool:
     """Whether the token is older than TOKEN_LIFETIME_DAYS (0: tokens never expire)."""
     days = settings.TOKEN_LIFETIME_DAYS
     return bool(days) and timezone.now() - token.created > timedelta(days=days)
 
 
-def sign_out(*, token: Token) -> None:
-    """Revoke the token: it authenticates no one from now on (signing in gives a new one)."""
-    Token.objects.filter(pk=token.pk).delete()
+def sign_out(*, token: ClientToken) -> None:
+    """Revoke the token in use: it authenticates no one from now on. The user's other clients
+    stay signed in."""
+    ClientToken.objects.filter(pk=token.pk).delete()
 
 
 # --- lobby -------------------------------------------------------------------------------------

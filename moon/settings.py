@@ -51,7 +51,6 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "corsheaders",
@@ -190,6 +189,8 @@ REST_FRAMEWORK = {
 # How long an API token authenticates after it was issued; 0: forever. Signing in after it
 # expired issues a new one; POST /api/v1/auth/logout revokes the one in use.
 TOKEN_LIFETIME_DAYS = int(os.environ.get("TOKEN_LIFETIME_DAYS") or 30)
+# Each sign-in is a client with its own token; past this many, a user's oldest are revoked.
+MAX_CLIENT_TOKENS = int(os.environ.get("MAX_CLIENT_TOKENS") or 20)
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "moon API",

@@ -1,15 +1,20 @@
 """Registration, tokens, and what an unauthenticated caller gets."""
 
+import hashlib
+import importlib
 from datetime import timedelta
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from django.apps import apps as django_apps
 from django.contrib.auth.models import User
-from django.db import IntegrityError, transaction
-from rest_framework.authtoken.models import Token
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
 from rest_framework.test import APIClient
 
-from games.models import Account
+from games import services
+from games.models import Account, ClientToken
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +29,7 @@ def test_register_returns_201_and_a_token_that_authenticates(anon: APIClient) ->
     assert anon.get("/api/v1/games").status_code == 200
 
 
-def test_token_returns_the_same_token_for_good_credentials(anon: APIClient) -> None:
+def test_signing_in_issues_a_new_token_and_the_first_still_works(anon: APIClient) -> None:
     first = anon.post(
         "/api/v1/auth/register", {"username": "zoe", "password": "secret-pw"}, format="json"
     ).json()["token"]
@@ -32,7 +37,11 @@ def test_token_returns_the_same_token_for_good_credentials(anon: APIClient) -> N
         "/api/v1/auth/token", {"username": "zoe", "password": "secret-pw"}, format="json"
     )
     assert response.status_code == 200
-    assert response.json() == {"token": first}
+    second = response.json()["token"]
+    assert second != first
+    for token in (first, second):
+        anon.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+        assert anon.get("/api/v1/games").status_code == 200
 
 
 def test_token_refuses_a_wrong_password(anon: APIClient, alice: APIClient) -> None:
@@ -214,10 +223,11 @@ def test_a_token_past_its_lifetime_is_refused_and_signing_in_issues_a_new_one(
     settings.TOKEN_LIFETIME_DAYS = 30
     token = _register(anon, "zoe").json()["token"]
     anon.credentials(HTTP_AUTHORIZATION=f"Token {token}")
-    issued = Token.objects.get(key=token).created
-    Token.objects.filter(key=token).update(created=issued - timedelta(days=29))
+    stored = ClientToken.objects.filter(digest=services.token_digest(token))
+    issued = stored.get().created
+    stored.update(created=issued - timedelta(days=29))
     assert anon.get("/api/v1/games").status_code == 200
-    Token.objects.filter(key=token).update(created=issued - timedelta(days=31))
+    stored.update(created=issued - timedelta(days=31))
     response = anon.get("/api/v1/games")
     assert response.status_code == 401
     assert response.json()["code"] == "token_expired"
@@ -226,4 +236,64 @@ def test_a_token_past_its_lifetime_is_refused_and_signing_in_issues_a_new_one(
     ).json()["token"]
     assert fresh != token
     anon.credentials(HTTP_AUTHORIZATION=f"Token {fresh}")
+    assert anon.get("/api/v1/games").status_code == 200
+
+
+def _sign_in(client: APIClient, username: str) -> str:
+    response = client.post(
+        "/api/v1/auth/token", {"username": username, "password": "secret-pw"}, format="json"
+    )
+    assert response.status_code == 200, response.content
+    return str(response.json()["token"])
+
+
+def test_each_sign_in_is_a_client_that_signs_out_alone(anon: APIClient) -> None:
+    _register(anon, "zoe")
+    phone, laptop = APIClient(), APIClient()
+    phone.credentials(HTTP_AUTHORIZATION=f"Token {_sign_in(anon, 'zoe')}")
+    laptop.credentials(HTTP_AUTHORIZATION=f"Token {_sign_in(anon, 'zoe')}")
+    assert phone.post("/api/v1/auth/logout").status_code == 204
+    assert phone.get("/api/v1/games").status_code == 401
+    assert laptop.get("/api/v1/games").status_code == 200
+
+
+def test_only_a_digest_of_a_token_is_stored(anon: APIClient) -> None:
+    token = _register(anon, "zoe").json()["token"]
+    (stored,) = ClientToken.objects.filter(user__username="zoe")
+    assert stored.digest != token and len(stored.digest) == 64
+    assert stored.digest == hashlib.sha256(token.encode()).hexdigest()
+
+
+def test_past_the_most_clients_the_oldest_token_is_revoked(anon: APIClient, settings: Any) -> None:
+    settings.MAX_CLIENT_TOKENS = 3
+    first = _register(anon, "zoe").json()["token"]
+    later = [_sign_in(anon, "zoe") for _ in range(3)]
+    assert ClientToken.objects.filter(user__username="zoe").count() == 3
+    anon.credentials(HTTP_AUTHORIZATION=f"Token {first}")
+    assert anon.get("/api/v1/games").status_code == 401
+    for token in later:
+        anon.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+        assert anon.get("/api/v1/games").status_code == 200
+
+
+def test_a_token_of_a_deactivated_user_is_refused(anon: APIClient) -> None:
+    token = _register(anon, "zoe").json()["token"]
+    User.objects.filter(username="zoe").update(is_active=False)
+    anon.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    assert anon.get("/api/v1/games").status_code == 401
+
+
+def test_tokens_issued_before_client_tokens_keep_working(anon: APIClient) -> None:
+    carry_over = importlib.import_module("games.migrations.0010_client_token").carry_over_tokens
+    user = User.objects.create_user("old-timer", password="secret-pw")
+    key = "0123456789abcdef0123456789abcdef01234567"
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "CREATE TABLE authtoken_token (key varchar(40) PRIMARY KEY, user_id integer, created timestamp)"
+        )
+        cursor.execute(
+            "INSERT INTO authtoken_token VALUES (%s, %s, %s)", [key, user.pk, timezone.now()]
+        )
+    carry_over(django_apps, SimpleNamespace(connection=connection))
+    anon.credentials(HTTP_AUTHORIZATION=f"Token {key}")
     assert anon.get("/api/v1/games").status_code == 200
