@@ -61,7 +61,7 @@ test-services: install | var
 	deploy/services.sh stop; exit $$status
 
 # Schemathesis against a live server (gunicorn, SQLite) with every check on: no 5xx, no answer
-# off the schema (tests/contract/run.py). CI runs it after the two suites.
+# off the schema (tests/contract/run.py). CI runs it first, before the two suites.
 test-contract: install | var
 	$(BIN)/python -m tests.contract.run
 
