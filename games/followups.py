@@ -1,9 +1,10 @@
 """The work that follows appended events, once their transaction commits.
 
 Services append events and hand the kinds they appended to ``after_commit``; what each kind sets
-off is registered by the module that does that work (``games.tasks``: scoring today, ASTRA turns
-and bot seats next), so that tasks call services and services never import tasks. The mapping
-itself is the list of ``register`` calls at the end of ``games.tasks``.
+off is registered by the module that does that work (``games.tasks``: scoring; ``campaigns.tasks``:
+the end of a campaign chapter once its game has its result; ASTRA turns and bot seats next), so
+that tasks call services and services never import tasks, and ``games`` never imports the apps
+built on it. The mapping itself is the list of ``register`` calls at the end of those modules.
 """
 
 import logging
