@@ -27,7 +27,10 @@ from tests.campaigns.flow import (
 )
 
 # rules/campaign.md, "After each chapter": final rank -> stars
-TABLE = {1: (1, 0, 0), 2: (1, 0, 0), 3: (2, 1, 0), 4: (2, 1, 0), 5: (3, 2, 1), 6: (4, 2, 1), 7: (5, 3, 1), 8: (6, 3, 1)}
+TABLE = {
+    1: (1, 0, 0), 2: (1, 0, 0), 3: (2, 1, 0), 4: (2, 1, 0),
+    5: (3, 2, 1), 6: (4, 2, 1), 7: (5, 3, 1), 8: (6, 3, 1),
+}  # fmt: skip
 
 
 def picking(cards: dict[int, str]) -> Any:
@@ -282,7 +285,9 @@ def test_the_setup_adds_up_struck_boxes_and_leaves_out_marks_a_sheet_cannot_take
     content = {
         "id": "test", "version": "1", "title": "Test",
         "cards": [
-            journey_card("charged", "captain", "all", [charge("wall.05"), {"kind": "system_errors", "delta": -2}]),
+            journey_card(
+                "charged", "captain", "all", [charge("wall.05"), {"kind": "system_errors", "delta": -2}]
+            ),
             journey_card("own-wall", "each", "chooser", [charge("wall.10")]),
             journey_card("sabotage", "each", "opponent", [{"kind": "system_errors", "delta": -2}]),
         ],
@@ -336,7 +341,8 @@ def test_random_campaigns_keep_their_tallies_and_set_up_every_chapter_for_the_en
         )  # fmt: skip
         ranks = sorted(rng.randint(1, players) for _ in range(players))
         rng.shuffle(ranks)
-        end_chapter(state, [result(seat, rank=rank, errors=rng.randint(0, 2)) for seat, rank in enumerate(ranks)])
+        results = [result(seat, rank=rank, errors=rng.randint(0, 2)) for seat, rank in enumerate(ranks)]
+        end_chapter(state, results)
         stars = state.stars()
         assert state.captain is not None and stars[state.captain] == max(stars)
         for seat in range(players):

@@ -18,6 +18,16 @@ from campaigns.rules.packs import CHAPTERS
 OPEN = library.SHIPPED / "open.json"
 
 
+def marks(adventure: int, element: str, mark: str) -> dict[str, Any]:
+    """A start_marks effect of one mark."""
+    return {"kind": "start_marks", "adventure": adventure, "marks": [{"element": element, "mark": mark}]}
+
+
+def goal(predicate: dict[str, Any]) -> dict[str, Any]:
+    """A star_goal effect of one star."""
+    return {"kind": "star_goal", "stars": 1, "predicate": predicate}
+
+
 def card(**changes: Any) -> dict[str, Any]:
     """A valid card, with ``changes``."""
     base = {
@@ -76,25 +86,22 @@ REFUSALS = [
     # (card changes, the field named, words of the message)
     ({"effects": [{"kind": "teleport"}]}, "effects[0].kind", "unknown effect kind 'teleport'"),
     (
-        {"effects": [{"kind": "start_marks", "adventure": 2, "marks": [{"element": "nowhere", "mark": "circle"}]}]},
+        {"effects": [marks(2, "nowhere", "circle")]},
         "effects[0].marks[0].element",
         "'nowhere' is not an element of adventure 2's sheet (The Journey)",
     ),
     (
-        {
-            "after": 7,
-            "effects": [{"kind": "start_marks", "adventure": 8, "marks": [{"element": "f1.s1", "mark": "X"}]}],
-        },
+        {"after": 7, "effects": [marks(8, "f1.s1", "X")]},
         "effects[0].marks[0].element",
         "'f1.s1' is not an element of adventure 8's sheet (The Battle)",
     ),
     (
-        {"effects": [{"kind": "start_marks", "adventure": 2, "marks": [{"element": "water.t01", "mark": "glitter"}]}]},
+        {"effects": [marks(2, "water.t01", "glitter")]},
         "effects[0].marks[0].mark",
         "'glitter' is not a mark for water.t01",
     ),
     (
-        {"effects": [{"kind": "start_marks", "adventure": 4, "marks": [{"element": "pump.c01", "mark": "circle"}]}]},
+        {"effects": [marks(4, "pump.c01", "circle")]},
         "effects[0].adventure",
         "never reaches",
     ),
@@ -108,12 +115,12 @@ REFUSALS = [
     ({"effects": [{"kind": "system_errors", "delta": -3}]}, "effects[0].delta", "3 System Error boxes"),
     ({"effects": [{"kind": "mission_choice", "letters": ["D"]}]}, "effects[0].letters", "['D']"),
     (
-        {"effects": [{"kind": "star_goal", "stars": 1, "predicate": {"kind": "luck"}}]},
+        {"effects": [goal({"kind": "luck"})]},
         "effects[0].predicate.kind",
         "unknown predicate 'luck'",
     ),
     (
-        {"effects": [{"kind": "star_goal", "stars": 1, "predicate": {"kind": "missions_accomplished", "count": 4}}]},
+        {"effects": [goal({"kind": "missions_accomplished", "count": 4})]},
         "effects[0].predicate.count",
         "1 to 3",
     ),
@@ -139,9 +146,7 @@ def test_each_refusal_names_the_card_and_the_field(changes: dict[str, Any], fiel
 
 
 def test_a_mark_on_a_sheet_not_playable_yet_is_read_from_its_data_file() -> None:
-    battle = card(
-        after=7, effects=[{"kind": "start_marks", "adventure": 8, "marks": [{"element": "pl1.plant1", "mark": "cross"}]}]
-    )
+    battle = card(after=7, effects=[marks(8, "pl1.plant1", "cross")])
     assert packs.problems(pack(battle)) == []
 
 
