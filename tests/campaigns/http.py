@@ -1,11 +1,15 @@
 """Driving campaigns over the API in tests: open one, make the choices between chapters, play a
-chapter's game to its end with random bots choosing among the listed options."""
+chapter's game to its end with random bots choosing among the listed options (over HTTP, or
+through the games' services when only the outcome matters)."""
 
 import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from rest_framework.test import APIClient
+
+from games import selectors, services
+from games.models import Game
 
 API = "/api/v1"
 Send = Callable[..., Any]
@@ -96,6 +100,29 @@ def play_game(players: Sequence[APIClient], game: int, rng: random.Random, *, po
     game_view = players[0].get(base).json()
     assert game_view["status"] == "finished", game_view["status"]
     return dict(game_view)
+
+
+def play_through_services(game_id: int, rng: random.Random, capture: Any) -> None:
+    """Play a game to its end through the games' services (no HTTP): random listed options,
+    every mission offered claimed; ``capture`` (django_capture_on_commit_callbacks) runs the
+    scoring and chapter-end tasks as a commit would."""
+    game = Game.objects.get(pk=game_id)
+    users = [seat.user for seat in game.seats.select_related("user").order_by("index")]
+    with capture(execute=True):
+        for _ in range(MAX_REQUESTS):
+            game.refresh_from_db()
+            if game.status != Game.Status.PLAYING:
+                break
+            for user in users:
+                decision = selectors.decision_view(game=game, viewer=user)
+                if decision["options"]:
+                    options = decision["options"]
+                    choice = options[0] if decision["kind"] == "mission" else rng.choice(options)
+                    services.play_move(game=game, by=user, choice=choice)
+                elif decision["can_confirm"]:
+                    services.confirm_turn(game=game, by=user)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
 
 
 def by_seat_pick(

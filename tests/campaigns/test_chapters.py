@@ -20,7 +20,7 @@ from tests.campaigns.http import (
     choose_between_chapters,
     current_game,
     open_campaign,
-    play_game,
+    play_through_services,
 )
 
 pytestmark = pytest.mark.django_db
@@ -34,13 +34,19 @@ def stars_of(view: dict[str, Any], chapter: int, seat: int) -> dict[str, Any]:
     return dict(award)
 
 
-def test_each_card_effect_applies_through_a_chapter(alice: APIClient, bob: APIClient, post: Any) -> None:
+def test_each_card_effect_applies_through_a_chapter(
+    alice: APIClient, bob: APIClient, post: Any, django_capture_on_commit_callbacks: Any
+) -> None:
     players = [alice, bob]
     rng = random.Random(5)
     campaign = open_campaign(players, post)
     base = f"{API}/campaigns/{campaign}"
 
-    play_game(players, current_game(alice, campaign), rng, post=post)
+    def play(game: int) -> dict[str, Any]:
+        play_through_services(game, rng, django_capture_on_commit_callbacks)
+        return dict(alice.get(f"{API}/games/{game}").json())
+
+    play(current_game(alice, campaign))
     view = alice.get(base).json()
     assert view["status"] == "between"
     offered = [card["card"] for card in view["offered"]]
@@ -62,7 +68,7 @@ def test_each_card_effect_applies_through_a_chapter(alice: APIClient, bob: APICl
     assert len(mine["error_boxes"]) == len(theirs["error_boxes"]) - 1 == 2
     assert mine["score"]["campaign"] == 3 and theirs["score"]["campaign"] == 0
 
-    finished = play_game(players, journey, rng, post=post)
+    finished = play(journey)
     breakdowns = {score["seat"]: score["breakdown"] for score in finished["result"]["scores"]}
     assert breakdowns[0]["campaign"] == 3  # the medal's line in the result
     assert breakdowns[1]["campaign"] == 0
@@ -85,7 +91,7 @@ def test_each_card_effect_applies_through_a_chapter(alice: APIClient, bob: APICl
     held = {(card["card"], tuple(card["holders"])) for card in alice.get(base).json()["cards"]}
     assert {("c2-greenhouse-kits", (0, 1)), ("c2-steady-hands", (0,)), ("c2-spare-tank", (1,))} <= held
 
-    finished = play_game(players, colony, rng, post=post)
+    finished = play(colony)
     sheet = alice.get(f"{API}/games/{colony}/sheets/0").json()
     errors = sum(1 for box in sheet["error_boxes"] if box in sheet["marks"])
     rank = next(score["rank"] for score in finished["result"]["scores"] if score["seat"] == 0)
@@ -104,7 +110,7 @@ def test_the_chapter_end_appends_once_however_often_it_runs(
     game = current_game(alice, campaign)
     end_chapter.delay(game)  # no result yet: nothing to end
     assert CampaignEvent.objects.filter(campaign_id=campaign, kind="chapter_finished").count() == 0
-    play_game(players, game, random.Random(2), post=post)
+    play_through_services(game, random.Random(2), django_capture_on_commit_callbacks)
     count = CampaignEvent.objects.filter(campaign_id=campaign).count()
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         end_chapter.delay(game)
