@@ -95,7 +95,7 @@ def test_a_campaign_over_http_through_chapters_1_to_7(
             replayed = True
             first = attempt
             kinds = choose_between_chapters(checked, campaign, chooser(rng, "replay_chapter"), post=send)
-            assert kinds[-1] == "chapter"
+            assert "chapter" in kinds  # then the missions the cards in effect choose, if any
             view = checked[0].get(base).json()
             attempts = view["chapters"][chapter - 1]["attempts"]
             assert [a["attempt"] for a in attempts] == [1, 2] and attempts[0] == first

@@ -79,7 +79,7 @@ def play_game(players: Sequence[APIClient], game: int, rng: random.Random, *, po
         moved = False
         for seat, client in enumerate(players):
             decision = decisions[seat]
-            if decision["kind"] == "wait":
+            if decision["kind"] == "wait" or status != "playing":
                 continue
             if decision["options"]:
                 options = decision["options"]
@@ -95,8 +95,7 @@ def play_game(players: Sequence[APIClient], game: int, rng: random.Random, *, po
         if not moved:
             # another seat's confirm resolved the turn: read the decisions again
             decisions = {seat: client.get(f"{base}/decision").json() for seat, client in enumerate(players)}
-            status = players[0].get(base).json()["status"]
-            assert status != "playing" or any(d["kind"] != "wait" for d in decisions.values())
+            assert any(d["kind"] != "wait" for d in decisions.values()), "every seat waits"
     game_view = players[0].get(base).json()
     assert game_view["status"] == "finished", game_view["status"]
     return dict(game_view)
