@@ -32,6 +32,7 @@ from campaigns.rules.state import BETWEEN, FINISHED, LOBBY, PLAYING, CampaignSta
 from games.rules.adventures import PLAYABLE
 from games.rules.errors import OutOfTurn, RuleViolation
 from games.rules.missions import candidates
+from games.rules.turn import OPTION_VALUE_TYPES
 
 Option = dict[str, Any]
 
@@ -53,10 +54,9 @@ WAIT = Decision("wait", [])
 
 @dataclass(frozen=True)
 class Held:
-    """A card in effect for a chapter: who chose it, and the seats it applies to."""
+    """A card in effect for a chapter, and the seats it applies to."""
 
     card: Card
-    chooser: int
     holders: tuple[int, ...]
 
 
@@ -85,7 +85,7 @@ def cards_in_effect(state: CampaignState, pack: Pack, chapter: int) -> list[Held
         for chosen in attempt.choices if attempt is not None else ():
             card = pack.card(chosen.card)
             if card.reaches(chapter):
-                held.append(Held(card, chosen.seat, holders(state, card, chosen.seat, chosen.target)))
+                held.append(Held(card, holders(state, card, chosen.seat, chosen.target)))
     return held
 
 
@@ -117,21 +117,27 @@ def pending(state: CampaignState, pack: Pack) -> Pending | None:
         return None
     if not current.finished:
         return _mission_pending(state, pack)
-    offer = current.offer
-    if offer is not None:
-        asked = _card_pending(state, pack, offer["captain"], offer["group"]) if offer["group"] else None
-        for seat in offer["order"] if asked is None and offer["personal"] else ():
-            asked = _card_pending(state, pack, seat, offer["personal"])
-            if asked is not None:
-                break
-        if asked is not None:
-            return asked
+    asked = _offer_pending(state, pack, current.offer) if current.offer is not None else None
+    if asked is not None:
+        return asked
     assert state.captain is not None
     options: list[Option] = []
     if current.chapter < LAST_CHAPTER and unavailable(current.chapter + 1) is None:
         options.append({"action": "next_chapter", "chapter": current.chapter + 1})
     options.append({"action": "replay_chapter", "chapter": current.chapter})
     return Pending(state.captain, Decision("chapter", options), "start the next chapter or replay this one")
+
+
+def _offer_pending(state: CampaignState, pack: Pack, offer: dict[str, Any]) -> Pending | None:
+    """The next card choice the offer after a chapter waits for: the group's, then each
+    player's in order."""
+    choosers = [(offer["captain"], offer["group"])] if offer["group"] else []
+    choosers += [(seat, offer["personal"]) for seat in offer["order"]] if offer["personal"] else []
+    for seat, offered in choosers:
+        asked = _card_pending(state, pack, seat, offered)
+        if asked is not None:
+            return asked
+    return None
 
 
 def _card_pending(state: CampaignState, pack: Pack, seat: int, offered: list[str]) -> Pending | None:
@@ -218,9 +224,15 @@ def decide(state: CampaignState, pack: Pack, seat: int, choice: Any) -> list[Eve
     if asked is None or asked.seat != seat:
         waiting = f"seat {asked.seat} to {asked.what}" if asked is not None else "the chapter to start"
         raise OutOfTurn("not_your_choice", f"The campaign is waiting for {waiting}.")
-    if not isinstance(choice, dict) or choice not in asked.decision.options:
-        _refuse(asked, choice)
     assert current is not None
+    if not isinstance(choice, dict) or not all(type(v) in OPTION_VALUE_TYPES for v in choice.values()):
+        raise RuleViolation(
+            "invalid_choice",
+            "A choice sends one of the listed options: an object whose fields are words or whole "
+            "numbers.",
+        )
+    if choice not in asked.decision.options:
+        _refuse(asked, choice, next_chapter=current.chapter + 1)
     action = choice["action"]
     at = {"chapter": current.chapter, "attempt": current.number}
     if action == "choose_card":
@@ -237,13 +249,13 @@ def decide(state: CampaignState, pack: Pack, seat: int, choice: Any) -> list[Eve
     return [events.make("chapter_replayed", seat, chapter=current.chapter, attempt=replays + 1)]
 
 
-def _refuse(asked: Pending, choice: Any) -> None:
+def _refuse(asked: Pending, choice: Any, *, next_chapter: int) -> None:
+    """Why a choice not listed is refused: the next chapter waiting for its adventure (409),
+    or a choice that is not one of the options (400)."""
     if (
-        isinstance(choice, dict)
-        and choice.get("action") == "next_chapter"
-        and asked.decision.kind == "chapter"
-        and isinstance(choice.get("chapter"), int)
-        and (reason := unavailable(choice["chapter"])) is not None
+        asked.decision.kind == "chapter"
+        and choice == {"action": "next_chapter", "chapter": next_chapter}
+        and (reason := unavailable(next_chapter)) is not None
     ):
         raise OutOfTurn("chapter_not_available", reason)
     raise RuleViolation(

@@ -73,6 +73,15 @@ def test_each_card_effect_applies_through_a_chapter(
     assert breakdowns[0]["campaign"] == 3  # the medal's line in the result
     assert breakdowns[1]["campaign"] == 0
     view = alice.get(base).json()
+    # the chapter keeps each seat's result as the game's result and sheet give it
+    kept = view["chapters"][1]["attempts"][0]["result"]
+    assert kept["winners"] == finished["result"]["winners"]
+    for entry in kept["scores"]:
+        sheet = alice.get(f"{API}/games/{journey}/sheets/{entry['seat']}").json()
+        score = next(s for s in finished["result"]["scores"] if s["seat"] == entry["seat"])
+        assert (entry["total"], entry["rank"]) == (score["total"], score["rank"])
+        assert entry["missions"] == [letter for letter in "ABC" if f"mission.{letter}" in sheet["marks"]]
+        assert entry["system_errors"] == sum(box in sheet["marks"] for box in sheet["error_boxes"])
     for score in finished["result"]["scores"]:
         award = stars_of(view, 2, score["seat"])
         stars = TABLE[2][score["rank"] - 1]

@@ -136,6 +136,9 @@ def test_choices_come_one_seat_at_a_time_captain_first_then_the_last_in_stars() 
         {"action": "replay_chapter", "chapter": 1},
     ]
     assert state.status == "between"
+    for unlike in (2.0, True, "2"):  # an option is sent back as it was listed
+        with pytest.raises(RuleViolation):
+            decider.decide(state, OPEN, 1, {"action": "next_chapter", "chapter": unlike})
 
     choose(state, 1, {"action": "next_chapter", "chapter": 2})
     # the flight plan applies to every player: the captain chooses mission A of chapter 2
