@@ -213,6 +213,8 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": ["lobby", "playing", "scoring", "finished"],
         "CampaignStatusEnum": ["lobby", "playing", "between", "finished"],
+        "CampaignDecisionKindEnum": ["card", "aim", "chapter", "mission", "wait"],
+        "StarReasonEnum": ["rank", "star_goal"],
         "HealthStatusEnum": ["ok", "unavailable"],
         "HealthCheckStatusEnum": ["ok", "eager", "down"],
     },
