@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from campaigns.rules import effects, events, standings
-from campaigns.rules.events import Event
+from campaigns.rules.events import Event, SeatResult
 from campaigns.rules.packs import LAST_CHAPTER, Card, Pack
 from campaigns.rules.state import BETWEEN, FINISHED, LOBBY, PLAYING, CampaignState, evolve
 from games.rules.adventures import PLAYABLE
@@ -348,7 +348,7 @@ class _Recorder:
 
 
 def chapter_end(
-    state: CampaignState, pack: Pack, *, game: int, results: list[effects.SeatResult], winners: list[Any]
+    state: CampaignState, pack: Pack, *, game: int, results: list[SeatResult], winners: list[Any]
 ) -> list[Event]:
     """The events that end the chapter in play once its game has its result: the result, the
     stars (by the pack's table for each rank, ties sharing the better rank as the game's ranks
@@ -385,7 +385,7 @@ def chapter_end(
 
 
 def _awards(
-    state: CampaignState, pack: Pack, chapter: int, results: list[effects.SeatResult]
+    state: CampaignState, pack: Pack, chapter: int, results: list[SeatResult]
 ) -> list[dict[str, Any]]:
     goals = [
         (entry, effect)

@@ -25,8 +25,9 @@ range. Each problem names the field of the effect it is about.
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, TypedDict, TypeGuard
+from typing import Any, TypeGuard
 
+from campaigns.rules.events import SeatResult
 from games.rules import data
 from games.rules.adventures import PLAYABLE
 from games.rules.errors import RuleViolation
@@ -39,16 +40,6 @@ Problem = tuple[str, str]
 MAX_BONUS_POINTS = 100
 MAX_STARS = 12
 MAX_LEVEL_DELTA = 7
-
-
-class SeatResult(TypedDict):
-    """One seat's result in a chapter, as a campaign keeps it (what a predicate reads)."""
-
-    seat: int
-    total: int
-    rank: int
-    missions: list[str]
-    system_errors: int
 
 
 def _whole(value: Any) -> TypeGuard[int]:

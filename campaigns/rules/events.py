@@ -62,6 +62,8 @@ class ChapterStarted(TypedDict):
 
 
 class SeatResult(TypedDict):
+    """One seat's result in a chapter, as a campaign keeps it (what star goals read)."""
+
     seat: int
     total: int
     rank: int

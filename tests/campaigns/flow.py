@@ -6,8 +6,7 @@ from typing import Any
 
 from campaigns import library
 from campaigns.rules import decider, events
-from campaigns.rules.effects import SeatResult
-from campaigns.rules.events import Event
+from campaigns.rules.events import Event, SeatResult
 from campaigns.rules.packs import Pack, load
 from campaigns.rules.state import CampaignState, evolve
 
