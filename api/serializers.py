@@ -157,10 +157,19 @@ class GameSummarySerializer(serializers.Serializer):
     seats = SeatSerializer(many=True)
 
 
+class SidesSerializer(serializers.Serializer):
+    S = serializers.IntegerField(help_text="The seat owning side S (its left sheet; missions).")
+    N = serializers.IntegerField(help_text="The seat owning side N (its right sheet).")
+
+
 class SheetRefSerializer(serializers.Serializer):
     sheet = serializers.IntegerField(help_text="The sheet's id, for GET /sheets/{sheet}.")
     seats = serializers.ListField(
         child=serializers.IntegerField(), help_text="The seats that play on it."
+    )
+    sides = SidesSerializer(
+        required=False,
+        help_text="On a sheet shared by two seats (adventure 8): the seat owning each side.",
     )
 
 
@@ -210,6 +219,11 @@ class DecisionSerializer(serializers.Serializer):
         help_text="What is to decide: `choose`, `effect`, `confirm`, `mission` (phase 6: claim "
         "a listed mission or confirm to claim no more), or `wait` when nothing."
     )
+    sheet = serializers.IntegerField(
+        allow_null=True,
+        help_text="The sheet your seat plays this turn (adventure 8 alternates between two); "
+        "null when the game is not being played.",
+    )
     options = serializers.ListField(
         child=serializers.JSONField(), help_text="Every legal choice, for POST /moves."
     )
@@ -251,6 +265,15 @@ class SheetSerializer(serializers.Serializer):
     sheet = serializers.IntegerField()
     seats = serializers.ListField(child=serializers.IntegerField(), help_text="Who plays on it.")
     seat = serializers.IntegerField(required=False, help_text="Its seat, when only one plays it.")
+    sides = SidesSerializer(
+        required=False,
+        help_text="On a sheet shared by two seats (adventure 8): the seat owning each side.",
+    )
+    active_seat = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        help_text="On a shared sheet: the seat playing it this turn (null once the game is over).",
+    )
     marks = serializers.JSONField(help_text="Every mark, keyed by sheet element id.")
     error_boxes = serializers.ListField(child=serializers.CharField())
     score = serializers.JSONField(help_text="The live score breakdown.")

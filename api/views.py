@@ -391,8 +391,12 @@ class SheetView(APIView):
         summary="Every mark on a sheet, its live score and what is derived from it",
         description=(
             "Sheets are listed in the game view with the seats that play on them; in adventures "
-            "1-7 sheet n is seat n's. This turn's marks on a sheet are shown only to the seat "
-            "playing it until the turn resolves."
+            "1-7 sheet n is seat n's. In adventure 8 sheet n is shared: seat n owns its side S "
+            "and seat n+1 (mod the players) its side N; `sides` names them and `active_seat` "
+            "the one playing it this turn, `score` holds each side's points and `derived` the "
+            "planets, moons, flags, asteroid field and both side panels. This turn's marks on "
+            "a sheet are shown only to the seat playing it until the turn resolves (on a shared "
+            "sheet, not to its other owner either)."
         ),
         tags=["reading"],
     )

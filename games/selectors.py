@@ -17,7 +17,7 @@ from games.rules.engine import Event as EngineEvent
 from games.rules.engine import GameState
 
 MAX_PAGE = 500
-WAIT = {"kind": "wait", "options": [], "can_undo": False, "can_confirm": False}
+WAIT: dict[str, Any] = {"kind": "wait", "sheet": None, "options": [], "can_undo": False, "can_confirm": False}
 
 
 def games_of(*, user: User) -> QuerySet[Game]:
@@ -95,8 +95,9 @@ def decision_after(*, state: GameState, seat: int) -> dict[str, Any]:
 
 
 def sheet_view(*, game: Game, viewer: User, sheet: int) -> dict[str, Any]:
-    """One sheet (in adventures 1-7, sheet n is seat n's); this turn's marks on it are shown
-    only to the seat playing it until the turn resolves."""
+    """One sheet (in adventures 1-7, sheet n is seat n's; in adventure 8 two seats share each
+    sheet); this turn's marks on it are shown only to the seat playing it until the turn
+    resolves."""
     viewer_seat = _require_seat(game, viewer)
     state, last = snapshots.current(game=game)
     if not last:

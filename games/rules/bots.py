@@ -8,7 +8,7 @@ from typing import Any
 from games.rules.adventures import rules_for
 from games.rules.adventures.base import Adventure
 from games.rules.events import Event, evolve
-from games.rules.missions import MISSION_BOX, gives_first_value
+from games.rules.missions import gives_first_value
 from games.rules.sheet import MAX_NUMBER, MIN_NUMBER, Marks
 from games.rules.state import GameState
 from games.rules.turn import advance, new_game, options
@@ -71,7 +71,7 @@ def greedy_bot(rng: random.Random) -> Bot:
                 _, after = advance(state, seat, _move(option))
                 sheet = after.sheet_of(seat)
                 known = (
-                    rules.sheet_score(after, sheet, marks=sheet.marks)["total"],
+                    rules.seat_score(after, seat)["total"],
                     rules.prospects(after, sheet, sheet.marks),
                 )
                 if effect is not None:
@@ -97,13 +97,11 @@ def _claim_helps(rules: Adventure, state: GameState, seat: int, letter: str) -> 
     value = state.mission_values[letter]["first" if gives_first_value(state, letter) else "later"]
     if value <= rules.claim_cost(state, seat, letter):
         return False
-    done = [other for other in state.missions if MISSION_BOX[other] in state.sheet_of(seat).marks]
+    home = state.home_sheet(seat).marks
+    done = [other for other in state.missions if rules.mission_box(other) in home]
     if len(done) + 1 < len(state.missions):
         return True
-    totals = [
-        rules.sheet_score(state, state.sheet_of(other), marks=state.sheet_of(other).marks)["total"]
-        for other in range(state.players)
-    ]
+    totals = [rules.seat_score(state, other)["total"] for other in range(state.players)]
     return totals[seat] + value >= max(totals)
 
 

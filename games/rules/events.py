@@ -43,6 +43,8 @@ class SheetSetup(TypedDict):
     error_boxes: list[str]
     marks: dict[str, Mark]
     bonus_points: int
+    # A sheet shared by two seats (adventure 8) names the seat owning each side.
+    sides: NotRequired[dict[str, int]]
 
 
 class SeatSetup(TypedDict):
@@ -90,6 +92,21 @@ class NumberWritten(TypedDict):
     wild: NotRequired[str]
 
 
+class InsigniaDrawn(TypedDict):
+    """Adventure 8's pick: the seat's insignia (its side of the sheet, ``S`` or ``N``) drawn in
+    the next space of a planet, which the combination's number (``modifier`` away from the
+    card's, when changed) selected."""
+
+    sheet: int
+    side: str
+    combination: int
+    planet: str
+    space: str
+    number: int
+    action: str
+    modifier: NotRequired[int]
+
+
 class SystemErrorMarked(TypedDict):
     sheet: int
     box: str
@@ -133,6 +150,9 @@ class MissionAccomplished(TypedDict):
     letter: str
     card: int
     value: int
+    # The box the value is written in, where the sheet names it otherwise than
+    # ``mission.<letter>`` (adventure 8: ``S.mission.<letter>``).
+    box: NotRequired[str]
 
 
 class MissionFlipped(TypedDict):
@@ -199,6 +219,7 @@ def _game_started(state: GameState, event: Event) -> None:
             marks=dict(sheet["marks"]),
             error_boxes=tuple(sheet["error_boxes"]),
             bonus_points=sheet["bonus_points"],
+            sides=dict(sheet.get("sides", {})),
         )
         for sheet in data["sheets"]
     ]
@@ -236,6 +257,14 @@ def _new_turn(seat: SeatState) -> None:
 def _number_written(state: GameState, event: Event) -> None:
     data = event["data"]
     state.sheets[data["sheet"]].marks[data["space"]] = data["number"]
+    seat = state.seats[_seat(event)]
+    seat.chosen = "write"
+    seat.turn_choice = dict(data)
+
+
+def _insignia_drawn(state: GameState, event: Event) -> None:
+    data = event["data"]
+    state.sheets[data["sheet"]].marks[data["space"]] = data["side"]
     seat = state.seats[_seat(event)]
     seat.chosen = "write"
     seat.turn_choice = dict(data)
@@ -298,7 +327,8 @@ def _mission_claimed(state: GameState, event: Event) -> None:
 
 def _mission_accomplished(state: GameState, event: Event) -> None:
     data = event["data"]
-    state.sheets[data["sheet"]].marks[f"mission.{data['letter']}"] = data["value"]
+    box = data.get("box", f"mission.{data['letter']}")
+    state.sheets[data["sheet"]].marks[box] = data["value"]
 
 
 def _mission_flipped(state: GameState, event: Event) -> None:
@@ -334,6 +364,7 @@ KINDS: dict[str, Kind] = {
         Kind("game_started", 2, GameStarted, _game_started, ALL),
         Kind("turn_started", 1, TurnStarted, _turn_started, ALL),
         Kind("number_written", 2, NumberWritten, _number_written, SEAT_AND_SHEET),
+        Kind("insignia_drawn", 1, InsigniaDrawn, _insignia_drawn, SEAT_AND_SHEET),
         Kind("system_error", 2, SystemErrorMarked, _system_error, SEAT_AND_SHEET),
         Kind("mark", 2, MarkMade, _mark, SEAT_AND_SHEET),
         Kind("effects_pending", 1, EffectsPending, _effects_pending, SEAT),

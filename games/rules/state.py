@@ -2,7 +2,9 @@
 
 Sheets are not seats. The state holds sheets by id; a seat plays on one sheet in adventures 1-7
 (its sheet id is its seat number) and on the two sheets beside it in adventure 8, one a turn in
-rotation. ASTRA, the solo opponent, is an actor with its own state and no seat.
+rotation: its left sheet (where it owns side S and its missions are written) in odd turns, its
+right sheet (side N) in even turns. ASTRA, the solo opponent, is an actor with its own state and
+no seat.
 
 Copies for a command are cheap: ``GameState.shared_copy`` shares every sheet and seat with the
 original, and whoever changes the copy first takes its own copy of the sheet or seat it changes
@@ -35,6 +37,9 @@ class Sheet:
     marks: Marks
     error_boxes: tuple[str, ...]
     bonus_points: int = 0
+    # The seat owning each side of a shared sheet (adventure 8: "S", the mission side, and
+    # "N"); empty for a sheet of one seat.
+    sides: dict[str, int] = field(default_factory=dict)
     # The sheet as it was when the turn began: what other seats see while a turn is played,
     # and what an undo restores.
     turn_start_marks: Marks = field(default_factory=dict)
@@ -122,6 +127,15 @@ class GameState:
     def sheet_of(self, seat: int) -> Sheet:
         """The sheet ``seat`` plays this turn."""
         return self.sheets[self.seats[seat].sheet]
+
+    def playing_on(self, sheet: int) -> int | None:
+        """The seat playing ``sheet`` this turn (adventure 8: one of its two owners), if any."""
+        return next((index for index, seat in enumerate(self.seats) if seat.sheet == sheet), None)
+
+    def home_sheet(self, seat: int) -> Sheet:
+        """The sheet where ``seat``'s missions are written: its first (its only one in
+        adventures 1-7, its left sheet in adventure 8)."""
+        return self.sheets[self.seats[seat].sheets[0]]
 
     def copy(self) -> "GameState":
         """An independent copy: changing either never changes the other."""

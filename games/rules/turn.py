@@ -14,7 +14,7 @@ from games.rules import missions as phase_6
 from games.rules.adventures import rules_for
 from games.rules.adventures.base import Adventure, Option
 from games.rules.errors import OutOfTurn, RuleViolation
-from games.rules.events import Event, Recorder, SheetSetup
+from games.rules.events import Event, Recorder
 from games.rules.state import MISSIONS_PHASE, GameState
 
 MIN_PLAYERS = 1
@@ -29,17 +29,20 @@ class Decision:
 
     Kinds: ``choose`` (a combination and where its number goes, or a System Error), ``effect``
     (a waiting step), ``confirm`` (the turn is played), ``mission`` (phase 6: claim a mission,
-    or confirm to claim no more), ``wait``.
+    or confirm to claim no more), ``wait``. ``sheet`` is the sheet the seat plays this turn
+    (None outside a game being played).
     """
 
     kind: str
     options: list[Option] = field(default_factory=list)
     can_undo: bool = False
     can_confirm: bool = False
+    sheet: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "kind": self.kind,
+            "sheet": self.sheet,
             "options": self.options,
             "can_undo": self.can_undo,
             "can_confirm": self.can_confirm,
@@ -62,6 +65,9 @@ def new_game(
     rules = rules_for(adventure)
     if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise RuleViolation("invalid_player_count", "A game has 1 to 6 players.")
+    problem = rules.players_problem(players)
+    if problem is not None:
+        raise problem
     modifiers = modifiers or {}
     for seat, seat_modifiers in modifiers.items():
         if not isinstance(seat, int) or not 0 <= seat < players:
@@ -70,10 +76,7 @@ def new_game(
             raise RuleViolation("invalid_modifier", "Each seat's modifiers are a list.")
         rules.validate_modifiers(seat_modifiers)
     chosen = phase_6.choose(adventure, seed, missions)
-    sheets: list[SheetSetup] = [
-        {"id": seat, "seats": [seat], **rules.sheet_setup(modifiers.get(seat, []))}
-        for seat in range(players)
-    ]
+    sheets, seats = rules.seating(players, modifiers)
     rec = Recorder(GameState())
     rec.emit(
         "game_started",
@@ -83,7 +86,7 @@ def new_game(
         missions=chosen,
         mission_values=phase_6.values_of(chosen),
         sheets=sheets,
-        seats=[{"sheets": [seat]} for seat in range(players)],
+        seats=seats,
         astra=None,
         modifiers={str(seat): mods for seat, mods in modifiers.items()},
     )
@@ -109,16 +112,17 @@ def _options(state: GameState, seat: int) -> Decision:
     if state.status != "playing" or not 0 <= seat < state.players:
         return Decision("wait")
     player = state.seats[seat]
+    sheet = player.sheet
     if player.confirmed:
-        return Decision("wait")
+        return Decision("wait", sheet=sheet)
     if state.phase == MISSIONS_PHASE:
-        return Decision("mission", _claim_options(state, seat), can_confirm=True)
+        return Decision("mission", _claim_options(state, seat), can_confirm=True, sheet=sheet)
     rules = rules_for(state.adventure)
     if player.chosen is None:
-        return Decision("choose", rules.choice_options(state, seat))
+        return Decision("choose", rules.choice_options(state, seat), sheet=sheet)
     if player.pending:
-        return Decision("effect", rules.effect_options(state, seat), can_undo=True)
-    return Decision("confirm", can_undo=True, can_confirm=True)
+        return Decision("effect", rules.effect_options(state, seat), can_undo=True, sheet=sheet)
+    return Decision("confirm", can_undo=True, can_confirm=True, sheet=sheet)
 
 
 def _claim_options(state: GameState, seat: int) -> list[Option]:
@@ -167,7 +171,7 @@ def advance(
     if kind == "move":
         choice = _choice(command)
         if player.chosen is None:
-            _play_pick(rules, rec, seat, choice, asked=state)
+            rules.play_pick(rec, seat, choice, listed=_listed(state, seat, choice))
         elif player.pending:
             rules.play_effect(rec, seat, choice)
         else:
@@ -206,24 +210,6 @@ def _listed(state: GameState, seat: int, choice: Option) -> bool:
     return choice in options(state, seat).options  # identity first: a bot's pick at once
 
 
-def _play_pick(
-    rules: Adventure, rec: Recorder, seat: int, choice: Option, *, asked: GameState
-) -> None:
-    """Phases 2-3: write a combination's number, or take a System Error (``asked``: the state
-    the seat's options were listed for)."""
-    action = choice.get("action")
-    if action == "write":
-        rules.play_write(rec, seat, choice, listed=_listed(asked, seat, choice))
-    elif action == "system_error":
-        rules.play_system_error(rec, seat, choice, listed=_listed(asked, seat, choice))
-    else:
-        raise RuleViolation(
-            "illegal_choice",
-            "Pick a combination and a space to write its number ('write'), or take a "
-            "System Error when no number can be written.",
-        )
-
-
 def _decide_missions(rec: Recorder, seat: int, kind: str, choice: Any) -> None:
     """Phase 6: claim one of the missions offered, or confirm to claim no more."""
     state = rec.state
@@ -245,7 +231,7 @@ def _decide_missions(rec: Recorder, seat: int, kind: str, choice: Any) -> None:
                 f"{letter!r} is not a mission you can claim now: you may claim "
                 f"{[option['letter'] for option in _claim_options(state, seat)]}.",
             )
-        rec.emit("mission_claimed", seat, letter=letter)
+        rec.emit("mission_claimed", seat, sheet=state.home_sheet(seat).id, letter=letter)
         return
     rec.emit("confirmed", seat)
     if all(other.confirmed for other in state.seats):

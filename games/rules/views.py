@@ -2,7 +2,8 @@
 
 The seed (and so the deck order) is never shown; while a turn is being played, a seat's marks
 of that turn, on the sheet it plays, are shown only to that seat, and so are its mission claims
-and what it was offered in phase 6.
+and what it was offered in phase 6. On a sheet shared by two seats (adventure 8) that holds for
+the other owner too: until the turn resolves it sees the sheet as the turn began.
 """
 
 from collections.abc import Iterable
@@ -38,7 +39,7 @@ def game_view(state: GameState, *, viewer: int | None) -> dict[str, Any]:
             }
             for letter, card in state.missions.items()
         ],
-        "sheets": [{"sheet": sheet.id, "seats": list(sheet.seats)} for sheet in state.sheets],
+        "sheets": [_sheet_ref(sheet) for sheet in state.sheets],
         "seats": [
             {"seat": index, "confirmed": seat.confirmed, "sheets": list(seat.sheets), "sheet": seat.sheet}
             for index, seat in enumerate(state.seats)
@@ -53,9 +54,11 @@ def sheet_view(state: GameState, sheet_id: int, *, viewer: int | None) -> dict[s
     rules = rules_for(state.adventure)
     sheet = state.sheets[sheet_id]
     marks = sheet.marks if _sees_current_turn(state, sheet, viewer) else sheet.turn_start_marks
-    view: dict[str, Any] = {"sheet": sheet.id, "seats": list(sheet.seats)}
+    view = _sheet_ref(sheet)
     if len(sheet.seats) == 1:
         view["seat"] = sheet.seats[0]
+    if sheet.sides:
+        view["active_seat"] = state.playing_on(sheet.id) if state.status == "playing" else None
     view.update(
         marks=dict(marks),
         error_boxes=list(sheet.error_boxes),
@@ -63,6 +66,15 @@ def sheet_view(state: GameState, sheet_id: int, *, viewer: int | None) -> dict[s
         derived=rules.derived(state, sheet, marks=marks),
     )
     return view
+
+
+def _sheet_ref(sheet: Sheet) -> dict[str, Any]:
+    """A sheet's id and the seats that play on it (and, when it is shared, which side of it
+    each seat owns)."""
+    ref: dict[str, Any] = {"sheet": sheet.id, "seats": list(sheet.seats)}
+    if sheet.sides:
+        ref["sides"] = dict(sheet.sides)
+    return ref
 
 
 def redact(event: Event, state: GameState, *, viewer: int | None) -> Event | None:

@@ -5,7 +5,8 @@ An adventure module subclasses ``Adventure`` (as python-chess's variant boards s
 table of steps, its missions as a table of conditions, its reactions and its scoring. What is the
 same on every sheet lives here once:
 
-- setup: modifiers checked against the sheet, a sheet's setup for the opening event;
+- setup: who plays on which sheet (a sheet per seat), modifiers checked against the sheet, a
+  sheet's setup for the opening event;
 - phases 2-3: every legal write listed from the open range of each empty space (computed once
   per decision), a pick checked and written, the System Error when nothing can be written;
 - phase 4: steps waiting for a choice, offered with their uses (and a skip when optional),
@@ -26,9 +27,10 @@ from games.rules.actions import ASTRONAUT, astronaut_numbers
 from games.rules.cards import Combination
 from games.rules.ending import standard_end_reasons
 from games.rules.errors import RuleViolation
-from games.rules.events import Recorder
+from games.rules.events import Recorder, SeatSetup
+from games.rules.events import SheetSetup as SheetOpening
 from games.rules.layout import SheetLayout
-from games.rules.missions import MISSION_BOXES
+from games.rules.missions import MISSION_BOX, MISSION_BOXES
 from games.rules.modifiers import SheetSetup
 from games.rules.sheet import (
     CIRCLE,
@@ -77,6 +79,8 @@ class Adventure(Generic[L]):
     settle_outcome = "no_effect"
     # Whether the steps of one frame are alike, the first standing for all (listed once).
     frame_steps_alike = False
+    # The fewest seats a game of this adventure is dealt for.
+    min_players = 1
 
     def __init__(self) -> None:
         self.layout: L = self.layout_class(data.adventure(self.layout_class.adventure))
@@ -125,6 +129,25 @@ class Adventure(Generic[L]):
 
     # --- setup ---------------------------------------------------------------------------
 
+    def players_problem(self, players: int) -> RuleViolation | None:
+        """Why a game of this adventure cannot be dealt for ``players`` seats, or None."""
+        if players < self.min_players:
+            return RuleViolation(
+                "too_few_players", f"{self.name} is played by {self.min_players} players or more."
+            )
+        return None
+
+    def seating(
+        self, players: int, modifiers: dict[int, list[dict[str, Any]]]
+    ) -> tuple[list[SheetOpening], list[SeatSetup]]:
+        """The sheets of a game with who plays on each, and each seat's sheets: by default
+        sheet n is seat n's alone, set up with its (validated) modifiers."""
+        sheets: list[SheetOpening] = [
+            {"id": seat, "seats": [seat], **self.sheet_setup(modifiers.get(seat, []))}
+            for seat in range(players)
+        ]
+        return sheets, [{"sheets": [seat]} for seat in range(players)]
+
     def mark_problem(self, element: Any, mark: Any) -> str | None:
         """Why a setup modifier cannot put ``mark`` on ``element``, or None: an X in a
         numbering space, or one of ``start_mark_words`` on another element of the sheet."""
@@ -149,6 +172,21 @@ class Adventure(Generic[L]):
         )
 
     # --- phases 2-3: pick a combination and write its number -----------------------------
+
+    def play_pick(self, rec: Recorder, seat: int, choice: Option, *, listed: bool) -> None:
+        """Phases 2-3: write a combination's number, or take a System Error (``listed``: the
+        choice is one of the seat's options, so already known to be legal)."""
+        action = choice.get("action")
+        if action == "write":
+            self.play_write(rec, seat, choice, listed=listed)
+        elif action == "system_error":
+            self.play_system_error(rec, seat, choice, listed=listed)
+        else:
+            raise RuleViolation(
+                "illegal_choice",
+                "Pick a combination and a space to write its number ('write'), or take a "
+                "System Error when no number can be written.",
+            )
 
     def numbering_zones(self, marks: Marks) -> list[tuple[str, ...]]:
         """The zones in which numbers must ascend now, each as its spaces in order (by default
@@ -531,6 +569,10 @@ class Adventure(Generic[L]):
         """Whether the seat's sheet meets the mission's condition now."""
         return self.mission_holds_on(state.sheet_of(seat), card)
 
+    def mission_box(self, letter: str) -> str:
+        """The box of the home sheet where the value of mission ``letter`` is written."""
+        return MISSION_BOX[letter]
+
     def mission_holds_on(self, sheet: Sheet, card: int) -> bool:
         """Whether ``sheet`` meets the mission's condition now."""
         condition = self.missions.get(card)
@@ -598,6 +640,12 @@ class Adventure(Generic[L]):
         score["total"] = total
         return score
 
+    def seat_score(self, state: GameState, seat: int) -> dict[str, Any]:
+        """A player's score breakdown, with ``total``, from every mark made: by default the
+        score of the one sheet the seat plays."""
+        sheet = state.sheet_of(seat)
+        return self.sheet_score(state, sheet, marks=sheet.marks)
+
     def rank_keys(self, state: GameState, scores: list[dict[str, Any]]) -> list[Any]:
         """Keys sorting seats best first: by score, then fewer System Errors."""
         return [
@@ -607,10 +655,7 @@ class Adventure(Generic[L]):
 
     def standings(self, state: GameState) -> dict[str, Any]:
         """Final scores with breakdowns and ranks (shared when equal), and the winning seats."""
-        scores = [
-            self.sheet_score(state, state.sheet_of(seat), marks=state.sheet_of(seat).marks)
-            for seat in range(state.players)
-        ]
+        scores = [self.seat_score(state, seat) for seat in range(state.players)]
         ranks = ranking.dense_ranks(self.rank_keys(state, scores))
         return {
             "scores": [
