@@ -279,6 +279,16 @@ class BattleRules(Adventure[Layout]):
         ]
 
     def play_pick(self, rec: Recorder, seat: int, choice: Option, *, listed: bool) -> None:
+        """A draw or a System Error, on the sheet the seat plays this turn (a pick may name it:
+        ``sheet``)."""
+        played = rec.state.seats[seat].sheet
+        if "sheet" in choice and choice["sheet"] != played:
+            side = side_of(rec.state.sheets[played], seat)
+            raise RuleViolation(
+                "sheet_not_played_this_turn",
+                f"In turn {rec.state.turn} you play sheet {played} (side {side}): odd turns on "
+                "your left sheet, even turns on your right one.",
+            )
         action = choice.get("action")
         if action == DRAW:
             self.play_draw(rec, seat, choice, listed=listed)
