@@ -77,6 +77,7 @@ Readings taken where the sources disagree (spec section 10), and choices of this
 
 import math
 from collections.abc import Callable, Iterable
+from functools import cache
 from typing import Any
 
 from games.rules import cards
@@ -84,10 +85,10 @@ from games.rules import modifiers as modifiers_rules
 from games.rules.actions import ASTRONAUT
 from games.rules.adventures.base import Adventure, Option, Step
 from games.rules.adventures.battle_layout import SIDES, TYPES, Layout, Planet
-from games.rules.cards import Combination
+from games.rules.cards import ACTIONS, Combination
 from games.rules.errors import RuleViolation
 from games.rules.events import Recorder, SeatSetup, SheetSetup
-from games.rules.sheet import CIRCLE, CROSS, Marks, all_filled
+from games.rules.sheet import CIRCLE, CROSS, MAX_NUMBER, MIN_NUMBER, Marks, all_filled
 from games.rules.state import GameState, Sheet
 
 DRAW = "draw"
@@ -123,6 +124,8 @@ class BattleRules(Adventure[Layout]):
     def __init__(self) -> None:
         super().__init__()
         self.side_missions = self.side_mission_table()
+        self.reaches = self._reaches()
+        self.step_actions = self._step_actions()
 
     def step_table(self) -> dict[str, Step]:
         return {
@@ -142,31 +145,37 @@ class BattleRules(Adventure[Layout]):
     def side_mission_table(self) -> dict[int, SideCondition]:
         """The condition of each mission card on one sheet, for the seat owning ``side``."""
         planets = self.layout.planets.values()
+        flags = tuple(planet.flag for planet in planets)
+        typed_flags = tuple((planet.flag, planet.type) for planet in planets)
+        asteroids = tuple(self.layout.asteroids)
+        moons = tuple(planet.moon for planet in planets)
+        track = self.layout.track
+
+        def flagged(marks: Marks, side: str) -> int:
+            drawn = list(map(marks.get, flags))
+            return drawn.count(side) + drawn.count(SHARED)
+
+        def types_flagged(marks: Marks, side: str) -> int:
+            return len({kind for flag, kind in typed_flags if marks.get(flag) in (side, SHARED)})
+
+        def moons_with(marks: Marks, side: str) -> int:
+            get = marks.get
+            return sum(1 for one, two in moons if get(one) == side or get(two) == side)
+
         return {
-            MISSION_FOUR_PLANETS: lambda marks, side: sum(
-                1 for planet in planets if side in str(marks.get(planet.flag, ""))
-            )
-            >= PLANETS_NEEDED,
-            MISSION_EACH_TYPE: lambda marks, side: all(
-                any(side in str(marks.get(p.flag, "")) for p in planets if p.type == kind)
-                for kind in TYPES
+            MISSION_FOUR_PLANETS: lambda marks, side: flagged(marks, side) >= PLANETS_NEEDED,
+            MISSION_EACH_TYPE: lambda marks, side: types_flagged(marks, side) == len(TYPES),
+            MISSION_ASTEROIDS: lambda marks, side: (
+                list(map(marks.get, asteroids)).count(side) >= ASTEROIDS_NEEDED
             ),
-            MISSION_ASTEROIDS: lambda marks, side: sum(
-                1 for asteroid in self.layout.asteroids if marks.get(asteroid) == side
-            )
-            >= ASTEROIDS_NEEDED,
             MISSION_IMPROVE_TYPES: lambda marks, side: all(
-                self.layout.track(side, kind).crossed(marks) >= IMPROVEMENTS_NEEDED
-                for kind in TYPES
+                track(side, kind).crossed(marks) >= IMPROVEMENTS_NEEDED for kind in TYPES
             ),
             MISSION_PLANTS_AND_WATER: lambda marks, side: (
-                self.layout.track(side, PLANT).crossed(marks) >= PLANTS_NEEDED
-                and self.layout.track(side, WATER).crossed(marks) >= WATERS_NEEDED
+                track(side, PLANT).crossed(marks) >= PLANTS_NEEDED
+                and track(side, WATER).crossed(marks) >= WATERS_NEEDED
             ),
-            MISSION_MOONS: lambda marks, side: sum(
-                1 for planet in planets if any(marks.get(moon) == side for moon in planet.moon)
-            )
-            >= MOONS_NEEDED,
+            MISSION_MOONS: lambda marks, side: moons_with(marks, side) >= MOONS_NEEDED,
         }
 
     # --- setup -----------------------------------------------------------------------------
@@ -231,39 +240,55 @@ class BattleRules(Adventure[Layout]):
 
     def next_space(self, marks: Marks, planet: Planet) -> str | None:
         """The planet's first empty space, where the next insignia goes."""
-        return next((space for space in planet.spaces if space not in marks), None)
+        for space in planet.spaces:
+            if space not in marks:
+                return space
+        return None
+
+    def stored_count(self, marks: Marks, side: str) -> int:
+        """How many astronaut symbols the side holds circled, not spent yet."""
+        return list(map(marks.get, self.layout.astronauts[side])).count(CIRCLE)
 
     def stored_astronauts(self, marks: Marks, side: str) -> list[str]:
         """The side's circled astronaut symbols, not spent yet."""
         return [symbol for symbol in self.layout.astronauts[side] if marks.get(symbol) == CIRCLE]
 
-    @staticmethod
-    def reach(combination: Combination, planet: Planet) -> tuple[int, int]:
+    def reach(self, combination: Combination, planet: Planet) -> tuple[int, int]:
         """The number of the planet's range nearest the combination's, and how many stored
         astronaut symbols reaching it spends (the Astronaut action counting first)."""
-        number = min(max(combination.number, planet.low), planet.high)
-        steps = math.ceil(abs(number - combination.number) / 2)
-        free = 1 if combination.action == ASTRONAUT else 0
-        return number, max(0, steps - free)
+        return self.reaches[combination.number, combination.action == ASTRONAUT][planet.id]
+
+    def _reaches(self) -> dict[tuple[int, bool], dict[str, tuple[int, int]]]:
+        """``reach`` worked out once for every number, with and without the Astronaut action."""
+        table: dict[tuple[int, bool], dict[str, tuple[int, int]]] = {}
+        for card in range(MIN_NUMBER, MAX_NUMBER + 1):
+            for astronaut in (False, True):
+                row = table[card, astronaut] = {}
+                for planet in self.layout.planets.values():
+                    number = min(max(card, planet.low), planet.high)
+                    steps = math.ceil(abs(number - card) / 2)
+                    row[planet.id] = (number, max(0, steps - astronaut))
+        return table
 
     def draw_options(self, state: GameState, seat: int) -> list[Option]:
         """Every combination and planet the seat can draw its insignia on now."""
         sheet = state.sheet_of(seat)
         marks = sheet.marks
-        stored = len(self.stored_astronauts(marks, side_of(sheet, seat)))
+        stored = self.stored_count(marks, side_of(sheet, seat))
         room = [
-            (planet, space)
+            (planet.id, space)
             for planet in self.layout.planets.values()
             if (space := self.next_space(marks, planet)) is not None
         ]
         options: list[Option] = []
         for index, combination in enumerate(state.combinations):
+            reach = self.reaches[combination.number, combination.action == ASTRONAUT]
             for planet, space in room:
-                number, spent = self.reach(combination, planet)
+                number, spent = reach[planet]
                 if spent <= stored:
                     options.append(
-                        {"action": DRAW, "combination": index, "planet": planet.id,
-                         "space": space, "number": number}
+                        {"action": DRAW, "combination": index, "planet": planet, "space": space,
+                         "number": number}
                     )  # fmt: skip
         return options
 
@@ -327,7 +352,7 @@ class BattleRules(Adventure[Layout]):
                 "number_not_on_planet",
                 f"{planet.id} takes {planet.low} to {planet.high}: {number!r} is not one of them.",
             )
-        stored = len(self.stored_astronauts(sheet.marks, side))
+        stored = self.stored_count(sheet.marks, side)
         if spent > stored:
             raise RuleViolation(
                 "planet_out_of_reach",
@@ -415,7 +440,7 @@ class BattleRules(Adventure[Layout]):
 
     def side_errors_to_mark(self, sheet: Sheet, side: str) -> list[str]:
         """The next usable System Error box of ``side`` on the sheet, if any is left."""
-        usable = [box for box in self.layout.side_error_boxes[side] if box in sheet.error_boxes]
+        usable = self.usable_error_boxes(sheet.error_boxes)[side]
         return [box for box in usable if box not in sheet.marks][:1]
 
     def play_system_error(self, rec: Recorder, seat: int, choice: Option, *, listed: bool) -> None:
@@ -441,11 +466,17 @@ class BattleRules(Adventure[Layout]):
     def step_action(self, step: str) -> str:
         """An action's step, a space's bonus (``bonus.<kind>``) or an asteroid's bonus (its
         element id)."""
-        if step.startswith("action."):
-            return step.removeprefix("action.")
-        if step.startswith("bonus."):
-            return "bonus_" + step.removeprefix("bonus.")
-        return ASTEROID_STEPS[self.layout.asteroid_bonus_kind[step]]
+        return self.step_actions[step]
+
+    def _step_actions(self) -> dict[str, str]:
+        """``step_action`` of every step this sheet can leave waiting."""
+        actions = {f"action.{action}": action for action in ACTIONS}
+        actions.update({f"bonus.{kind}": f"bonus_{kind}" for kind in self.layout.space_bonus.values()})
+        actions.update(
+            {element: ASTEROID_STEPS[kind] for element, kind in self.layout.asteroid_bonus_kind.items()
+             if kind in ASTEROID_STEPS}
+        )  # fmt: skip
+        return actions
 
     def step_optional(self, step: str) -> bool:
         return step.startswith(("action.", "bonus."))
@@ -642,10 +673,11 @@ class BattleRules(Adventure[Layout]):
         condition = self.side_missions.get(card)
         if condition is None:
             raise ValueError(f"card {card} is not a mission of adventure {self.number}")
-        return any(
-            condition(sheet.marks, side_of(sheet, seat))
-            for sheet in (state.sheets[index] for index in state.seats[seat].sheets)
-        )
+        for index in state.seats[seat].sheets:
+            sheet = state.sheets[index]
+            if condition(sheet.marks, side_of(sheet, seat)):
+                return True
+        return False
 
     def mission_box(self, letter: str) -> str:
         return self.layout.mission_boxes[letter]
@@ -655,16 +687,18 @@ class BattleRules(Adventure[Layout]):
     def end_reasons(self, state: GameState) -> list[dict[str, Any]]:
         """A seat with its three missions, or with both System Error boxes of its side of one
         sheet crossed; a sheet with its 33 planet spaces filled (both owners named)."""
+        boxes = tuple(self.layout.mission_boxes.values())
         missions = [
-            seat
-            for seat in range(state.players)
-            if all_filled(state.home_sheet(seat).marks, self.layout.mission_boxes.values())
+            seat for seat in range(state.players) if all_filled(state.home_sheet(seat).marks, boxes)
         ]
-        errors = [
-            seat
-            for seat in range(state.players)
-            if any(self._errors_all_marked(state.sheets[index], seat) for index in state.seats[seat].sheets)
-        ]
+        errors = sorted(
+            {
+                sheet.sides[side]
+                for sheet in state.sheets
+                for side, usable in self.usable_error_boxes(sheet.error_boxes).items()
+                if all_filled(sheet.marks, usable)
+            }
+        )
         full = [sheet for sheet in state.sheets if all_filled(sheet.marks, self.layout.planet_spaces)]
         reasons: list[dict[str, Any]] = []
         if missions:
@@ -676,10 +710,11 @@ class BattleRules(Adventure[Layout]):
             reasons.append({"reason": "sheet_full", "seats": owners, "sheets": [s.id for s in full]})
         return reasons
 
-    def _errors_all_marked(self, sheet: Sheet, seat: int) -> bool:
-        side = side_of(sheet, seat)
-        usable = [box for box in self.layout.side_error_boxes[side] if box in sheet.error_boxes]
-        return all_filled(sheet.marks, usable)
+    @staticmethod
+    @cache
+    def usable_error_boxes(error_boxes: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+        """A sheet's usable System Error boxes, by the side they belong to."""
+        return {side: tuple(box for box in error_boxes if box.startswith(f"{side}.")) for side in SIDES}
 
     def control(self, marks: Marks, planet: Planet, *, final: bool) -> str:
         """The sides whose insignia is on the planet's flag (``S``, ``N``, ``SN`` or none);
@@ -774,7 +809,7 @@ class BattleRules(Adventure[Layout]):
                 value += self.layout.track(side, planet.type).value(marks)
         for frame in state.seats[seat].pending:
             value += sum(self._step_worth(state, seat, side, marks, step) for step in frame)
-        return value + len(self.stored_astronauts(marks, side))
+        return value + self.stored_count(marks, side)
 
     def _step_worth(self, state: GameState, seat: int, side: str, marks: Marks, step: str) -> int:
         """What a waiting step adds to the side's score at best, roughly (the greedy bot's
@@ -864,7 +899,7 @@ class BattleRules(Adventure[Layout]):
             },
             "system_errors": {
                 "crossed": self.errors_marked_on(sheet, side, marks),
-                "usable": sum(1 for box in self.layout.side_error_boxes[side] if box in sheet.error_boxes),
+                "usable": len(self.usable_error_boxes(sheet.error_boxes)[side]),
                 "penalty": self.layout.error_penalty[self.errors_marked_on(sheet, side, marks)],
             },
             "astronauts": {

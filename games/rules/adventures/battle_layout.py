@@ -144,10 +144,18 @@ class Layout(SheetLayout):
             for raw in self.raw["tracks"]
         }
 
+    @cached_property
+    def tracks_by_side(self) -> dict[str, dict[str, Track]]:
+        """Each side's tracks by name."""
+        return {
+            side: {t.id.split(".", 1)[1]: t for t in self.tracks.values() if t.id.startswith(f"{side}.")}
+            for side in SIDES
+        }
+
     def track(self, side: str, name: str) -> Track:
         """A side's track: ``plant``, ``water``, ``green``, ``blue``, ``grey``, ``planning``,
         ``error``."""
-        return self.tracks[f"{side}.{name}"]
+        return self.tracks_by_side[side][name]
 
     @cached_property
     def astronauts(self) -> dict[str, tuple[str, ...]]:
