@@ -12,9 +12,12 @@ seat playing it each turn.
 
 The sheet, by its element names (layout in ``data/adventure-8-battle.json``):
 
-- planets ``pl1``-``pl7``, spaces ``plX.sY`` filled in order from ``s1``; the pick (``draw``)
-  names a combination and a planet accepting its number (``accepts`` in the data), and the
-  seat's insignia (its side letter, ``S`` or ``N``) goes in that planet's first empty space;
+- the ships ``S.ship`` and ``N.ship`` carry their side's insignia from the setup on;
+- planets ``pl1``-``pl7``, spaces ``plX.sY`` filled in order from ``s1``; the pick
+  (``{"action": "draw", "combination", "planet", "space", "number"}``, recorded as an
+  ``insignia_drawn`` event) names a combination and a planet accepting its number (``accepts``
+  in the data), and the seat's insignia (its side letter, ``S`` or ``N``) goes in that planet's
+  first empty space; a pick naming a ``sheet`` other than the one of the turn is refused;
 - a planet's last space filled resolves its control at once: spaces plus moon ``plX.moon1-2``,
   strict majority, the flag ``plX.flag`` marked with the winner's side or ``SN`` when tied, and
   ``plX.done`` circled (its moon is closed from then on);
@@ -331,10 +334,11 @@ class BattleRules(Adventure[Layout]):
         index, combination = cards.chosen_combination(state.combinations, choice)
         sheet = state.sheet_of(seat)
         side = side_of(sheet, seat)
-        planet = self.layout.planets.get(choice.get("planet"))  # type: ignore[arg-type]
+        named = choice.get("planet")
+        planet = self.layout.planets.get(named) if isinstance(named, str) else None
         if planet is None:
             raise RuleViolation(
-                "unknown_planet", f"{choice.get('planet')!r} is not a planet of this sheet (pl1 to pl7)."
+                "unknown_planet", f"{named!r} is not a planet of this sheet (pl1 to pl7)."
             )
         space = self.next_space(sheet.marks, planet)
         if space is None:
@@ -363,8 +367,9 @@ class BattleRules(Adventure[Layout]):
         if abs(number - combination.number) > 2 * (free + spent):
             raise RuleViolation(
                 "number_out_of_reach",
-                f"With what reaching {planet.id} spends, {combination.number} changes to "
-                f"{nearest} at most, not {number}.",
+                f"Reaching {planet.id} from {combination.number} spends {spent} circled astronaut "
+                f"symbol(s){' besides the Astronaut action' if free else ''}: the number changes "
+                f"by {2 * (free + spent)} at most, so {number} is out of reach (draw it as {nearest}).",
             )
         return self._drawn(index, combination, side, planet.id, space, number)
 
