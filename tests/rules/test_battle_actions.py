@@ -1,13 +1,15 @@
 """The Battle rule by rule: the pick and each action legal and refused with its code, the space
 and asteroid bonuses, stored astronaut symbols, planet control and its ties, what a neighbour's
 play changes on the other side, missions on both sheets, the end of the game, scores and
-tie-breaks, setup modifiers, the view of a shared sheet, and the solo game refused."""
+tie-breaks, setup modifiers, the view of a shared sheet, the solo game refused, and what the
+greedy bot weighs."""
 
+import random
 from typing import Any
 
 import pytest
 
-from games.rules import engine
+from games.rules import bots, engine
 from tests.rules import playing
 from tests.rules.battle_helpers import (
     LAYOUT,
@@ -503,3 +505,19 @@ def test_the_other_owner_sees_the_sheet_as_the_turn_began_until_it_resolves() ->
     hidden = [e for e in play_along(state, BOB) if e["kind"] != "confirmed"]
     assert hidden and all(engine.redact(e, state, viewer=CAROL) is None for e in hidden)
     assert all(engine.redact(e, state, viewer=BOB) == e for e in hidden)
+
+
+# --- the greedy bot ----------------------------------------------------------------------------
+
+
+def test_the_greedy_bot_completes_a_planet_it_wins_and_weighs_the_action_its_draw_brings() -> None:
+    state = game(sheets={0: battle({"pl1": "SS"})})
+    reveal(state, (1, "energy"), (9, "energy"), (12, "energy"))
+    pick = bots.greedy_bot(random.Random(1))(state, ALICE)["choice"]
+    assert (pick["combination"], pick["planet"]) == (0, "pl1")  # green under her flag: 2 points
+
+    state = game()
+    reveal(state, (3, "plant"), (6, "water"), (10, "robot"))  # 2 plant points, 3 water, nothing
+    for seed in range(5):
+        pick = bots.greedy_bot(random.Random(seed))(state, ALICE)["choice"]
+        assert (pick["combination"], pick["planet"]) == (1, "pl3")

@@ -75,7 +75,10 @@ Readings taken where the sources disagree (spec section 10), and choices of this
   (``S.astro.a1`` goes on its left sheet, ``N.astro.a1`` on its right one);
 - the other owner of a sheet sees the sheet as the turn began until the turn resolves; phase 6
   may still offer it a mission that this turn's hidden play completed, as spec 7 allows it to
-  be claimed in that same round.
+  be claimed in that same round;
+- the greedy bot weighs, among options of equal score, the planets it leads or ties (each at its
+  type's multiplier, as the final resolution would count them), what the steps left waiting
+  (the draw's action and bonus) would add at best, and its stored symbols (``prospects``).
 """
 
 import math
