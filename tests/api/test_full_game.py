@@ -53,32 +53,35 @@ def play_to_the_end(
     rng = random.Random(f"{adventure}/{count}")
     requests = 0
     status = "playing"
-    # Each seat's decision as its last command's answer gave it: only a seat waiting for the
-    # others asks /decision again (their moves cannot change what a seat with a move has).
+    # Each seat's decision as its last command's answer gave it. A seat waiting for the others
+    # asks /decision again once every seat waits (only the last of them to act can have
+    # changed what the others may do); the game's status comes with every answer.
     known: dict[int, dict[str, Any]] = {}
     while status == "playing":
         progressed = False
+        everyone_waits = all(known.get(seat, {}).get("kind") == "wait" for seat in range(count))
         for seat, client in enumerate(players):
             decision = known.get(seat)
-            if decision is None or decision["kind"] == "wait":
-                decision = client.get(f"{base}/decision").json()
+            if decision is None or (everyone_waits and decision["kind"] == "wait"):
+                decision = known[seat] = client.get(f"{base}/decision").json()
             if decision["options"]:
                 response = client.post(f"{base}/moves", {"choice": rng.choice(decision["options"])})
             elif decision["can_confirm"]:
                 response = client.post(f"{base}/confirm")
             else:
-                known[seat] = decision
                 continue
             assert response.status_code == 200, response.content
             known[seat] = response.json()["decision"]
+            status = response.json()["status"]
             progressed = True
             requests += 1
             assert requests < MAX_REQUESTS
             if requests % 25 == 0:  # what the others see mid-turn fits the schema too
                 players[1].get(f"{base}/sheets/{requests % count}")
                 players[-1].get(f"{base}/events", {"after": max(0, response.json()["version"] - 5)})
-        status = players[0].get(base).json()["status"]
-        assert progressed or status != "playing", "every seat waits and the game is still playing"
+            if status != "playing":
+                break
+        assert progressed or everyone_waits, "no seat can act and the game is still playing"
     return players, base, players[0].get(base).json(), check
 
 
