@@ -75,11 +75,6 @@ def panel(side: str, *, circled: int = 0, spent: int = 0, error: int = 0, **cros
     return marks
 
 
-def filled(planet: str, owners: str) -> Marks:
-    """A planet's spaces filled in order by the sides ``owners`` spells."""
-    return dict(zip(LAYOUT.planets[planet].spaces, owners, strict=False))
-
-
 def start_turn(state: GameState, turn: int) -> None:
     """Bring the game to the start of ``turn`` as its turn_started event does (every seat on
     the sheet of that turn's parity); the combinations are then set with ``reveal``."""
@@ -133,7 +128,7 @@ def ended(state: GameState) -> GameState:
 
 
 __all__ = [
-    "LAYOUT", "RULES", "THE_BATTLE", "battle", "draw", "ended", "filled", "game", "marks_of",
+    "LAYOUT", "RULES", "THE_BATTLE", "battle", "draw", "ended", "game", "marks_of",
     "move", "panel", "refused", "refused_use", "reveal", "set_sheet", "side_score", "start_turn",
     "total", "use",
 ]  # fmt: skip

@@ -87,11 +87,8 @@ class Layout(SheetLayout):
         }
 
     @cached_property
-    def planet_of_space(self) -> dict[str, str]:
-        return {space: raw["zone"] for space, raw in self.spaces.items()}
-
-    @cached_property
     def planet_of_moon(self) -> dict[str, str]:
+        """The planet of each moon space."""
         return {moon: planet.id for planet in self.planets.values() for moon in planet.moon}
 
     @cached_property
@@ -210,6 +207,7 @@ class Layout(SheetLayout):
 
     @cached_property
     def markable(self) -> frozenset[str]:
+        """The elements a setup modifier may mark: those of both side panels."""
         return self.side_elements["S"] | self.side_elements["N"]
 
     # --- seating --------------------------------------------------------------------------
