@@ -79,7 +79,7 @@ class Adventure(Generic[L]):
     settle_outcome = "no_effect"
     # Whether the steps of one frame are alike, the first standing for all (listed once).
     frame_steps_alike = False
-    # The fewest seats a game of this adventure is dealt for.
+    # The fewest seats a game of this adventure is dealt for (``players_problem`` refuses fewer).
     min_players = 1
 
     def __init__(self) -> None:
@@ -130,11 +130,8 @@ class Adventure(Generic[L]):
     # --- setup ---------------------------------------------------------------------------
 
     def players_problem(self, players: int) -> RuleViolation | None:
-        """Why a game of this adventure cannot be dealt for ``players`` seats, or None."""
-        if players < self.min_players:
-            return RuleViolation(
-                "too_few_players", f"{self.name} is played by {self.min_players} players or more."
-            )
+        """Why a game of this adventure cannot be dealt for ``players`` seats (1 to 6, checked
+        before), or None: by default every count is played."""
         return None
 
     def seating(
