@@ -2,7 +2,8 @@
 
 A game's truth is its events; everything else here (status, seats) is what the lobby and the
 API need to find and lock a game quickly. Event rows are never updated or deleted: database
-triggers refuse it (see migration 0002).
+triggers refuse it (see migration 0002), and each carries a hash chained to the one before it, so
+that a row changed behind the triggers' back shows (games/chain.py).
 """
 
 from django.conf import settings
@@ -114,6 +115,10 @@ class Event(models.Model):
         blank=True,
         related_name="+",
     )
+    # The hash chain (games/chain.py): the hash of the game's previous event (64 zeros for the
+    # first) and this event's own, computed in the transaction that appends it.
+    prev_hash = models.CharField(max_length=64)
+    hash = models.CharField(max_length=64)
 
     class Meta:
         ordering = ["game", "seq"]

@@ -1,8 +1,9 @@
 """Commands: everything that writes. No HTTP here.
 
 Each game command runs in one transaction: lock the game row, replay its events, ask the rules
-engine to decide, append the events it returns with dense sequence numbers, and update the
-game's status. The unique (game, seq) constraint is the last guard against a lost race.
+engine to decide, append the events it returns with dense sequence numbers, each chained to the
+one before it by its hash (games/chain.py), and update the game's status. The unique
+(game, seq) constraint is the last guard against a lost race.
 """
 
 import hashlib
@@ -22,7 +23,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import followups, snapshots
+from games import chain, followups, snapshots
 from games.errors import Conflict, Forbidden, Invalid, outsider
 from games.models import Account, ClientToken, Event, Game, Seat
 from games.rules import engine
@@ -276,19 +277,27 @@ def _append(
         problem = engine.schema_problem(event)
         if problem is not None:
             raise ValueError(f"refusing to store an event off its schema: {problem}")
-    rows = [
-        Event(
-            game=game,
-            seq=version + offset,
-            turn=event.get("turn") or 0,
-            seat=event.get("seat"),
-            kind=event["kind"],
-            version=event.get("v", 1),
-            data=event.get("data") or {},
-            actor_id=actor.pk if actor is not None else None,
+    prev_hash = _last_hash(game, version)
+    rows = []
+    for seq, event in enumerate(events, start=version + 1):
+        turn, seat, kind = event.get("turn") or 0, event.get("seat"), event["kind"]
+        data = event.get("data") or {}
+        digest = chain.link(prev_hash, seq=seq, turn=turn, seat=seat, kind=kind, data=data)
+        rows.append(
+            Event(
+                game=game,
+                seq=seq,
+                turn=turn,
+                seat=seat,
+                kind=kind,
+                version=event.get("v", 1),
+                data=data,
+                actor_id=actor.pk if actor is not None else None,
+                prev_hash=prev_hash,
+                hash=digest,
+            )
         )
-        for offset, event in enumerate(events, start=1)
-    ]
+        prev_hash = digest
     try:
         with transaction.atomic():
             appended = Event.objects.bulk_create(rows)
@@ -311,6 +320,17 @@ def _append(
             },
         )
     return appended
+
+
+def _last_hash(game: Game, version: int) -> str:
+    """The hash of the game's event ``version``, the last one before those being appended (one
+    read by the unique (game, seq) index; the game row is locked, so it stays the last)."""
+    if version == 0:
+        return chain.GENESIS
+    found = Event.objects.filter(game_id=game.pk, seq=version).values_list("hash", flat=True).first()
+    if found is None:
+        raise ValueError(f"game {game.pk} has no event {version} to chain the next one to")
+    return found
 
 
 def _engine_call(function: Any, *args: Any, **kwargs: Any) -> list[EngineEvent]:

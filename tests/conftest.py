@@ -67,6 +67,16 @@ def celery_mode(request: pytest.FixtureRequest) -> Iterator[None]:
 
 
 @pytest.fixture
+def emptied_log(transactional_db: None) -> Iterator[None]:
+    """A transactional test whose events are deleted when it ends, so that the tables can be
+    emptied (the database refuses to delete events otherwise)."""
+    yield
+    from tests.append_only import empty_the_log
+
+    empty_the_log()
+
+
+@pytest.fixture
 def anon() -> APIClient:
     return APIClient()
 

@@ -7,12 +7,15 @@
 - ``options(state, seat)`` -> what the seat must or may do, every choice listed;
 - ``result_event(state)`` -> the final scores of an ended game, as an event;
 - ``game_view`` / ``sheet_view`` / ``redact`` / ``feed`` -> what one viewer may see, and in
-  which order the events became readable to it.
+  which order the events became readable to it;
+- ``reenact(log)`` -> the state of a finished game after a log that comes from outside, once
+  every event in it is found to be what the engine appends (``LogRefused`` otherwise).
 """
 
 from collections.abc import Iterable
 
 from games.rules import events
+from games.rules.audit import LogRefused, reenact
 from games.rules.errors import OutOfTurn, RuleViolation
 from games.rules.events import Event, schema_problem
 from games.rules.state import GameState
@@ -24,6 +27,7 @@ __all__ = [
     "Decision",
     "Event",
     "GameState",
+    "LogRefused",
     "OutOfTurn",
     "RuleViolation",
     "decide",
@@ -33,6 +37,7 @@ __all__ = [
     "new_game",
     "options",
     "redact",
+    "reenact",
     "replay",
     "result_event",
     "schema_problem",
