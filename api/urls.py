@@ -25,6 +25,7 @@ urlpatterns = [
     path(f"{GAME}/sheets/<str:sheet>", views.SheetView.as_view(), name="sheet"),
     path(f"{GAME}/events", views.EventsView.as_view(), name="events"),
     path(f"{GAME}/replay", views.ReplayView.as_view(), name="replay"),
+    path(f"{GAME}/export", views.ExportView.as_view(), name="export"),
     path("schema", SpectacularAPIView.as_view(), name="schema"),
     path("docs", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     re_path(r"^.*$", not_found),

@@ -73,6 +73,11 @@ def test_three_bots_play_an_adventure_to_its_end(
         assert replay.json()["seq"] == seq
         assert len(replay.json()["sheets"]) == 3
 
+    export = ann.get(f"{base}/export")
+    assert export.status_code == 200
+    exported = b"".join(export.streaming_content).decode().splitlines()
+    assert len(exported) == 1 + Event.objects.filter(game_id=created["id"]).count()
+
     for seat in range(3):
         sheet = ann.get(f"{base}/sheets/{seat}").json()
         assert sheet["score"]["total"] == result["scores"][seat]["total"]
@@ -81,7 +86,7 @@ def test_three_bots_play_an_adventure_to_its_end(
         "/api/v1/games", "/api/v1/games/{game_id}", "/api/v1/games/{game_id}/moves",
         "/api/v1/games/{game_id}/decision", "/api/v1/games/{game_id}/confirm",
         "/api/v1/games/{game_id}/sheets/{sheet}", "/api/v1/games/{game_id}/events",
-        "/api/v1/games/{game_id}/replay",
+        "/api/v1/games/{game_id}/replay", "/api/v1/games/{game_id}/export",
     }
 
     # the snapshot kept beside the log is the fold of the whole log, result included
