@@ -7,7 +7,9 @@
 - ``options(state, seat)`` -> what the seat must or may do, every choice listed;
 - ``result_event(state)`` -> the final scores of an ended game, as an event;
 - ``game_view`` / ``sheet_view`` / ``redact`` / ``feed`` -> what one viewer may see, and in
-  which order the events became readable to it;
+  which order the events became readable to it; ``referee_sheet_view`` / ``referee_seats`` ->
+  everything, for the staff who review games; ``mission_claims`` -> who accomplished which
+  mission; ``sheet_schematic`` -> how a sheet is laid out, to draw it;
 - ``reenact(log)`` -> the state of a finished game after a log that comes from outside, once
   every event in it is found to be what the engine appends (``LogRefused`` otherwise).
 """
@@ -21,7 +23,16 @@ from games.rules.events import Event, schema_problem
 from games.rules.state import GameState
 from games.rules.turn import Decision, decide, new_game, options, result_event
 from games.rules.upcasting import upcast
-from games.rules.views import feed, game_view, redact, sheet_view
+from games.rules.views import (
+    feed,
+    game_view,
+    mission_claims,
+    redact,
+    referee_seats,
+    referee_sheet_view,
+    sheet_schematic,
+    sheet_view,
+)
 
 __all__ = [
     "Decision",
@@ -34,13 +45,17 @@ __all__ = [
     "evolve",
     "feed",
     "game_view",
+    "mission_claims",
     "new_game",
     "options",
     "redact",
     "reenact",
+    "referee_seats",
+    "referee_sheet_view",
     "replay",
     "result_event",
     "schema_problem",
+    "sheet_schematic",
     "sheet_view",
     "upcast",
 ]

@@ -3,6 +3,10 @@
 The seed (and so the deck order) is never shown; while a turn is being played, a seat's marks
 of that turn, on the sheet it plays, are shown only to that seat, and so are its mission claims
 and what it was offered in phase 6.
+
+A referee (the staff who review games) is the one viewer who sees everything at once: every
+sheet with the turn in play, and where every seat stands in it (``referee_sheet_view``,
+``referee_seats``).
 """
 
 from collections.abc import Iterable
@@ -11,6 +15,8 @@ from typing import Any
 from games.rules import missions
 from games.rules.adventures import rules_for
 from games.rules.events import Event
+from games.rules.schematic import Schematic
+from games.rules.sheet import Marks
 from games.rules.state import GameState, Sheet
 
 # Events of a seat in the current turn that reveal nothing of its sheet.
@@ -50,9 +56,56 @@ def game_view(state: GameState, *, viewer: int | None) -> dict[str, Any]:
 
 def sheet_view(state: GameState, sheet_id: int, *, viewer: int | None) -> dict[str, Any]:
     """Every mark on a sheet by element id, the live score and what is derived."""
-    rules = rules_for(state.adventure)
     sheet = state.sheets[sheet_id]
     marks = sheet.marks if _sees_current_turn(state, sheet, viewer) else sheet.turn_start_marks
+    return _sheet(state, sheet, marks)
+
+
+def referee_sheet_view(state: GameState, sheet_id: int) -> dict[str, Any]:
+    """A sheet as ``sheet_view`` gives it, with every mark made so far, this turn's included."""
+    sheet = state.sheets[sheet_id]
+    return _sheet(state, sheet, sheet.marks)
+
+
+def referee_seats(state: GameState) -> list[dict[str, Any]]:
+    """Where each seat stands in the turn in play, hidden from the other seats or not: what
+    it chose and wrote, the effects waiting for its choice, the missions it may claim and
+    those it claimed, and whether it confirmed."""
+    return [
+        {
+            "seat": index,
+            "sheet": seat.sheet,
+            "chosen": seat.chosen,
+            "choice": dict(seat.turn_choice),
+            "pending": [list(frame) for frame in seat.pending],
+            "claimable": list(seat.claimable),
+            "claimed": list(seat.claimed),
+            "confirmed": seat.confirmed,
+        }
+        for index, seat in enumerate(state.seats)
+    ]
+
+
+def mission_claims(state: GameState) -> dict[str, list[dict[str, Any]]]:
+    """Who accomplished each mission so far, as the sheets record it once a turn resolves:
+    by letter, each sheet that holds it with its seats and the value it was given."""
+    return {
+        letter: [
+            {"sheet": sheet.id, "seats": list(sheet.seats), "value": sheet.marks[box]}
+            for sheet in state.sheets
+            if box in sheet.marks
+        ]
+        for letter, box in ((letter, missions.MISSION_BOX[letter]) for letter in state.missions)
+    }
+
+
+def sheet_schematic(state: GameState, sheet_id: int) -> Schematic:
+    """How a sheet of the game is laid out, to be drawn (see ``games.rules.schematic``)."""
+    return rules_for(state.adventure).layout.schematic
+
+
+def _sheet(state: GameState, sheet: Sheet, marks: Marks) -> dict[str, Any]:
+    rules = rules_for(state.adventure)
     view: dict[str, Any] = {"sheet": sheet.id, "seats": list(sheet.seats)}
     if len(sheet.seats) == 1:
         view["seat"] = sheet.seats[0]
