@@ -169,6 +169,9 @@ def test_jumping_to_a_turn_and_bad_positions(staff: Client) -> None:
         response = staff.get(viewer(game, query))
         assert response.status_code == 200 and note in response.content.decode()
     assert staff.get("/admin/games/game/999999/history/").status_code == 302
+    lobby = services.create_game(by=User.objects.create_user("zed"), adventure=2, max_players=2)
+    page = staff.get(viewer(lobby)).content.decode()
+    assert "This game has no events yet." in page and 'class="sheet"' not in page
 
 
 def test_the_viewer_names_who_accomplished_each_mission_and_the_result(staff: Client) -> None:
