@@ -130,7 +130,7 @@ def _caption_lines(caption: str) -> list[str]:
     cut = max(caption.rfind(".", 0, len(caption) - 1), caption.rfind("-", 0, len(caption) - 1))
     if cut <= 0:
         return [caption[:CAPTION], caption[CAPTION : 2 * CAPTION]]
-    return [caption[: cut + 1][-CAPTION:], caption[cut + 1 :][:CAPTION]]
+    return [caption[:cut][:CAPTION], caption[cut + 1 :][:CAPTION]]
 
 
 def _box(x: int, y: int, mark: Mark | None) -> str:
@@ -232,7 +232,7 @@ def _score(body: list[str], score: Mapping[str, Any], y: int) -> int:
     lines = score_lines(score)
     for index, (name, value) in enumerate(lines):
         line, position = divmod(index, per_line)
-        x, top = 8 + position * (SCORE_CELL + 4), y + line * (CELL + 22)
+        x, top = 8 + position * (SCORE_CELL + 4), y + line * (CELL + 24)
         total = name == "total"
         shown = ("yes" if value else "no") if isinstance(value, bool) else value
         body.append(
@@ -242,8 +242,20 @@ def _score(body: list[str], score: Mapping[str, Any], y: int) -> int:
             f'stroke-width="{2 if total else 1}"/>'
             f'<text x="{x + SCORE_CELL / 2}" y="{top + 20}" font-size="14" font-weight="bold" '
             f'text-anchor="middle" fill="{COLOURS["ink"]}">{escape(str(shown))}</text>'
-            f'<text x="{x + SCORE_CELL / 2}" y="{top + CELL + 11}" font-size="8" text-anchor="middle" '
-            f'fill="{COLOURS["muted"]}">{escape(name[:16])}</text></g>'
+            + "".join(
+                f'<text x="{x + SCORE_CELL / 2}" y="{top + CELL + 10 + 9 * number}" font-size="8" '
+                f'text-anchor="middle" fill="{COLOURS["muted"]}">{escape(text)}</text>'
+                for number, text in enumerate(_score_caption(name))
+            )
+            + "</g>"
         )
     rows = -(-len(lines) // per_line) if lines else 0
-    return y + rows * (CELL + 22)
+    return y + rows * (CELL + 24)
+
+
+def _score_caption(name: str) -> list[str]:
+    """A score line's name on one line, or two when it is long (cut at its last space)."""
+    if len(name) <= 15 or " " not in name:
+        return [name[:15]]
+    head, tail = name.rsplit(" ", 1)
+    return [head[:15], tail[:15]]
