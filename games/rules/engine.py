@@ -5,6 +5,8 @@
 - ``evolve(state, event)`` -> the state after one stored event; ``replay(events)`` folds them
   (events of an older version are upcast first);
 - ``options(state, seat)`` -> what the seat must or may do, every choice listed;
+- ``astra_turn(state)`` -> solo: the events of ASTRA's part of the turn when ``astra_due``
+  (none otherwise, so asking twice plays it once);
 - ``result_event(state)`` -> the final scores of an ended game, as an event;
 - ``game_view`` / ``sheet_view`` / ``redact`` / ``feed`` -> what one viewer may see, and in
   which order the events became readable to it.
@@ -15,6 +17,7 @@ from collections.abc import Iterable
 from games.rules import events
 from games.rules.errors import OutOfTurn, RuleViolation
 from games.rules.events import Event, schema_problem
+from games.rules.solo import astra_due, astra_turn
 from games.rules.state import GameState
 from games.rules.turn import Decision, decide, new_game, options, result_event
 from games.rules.upcasting import upcast
@@ -26,6 +29,8 @@ __all__ = [
     "GameState",
     "OutOfTurn",
     "RuleViolation",
+    "astra_due",
+    "astra_turn",
     "decide",
     "evolve",
     "feed",

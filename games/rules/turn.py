@@ -4,15 +4,20 @@ Every seat plays phases 2-4 at once and confirms; the last confirmation resolves
 shared: phase 5 incidents, then phase 6. In phase 6 the seats whose sheet meets a mission they
 have not accomplished are asked whether they claim it (the others wait); once they have all
 confirmed, the claims are rewarded, the end of the game is checked and the next cards flip.
+
+A solo game against ASTRA (``games.rules.solo``) changes a few steps, each behind one hook
+here: its decisions and commands that differ come first, ASTRA bonuses are circled after the
+player's commands, and ASTRA's part of the turn (its card, the end check, the next hand)
+replaces the end of the turn.
 """
 
-from dataclasses import dataclass, field
 from typing import Any
 
-from games.rules import cards, events
+from games.rules import astra, cards, events, solo
 from games.rules import missions as phase_6
 from games.rules.adventures import rules_for
 from games.rules.adventures.base import Adventure, Option
+from games.rules.decisions import Decision
 from games.rules.errors import OutOfTurn, RuleViolation
 from games.rules.events import Event, Recorder, SheetSetup
 from games.rules.state import MISSIONS_PHASE, GameState
@@ -23,29 +28,6 @@ MAX_PLAYERS = 6
 OPTION_VALUE_TYPES = frozenset({str, int, type(None)})
 
 
-@dataclass
-class Decision:
-    """What a seat must or may do now. Every option, sent back as a move, is legal.
-
-    Kinds: ``choose`` (a combination and where its number goes, or a System Error), ``effect``
-    (a waiting step), ``confirm`` (the turn is played), ``mission`` (phase 6: claim a mission,
-    or confirm to claim no more), ``wait``.
-    """
-
-    kind: str
-    options: list[Option] = field(default_factory=list)
-    can_undo: bool = False
-    can_confirm: bool = False
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "options": self.options,
-            "can_undo": self.can_undo,
-            "can_confirm": self.can_confirm,
-        }
-
-
 def new_game(
     *,
     adventure: int,
@@ -53,15 +35,22 @@ def new_game(
     seed: int,
     missions: dict[str, int] | None = None,
     modifiers: dict[int, list[dict[str, Any]]] | None = None,
+    astra_level: int | None = None,
 ) -> list[Event]:
-    """The opening events of a game: its whole setup, then the flip of turn 1.
+    """The opening events of a game: its whole setup, then the flip of turn 1 (solo: the
+    first hand drawn).
 
     ``missions`` imposes a card per letter (default: drawn with the seed); ``modifiers``
-    gives per-seat setup changes (``start_marks``, ``bonus_points``, ``system_errors``).
+    gives per-seat setup changes (``start_marks``, ``bonus_points``, ``system_errors``);
+    ``astra_level`` makes a one-player game a solo game against that ASTRA opponent.
     """
     rules = rules_for(adventure)
     if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise RuleViolation("invalid_player_count", "A game has 1 to 6 players.")
+    if astra_level is not None:
+        astra.opponent(astra_level)
+        if players != 1:
+            raise RuleViolation("astra_needs_one_player", "Only a one-player game plays ASTRA.")
     modifiers = modifiers or {}
     for seat, seat_modifiers in modifiers.items():
         if not isinstance(seat, int) or not 0 <= seat < players:
@@ -84,10 +73,13 @@ def new_game(
         mission_values=phase_6.values_of(chosen),
         sheets=sheets,
         seats=[{"sheets": [seat]} for seat in range(players)],
-        astra=None,
+        astra=None if astra_level is None else solo.setup(adventure, astra_level),
         modifiers={str(seat): mods for seat, mods in modifiers.items()},
     )
-    _start_turn(rec)
+    if astra_level is None:
+        _start_turn(rec)
+    else:
+        solo.opening(rec)
     return rec.events
 
 
@@ -108,6 +100,10 @@ def options(state: GameState, seat: int) -> Decision:
 def _options(state: GameState, seat: int) -> Decision:
     if state.status != "playing" or not 0 <= seat < state.players:
         return Decision("wait")
+    if state.astra is not None:
+        decision = solo.options(state, seat)
+        if decision is not None:
+            return decision
     player = state.seats[seat]
     if player.confirmed:
         return Decision("wait")
@@ -151,6 +147,10 @@ def advance(
         raise OutOfTurn("game_not_playing", "The game is not being played.")
     if not isinstance(seat, int) or not 0 <= seat < state.players:
         raise RuleViolation("unknown_seat", f"Seat {seat!r} is not in this game.")
+    if state.astra is not None:
+        played = solo.advance(state, seat, command, in_place=in_place)
+        if played is not None:
+            return played
     player = state.seats[seat]
     if player.confirmed:
         raise OutOfTurn(
@@ -162,7 +162,7 @@ def advance(
     rec = Recorder(state, in_place=in_place)
     if state.phase == MISSIONS_PHASE:
         _decide_missions(rec, seat, kind, command.get("choice"))
-        return rec.events, rec.state
+        return _played(rec, seat)
     rules = rules_for(state.adventure)
     if kind == "move":
         choice = _choice(command)
@@ -186,6 +186,13 @@ def advance(
         rec.emit("confirmed", seat)
         if all(other.confirmed for other in rec.state.seats):
             _end_turn(rules, rec)
+    return _played(rec, seat)
+
+
+def _played(rec: Recorder, seat: int) -> tuple[list[Event], GameState]:
+    """What a seat's command recorded (solo: with the ASTRA bonuses it earned)."""
+    if rec.state.astra is not None:
+        solo.circle_bonuses(rec, seat, since=0)
     return rec.events, rec.state
 
 
@@ -265,6 +272,8 @@ def _end_turn(rules: Adventure, rec: Recorder) -> None:
 
 
 def _finish_turn(rules: Adventure, rec: Recorder) -> None:
+    if rec.state.astra is not None:
+        return  # solo: ASTRA's part of the turn checks the end and draws (solo.astra_turn)
     reasons = rules.end_reasons(rec.state)
     if reasons:
         rec.emit("game_ended", reasons=reasons)
@@ -288,5 +297,8 @@ def result_event(state: GameState) -> Event:
     """The event recording the final scores and the winners of an ended game."""
     if state.status != "ended":
         raise OutOfTurn("game_not_ended", "Only an ended game is scored.")
-    standings = rules_for(state.adventure).standings(state)
+    if state.astra is not None:
+        standings = solo.standings(state)
+    else:
+        standings = rules_for(state.adventure).standings(state)
     return events.make("result", None, state.turn, standings)

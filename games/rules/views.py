@@ -8,7 +8,7 @@ and what it was offered in phase 6.
 from collections.abc import Iterable
 from typing import Any
 
-from games.rules import missions
+from games.rules import missions, solo
 from games.rules.adventures import rules_for
 from games.rules.events import Event
 from games.rules.state import GameState, Sheet
@@ -45,6 +45,9 @@ def game_view(state: GameState, *, viewer: int | None) -> dict[str, Any]:
         ],
         "end": state.end,
         "result": state.result,
+        # Solo: ASTRA (never its deck) and the hand the combinations are paired from.
+        "astra": solo.view(state) if state.astra is not None else None,
+        "hand": solo.hand_view(state) if state.astra is not None else None,
     }
 
 

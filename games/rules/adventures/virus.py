@@ -40,7 +40,13 @@ Readings taken where the sources disagree (spec section 12), and choices of this
   resolved, so an Energy action of the completing number counts; in phase 5 right after the
   virus that completed it has spread; a quarter never evacuated during play is scored by the
   same formula at the end (the live score always shows that formula);
-- 12.2, 12.5, 12.6: ASTRA is not played yet (its data stays in the file, unread);
+- solo (spec section 11): an ASTRA bonus for each virus the player activates (a Plant or
+  Water symbol, a first claim) and each propagation symbol they trigger, and none for what a
+  System Error or ASTRA sets off (12.2); the first-pass Effect card activates green or blue,
+  the player's choice when both are asleep, else crosses a propagation symbol of their
+  choice, then one propagation follows at once, even with nothing left to cross (12.6); the
+  second-pass one wakes the virus of its mission with one propagation, or does nothing when
+  that virus is already active (12.6);
 - an infection mark names the virus that made it (``infected.<colour>``), so each virus's
   spread can be shown; the space a virus infects in a quarter is chosen by the engine for the
   player: the empty space that takes the fewest numbers now, one without a water tank first,
@@ -629,6 +635,42 @@ class VirusRules(WildActions[Layout]):
         }
 
 
+    # --- solo: ASTRA -----------------------------------------------------------------------
+
+    def astra_targets(self, state: GameState, sheet: Sheet, letter: str, deck_pass: int) -> list[str]:
+        """First pass: green or blue while asleep, else a propagation symbol not crossed;
+        second pass: nothing to choose (the mission's own virus)."""
+        if deck_pass > 1:
+            return []
+        marks = sheet.marks
+        asleep = [act for act in self.layout.track_activations if act not in marks]
+        return asleep or [symbol for symbol in self.layout.propagation_symbols if symbol not in marks]
+
+    def astra_effect(
+        self, rec: Recorder, seat: int, letter: str, deck_pass: int, target: str | None
+    ) -> None:
+        """Wake or cross the target (first pass) or the virus of mission ``letter`` (second
+        pass, unless already active), then one propagation at once."""
+        if deck_pass > 1:
+            activation = self.layout.mission_activation[MISSION_BOX[letter]]
+            if activation in rec.sheet(seat).marks:
+                return
+            self._activate(rec, seat, activation)
+        elif target in self.layout.activation_target:
+            self._activate(rec, seat, target)
+        elif target is not None:
+            rec.emit("mark", seat, element=target, mark=CROSS)
+        self.propagate(rec, seat)
+
+    def astra_bonuses(self, element: str, mark: Any) -> int:
+        """A virus woken or a propagation symbol triggered by the player's own turn."""
+        if mark == CROSS and (
+            element in self.layout.activation_target or element in self.layout.propagation_symbols
+        ):
+            return int(self.astra_card["bonuses_per_trigger"])
+        return 0
+
+
 def quarantined(marks: Marks, quarter: Quarter) -> bool:
     """Every walkway of the quarter is closed."""
     return marks.keys() >= quarter.walkways
@@ -725,3 +767,4 @@ def _write_options(
 def _raise(problem: RuleViolation | None) -> None:
     if problem is not None:
         raise problem
+

@@ -143,6 +143,13 @@ class Layout(WildLayout):
         }
 
     @cached_property
+    def track_activations(self) -> tuple[str, ...]:
+        """The activation symbols a plant or water track wakes (green, blue): the ones ASTRA's
+        first-pass effect may wake."""
+        missions = set(self.mission_activation.values())
+        return tuple(act for act in self.activation_target if act not in missions)
+
+    @cached_property
     def mission_activation(self) -> dict[str, str]:
         """The activation symbol beside each mission box (the virus its first claim wakes)."""
         return {
