@@ -358,7 +358,7 @@ def projected_astra_total(state: GameState) -> int:
     card: int | None = None
     if solo.given is not None:
         card = None if solo.removing else solo.given
-    elif state.seats[PLAYER].chosen == "write":
+    elif state.combinations and state.seats[PLAYER].chosen == "write":
         left = left_over(state, PLAYER)
         card = left[0] if left else None
     if card is None:
