@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from games.rules import engine
-from games.rules.cards import Combination
+from games.rules import astra, engine, solo
+from games.rules.cards import ACTIONS, Combination
 from games.rules.engine import Event, GameState
 from games.rules.sheet import Mark, Marks
-from games.rules.state import MISSIONS_PHASE
+from games.rules.state import MISSIONS_PHASE, AstraState
 
 Choice = dict[str, Any]
 
@@ -138,3 +138,61 @@ def circled(*elements: str) -> Marks:
 
 def crossed(*elements: str) -> Marks:
     return {element: "cross" for element in elements}
+
+
+# --- solo games against ASTRA -----------------------------------------------------------------
+
+
+def start_solo(
+    adventure: int, level: int = 1, *, seed: int = 1, missions: Mapping[str, int] | None = None
+) -> GameState:
+    """A freshly started solo game against ASTRA of ``level`` (turn 1's hand drawn)."""
+    events = engine.new_game(
+        adventure=adventure, players=1, seed=seed, missions=dict(missions or {}), astra_level=level
+    )
+    return engine.replay(events)
+
+
+def against_astra(state: GameState, level: int, pile: Mapping[str, int] | None = None) -> None:
+    """Make a one-player game a solo game against ASTRA of ``level`` holding ``pile``."""
+    setup = solo.setup(state.adventure, level)
+    state.astra = AstraState(
+        level=setup["level"],
+        bonus_boxes=setup["bonus_boxes"],
+        name=setup["name"],
+        multipliers=dict(setup["multipliers"]),
+        fixed_points=setup["fixed_points"],
+        points_per_level=setup["points_per_level"],
+        pile={action: 0 for action in ACTIONS} | dict(pile or {}),
+    )
+    state.decisions.clear()
+
+
+def set_hand(state: GameState, *cards: int) -> None:
+    """Make the player's hand these three cards (the turn's six pairs follow)."""
+    assert state.astra is not None
+    state.astra.hand = list(cards)
+    state.astra.deck = [card for card in state.astra.deck if card not in cards]
+    state.combinations = astra.hand_combinations(state.astra.hand)
+    state.decisions.clear()
+
+
+def set_deck(state: GameState, *top: int) -> None:
+    """Put these cards on top of the solo deck, in this order."""
+    assert state.astra is not None
+    state.astra.deck = [*top, *(card for card in state.astra.deck if card not in top)]
+
+
+def astra_part(state: GameState) -> list[Event]:
+    """Play ASTRA's part of the turn (when due) and apply its events."""
+    return apply(state, engine.astra_turn(state))
+
+
+def pick(state: GameState, number_card: int, action_card: int, **fields: Any) -> Choice:
+    """The listed pick of a solo turn: the number of one card with the action of another."""
+    for option in options(state, 0):
+        if (option.get("number_card"), option.get("action_card")) == (number_card, action_card) and all(
+            option.get(key) == value for key, value in fields.items()
+        ):
+            return option
+    raise AssertionError(f"no listed pick of cards {number_card}/{action_card} with {fields}")
