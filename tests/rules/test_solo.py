@@ -13,14 +13,12 @@ from games.rules.events import Recorder
 from games.rules.sheet import X
 from tests.rules import journey_helpers as journey
 from tests.rules.playing import (
-    against_astra,
     astra_part,
     move,
     options,
     pick,
     refused,
     send,
-    set_deck,
     set_hand,
     set_sheet,
     start_solo,
