@@ -64,7 +64,9 @@ def test_a_solo_game_against_astra_over_http(alice: APIClient, post: Any, advent
     player_total = result["scores"][0]["total"]
     if adventure != 1:
         theirs = result["astra"]["total"]
-        expected = [0] if player_total > theirs else ["astra"] if player_total < theirs else [0, "astra"]
+        expected: list[int | str] = (
+            [0] if player_total > theirs else ["astra"] if player_total < theirs else [0, "astra"]
+        )
         assert result["winners"] == expected
     assert result["winners"] in ([0], ["astra"], [0, "astra"])
 

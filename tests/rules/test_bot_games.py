@@ -119,5 +119,7 @@ def test_solo_bot_games_against_every_astra_level_replay_to_their_result(adventu
                 assert sum(state.astra.pile.values()) + len(state.astra.removed) == state.turn
                 assert foe.name == state.astra.name
                 player, theirs = data["scores"][0]["total"], data["astra"]["total"]
-                expected = [0] if player > theirs else ["astra"] if player < theirs else [0, "astra"]
+                expected: list[int | str] = (
+                    [0] if player > theirs else ["astra"] if player < theirs else [0, "astra"]
+                )
                 assert data["winners"] == expected, where
