@@ -1,9 +1,9 @@
 """What a viewer may see: the one place that filters state and events per viewer.
 
 The seed (and so the deck order, the solo deck's included: a solo game shows ASTRA's pile,
-bonuses and pass, and the cards drawn, one event each, only as they are drawn) is never shown; while a turn is being played, a seat's marks
-of that turn, on the sheet it plays, are shown only to that seat, and so are its mission claims
-and what it was offered in phase 6.
+bonuses and pass, and each card only as it is drawn) is never shown; while a turn is being
+played, a seat's marks of that turn, on the sheet it plays, are shown only to that seat, and so
+are its mission claims and what it was offered in phase 6.
 """
 
 from collections.abc import Iterable
