@@ -142,8 +142,13 @@ class MissionSerializer(serializers.Serializer):
     letter = serializers.CharField()
     card = serializers.IntegerField()
     text = serializers.CharField()
-    first = serializers.IntegerField(help_text="Points for those who accomplish it first.")
-    later = serializers.IntegerField(help_text="Points once the card is flipped.")
+    first = serializers.IntegerField(
+        help_text="Points for those who accomplish it first. In The Dome (adventure 5) the cards "
+        "print no points: this is the current 'first' value of your sheet's missions track."
+    )
+    later = serializers.IntegerField(
+        help_text="Points once the card is flipped (The Dome: your missions track's 'later' value)."
+    )
     flipped = serializers.BooleanField()
 
 

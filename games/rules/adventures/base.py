@@ -538,6 +538,12 @@ class Adventure(Generic[L]):
             raise ValueError(f"card {card} is not a mission of adventure {self.number}")
         return condition(sheet)
 
+    def mission_worth(self, state: GameState, sheet: Sheet | None, letter: str) -> dict[str, int]:
+        """What accomplishing mission ``letter`` is worth on ``sheet`` (None: a sheet not named,
+        as someone without a seat sees the game): its ``first`` and ``later`` values. By
+        default the values printed on the card, whatever the sheet."""
+        return state.mission_values[letter]
+
     def reward_mission(self, rec: Recorder, seat: int, value: int) -> None:
         """The reward beyond the value written in the mission box (none by default)."""
 
