@@ -190,12 +190,14 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def _is_listed(choice: Any, options: list[dict[str, Any]]) -> bool:
-    """Whether a move names a listed option (a write may leave out its number; fields that
-    the option does not have are ignored, as an API ignores unknown fields)."""
+    """Whether a move names a listed option (a write may leave out its number, and a System
+    Error its box, the next one; fields that the option does not have are ignored, as an API
+    ignores unknown fields)."""
     if not isinstance(choice, dict):
         return False
+    optional = {"number", "box"} - set(choice)
     for option in options:
-        needed = {k: v for k, v in option.items() if not (k == "number" and "number" not in choice)}
+        needed = {k: v for k, v in option.items() if k not in optional}
         if set(needed) <= set(choice) and all(_same(choice[k], v) for k, v in needed.items()):
             return True
     return False

@@ -148,6 +148,10 @@ class Adventure(Generic[L]):
             modifiers, error_boxes=self.layout.error_boxes, marks=self.layout.printed_marks
         )
 
+    def begin_setup(self, rec: Recorder, seat: int) -> None:
+        """Leave the steps a seat resolves before the first turn, if its sheet has any to
+        choose at setup (none by default)."""
+
     # --- phases 2-3: pick a combination and write its number -----------------------------
 
     def numbering_zones(self, marks: Marks) -> list[tuple[str, ...]]:
