@@ -10,6 +10,7 @@ cards flip, and in phase 5. The seats with steps waiting then resolve them (a se
 none is left) while the others wait, and the game goes on once every seat is done.
 """
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,14 +44,14 @@ class Decision:
     """
 
     kind: str
-    options: list[Option] = field(default_factory=list)
+    options: Sequence[Option] = field(default_factory=list)
     can_undo: bool = False
     can_confirm: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "kind": self.kind,
-            "options": self.options,
+            "options": list(self.options),
             "can_undo": self.can_undo,
             "can_confirm": self.can_confirm,
         }

@@ -130,7 +130,7 @@ def confirm_all(state: GameState) -> list[Event]:
 
 
 def options(state: GameState, seat: int) -> list[Choice]:
-    return engine.options(state, seat).options
+    return list(engine.options(state, seat).options)
 
 
 def score(state: GameState, seat: int) -> dict[str, Any]:

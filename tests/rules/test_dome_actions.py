@@ -35,7 +35,7 @@ from tests.rules.playing import claim_all, confirm, confirm_all
 
 
 def options(state: engine.GameState, seat: int = 0) -> list[dict]:
-    return engine.options(state, seat).options
+    return list(engine.options(state, seat).options)
 
 
 # --- writing the number --------------------------------------------------------------------

@@ -178,7 +178,7 @@ class Adventure(Generic[L]):
             return astronaut_numbers(combination.number)
         return [combination.number]
 
-    def write_options(self, state: GameState, seat: int) -> list[Option]:
+    def write_options(self, state: GameState, seat: int) -> Sequence[Option]:
         """Every legal write of the dealt combinations."""
         marks = state.sheet_of(seat).marks
         options: list[Option] = []
@@ -206,7 +206,7 @@ class Adventure(Generic[L]):
             return [(space, low, high) for space, (low, high) in open_ranges(marks, zones).items()]
         return [run for zone in zones for run in open_runs(marks, zone)]
 
-    def choice_options(self, state: GameState, seat: int) -> list[Option]:
+    def choice_options(self, state: GameState, seat: int) -> Sequence[Option]:
         """Phases 2-3: every legal write, or the System Error boxes when none."""
         writes = self.write_options(state, seat)
         if writes:

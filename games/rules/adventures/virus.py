@@ -69,7 +69,8 @@ Readings taken where the sources disagree (spec section 12), and choices of this
   would cause on its sheet (``claim_cost``).
 """
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
+from itertools import chain
 from typing import Any
 
 from games.rules import cards
@@ -81,6 +82,7 @@ from games.rules.cards import ACTIONS
 from games.rules.errors import RuleViolation
 from games.rules.events import Recorder
 from games.rules.missions import MISSION_BOX
+from games.rules.options import Group, Options
 from games.rules.sheet import CIRCLE, CROSS, LINE, MAX_NUMBER, MIN_NUMBER, Marks, X, open_runs
 from games.rules.state import GameState, Sheet
 
@@ -122,7 +124,11 @@ class VirusRules(WildActions[Layout]):
 
     def __init__(self) -> None:
         super().__init__()
-        self._floor_runs: dict[tuple[Any, ...], list[tuple[str, int, int]]] = {}
+        # By floor: its runs of empty spaces with the numbers they take, by what the floor's
+        # spaces hold.
+        self._floor_runs: list[dict[tuple[Any, ...], list[tuple[int, int, tuple[str, ...]]]]] = [
+            {} for _ in self.layout.zone_spaces
+        ]
 
     def step_table(self) -> dict[str, Step]:
         return {
@@ -242,42 +248,29 @@ class VirusRules(WildActions[Layout]):
     def zone_name(self, zone: Any) -> str:
         return f"floor {zone[0].removeprefix('floor').split('.')[0]}"
 
-    def write_options(self, state: GameState, seat: int) -> list[Option]:
+    def write_options(self, state: GameState, seat: int) -> Sequence[Option]:
         """Every write of the combinations as dealt (common D4)."""
-        marks = state.sheet_of(seat).marks
-        return self._writes(state, self.open_spaces(marks, self.layout.zone_spaces), wild=None)
+        return self._writes(state, self._fits(state.sheet_of(seat).marks), wild=None)
 
-    def choice_options(self, state: GameState, seat: int) -> list[Option]:
+    def choice_options(self, state: GameState, seat: int) -> Sequence[Option]:
         """The writes as dealt (or the System Error), and the writes a wild action allows."""
         sheet = state.sheet_of(seat)
-        candidates = self.open_spaces(sheet.marks, self.layout.zone_spaces)
-        options = self._writes(state, candidates, wild=None)
-        if not options:
-            options = [
-                {"action": "system_error", "box": box} for box in self.error_boxes_to_mark(sheet)
-            ]
+        fits = self._fits(sheet.marks)
+        writes = self._writes(state, fits, wild=None)
+        if not writes:
+            errors = self.error_boxes_to_mark(sheet)
+            writes = Options([(lambda box: {"action": "system_error", "box": box}, errors)])
         wilds = self.available_wilds(sheet.marks)
         if wilds:
-            options += self._writes(state, candidates, wild=wilds[0])
-        return options
+            writes += self._writes(state, fits, wild=wilds[0])
+        return writes
 
-    def _writes(
-        self, state: GameState, candidates: list[tuple[str, int, int]], *, wild: str | None
-    ) -> list[Option]:
+    def _writes(self, state: GameState, fits: Callable[[int], list[str]], *, wild: str | None) -> Options:
         """Every write of the dealt combinations, or with ``wild`` of every other action (an
         Astronaut made by a wild always carries a modifier, 0 included: without one the wild
-        would be spent for nothing)."""
-        options: list[Option] = []
-        fits: dict[int, list[str]] = {}  # the spaces a number fits, worked out once a call
+        would be spent for nothing); a group of options per number and what goes with it."""
+        groups: list[Group] = []
         for index, combination in enumerate(state.combinations):
-            if wild is None and combination.action != ASTRONAUT:
-                number = combination.number
-                options += [
-                    {"action": "write", "combination": index, "space": space, "number": number}
-                    for space, low, high in candidates
-                    if low < number < high
-                ]
-                continue
             if wild is None:
                 actions: Iterable[str] = (combination.action,)
             else:
@@ -285,24 +278,36 @@ class VirusRules(WildActions[Layout]):
             for action in actions:
                 for modifier in _modifiers(combination.number, action, wild is None):
                     number = combination.number + (modifier or 0)
-                    spaces = fits.get(number)
-                    if spaces is None:
-                        spaces = fits[number] = [s for s, low, high in candidates if low < number < high]
-                    options += _write_options(index, spaces, number, modifier, wild, action)
-        return options
+                    groups.append(_write_group(index, fits(number), number, modifier, wild, action))
+        return Options(groups)
 
-    def open_spaces(self, marks: Marks, zones: list[tuple[str, ...]]) -> list[tuple[str, int, int]]:
-        """The open spaces of the floors: a floor's open runs depend only on what its spaces
-        hold, so they are worked out once for each filling of the floor met."""
-        runs: list[tuple[str, int, int]] = []
-        cache = self._floor_runs
-        for zone in zones:
-            key = (zone, *map(marks.get, zone))
+    def _fits(self, marks: Marks) -> Callable[[int], list[str]]:
+        """The empty spaces of the sheet a number fits, by number (worked out once a number)."""
+        runs = self._runs(marks)
+        fitting: dict[int, list[str]] = {}
+
+        def fits(number: int) -> list[str]:
+            spaces = fitting.get(number)
+            if spaces is None:
+                spaces = fitting[number] = list(
+                    chain.from_iterable(run for low, high, run in runs if low < number < high)
+                )
+            return spaces
+
+        return fits
+
+    def _runs(self, marks: Marks) -> list[tuple[int, int, tuple[str, ...]]]:
+        """The runs of empty spaces between two numbers of every floor, with the open range of
+        the numbers they take: a floor's runs depend only on what its spaces hold, so they are
+        worked out once for each filling of the floor met."""
+        runs: list[tuple[int, int, tuple[str, ...]]] = []
+        for zone, cache in zip(self.layout.zone_spaces, self._floor_runs, strict=True):
+            key = tuple(map(marks.get, zone))
             found = cache.get(key)
             if found is None:
                 if len(cache) >= FLOOR_CACHE_SIZE:
                     cache.clear()
-                found = cache[key] = open_runs(marks, zone)
+                found = cache[key] = _runs(marks, zone)
             runs += found
         return runs
 
@@ -526,19 +531,15 @@ class VirusRules(WildActions[Layout]):
         """Share this turn's activations and propagation symbols, then give every seat its
         propagations (spec 6.2, 6.3)."""
         seats = range(rec.state.players)
-        activated = {
-            act
-            for seat in seats
-            for act in self.layout.activation_target
-            if _new_mark(rec.sheet(seat), act)
-        }
+        new = [_marked_this_turn(rec.sheet(seat)) for seat in seats]
+        activated = sorted(set().union(*(marked & self.layout.activation_target.keys() for marked in new)))
         triggered = {
-            symbol: {seat for seat in seats if _new_mark(rec.sheet(seat), symbol)}
+            symbol: {seat for seat in seats if symbol in new[seat]}
             for symbol in self.layout.propagation_symbols
+            if any(symbol in marked for marked in new)
         }
-        triggered = {symbol: by for symbol, by in triggered.items() if by}
         for seat in seats:
-            for act in sorted(activated):
+            for act in activated:
                 if act not in rec.sheet(seat).marks:
                     self._activate(rec, seat, act)
             for symbol in triggered:
@@ -655,7 +656,7 @@ class VirusRules(WildActions[Layout]):
     def prospects(self, state: GameState, sheet: Sheet, marks: Marks) -> int:
         """The room left to write: how many numbers each empty space still takes, summed (what
         an infection or a badly placed number takes away)."""
-        return sum(high - low - 1 for _, low, high in self.open_spaces(marks, self.layout.zone_spaces))
+        return sum((high - low - 1) * len(run) for low, high, run in self._runs(marks))
 
     # --- phase 6: a first claim wakes its virus ----------------------------------------------
 
@@ -808,8 +809,22 @@ def _runs_propagation(step: str) -> bool:
     return step == PROPAGATION or step.startswith(SPREAD)
 
 
+def _runs(marks: Marks, zone: tuple[str, ...]) -> list[tuple[int, int, tuple[str, ...]]]:
+    """The runs of empty spaces of a floor between two numbers, each with the open range of the
+    numbers its spaces take (``low < number < high``, as ``open_runs`` gives them)."""
+    runs: dict[tuple[int, int], list[str]] = {}
+    for space, low, high in open_runs(marks, zone):
+        runs.setdefault((low, high), []).append(space)
+    return [(low, high, tuple(spaces)) for (low, high), spaces in runs.items()]
+
+
 def _first_free(marks: Marks, elements: Iterable[str]) -> str | None:
     return next((element for element in elements if element not in marks), None)
+
+
+def _marked_this_turn(sheet: Sheet) -> set[str]:
+    """The elements marked on the sheet during this turn."""
+    return sheet.marks.keys() - sheet.turn_start_marks.keys()
 
 
 def _new_mark(sheet: Sheet, element: str) -> bool:
@@ -826,33 +841,32 @@ def _modifiers(number: int, action: str, unchanged: bool) -> list[int | None]:
     return [None, *shifts] if unchanged else shifts
 
 
-def _write_options(
+def _write_group(
     index: int, spaces: list[str], number: int, modifier: int | None, wild: str | None, action: str
-) -> list[Option]:
-    """The write options of one number in each of ``spaces`` (dicts built whole: the lists
-    are long)."""
+) -> Group:
+    """The write options of one number in each of ``spaces``."""
     if wild is None and modifier is None:
-        return [
-            {"action": "write", "combination": index, "space": space, "number": number}
-            for space in spaces
-        ]
+        return (
+            lambda space: {"action": "write", "combination": index, "space": space, "number": number},
+            spaces,
+        )
     if wild is None:
-        return [
-            {"action": "write", "combination": index, "space": space, "number": number,
-             "modifier": modifier}
-            for space in spaces
-        ]  # fmt: skip
+        return (
+            lambda space: {"action": "write", "combination": index, "space": space, "number": number,
+                           "modifier": modifier},
+            spaces,
+        )  # fmt: skip
     if modifier is None:
-        return [
-            {"action": "write", "combination": index, "space": space, "number": number,
-             "wild": wild, "wild_action": action}
-            for space in spaces
-        ]  # fmt: skip
-    return [
-        {"action": "write", "combination": index, "space": space, "number": number,
-         "modifier": modifier, "wild": wild, "wild_action": action}
-        for space in spaces
-    ]  # fmt: skip
+        return (
+            lambda space: {"action": "write", "combination": index, "space": space, "number": number,
+                           "wild": wild, "wild_action": action},
+            spaces,
+        )  # fmt: skip
+    return (
+        lambda space: {"action": "write", "combination": index, "space": space, "number": number,
+                       "modifier": modifier, "wild": wild, "wild_action": action},
+        spaces,
+    )  # fmt: skip
 
 
 def _raise(problem: RuleViolation | None) -> None:
