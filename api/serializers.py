@@ -6,8 +6,13 @@ from django.core.validators import RegexValidator
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from games.rules.state import ACTIONS_PHASE, INCIDENTS_PHASE, MISSIONS_PHASE, SETUP_PHASE
+
 # --- requests ----------------------------------------------------------------------------------
 
+
+# The phases of a turn, as the engine records them.
+PHASES = [SETUP_PHASE, ACTIONS_PHASE, INCIDENTS_PHASE, MISSIONS_PHASE]
 
 class StrictIntegerField(serializers.IntegerField):
     """A whole number as JSON writes one: `"1"`, `1.0` and `true` are refused, not converted."""
@@ -236,8 +241,13 @@ class MissionSerializer(serializers.Serializer):
     letter = serializers.CharField()
     card = serializers.IntegerField()
     text = serializers.CharField()
-    first = serializers.IntegerField(help_text="Points for those who accomplish it first.")
-    later = serializers.IntegerField(help_text="Points once the card is flipped.")
+    first = serializers.IntegerField(
+        help_text="Points for those who accomplish it first. In The Dome (adventure 5) the cards "
+        "print no points: this is the current 'first' value of your sheet's missions track."
+    )
+    later = serializers.IntegerField(
+        help_text="Points once the card is flipped (The Dome: your missions track's 'later' value)."
+    )
     flipped = serializers.BooleanField()
 
 
@@ -273,10 +283,13 @@ class GameSerializer(GameSummarySerializer):
     )
     turn = serializers.IntegerField(allow_null=True)
     phase = serializers.ChoiceField(
-        choices=["actions", "missions"],
+        choices=PHASES,
         required=False,
-        help_text="`actions` while seats play phases 2-4; `missions` while the seats offered a "
-        "mission choose whether to claim it (phase 6).",
+        help_text="`setup` while seats make the choices a sheet asks for before the first turn "
+        "(The Virus: where its grey virus goes); `actions` while seats play phases 2-4; "
+        "`incidents` while seats make the choices phase 5 asks of them (The Virus: which space "
+        "a virus infects); `missions` while the seats offered a mission choose whether to claim "
+        "it (phase 6). In every phase the seats asked nothing get the decision `wait`.",
     )
     sheets = SheetRefSerializer(
         many=True, required=False, help_text="Every sheet and the seats that play on it."
@@ -300,7 +313,7 @@ class ReplayGameSerializer(serializers.Serializer):
     adventure = serializers.IntegerField()
     players = serializers.IntegerField()
     turn = serializers.IntegerField(allow_null=True)
-    phase = serializers.ChoiceField(choices=["actions", "missions"])
+    phase = serializers.ChoiceField(choices=PHASES)
     combinations = CombinationSerializer(many=True)
     missions = MissionSerializer(many=True)
     sheets = SheetRefSerializer(many=True)
@@ -313,10 +326,11 @@ class ReplayGameSerializer(serializers.Serializer):
 
 class DecisionSerializer(serializers.Serializer):
     kind = serializers.CharField(
-        help_text="What is to decide: `choose`, `effect`, `give` (solo: the card left over goes "
-        "to ASTRA or, with a circled bonus, leaves the game), `confirm`, `mission` (phase 6: "
-        "claim a listed mission or confirm to claim no more), or `wait` when nothing (in solo, "
-        "also while ASTRA plays its part of the turn)."
+        help_text="What is to decide: `choose`, `effect` (a waiting step, also at setup and in "
+        "phase 5, where it is not undone), `give` (solo: the card left over goes to ASTRA or, "
+        "with a circled bonus, leaves the game), `confirm`, `mission` (phase 6: claim a listed "
+        "mission or confirm to claim no more), or `wait` when nothing (in solo, also while ASTRA "
+        "plays its part of the turn)."
     )
     options = serializers.ListField(
         child=serializers.JSONField(), help_text="Every legal choice, for POST /moves."

@@ -98,7 +98,8 @@ def _claim_helps(rules: Adventure, state: GameState, seat: int, letter: str) -> 
     """Claim, unless what the claim sets off costs more than it is worth (Adventure 6: the
     virus a first claim wakes), or it is this seat's last mission and it trails: that would end
     the game."""
-    value = state.mission_values[letter]["first" if gives_first_value(state, letter) else "later"]
+    worth = rules.mission_worth(state, state.sheet_of(seat), letter)
+    value = worth["first" if gives_first_value(state, letter) else "later"]
     if value <= rules.claim_cost(state, seat, letter):
         return False
     done = [other for other in state.missions if MISSION_BOX[other] in state.sheet_of(seat).marks]

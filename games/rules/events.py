@@ -124,6 +124,14 @@ class NoData(TypedDict):
     pass
 
 
+class ChoicesAwaited(TypedDict):
+    """Steps are waiting for these seats (by number) outside their own turn: before the first
+    turn (``phase`` "setup") or in phase 5 ("incidents"); the other seats wait."""
+
+    phase: str
+    seats: list[int]
+
+
 class MissionsOffered(TypedDict):
     """Phase 6: the missions each seat (by its number) may claim now."""
 
@@ -259,6 +267,8 @@ def _game_started(state: GameState, event: Event) -> None:
             marks=dict(sheet["marks"]),
             error_boxes=tuple(sheet["error_boxes"]),
             bonus_points=sheet["bonus_points"],
+            # what the other seats see of it while the setup's choices are made
+            turn_start_marks=dict(sheet["marks"]),
         )
         for sheet in data["sheets"]
     ]
@@ -356,6 +366,14 @@ def _undo(state: GameState, event: Event) -> None:
 
 def _confirmed(state: GameState, event: Event) -> None:
     state.seats[_seat(event)].confirmed = True
+
+
+def _choices_awaited(state: GameState, event: Event) -> None:
+    data = event["data"]
+    state.phase = data["phase"]
+    asked = set(data["seats"])
+    for index, seat in enumerate(state.seats):
+        seat.confirmed = index not in asked
 
 
 def _missions_offered(state: GameState, event: Event) -> None:
@@ -475,6 +493,7 @@ KINDS: dict[str, Kind] = {
         Kind("effect_resolved", 1, EffectResolved, _effect_resolved, SEAT),
         Kind("undo", 1, NoData, _undo, UNDO),
         Kind("confirmed", 1, NoData, _confirmed, SEAT),
+        Kind("choices_awaited", 1, ChoicesAwaited, _choices_awaited, ALL),
         Kind("missions_offered", 1, MissionsOffered, _missions_offered, ALL),
         Kind("mission_claimed", 1, MissionClaimed, _mission_claimed, SEAT),
         Kind("mission_accomplished", 2, MissionAccomplished, _mission_accomplished, SHEET),

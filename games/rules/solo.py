@@ -9,8 +9,9 @@ A solo turn, as its events tell it:
   (``astra_effect``); on the second pass it first flips the mission of its letter
   (``mission_flipped``). When the effect leaves the player a choice of target, ASTRA's part
   stops: the player's decision is that choice (an ``effect``), and ASTRA's part goes on once it
-  is made. The deck running out the first time is reshuffled with the discards and the Effect
-  cards (``deck_reshuffled``); the second time the game ends at once. The next turn then begins
+  is made (so it does when a Virus propagation the effect sets off leaves the player a choice
+  of space). The deck running out the first time is reshuffled with the discards and the
+  Effect cards (``deck_reshuffled``); the second time the game ends at once. The next turn then begins
   (``turn_started``) with the six ordered pairs of the hand as its combinations. A game's first
   hand is drawn with its setup (no Effect card can be among the top 42 cards).
 - the player's part: a pick (``choose``: the number of one card with the action of another,
@@ -83,7 +84,7 @@ def astra_due(state: GameState) -> bool:
         solo is not None
         and state.status == "playing"
         and solo.effect is None
-        and all(seat.confirmed for seat in state.seats)
+        and all(seat.confirmed and not seat.pending for seat in state.seats)
     )
 
 
@@ -111,8 +112,8 @@ def astra_turn(state: GameState) -> list[Event]:
 def _draw(rec: Recorder, rules: Adventure) -> None:
     while True:
         solo = _astra(rec.state)
-        if solo.effect is not None:
-            return  # the player chooses the effect's target; ASTRA's part goes on afterwards
+        if solo.effect is not None or _left_to_player(rec.state):
+            return  # the player chooses the effect's target (or the spaces its virus infects)
         if len(solo.hand) == astra.HAND_SIZE:
             break
         if not solo.deck:
@@ -182,6 +183,8 @@ def options(state: GameState, seat: int) -> Decision | None:
     solo = _astra(state)
     if solo.effect is not None:
         return Decision("effect", _effect_options(state))
+    if _left_to_player(state):
+        return Decision("effect", rules_for(state.adventure).effect_options(state, seat))
     if astra_due(state):
         return Decision("wait")
     player = state.seats[seat]
@@ -249,6 +252,15 @@ def advance(
         rec = Recorder(state, in_place=in_place)
         _choose_target(rec, command.get("choice"))
         return rec.events, rec.state
+    if _left_to_player(state):
+        if kind != "move":
+            raise OutOfTurn(
+                "astra_effect_pending",
+                "Resolve what the ASTRA effect card left you to choose first.",
+            )
+        rec = Recorder(state, in_place=in_place)
+        rules_for(state.adventure).play_effect(rec, seat, _move_choice(command))
+        return rec.events, rec.state
     if astra_due(state):
         raise OutOfTurn("astra_playing", "ASTRA is playing its part of the turn: wait for it.")
     player = state.seats[seat]
@@ -270,6 +282,20 @@ def advance(
     rec = Recorder(state, in_place=in_place)
     _give(rec, seat, command.get("choice"))
     return rec.events, rec.state
+
+
+def _left_to_player(state: GameState) -> bool:
+    """Whether an effect ASTRA applied left the player steps to choose (the spaces a Virus's
+    propagation infects): ASTRA's part goes on once they are resolved."""
+    player = state.seats[PLAYER]
+    return player.confirmed and bool(player.pending)
+
+
+def _move_choice(command: dict[str, Any]) -> Option:
+    choice = command.get("choice")
+    if not isinstance(choice, dict):
+        raise RuleViolation("invalid_choice", "A move sends one of the listed options: an object.")
+    return choice
 
 
 def _choose_target(rec: Recorder, choice: Any) -> None:

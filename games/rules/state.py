@@ -114,8 +114,14 @@ class AstraState:
 
 # Phases of a turn as the state records them: the seats play phases 2-4 ("actions"), then,
 # when a mission can be claimed, the seats concerned choose whether to claim it ("missions").
+# Some sheets ask for choices outside a seat's own turn: before the first turn ("setup", the
+# Virus's grey virus) and in phase 5 ("incidents", where a Virus infects); the seats asked
+# resolve their waiting steps while the others wait.
 ACTIONS_PHASE = "actions"
 MISSIONS_PHASE = "missions"
+SETUP_PHASE = "setup"
+INCIDENTS_PHASE = "incidents"
+AWAITING_PHASES = frozenset({SETUP_PHASE, INCIDENTS_PHASE})
 
 
 @dataclass

@@ -5,6 +5,10 @@ shared: phase 5 incidents, then phase 6. In phase 6 the seats whose sheet meets 
 have not accomplished are asked whether they claim it (the others wait); once they have all
 confirmed, the claims are rewarded, the end of the game is checked and the next cards flip.
 
+A sheet may leave steps waiting for a seat outside its own turn: at setup, before the first
+cards flip, and in phase 5. The seats with steps waiting then resolve them (a seat is done when
+none is left) while the others wait, and the game goes on once every seat is done.
+
 A solo game against ASTRA (``games.rules.solo``) changes a few steps, each behind one hook
 here: its decisions and commands that differ come first, ASTRA bonuses are circled after the
 player's commands, and ASTRA's part of the turn (its card, the end check, the next hand)
@@ -20,7 +24,13 @@ from games.rules.adventures.base import Adventure, Option
 from games.rules.decisions import Decision
 from games.rules.errors import OutOfTurn, RuleViolation
 from games.rules.events import Event, Recorder, SheetSetup
-from games.rules.state import MISSIONS_PHASE, GameState
+from games.rules.state import (
+    AWAITING_PHASES,
+    INCIDENTS_PHASE,
+    MISSIONS_PHASE,
+    SETUP_PHASE,
+    GameState,
+)
 
 MIN_PLAYERS = 1
 MAX_PLAYERS = 6
@@ -76,10 +86,10 @@ def new_game(
         astra=None if astra_level is None else solo.setup(adventure, astra_level),
         modifiers={str(seat): mods for seat, mods in modifiers.items()},
     )
-    if astra_level is None:
-        _start_turn(rec)
-    else:
-        solo.opening(rec)
+    for seat in range(players):
+        rules.begin_setup(rec, seat)
+    if not _await_choices(rec, SETUP_PHASE):
+        _first_turn(rec)
     return rec.events
 
 
@@ -110,6 +120,8 @@ def _options(state: GameState, seat: int) -> Decision:
     if state.phase == MISSIONS_PHASE:
         return Decision("mission", _claim_options(state, seat), can_confirm=True)
     rules = rules_for(state.adventure)
+    if state.phase in AWAITING_PHASES:
+        return Decision("effect", rules.effect_options(state, seat))
     if player.chosen is None:
         return Decision("choose", rules.choice_options(state, seat))
     if player.pending:
@@ -164,6 +176,9 @@ def advance(
         _decide_missions(rec, seat, kind, command.get("choice"))
         return _played(rec, seat)
     rules = rules_for(state.adventure)
+    if state.phase in AWAITING_PHASES:
+        _decide_awaited(rules, rec, seat, kind, command)
+        return rec.events, rec.state
     if kind == "move":
         choice = _choice(command)
         if player.chosen is None:
@@ -231,6 +246,39 @@ def _play_pick(
         )
 
 
+def _decide_awaited(
+    rules: Adventure, rec: Recorder, seat: int, kind: str, command: dict[str, Any]
+) -> None:
+    """At setup or in phase 5: use one of the steps waiting for the seat. A seat with none left
+    is done; the last one done lets the game go on."""
+    if kind == "undo":
+        raise OutOfTurn(
+            "nothing_to_undo", "A choice made outside your turn (at setup or in phase 5) is final."
+        )
+    if kind == "confirm":
+        raise OutOfTurn("effects_pending", "Resolve the effects waiting for your choice first.")
+    rules.play_effect(rec, seat, _choice(command))
+    if rec.seat(seat).pending:
+        return
+    rec.emit("confirmed", seat)
+    if not all(other.confirmed for other in rec.state.seats):
+        return
+    if rec.state.phase == SETUP_PHASE:
+        _first_turn(rec)
+    elif not phase_6.offer(rec, rules):
+        _finish_turn(rules, rec)
+
+
+def _await_choices(rec: Recorder, phase: str) -> bool:
+    """Ask the seats left with waiting steps to resolve them (``phase``: setup or incidents);
+    False when no seat has any."""
+    seats = [index for index, seat in enumerate(rec.state.seats) if seat.pending]
+    if not seats:
+        return False
+    rec.emit("choices_awaited", phase=phase, seats=seats)
+    return True
+
+
 def _decide_missions(rec: Recorder, seat: int, kind: str, choice: Any) -> None:
     """Phase 6: claim one of the missions offered, or confirm to claim no more."""
     state = rec.state
@@ -259,15 +307,18 @@ def _decide_missions(rec: Recorder, seat: int, kind: str, choice: Any) -> None:
         rules = rules_for(state.adventure)
         phase_6.reward(rec, rules)
         # A claim may set off a new phase 5 (Adventure 6), then missions are offered again.
-        if rules.after_missions(rec) and phase_6.offer(rec, rules):
+        if rules.after_missions(rec) and (
+            _await_choices(rec, INCIDENTS_PHASE) or phase_6.offer(rec, rules)
+        ):
             return
         _finish_turn(rules, rec)
 
 
 def _end_turn(rules: Adventure, rec: Recorder) -> None:
-    """Every seat confirmed its actions: phase 5, then phase 6 if anyone may claim."""
+    """Every seat confirmed its actions: phase 5 (with the choices it asks for), then phase 6
+    if anyone may claim."""
     rules.incidents(rec)
-    if not phase_6.offer(rec, rules):
+    if not _await_choices(rec, INCIDENTS_PHASE) and not phase_6.offer(rec, rules):
         _finish_turn(rules, rec)
 
 
@@ -279,6 +330,14 @@ def _finish_turn(rules: Adventure, rec: Recorder) -> None:
         rec.emit("game_ended", reasons=reasons)
     else:
         _start_turn(rec)
+
+
+def _first_turn(rec: Recorder) -> None:
+    """Flip the cards of turn 1 (solo: draw the first hand)."""
+    if rec.state.astra is None:
+        _start_turn(rec)
+    else:
+        solo.opening(rec)
 
 
 def _start_turn(rec: Recorder) -> None:

@@ -21,7 +21,13 @@ REVEALING = {"game_ended"}
 
 
 def game_view(state: GameState, *, viewer: int | None) -> dict[str, Any]:
-    """The game as ``viewer`` sees it (``None``: someone without a seat)."""
+    """The game as ``viewer`` sees it (``None``: someone without a seat). A mission's values
+    are what it is worth on the viewer's sheet (the same on every sheet but The Dome's, where
+    they are the sheet's missions track)."""
+    rules = rules_for(state.adventure)
+    seated = viewer is not None and 0 <= viewer < len(state.seats)
+    own = state.sheet_of(viewer) if seated and viewer is not None else None
+    worth = {letter: rules.mission_worth(state, own, letter) for letter in state.missions}
     return {
         "adventure": state.adventure,
         "players": state.players,
@@ -33,8 +39,8 @@ def game_view(state: GameState, *, viewer: int | None) -> dict[str, Any]:
                 "letter": letter,
                 "card": card,
                 "text": missions.MISSIONS[card]["text"],
-                "first": state.mission_values[letter]["first"],
-                "later": state.mission_values[letter]["later"],
+                "first": worth[letter]["first"],
+                "later": worth[letter]["later"],
                 "flipped": letter in state.flipped_missions,
             }
             for letter, card in state.missions.items()

@@ -15,7 +15,7 @@ from games.rules import astra, engine, solo
 from games.rules.cards import ACTIONS, Combination
 from games.rules.engine import Event, GameState
 from games.rules.sheet import Mark, Marks
-from games.rules.state import MISSIONS_PHASE, AstraState
+from games.rules.state import INCIDENTS_PHASE, MISSIONS_PHASE, SETUP_PHASE, AstraState
 
 Choice = dict[str, Any]
 
@@ -28,9 +28,13 @@ def start_game(
     missions: Mapping[str, int] | None = None,
     sheet: Mapping[str, Mark] | None = None,
 ) -> GameState:
-    """A freshly started game (turn 1 flipped), every seat given ``sheet`` when one is named."""
+    """A freshly started game (turn 1 flipped: any choice the setup asks for is made with its
+    first option), every seat given ``sheet`` when one is named."""
     events = engine.new_game(adventure=adventure, players=players, seed=seed, missions=dict(missions or {}))
     state = engine.replay(events)
+    while state.phase == SETUP_PHASE:
+        seat = next(seat for seat in range(players) if engine.options(state, seat).kind != "wait")
+        move(state, seat, engine.options(state, seat).options[0])
     if sheet is not None:
         for seat in range(players):
             set_sheet(state, seat, sheet)
@@ -80,25 +84,40 @@ def undo(state: GameState, seat: int) -> list[Event]:
 
 
 def confirm(state: GameState, seat: int, *, claim: bool = True) -> list[Event]:
-    """Confirm a seat's turn. When that ends the turn and phase 6 offers missions, every seat
-    offered one claims all it may (as the players of the worked examples do) unless ``claim``
-    is False, which leaves phase 6 to the test."""
+    """Confirm a seat's turn. When that ends the turn, the choices phase 5 asks for are made
+    with the first option each (see ``choose_incidents``); when phase 6 offers missions, every
+    seat offered one claims all it may (as the players of the worked examples do) unless
+    ``claim`` is False, which leaves phase 6 to the test."""
     events = send(state, seat, {"type": "confirm"})
+    events += choose_incidents(state)
     if claim and state.phase == MISSIONS_PHASE:
         events += claim_all(state)
     return events
 
 
-def claim_all(state: GameState) -> list[Event]:
-    """Phase 6: every seat claims every mission it is offered, then confirms."""
+def choose_incidents(state: GameState) -> list[Event]:
+    """Phase 5 choices (a Virus's infections): every seat asked takes the first option until
+    none is asked (a test that cares which space is infected plays its own)."""
     events: list[Event] = []
-    for seat in range(state.players):
-        while engine.options(state, seat).kind == "mission":
-            offered = engine.options(state, seat).options
-            if offered:
-                events += move(state, seat, offered[0])
-            else:
-                events += send(state, seat, {"type": "confirm"})
+    while state.status == "playing" and state.phase == INCIDENTS_PHASE:
+        seat = next(seat for seat in range(state.players) if engine.options(state, seat).kind != "wait")
+        events += move(state, seat, engine.options(state, seat).options[0])
+    return events
+
+
+def claim_all(state: GameState) -> list[Event]:
+    """Phase 6: every seat claims every mission it is offered, then confirms (and again when
+    the claims set off a new phase 5 and phase 6, as the Virus's do)."""
+    events: list[Event] = []
+    while state.status == "playing" and state.phase in (MISSIONS_PHASE, INCIDENTS_PHASE):
+        events += choose_incidents(state)
+        for seat in range(state.players):
+            while engine.options(state, seat).kind == "mission":
+                offered = engine.options(state, seat).options
+                if offered:
+                    events += move(state, seat, offered[0])
+                else:
+                    events += send(state, seat, {"type": "confirm"})
     return events
 
 
@@ -111,7 +130,7 @@ def confirm_all(state: GameState) -> list[Event]:
 
 
 def options(state: GameState, seat: int) -> list[Choice]:
-    return engine.options(state, seat).options
+    return list(engine.options(state, seat).options)
 
 
 def score(state: GameState, seat: int) -> dict[str, Any]:

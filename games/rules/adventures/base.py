@@ -151,6 +151,10 @@ class Adventure(Generic[L]):
             modifiers, error_boxes=self.layout.error_boxes, marks=self.layout.printed_marks
         )
 
+    def begin_setup(self, rec: Recorder, seat: int) -> None:
+        """Leave the steps a seat resolves before the first turn, if its sheet has any to
+        choose at setup (none by default)."""
+
     # --- phases 2-3: pick a combination and write its number -----------------------------
 
     def numbering_zones(self, marks: Marks) -> list[tuple[str, ...]]:
@@ -177,7 +181,7 @@ class Adventure(Generic[L]):
             return astronaut_numbers(combination.number)
         return [combination.number]
 
-    def write_options(self, state: GameState, seat: int) -> list[Option]:
+    def write_options(self, state: GameState, seat: int) -> Sequence[Option]:
         """Every legal write of the dealt combinations."""
         marks = state.sheet_of(seat).marks
         options: list[Option] = []
@@ -205,7 +209,7 @@ class Adventure(Generic[L]):
             return [(space, low, high) for space, (low, high) in open_ranges(marks, zones).items()]
         return [run for zone in zones for run in open_runs(marks, zone)]
 
-    def choice_options(self, state: GameState, seat: int) -> list[Option]:
+    def choice_options(self, state: GameState, seat: int) -> Sequence[Option]:
         """Phases 2-3: every legal write, or the System Error boxes when none."""
         writes = self.write_options(state, seat)
         if writes:
@@ -540,6 +544,12 @@ class Adventure(Generic[L]):
         if condition is None:
             raise ValueError(f"card {card} is not a mission of adventure {self.number}")
         return condition(sheet)
+
+    def mission_worth(self, state: GameState, sheet: Sheet | None, letter: str) -> dict[str, int]:
+        """What accomplishing mission ``letter`` is worth on ``sheet`` (None: a sheet not named,
+        as someone without a seat sees the game): its ``first`` and ``later`` values. By
+        default the values printed on the card, whatever the sheet."""
+        return state.mission_values[letter]
 
     def reward_mission(self, rec: Recorder, seat: int, value: int) -> None:
         """The reward beyond the value written in the mission box (none by default)."""

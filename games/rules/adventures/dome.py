@@ -371,6 +371,14 @@ class DomeRules(Adventure[Layout]):
 
     # --- phase 6: missions circle a star ------------------------------------------------
 
+    def mission_worth(self, state: GameState, sheet: Sheet | None, letter: str) -> dict[str, int]:
+        """A mission is worth the missions track's current values on the sheet (read again at
+        the end of the game: an upgrade after the claim still raises it); with no sheet named,
+        the track's values before any upgrade."""
+        marks = sheet.marks if sheet is not None else {}
+        values = self.layout.tracks["missions"].value(marks)
+        return {FIRST: values[FIRST], LATER: values[LATER]}
+
     def reward_mission(self, rec: Recorder, seat: int, value: int) -> None:
         """Circle the star of the mission just accomplished (the only one without a star):
         five-pointed while its card is not flipped, eight-pointed once it is."""

@@ -232,7 +232,7 @@ class JourneyRules(WildActions[Layout]):
 
     def choice_options(self, state: GameState, seat: int) -> list[Option]:
         """The writes as dealt (or the System Error), and the writes a wild action allows."""
-        options = super().choice_options(state, seat)
+        options = list(super().choice_options(state, seat))
         marks = state.sheet_of(seat).marks
         wilds = self.available_wilds(marks)
         if wilds:

@@ -93,6 +93,11 @@ class Layout(WildLayout):
         }
 
     @cached_property
+    def quarter_rank(self) -> dict[str, int]:
+        """Each quarter's place in the propagation order."""
+        return {quarter: rank for rank, quarter in enumerate(self.quarters)}
+
+    @cached_property
     def quarter_of(self) -> dict[str, Quarter]:
         """The quarter each numbering space belongs to."""
         return {space: quarter for quarter in self.quarters.values() for space in quarter.spaces}
