@@ -38,9 +38,9 @@ RESULT = "result"
 # ASTRA's part of the turn is due, or bot seats have a decision to make.
 ASTRA_DUE = "astra_due"
 BOTS_TO_PLAY = "bots_to_play"
-# The events after which a bot seat may have something to decide: a turn begins, or phase 6
-# asks seats whether they claim.
-BOTS_ASKED_AFTER = frozenset({"turn_started", "missions_offered"})
+# The events after which a bot seat may have something to decide: a turn begins, a sheet asks
+# for choices outside the turn (at setup, in phase 5), or phase 6 asks whether to claim.
+BOTS_ASKED_AFTER = frozenset({"turn_started", "choices_awaited", "missions_offered"})
 DEFAULT_ASTRA_LEVEL = 1
 # A bot's whole turn is a few dozen moves at most; past this something is wrong.
 MAX_BOT_MOVES = 500

@@ -13,9 +13,10 @@ class Decision:
     """What a seat must or may do now. Every option, sent back as a move, is legal.
 
     Kinds: ``choose`` (a combination and where its number goes, or a System Error), ``effect``
-    (a waiting step, also at setup and in phase 5, or in solo the target of an ASTRA effect), ``give`` (solo: the card left
-    over goes to ASTRA, or leaves the game with a circled ASTRA bonus), ``confirm`` (the turn is
-    played), ``mission`` (phase 6: claim a mission, or confirm to claim no more), ``wait``.
+    (a waiting step, also at setup and in phase 5, or in solo the target of an ASTRA effect),
+    ``give`` (solo: the card left over goes to ASTRA, or leaves the game with a circled ASTRA
+    bonus), ``confirm`` (the turn is played), ``mission`` (phase 6: claim a mission, or confirm
+    to claim no more), ``wait``.
     """
 
     kind: str

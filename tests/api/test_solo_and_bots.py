@@ -46,6 +46,11 @@ def test_a_solo_game_against_astra_over_http(alice: APIClient, post: Any, advent
     started = player.post(f"{base}/start").json()
     foe = astra.opponent(level)
     assert started["astra"]["level"] == level and started["astra"]["name"] == foe.name
+    if started["phase"] == "setup":  # The Virus: the grey virus is placed before the first hand
+        assert started["hand"] == [] and started["combinations"] == []
+        grey = player.get(f"{base}/decision").json()["options"][0]
+        player.post(f"{base}/moves", {"choice": grey})
+        started = player.get(base).json()
     assert len(started["hand"]) == 3 and len(started["combinations"]) == 6
     assert {"number_card", "action_card"} <= set(started["combinations"][0])
 
@@ -149,11 +154,16 @@ def test_bot_seats_are_added_by_the_creator_in_the_lobby_only(
     assert post(bob, f"/api/v1/games/{other['id']}/bots", {"kind": "random"}).status_code == 404
 
 
-def test_one_player_and_five_greedy_bots_play_a_game_to_its_end(alice: APIClient, post: Any) -> None:
+@pytest.mark.parametrize(("adventure", "bots"), [(4, 5), (6, 2)])
+def test_one_player_and_greedy_bots_play_a_game_to_its_end(
+    alice: APIClient, post: Any, adventure: int, bots: int
+) -> None:
+    """Five bots in The Mine; two in The Virus, whose bots also place their grey virus before
+    the first turn and choose where viruses infect them in phase 5."""
     player = CheckedClient(alice, load(alice), post)
-    game = player.post("/api/v1/games", {"adventure": 4, "max_players": 6}).json()
+    game = player.post("/api/v1/games", {"adventure": adventure, "max_players": bots + 1}).json()
     base = f"/api/v1/games/{game['id']}"
-    for _ in range(5):
+    for _ in range(bots):
         assert player.post(f"{base}/bots", {"kind": "greedy"}).status_code == 201
     player.post(f"{base}/start")
     rng = random.Random(4)
@@ -172,10 +182,10 @@ def test_one_player_and_five_greedy_bots_play_a_game_to_its_end(alice: APIClient
         assert response.status_code == 200, response.content
     view = player.get(base).json()
     assert view["status"] == "finished"
-    assert sorted(score["seat"] for score in view["result"]["scores"]) == list(range(6))
+    assert sorted(score["seat"] for score in view["result"]["scores"]) == list(range(bots + 1))
     stored = Game.objects.get(pk=game["id"])
     bot_events = Event.objects.filter(game=stored, seat__gte=1)
-    assert bot_events.filter(kind="confirmed").count() >= 5 * view["turn"] - 5
+    assert bot_events.filter(kind="confirmed").count() >= bots * (view["turn"] - 1)
     picks = bot_events.filter(kind__in=["number_written", "system_error", "mission_claimed"])
     assert picks.exists() and not picks.exclude(actor=None).exists()  # a bot is no user
     assert snapshots.matches_log(game=stored)

@@ -31,10 +31,7 @@ def start_game(
     """A freshly started game (turn 1 flipped: any choice the setup asks for is made with its
     first option), every seat given ``sheet`` when one is named."""
     events = engine.new_game(adventure=adventure, players=players, seed=seed, missions=dict(missions or {}))
-    state = engine.replay(events)
-    while state.phase == SETUP_PHASE:
-        seat = next(seat for seat in range(players) if engine.options(state, seat).kind != "wait")
-        move(state, seat, engine.options(state, seat).options[0])
+    state = setup_made(engine.replay(events))
     if sheet is not None:
         for seat in range(players):
             set_sheet(state, seat, sheet)
@@ -165,11 +162,20 @@ def crossed(*elements: str) -> Marks:
 def start_solo(
     adventure: int, level: int = 1, *, seed: int = 1, missions: Mapping[str, int] | None = None
 ) -> GameState:
-    """A freshly started solo game against ASTRA of ``level`` (turn 1's hand drawn)."""
+    """A freshly started solo game against ASTRA of ``level`` (any choice the setup asks for
+    made with its first option, turn 1's hand drawn)."""
     events = engine.new_game(
         adventure=adventure, players=1, seed=seed, missions=dict(missions or {}), astra_level=level
     )
-    return engine.replay(events)
+    return setup_made(engine.replay(events))
+
+
+def setup_made(state: GameState) -> GameState:
+    """The game once every choice its setup asks for is made, with the first option each."""
+    while state.phase == SETUP_PHASE:
+        seat = next(seat for seat in range(state.players) if engine.options(state, seat).kind != "wait")
+        move(state, seat, engine.options(state, seat).options[0])
+    return state
 
 
 def against_astra(state: GameState, level: int, pile: Mapping[str, int] | None = None) -> None:

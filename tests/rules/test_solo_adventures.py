@@ -47,6 +47,17 @@ def choose(state: GameState, card: int, target: str) -> list[Any]:
     return move(state, 0, {"action": "astra_effect", "card": card, "target": target})
 
 
+def infect_as_listed(state: GameState) -> list[Any]:
+    """The spaces a propagation set off by ASTRA's effect infects, each the first listed: ASTRA's
+    part waits for them, then goes on."""
+    events: list[Any] = []
+    while (decision := engine.options(state, 0)).kind == "effect":
+        assert {option["action"] for option in decision.options} == {"infect"}
+        assert not solo.astra_due(state)
+        events += move(state, 0, decision.options[0])
+    return events + astra_part(state)
+
+
 def kinds(events: list[Any]) -> list[str]:
     return [event["kind"] for event in events]
 
@@ -269,8 +280,10 @@ def test_a6_first_pass_wakes_green_or_blue_then_one_propagation() -> None:
     infected_before = _infected(state)
     events = choose(state, B, "act.blue")
     assert marks(state)["act.blue"] == CROSS and marks(state)["q4M.target"] == CIRCLE
-    assert len(_infected(state)) > len(infected_before)  # one propagation at once
+    events += infect_as_listed(state)  # grey in q1L and blue in q4M: the player's spaces
+    assert len(_infected(state)) == len(infected_before) + 2  # one propagation at once
     assert "astra_bonus" not in kinds(events)  # what ASTRA wakes earns no bonus
+    assert kinds(events)[-1] == "turn_started"
 
 
 def test_a6_first_pass_with_both_awake_crosses_a_propagation_symbol_then_propagates() -> None:
@@ -282,6 +295,7 @@ def test_a6_first_pass_with_both_awake_crosses_a_propagation_symbol_then_propaga
     assert targets(state) == symbols
     before = _infected(state)
     choose(state, A, symbols[2])
+    infect_as_listed(state)
     assert marks(state)[symbols[2]] == CROSS and len(_infected(state)) > len(before)
 
 
@@ -292,8 +306,10 @@ def test_a6_second_pass_flips_the_mission_and_wakes_its_virus_unless_awake() -> 
     events = draw_effect(state, C, deck_pass=2)
     assert "C" in state.flipped_missions
     assert marks(state)["act.yellow"] == CROSS and marks(state)["q5M.target"] == CIRCLE
+    assert kinds(events)[-1] != "turn_started"  # the player chooses where grey and yellow infect
+    events += infect_as_listed(state)
     assert len(_infected(state)) > len(before)
-    assert kinds(events)[-1] == "turn_started"  # nothing to choose
+    assert kinds(events)[-1] == "turn_started"
 
     again = _infected(state)
     events = draw_effect(state, C, deck_pass=2)  # yellow already awake: nothing more
