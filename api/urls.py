@@ -17,6 +17,7 @@ urlpatterns = [
     path("games", views.GamesView.as_view(), name="games"),
     path(f"{GAME}", views.GameView.as_view(), name="game"),
     path(f"{GAME}/join", views.JoinView.as_view(), name="join"),
+    path(f"{GAME}/bots", views.BotsView.as_view(), name="bots"),
     path(f"{GAME}/start", views.StartView.as_view(), name="start"),
     path(f"{GAME}/decision", views.DecisionView.as_view(), name="decision"),
     path(f"{GAME}/moves", views.MovesView.as_view(), name="moves"),

@@ -129,6 +129,7 @@ class IndexView(APIView):
                     "games": link("games"),
                     "game": link("game", **game),
                     "join": link("join", **game),
+                    "bots": link("bots", **game),
                     "start": link("start", **game),
                     "decision": link("decision", **game),
                     "moves": link("moves", **game),
@@ -256,13 +257,20 @@ class GamesView(APIView):
         parameters=[IDEMPOTENCY],
         responses={201: s.GameSerializer, **POST_ERRORS},
         summary="Open a game in the lobby; you take seat 0",
+        description=(
+            "`max_players` 1 opens a solo game against ASTRA (`astra_level` 1 to 8, 1 when left "
+            "out); a multiplayer game refuses `astra_level` (`astra_level_solo_only`)."
+        ),
         tags=["games"],
     )
     @idempotent
     def post(self, request: Request) -> Response:
         data = _valid(s.CreateGameSerializer, _body(request))
         game = services.create_game(
-            by=_user(request), adventure=data["adventure"], max_players=data["max_players"]
+            by=_user(request),
+            adventure=data["adventure"],
+            max_players=data["max_players"],
+            astra_level=data.get("astra_level"),
         )
         return _out(
             s.GameSerializer,
@@ -297,6 +305,29 @@ class JoinView(APIView):
     def post(self, request: Request, game_id: str) -> Response:
         seat = services.join_game(game=_game(game_id), by=_user(request))
         return _out(s.JoinedSerializer, {"seat": seat.index})
+
+
+class BotsView(APIView):
+    permission_classes = [SignedIn]
+
+    @extend_schema(
+        request=s.AddBotSerializer,
+        parameters=[IDEMPOTENCY],
+        responses={201: s.BotSeatSerializer, **POST_ERRORS},
+        summary="Fill the next free seat with a bot (creator only, game in the lobby)",
+        description=(
+            "A bot seat has no account: a worker plays its whole turn through the same decisions "
+            "and moves as a player's, as soon as the turn starts (and in phase 6 when it is asked)."
+        ),
+        tags=["games"],
+    )
+    @idempotent
+    def post(self, request: Request, game_id: str) -> Response:
+        data = _valid(s.AddBotSerializer, _body(request))
+        seat = services.add_bot(game=_game(game_id), by=_user(request), kind=data["kind"])
+        return _out(
+            s.BotSeatSerializer, {"seat": seat.index, "bot": seat.bot}, code=status.HTTP_201_CREATED
+        )
 
 
 class StartView(APIView):

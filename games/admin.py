@@ -107,7 +107,7 @@ class GameAdmin(admin.ModelAdmin):
 
     @admin.display(description="players")
     def players(self, game: Game) -> str:
-        return ", ".join(seat.user.get_username() for seat in game.seats.all())
+        return ", ".join(seat.player for seat in game.seats.all())
 
     @admin.display(description="turn", ordering="latest_turn")
     def turn(self, game: Game) -> int | None:

@@ -3,7 +3,7 @@
 The export is one header line, then one line per event in seq order:
 
     {"format": "moon-game/1", "game": 12, "adventure": 3, "players": 2,
-     "seats": [{"seat": 0, "username": "ann"}, {"seat": 1, "username": "ben"}]}
+     "seats": [{"seat": 0, "username": "ann"}, {"seat": 1, "bot": "greedy"}]}
     {"seq": 1, "turn": 0, "seat": null, "kind": "game_started", "v": 2, "data": {...},
      "created_at": "2026-11-25T10:00:00.000000+00:00", "prev_hash": "000...0", "hash": "9f2..."}
 
@@ -15,7 +15,10 @@ fields the chain covers, so that an older event is read as it was written. The h
 
 An import is refused, naming the line, when a line is not such JSON, when the chain breaks,
 when an event is not what the engine appends at that point (``engine.reenact``), or when the
-result differs from the replay; nothing is stored then.
+result differs from the replay; nothing is stored then. A game recorded under earlier rules,
+which today's engine plays differently, can be imported with ``strict=False``: its events are
+then only checked against their kinds' schemas, and its result against the replay
+(``engine.replay_checked``).
 """
 
 import json
@@ -86,7 +89,7 @@ def history_lines(*, game: Game) -> Iterator[str]:
             "game": game.pk,
             "adventure": game.adventure,
             "players": len(seats),
-            "seats": [{"seat": seat.index, "username": seat.user.get_username()} for seat in seats],
+            "seats": [_seat_line(seat) for seat in seats],
         }
     )
     rows = Event.objects.filter(game_id=game.pk).order_by("seq")
@@ -106,6 +109,12 @@ def history_lines(*, game: Game) -> Iterator[str]:
                 "hash": digest,
             }
         )
+
+
+def _seat_line(seat: Seat) -> dict[str, Any]:
+    if seat.user is None:
+        return {"seat": seat.index, "bot": seat.bot}
+    return {"seat": seat.index, "username": seat.user.get_username()}
 
 
 def export_filename(game: Game) -> str:
@@ -137,12 +146,14 @@ class Imported:
     new_accounts: list[str]
 
 
-def import_game(*, lines: Iterable[str | bytes]) -> Imported:
+def import_game(*, lines: Iterable[str | bytes], strict: bool = True) -> Imported:
     """Store an exported game as a new finished game, once its chain holds and the engine
-    appends every one of its events; ImportRefused (nothing stored) otherwise.
+    appends every one of its events (not ``strict``: once every event fits its kind's schema
+    and the result is the replay's); ImportRefused (nothing stored) otherwise.
 
     Seats go to the accounts with the players' names (compared as sign-in compares them); a
-    name with no account here gets a new inactive account that cannot sign in.
+    name with no account here gets a new inactive account that cannot sign in. A bot's seat
+    stays a bot's, and a solo game keeps its ASTRA level.
     """
     header, events = _parse(lines)
     broken = chain.first_break(
@@ -155,21 +166,26 @@ def import_game(*, lines: Iterable[str | bytes]) -> Imported:
         for e in events
     ]
     try:
-        state = engine.reenact(stored)
+        state = engine.reenact(stored) if strict else engine.replay_checked(stored)
     except engine.LogRefused as refused:
         raise ImportRefused(refused.index + 2, refused.detail) from refused
     _check_header(header, state)
     with transaction.atomic():
-        players, new_accounts = _players([seat["username"] for seat in header["seats"]])
+        players, new_accounts = _players([seat.get("username") for seat in header["seats"]])
+        creator = next((user for user in players if user is not None), None)
+        if creator is None:
+            raise ImportRefused(1, "no seat names a player: a game is created by one.")
         game = Game.objects.create(
             adventure=state.adventure,
             max_players=state.players,
             status=Game.Status.FINISHED,
-            creator=players[0],
+            creator=creator,
             seed=state.seed,
+            astra_level=state.astra.level if state.astra is not None else None,
         )
         Seat.objects.bulk_create(
-            Seat(game=game, user=user, index=index) for index, user in enumerate(players)
+            Seat(game=game, user=user, bot=seat.get("bot", ""), index=index)
+            for index, (user, seat) in enumerate(zip(players, header["seats"], strict=True))
         )
         Event.objects.bulk_create(
             Event(
@@ -225,12 +241,23 @@ def _header(value: Any, number: int) -> dict[str, Any]:
         raise ImportRefused(number, f"format {value['format']!r} is not {FORMAT!r}.")
     seats = value["seats"]
     if not isinstance(seats, list) or not all(
-        isinstance(seat, dict) and isinstance(seat.get("username"), str) and seat["username"]
-        and seat.get("seat") == index
-        for index, seat in enumerate(seats)
+        _seat_of(seat, index) for index, seat in enumerate(seats)
     ):
-        raise ImportRefused(number, "seats lists each seat in order: {\"seat\": n, \"username\": ...}.")
+        raise ImportRefused(
+            number,
+            'seats lists each seat in order: {"seat": n, "username": ...} or, for a bot, '
+            f'{{"seat": n, "bot": one of {Seat.Bot.values}}}.',
+        )
     return value
+
+
+def _seat_of(seat: Any, index: int) -> bool:
+    """Whether ``seat`` is the header's line of seat ``index``: a player's or a bot's."""
+    if not isinstance(seat, dict) or seat.get("seat") != index:
+        return False
+    if set(seat) == {"seat", "username"}:
+        return isinstance(seat["username"], str) and bool(seat["username"])
+    return set(seat) == {"seat", "bot"} and seat["bot"] in Seat.Bot.values
 
 
 def _event(value: Any, number: int) -> dict[str, Any]:
@@ -263,10 +290,15 @@ def _check_header(header: dict[str, Any], state: engine.GameState) -> None:
         )
 
 
-def _players(names: list[str]) -> tuple[list[User], list[str]]:
-    users: list[User] = []
+def _players(names: list[str | None]) -> tuple[list[User | None], list[str]]:
+    """The account of each seat's player (None for a bot's seat), and the names given new
+    accounts."""
+    users: list[User | None] = []
     created: list[str] = []
     for name in names:
+        if name is None:
+            users.append(None)
+            continue
         account = Account.objects.filter(name_key=name_key(name)).select_related("user").first()
         user = account.user if account else User.objects.filter(username__iexact=name).first()
         if user is None:
@@ -274,6 +306,7 @@ def _players(names: list[str]) -> tuple[list[User], list[str]]:
             Account.objects.create(user=user, name_key=name_key(name))
             created.append(name)
         users.append(user)
-    if len({user.pk for user in users}) != len(users):
+    people = [user.pk for user in users if user is not None]
+    if len(set(people)) != len(people):
         raise ImportRefused(1, "two seats name the same player.")
     return users, created

@@ -59,7 +59,7 @@ def position(*, game: Game, seq: str | None, turn: str | None) -> Position:
 
 def history_view(*, game: Game, at: Position) -> dict[str, Any]:
     """The game as it stood right after event ``at.seq``, for a referee, and its whole history."""
-    seats = {seat.index: seat.user.get_username() for seat in game.seats.select_related("user")}
+    seats = {seat.index: seat.player for seat in game.seats.select_related("user")}
     rows = list(
         Event.objects.filter(game_id=game.pk)
         .order_by("seq")

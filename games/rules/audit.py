@@ -5,9 +5,15 @@
 not trusted: ``reenact`` plays it again through ``decide``. Its opening events must be those
 ``new_game`` deals for the adventure, players, seed, missions and modifiers they name; every
 later run of events must be exactly what one command of the seat of its first event causes
-(a move among the options listed to that seat then, an undo or a confirm); and the last event
-must be the result the engine gives for the ended game. The first event that fits none of
-these is named by its position in the log.
+(a move among the options listed to that seat then, an undo or a confirm), or in a solo game,
+when ASTRA's part of the turn is due, exactly what ASTRA plays; and the last event must be the
+result the engine gives for the ended game. The first event that fits none of these is named by
+its position in the log.
+
+A game recorded under earlier rules is dealt and played differently by today's engine, so
+``reenact`` refuses it; ``replay_checked`` is the weaker check for such a log: every event fits
+its kind's declared schema, the log begins with the game's opening and ends with the result the
+replay gives.
 """
 
 import json
@@ -15,7 +21,8 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 from games.rules.errors import RuleViolation
-from games.rules.events import Event, evolve
+from games.rules.events import Event, evolve, schema_problem
+from games.rules.solo import astra_due, astra_turn
 from games.rules.state import GameState
 from games.rules.turn import advance, new_game, options, result_event
 from games.rules.upcasting import upcast
@@ -51,7 +58,35 @@ def reenact(log: Sequence[Event]) -> GameState:
             return _finish(state, stored, index)
         if state.status != "playing":
             raise LogRefused(index, f"the game had ended: a {event['kind']} event cannot follow.")
+        if astra_due(state):
+            played = [_plain(event) for event in astra_turn(state)]
+            index = _match(stored, index, played, "ASTRA's part of the turn")
+            for event in played:
+                evolve(state, event)
+            continue
         index, state = _command(state, stored, index)
+    raise LogRefused(len(stored) - 1, "the log ends before the game's result.")
+
+
+def replay_checked(log: Sequence[Event]) -> GameState:
+    """The state of a finished game after its whole ``log``, once every event in it fits its
+    kind's schema, the log begins with a game_started event and ends with the result that the
+    replay of the events before it gives; LogRefused otherwise. Weaker than ``reenact``: it does
+    not check that each move was legal when it was made."""
+    stored = [_plain(_upcast(event, index)) for index, event in enumerate(log)]
+    if not stored or stored[0]["kind"] != "game_started":
+        raise LogRefused(0, "a game's log begins with its game_started event.")
+    state = GameState()
+    for index, event in enumerate(stored):
+        problem = schema_problem(event)
+        if problem is not None:
+            raise LogRefused(index, f"{_named(event)} is off its kind's schema: {problem}.")
+        if event["kind"] == "result":
+            return _finish(state, stored, index)
+        try:
+            evolve(state, event)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
+            raise LogRefused(index, f"{_named(event)} does not apply to the game ({error!r}).") from error
     raise LogRefused(len(stored) - 1, "the log ends before the game's result.")
 
 
@@ -107,12 +142,14 @@ def _opening(first: Event) -> list[Event]:
     data = first["data"]
     try:
         modifiers = {int(seat): list(mods) for seat, mods in data["modifiers"].items()}
+        solo = data.get("astra")
         opening = new_game(
             adventure=data["adventure"],
             players=data["players"],
             seed=data["seed"],
             missions=dict(data["missions"]),
             modifiers=modifiers,
+            astra_level=solo["level"] if solo is not None else None,
         )
     except RuleViolation as error:
         raise LogRefused(0, f"the engine deals no such game: {error.detail}") from error

@@ -1,8 +1,9 @@
 """What a viewer may see: the one place that filters state and events per viewer.
 
-The seed (and so the deck order) is never shown; while a turn is being played, a seat's marks
-of that turn, on the sheet it plays, are shown only to that seat, and so are its mission claims
-and what it was offered in phase 6.
+The seed (and so the deck order, the solo deck's included: a solo game shows ASTRA's pile,
+bonuses and pass, and each card only as it is drawn) is never shown; while a turn is being
+played, a seat's marks of that turn, on the sheet it plays, are shown only to that seat, and so
+are its mission claims and what it was offered in phase 6.
 
 A referee (the staff who review games) is the one viewer who sees everything at once: every
 sheet with the turn in play, and where every seat stands in it (``referee_sheet_view``,
@@ -12,7 +13,7 @@ sheet with the turn in play, and where every seat stands in it (``referee_sheet_
 from collections.abc import Iterable
 from typing import Any
 
-from games.rules import missions
+from games.rules import missions, solo
 from games.rules.adventures import rules_for
 from games.rules.events import Event
 from games.rules.schematic import Schematic
@@ -26,7 +27,13 @@ REVEALING = {"game_ended"}
 
 
 def game_view(state: GameState, *, viewer: int | None) -> dict[str, Any]:
-    """The game as ``viewer`` sees it (``None``: someone without a seat)."""
+    """The game as ``viewer`` sees it (``None``: someone without a seat). A mission's values
+    are what it is worth on the viewer's sheet (the same on every sheet but The Dome's, where
+    they are the sheet's missions track)."""
+    rules = rules_for(state.adventure)
+    seated = viewer is not None and 0 <= viewer < len(state.seats)
+    own = state.sheet_of(viewer) if seated and viewer is not None else None
+    worth = {letter: rules.mission_worth(state, own, letter) for letter in state.missions}
     return {
         "adventure": state.adventure,
         "players": state.players,
@@ -38,8 +45,8 @@ def game_view(state: GameState, *, viewer: int | None) -> dict[str, Any]:
                 "letter": letter,
                 "card": card,
                 "text": missions.MISSIONS[card]["text"],
-                "first": state.mission_values[letter]["first"],
-                "later": state.mission_values[letter]["later"],
+                "first": worth[letter]["first"],
+                "later": worth[letter]["later"],
                 "flipped": letter in state.flipped_missions,
             }
             for letter, card in state.missions.items()
@@ -51,6 +58,9 @@ def game_view(state: GameState, *, viewer: int | None) -> dict[str, Any]:
         ],
         "end": state.end,
         "result": state.result,
+        # Solo: ASTRA (never its deck) and the hand the combinations are paired from.
+        "astra": solo.view(state) if state.astra is not None else None,
+        "hand": solo.hand_view(state) if state.astra is not None else None,
     }
 
 

@@ -127,7 +127,7 @@ def test_the_migration_chains_the_rows_stored_before_it_and_keeps_the_log_append
     emptied_log: None,
 ) -> None:
     executor = MigrationExecutor(connection)
-    before, after = [("games", "0010_client_token")], executor.loader.graph.leaf_nodes("games")
+    before, after = [("games", "0011_solo_astra_and_bot_seats")], executor.loader.graph.leaf_nodes("games")
     executor.migrate(before)
     try:
         old = MigrationExecutor(connection).loader.project_state(before).apps

@@ -7,6 +7,7 @@ import pytest
 
 from games.rules import bots, engine
 from games.rules.adventures import PLAYABLE, rules_for
+from tests.rules.playing import start_game
 
 GAMES = 8
 
@@ -28,7 +29,7 @@ def test_the_greedy_bot_outscores_the_random_bot(adventure: int) -> None:
 
 @pytest.mark.parametrize("adventure", sorted(PLAYABLE))
 def test_every_numbering_space_is_in_a_numbering_zone_at_the_start(adventure: int) -> None:
-    state = engine.replay(engine.new_game(adventure=adventure, players=1, seed=1))
+    state = start_game(adventure, 1, seed=1)
     rules = rules_for(adventure)
     zoned = {space for zone in rules.numbering_zones(state.sheets[0].marks) for space in zone}
     writes = {

@@ -53,7 +53,7 @@ def chain_stored_events(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("games", "0010_client_token")]
+    dependencies = [("games", "0011_solo_astra_and_bot_seats")]
 
     operations = [
         migrations.RunPython(lift_triggers, restore_triggers),
