@@ -106,8 +106,9 @@ def recorded_export(path: Path) -> list[str]:
     recorded = json.loads(path.read_text())
     events = recorded["events"]
     names = ("ann", "ben", "cy", "dee", "eve", "fay")[: recorded["players"]]
+    seats = [{"seat": index, "username": name} for index, name in enumerate(names)]
     header = {"format": history.FORMAT, "game": 1, "adventure": recorded["adventure"],
-              "players": recorded["players"], "seats": [{"seat": i, "username": n} for i, n in enumerate(names)]}  # fmt: skip
+              "players": recorded["players"], "seats": seats}  # fmt: skip
     lines, prev = [json.dumps(header) + "\n"], chain.GENESIS
     for seq, event in enumerate(events, start=1):
         fields = {"seq": seq, "turn": event["turn"], "seat": event["seat"], "kind": event["kind"],
