@@ -118,6 +118,22 @@ TELLERS: dict[str, Callable[[dict[str, Any]], str]] = {
         f"accomplished mission {d['letter']} (card {d['card']}) for {d['value']}"
     ),
     "mission_flipped": lambda d: f"mission {d['letter']} (card {d['card']}) flipped",
+    "choices_awaited": lambda d: (
+        f"{d['phase']}: seat(s) {', '.join(map(str, d['seats']))} to choose"
+    ),
+    "card_drawn": lambda d: f"drew card {d['card']}",
+    "deck_reshuffled": lambda d: f"the solo deck was reshuffled (pass {d['deck_pass']})",
+    "astra_effect": lambda d: (
+        f"ASTRA effect card {d['letter']} (card {d['card']}, pass {d['deck_pass']})"
+        + (f" on {d['target']}" if d.get("target") is not None else "")
+    ),
+    "card_given": lambda d: (
+        f"removed card {d['card']} with an ASTRA bonus" if d["removed"] else f"gave card {d['card']} to ASTRA"
+    ),
+    "astra_bonus": lambda d: f"earned {d['count']} ASTRA bonus(es) with {d['element']}",
+    "astra_took": lambda d: (
+        f"card {d['card']} left the game" if d["removed"] else f"ASTRA took card {d['card']}"
+    ),
     "game_ended": _ended,
     "result": _result,
 }

@@ -175,7 +175,7 @@ def test_jumping_to_a_turn_and_bad_positions(staff: Client) -> None:
 
 
 def test_the_viewer_names_who_accomplished_each_mission_and_the_result(staff: Client) -> None:
-    game = finished_game(6, seed=3)
+    game = finished_game(6, seed=2)
     claims = list(Event.objects.filter(game=game, kind="mission_accomplished"))
     assert claims, "this seed's game has accomplished missions"
     page = staff.get(viewer(game)).content.decode()
