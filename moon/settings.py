@@ -210,6 +210,7 @@ SPECTACULAR_SETTINGS = {
         "GameStatusEnum": ["lobby", "playing", "scoring", "finished"],
         "HealthStatusEnum": ["ok", "unavailable"],
         "HealthCheckStatusEnum": ["ok", "eager", "down"],
+        "BotKindEnum": ["random", "greedy"],
     },
 }
 

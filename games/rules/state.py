@@ -76,24 +76,57 @@ class SeatState:
 
 @dataclass
 class AstraState:
-    """ASTRA, the solo opponent: its level, its pile of cards by action, its bonuses and the
-    pass through the deck (1 or 2)."""
+    """ASTRA, the solo opponent: its opponent card (level, name, multipliers), its adventure
+    card's points, its pile of cards by action, its bonuses, and the solo deck it draws from.
+
+    The deck (top card first) is derived from the seed and never shown; ``hand`` holds the
+    starship cards drawn for the turn, ``effect`` an Effect card drawn whose target the player
+    is choosing, ``given`` the card the player leaves over this turn (``removing`` when a
+    circled bonus takes it out of the game instead).
+    """
 
     level: int
     bonus_boxes: int
+    name: str = ""
+    multipliers: dict[str, int] = field(default_factory=dict)
+    fixed_points: int | None = None
+    points_per_level: int | None = None
     pile: dict[str, int] = field(default_factory=dict)
     bonuses_circled: int = 0
     bonuses_used: int = 0
     deck_pass: int = 1
+    deck: list[int] = field(default_factory=list)
+    discard: list[int] = field(default_factory=list)
+    hand: list[int] = field(default_factory=list)
+    removed: list[int] = field(default_factory=list)
+    effect: int | None = None
+    given: int | None = None
+    removing: bool = False
+    # The bonuses circled when the turn began: what an undo returns to.
+    turn_start_bonuses: int = 0
 
     def copy(self) -> "AstraState":
-        return _clone(self, pile=dict(self.pile))
+        return _clone(
+            self,
+            multipliers=dict(self.multipliers),
+            pile=dict(self.pile),
+            deck=list(self.deck),
+            discard=list(self.discard),
+            hand=list(self.hand),
+            removed=list(self.removed),
+        )
 
 
 # Phases of a turn as the state records them: the seats play phases 2-4 ("actions"), then,
 # when a mission can be claimed, the seats concerned choose whether to claim it ("missions").
+# Some sheets ask for choices outside a seat's own turn: before the first turn ("setup", the
+# Virus's grey virus) and in phase 5 ("incidents", where a Virus infects); the seats asked
+# resolve their waiting steps while the others wait.
 ACTIONS_PHASE = "actions"
 MISSIONS_PHASE = "missions"
+SETUP_PHASE = "setup"
+INCIDENTS_PHASE = "incidents"
+AWAITING_PHASES = frozenset({SETUP_PHASE, INCIDENTS_PHASE})
 
 
 @dataclass

@@ -112,6 +112,11 @@ def test_three_bots_play_an_adventure_to_its_end(
         assert replay.json()["seq"] == seq
         assert len(replay.json()["sheets"]) == 3
 
+    export = ann.get(f"{base}/export")
+    assert export.status_code == 200
+    exported = b"".join(export.streaming_content).decode().splitlines()
+    assert len(exported) == 1 + Event.objects.filter(game_id=game["id"]).count()
+
     sheets = [ann.get(f"{base}/sheets/{sheet['sheet']}").json() for sheet in game["sheets"]]
     for score in result["scores"]:
         assert total_from_sheets(sheets, score["seat"]) == score["total"]
@@ -120,7 +125,7 @@ def test_three_bots_play_an_adventure_to_its_end(
         "/api/v1/games", "/api/v1/games/{game_id}", "/api/v1/games/{game_id}/moves",
         "/api/v1/games/{game_id}/decision", "/api/v1/games/{game_id}/confirm",
         "/api/v1/games/{game_id}/sheets/{sheet}", "/api/v1/games/{game_id}/events",
-        "/api/v1/games/{game_id}/replay",
+        "/api/v1/games/{game_id}/replay", "/api/v1/games/{game_id}/export",
     }
 
     # the snapshot kept beside the log is the fold of the whole log, result included

@@ -22,7 +22,7 @@ def test_create_puts_the_creator_in_seat_0(alice: APIClient, post: Any) -> None:
     assert response.status_code == 201
     game = response.json()
     assert game["status"] == "lobby"
-    assert game["seats"] == [{"seat": 0, "username": "alice"}]
+    assert game["seats"] == [{"seat": 0, "username": "alice", "bot": None}]
     assert game["seat"] == 0
     assert game["version"] == 0
     assert game["max_players"] == 3

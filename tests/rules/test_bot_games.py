@@ -16,7 +16,7 @@ from collections import Counter
 
 import pytest
 
-from games.rules import bots, engine
+from games.rules import astra, bots, engine, solo
 from games.rules.adventures import PLAYABLE
 from games.rules.adventures.base import Adventure
 from games.rules.engine import Event, GameState
@@ -100,3 +100,37 @@ def _what_was_played(rules: Adventure, events: list[Event]) -> Counter[str]:
             played.update(f"end:{reason['reason']}" for reason in data["reasons"])
     played["mission_declined"] = len(offered - claimed)
     return played
+
+
+# The adventures one player plays against ASTRA (The Battle's solo mode comes with its ASTRA).
+SOLO = [number for number, rules in sorted(PLAYABLE.items()) if rules.players_problem(1) is None]
+
+
+@pytest.mark.parametrize("adventure", SOLO)
+def test_solo_bot_games_against_every_astra_level_replay_to_their_result(adventure: int) -> None:
+    """A random and a greedy player against each of the 8 ASTRA levels: every game ends (the
+    deck ends it at the latest, after 35 turns), replays to its stored result, and the result
+    names ASTRA's total by its pile (its track in adventure 1) and the winner by the totals."""
+    for level in range(1, 9):
+        for kind in ("random", "greedy"):
+            rng = random.Random(f"solo/{adventure}/{level}/{kind}")
+            state, events = bots.play_game(
+                adventure=adventure, bots=[bots.KINDS[kind](rng)], seed=level, astra_level=level
+            )
+            where = f"adventure {adventure}, level {level}, {kind}"
+            assert state.status == "ended" and state.turn <= 35, where
+            result = engine.result_event(state)
+            assert engine.result_event(engine.replay(events)) == result, where
+            data = result["data"]
+            assert data["astra"] == solo.astra_score(state)
+            if adventure != 1:
+                foe = astra.opponent(level)
+                assert state.astra is not None
+                assert data["astra"]["total"] == astra.astra_score(adventure, level, state.astra.pile).total
+                assert sum(state.astra.pile.values()) + len(state.astra.removed) == state.turn
+                assert foe.name == state.astra.name
+                player, theirs = data["scores"][0]["total"], data["astra"]["total"]
+                expected: list[int | str] = (
+                    [0] if player > theirs else ["astra"] if player < theirs else [0, "astra"]
+                )
+                assert data["winners"] == expected, where

@@ -7,6 +7,7 @@ import pytest
 
 from games.rules import bots, engine
 from games.rules.adventures import PLAYABLE, rules_for
+from tests.rules.playing import start_game
 
 GAMES = 8
 
@@ -31,7 +32,7 @@ def test_every_numbering_space_is_in_a_numbering_zone_at_the_start(adventure: in
     """The greedy bot places a number by the zones of its space. The Battle writes no number
     (its zones ask for no order): its picks name the first space of a planet instead."""
     rules = rules_for(adventure)
-    state = engine.replay(engine.new_game(adventure=adventure, players=rules.min_players, seed=1))
+    state = start_game(adventure, rules.min_players, seed=1)
     marks = state.sheet_of(0).marks
     picked = {option["space"] for option in rules.choice_options(state, 0) if "space" in option}
     if adventure == 8:

@@ -4,7 +4,7 @@ sheet rule."""
 
 import itertools
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from hypothesis import given, settings
@@ -117,7 +117,7 @@ def test_undo_restores_the_sheet_as_it_was_at_the_start_of_the_turn(
         if state.seats[seat].chosen is None and key not in at_turn_start:
             at_turn_start[key] = (
                 engine.sheet_view(state, played, viewer=seat),
-                engine.options(state, seat).options,
+                list(engine.options(state, seat).options),
             )
         if engine.options(state, seat).can_undo:
             after_undo = state.copy()
@@ -201,13 +201,15 @@ def _same(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a == b
 
 
-def _is_listed(choice: Any, options: list[dict[str, Any]]) -> bool:
-    """Whether a move names a listed option (a write may leave out its number; fields that
-    the option does not have are ignored, as an API ignores unknown fields)."""
+def _is_listed(choice: Any, options: Sequence[dict[str, Any]]) -> bool:
+    """Whether a move names a listed option (a write may leave out its number, and a System
+    Error its box, the next one; fields that the option does not have are ignored, as an API
+    ignores unknown fields)."""
     if not isinstance(choice, dict):
         return False
+    optional = {"number", "box"} - set(choice)
     for option in options:
-        needed = {k: v for k, v in option.items() if not (k == "number" and "number" not in choice)}
+        needed = {k: v for k, v in option.items() if k not in optional}
         if set(needed) <= set(choice) and all(_same(choice[k], v) for k, v in needed.items()):
             return True
     return False

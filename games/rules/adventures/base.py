@@ -14,14 +14,17 @@ same on every sheet lives here once:
 - phase 5: races ("the first players to ... in the same turn");
 - phase 6: mission conditions by card;
 - the general end conditions, the missions, System Error and campaign lines of a score, and
-  final ranks by score then fewer System Errors.
+  final ranks by score then fewer System Errors;
+- solo, against ASTRA: what an Effect card crosses on the sheet (by default one of the race
+  bonuses still unmarked, the player's choice), what earns ASTRA bonuses (by default circling
+  a race bonus), and the result against ASTRA's total.
 """
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from games.rules import cards, data, ranking, steps
+from games.rules import astra, cards, data, ranking, steps
 from games.rules import modifiers as modifiers_rules
 from games.rules.actions import ASTRONAUT, astronaut_numbers
 from games.rules.cards import Combination
@@ -168,6 +171,10 @@ class Adventure(Generic[L]):
             modifiers, error_boxes=self.layout.error_boxes, marks=self.layout.printed_marks
         )
 
+    def begin_setup(self, rec: Recorder, seat: int) -> None:
+        """Leave the steps a seat resolves before the first turn, if its sheet has any to
+        choose at setup (none by default)."""
+
     # --- phases 2-3: pick a combination and write its number -----------------------------
 
     def play_pick(self, rec: Recorder, seat: int, choice: Option, *, listed: bool) -> None:
@@ -209,7 +216,7 @@ class Adventure(Generic[L]):
             return astronaut_numbers(combination.number)
         return [combination.number]
 
-    def write_options(self, state: GameState, seat: int) -> list[Option]:
+    def write_options(self, state: GameState, seat: int) -> Sequence[Option]:
         """Every legal write of the dealt combinations."""
         marks = state.sheet_of(seat).marks
         options: list[Option] = []
@@ -237,7 +244,7 @@ class Adventure(Generic[L]):
             return [(space, low, high) for space, (low, high) in open_ranges(marks, zones).items()]
         return [run for zone in zones for run in open_runs(marks, zone)]
 
-    def choice_options(self, state: GameState, seat: int) -> list[Option]:
+    def choice_options(self, state: GameState, seat: int) -> Sequence[Option]:
         """Phases 2-3: every legal write, or the System Error boxes when none."""
         writes = self.write_options(state, seat)
         if writes:
@@ -577,6 +584,12 @@ class Adventure(Generic[L]):
             raise ValueError(f"card {card} is not a mission of adventure {self.number}")
         return condition(sheet)
 
+    def mission_worth(self, state: GameState, sheet: Sheet | None, letter: str) -> dict[str, int]:
+        """What accomplishing mission ``letter`` is worth on ``sheet`` (None: a sheet not named,
+        as someone without a seat sees the game): its ``first`` and ``later`` values. By
+        default the values printed on the card, whatever the sheet."""
+        return state.mission_values[letter]
+
     def reward_mission(self, rec: Recorder, seat: int, value: int) -> None:
         """The reward beyond the value written in the mission box (none by default)."""
 
@@ -665,3 +678,52 @@ class Adventure(Generic[L]):
     def derived(self, state: GameState, sheet: Sheet, *, marks: Marks) -> dict[str, Any]:
         """What a front end needs to draw that is not a mark (complete zones, ...)."""
         return {}
+
+    # --- solo: ASTRA ---------------------------------------------------------------------------
+
+    @property
+    def astra_card(self) -> dict[str, Any]:
+        """The ASTRA Adventure card of this adventure (points, bonus boxes, bonuses per
+        trigger, the Effect cards that act on the sheet)."""
+        return astra.adventure_card(self.number)
+
+    def astra_acts(self, letter: str) -> bool:
+        """Whether Effect card ``letter`` applies the ASTRA effect on this sheet."""
+        return letter in self.astra_card["effect_cards_with_effect"]
+
+    def astra_targets(self, state: GameState, sheet: Sheet, letter: str, deck_pass: int) -> list[str]:
+        """What the ASTRA effect of Effect card ``letter`` may cross on the sheet now, the
+        player choosing one; empty when nothing can be crossed. By default the race bonuses
+        still unmarked (a station's big multiplier, a quarter's 15, a filling bonus, a high
+        skyscraper bonus, a greenhouse x2): with no opponent, only ASTRA takes them away."""
+        return [element for element in self.race_elements() if element not in sheet.marks]
+
+    def astra_effect(
+        self, rec: Recorder, seat: int, letter: str, deck_pass: int, target: str | None
+    ) -> None:
+        """Apply the ASTRA effect to the seat's sheet, on ``target`` (one of ``astra_targets``,
+        or None when there was none): by default the target is crossed."""
+        if target is not None:
+            rec.emit("mark", seat, element=target, mark=CROSS)
+
+    def astra_bonuses(self, element: str, mark: Any) -> int:
+        """ASTRA bonuses the player circles for marking ``element`` with ``mark`` during their
+        own turn (by default, for circling a race bonus)."""
+        if mark == CIRCLE and element in self.race_elements():
+            return int(self.astra_card["bonuses_per_trigger"])
+        return 0
+
+    def astra_turn_start(self, rec: Recorder) -> None:
+        """What ASTRA does on the sheets itself as a solo turn begins, before the player's hand
+        is complete: nothing in adventures 1-7 (adventure 8's ASTRA places a card)."""
+
+    def solo_end_reasons(self, state: GameState, astra_score: dict[str, Any]) -> list[dict[str, Any]]:
+        """End conditions of a solo game beyond the common ones, met at the end of a turn
+        (none by default; adventure 1: ASTRA's launch)."""
+        return []
+
+    def solo_winner(
+        self, state: GameState, player: dict[str, Any], astra_score: dict[str, Any]
+    ) -> str | None:
+        """``"player"``, ``"astra"``, or None for a draw: the higher total wins."""
+        return astra.solo_winner(int(player["total"]), int(astra_score["total"]))
