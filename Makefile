@@ -4,9 +4,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 SERVE_STAMP := $(VENV)/.installed-serve
+BROWSER_STAMP := $(VENV)/.installed-browser
 PORT ?= 8000
 
-.PHONY: run test test-services test-contract soak bench-load install migrate lint clean
+.PHONY: run test test-services test-contract test-browser install-browser soak bench-load install migrate lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +23,11 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	touch $(STAMP) $(SERVE_STAMP)
 
 install: $(STAMP)
+
+# The `browser` extra (Selenium) on top of the test tools.
+$(BROWSER_STAMP): pyproject.toml | $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,production,browser]'
+	touch $(BROWSER_STAMP)
 
 var:
 	mkdir -p var
@@ -59,6 +65,21 @@ test-services: install | var
 	export MOON_SERVICES=1; \
 	status=0; $(BIN)/pytest $(PYTEST_ARGS) || status=$$?; \
 	deploy/services.sh stop; exit $$status
+
+# Debian's headless Chromium and its driver, when either is missing (apt-get, as root or with
+# sudo). The browser tests never download a browser of their own.
+install-browser:
+	@if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then \
+	  sudo=""; [ "$$(id -u)" = 0 ] || sudo="sudo"; \
+	  $$sudo apt-get update -qq && \
+	  $$sudo apt-get install -y -qq --no-install-recommends chromium chromium-driver >/dev/null; \
+	fi
+
+# The replay viewer in a real browser (tests/browser/, MOON_BROWSER=1): staff step through a
+# finished game of each adventure in headless Chromium driven by Selenium; screenshots in
+# var/browser/. In `make test` these tests are skipped, with the reason.
+test-browser: install-browser $(BROWSER_STAMP) | var
+	MOON_BROWSER=1 $(BIN)/pytest tests/browser $(PYTEST_ARGS)
 
 # Schemathesis against a live server (gunicorn, SQLite) with every check on: no 5xx, no answer
 # off the schema (tests/contract/run.py). CI runs it first, before the two suites.

@@ -3,10 +3,16 @@
 from typing import Any
 
 from django.core.validators import RegexValidator
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+
+from games.rules.state import ACTIONS_PHASE, INCIDENTS_PHASE, MISSIONS_PHASE, SETUP_PHASE
 
 # --- requests ----------------------------------------------------------------------------------
 
+
+# The phases of a turn, as the engine records them.
+PHASES = [SETUP_PHASE, ACTIONS_PHASE, INCIDENTS_PHASE, MISSIONS_PHASE]
 
 class StrictIntegerField(serializers.IntegerField):
     """A whole number as JSON writes one: `"1"`, `1.0` and `true` are refused, not converted."""
@@ -43,6 +49,20 @@ class CredentialsSerializer(serializers.Serializer):
 class CreateGameSerializer(serializers.Serializer):
     adventure = StrictIntegerField(min_value=1, max_value=8)
     max_players = StrictIntegerField(min_value=1, max_value=6)
+    astra_level = StrictIntegerField(
+        min_value=1,
+        max_value=8,
+        required=False,
+        help_text="A solo game's ASTRA opponent, 1 (Katherine, easiest) to 8 (Peggy); 1 when "
+        "left out. Only for max_players 1: a multiplayer game refuses it.",
+    )
+
+
+class AddBotSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(
+        choices=["random", "greedy"],
+        help_text="`random` picks any legal option; `greedy` the one that most raises its score.",
+    )
 
 
 class MoveSerializer(serializers.Serializer):
@@ -90,7 +110,12 @@ class TokenSerializer(serializers.Serializer):
 
 class SeatSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
-    username = serializers.CharField()
+    username = serializers.CharField(allow_null=True, help_text="Null for a bot seat.")
+    bot = serializers.ChoiceField(
+        choices=["random", "greedy"],
+        allow_null=True,
+        help_text="The kind of bot in this seat (a worker plays its turns); null for a player.",
+    )
 
 
 class PlayingSeatSerializer(SeatSerializer):
@@ -114,6 +139,21 @@ class JoinedSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
 
 
+class BotSeatSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(help_text="The seat the bot fills.")
+    bot = serializers.ChoiceField(choices=["random", "greedy"])
+
+
+@extend_schema_field(
+    {"oneOf": [{"type": "integer"}, {"type": "string", "enum": ["astra"]}]}
+)
+class WinnerField(serializers.Field):
+    """A winning seat, or "astra" when ASTRA wins a solo game."""
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
 class ScoreSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
     total = serializers.IntegerField()
@@ -121,9 +161,22 @@ class ScoreSerializer(serializers.Serializer):
     breakdown = serializers.JSONField(help_text="The score area by area, as `/sheets` shows it.")
 
 
+class AstraResultSerializer(serializers.Serializer):
+    total = serializers.IntegerField()
+    breakdown = serializers.JSONField(
+        help_text="Points per action of its pile, `fixed`, `level` and `total` (adventure 1: "
+        "`boxes_crossed` on its rocket track, `launched`, `total`)."
+    )
+
+
 class ResultSerializer(serializers.Serializer):
     scores = ScoreSerializer(many=True)
-    winners = serializers.ListField(child=serializers.IntegerField())
+    winners = serializers.ListField(
+        child=WinnerField(),
+        help_text='The winning seats; in a solo game `[0]` (the player), `["astra"]`, or '
+        '`[0, "astra"]` on a draw.',
+    )
+    astra = AstraResultSerializer(required=False, help_text="Solo: ASTRA's final score.")
 
 
 class EndSerializer(serializers.Serializer):
@@ -133,17 +186,68 @@ class EndSerializer(serializers.Serializer):
 
 
 class CombinationSerializer(serializers.Serializer):
-    stack = serializers.IntegerField()
+    stack = serializers.IntegerField(required=False, help_text="Its stack (multiplayer).")
+    number_card = serializers.IntegerField(
+        required=False, help_text="Solo: the card of the hand giving the number."
+    )
+    action_card = serializers.IntegerField(
+        required=False, help_text="Solo: the card of the hand giving the action."
+    )
     number = serializers.IntegerField()
     action = serializers.CharField()
+
+
+class HandCardSerializer(serializers.Serializer):
+    card = serializers.IntegerField()
+    number = serializers.IntegerField()
+    action = serializers.CharField()
+
+
+class PileSerializer(serializers.Serializer):
+    robot = serializers.IntegerField()
+    energy = serializers.IntegerField()
+    plant = serializers.IntegerField()
+    water = serializers.IntegerField()
+    astronaut = serializers.IntegerField()
+    planning = serializers.IntegerField()
+
+
+class AstraBonusesSerializer(serializers.Serializer):
+    boxes = serializers.IntegerField(help_text="The bonus boxes of the adventure's ASTRA card.")
+    circled = serializers.IntegerField(help_text="Bonuses earned so far.")
+    used = serializers.IntegerField(help_text="Bonuses crossed off to remove a card.")
+
+
+class AstraSerializer(serializers.Serializer):
+    level = serializers.IntegerField()
+    name = serializers.CharField()
+    pile = PileSerializer(help_text="ASTRA's cards by action.")
+    bonuses = AstraBonusesSerializer()
+    score = serializers.IntegerField(
+        help_text="ASTRA's live score: its pile at the opponent's multipliers plus the adventure "
+        "card's points (adventure 1: its rocket track)."
+    )
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = super().get_fields()
+        # `pass` is a Python keyword: it cannot be declared as a class attribute.
+        fields["pass"] = serializers.ChoiceField(
+            choices=[1, 2], help_text="The pass through the solo deck (2 after its reshuffle)."
+        )
+        return fields
 
 
 class MissionSerializer(serializers.Serializer):
     letter = serializers.CharField()
     card = serializers.IntegerField()
     text = serializers.CharField()
-    first = serializers.IntegerField(help_text="Points for those who accomplish it first.")
-    later = serializers.IntegerField(help_text="Points once the card is flipped.")
+    first = serializers.IntegerField(
+        help_text="Points for those who accomplish it first. In The Dome (adventure 5) the cards "
+        "print no points: this is the current 'first' value of your sheet's missions track."
+    )
+    later = serializers.IntegerField(
+        help_text="Points once the card is flipped (The Dome: your missions track's 'later' value)."
+    )
     flipped = serializers.BooleanField()
 
 
@@ -151,16 +255,28 @@ class GameSummarySerializer(serializers.Serializer):
     id = serializers.IntegerField()
     adventure = serializers.IntegerField()
     max_players = serializers.IntegerField()
+    astra_level = serializers.IntegerField(
+        allow_null=True, help_text="A solo game's ASTRA level (null: no ASTRA)."
+    )
     status = serializers.ChoiceField(choices=["lobby", "playing", "scoring", "finished"])
     creator = serializers.CharField()
     created_at = serializers.DateTimeField()
     seats = SeatSerializer(many=True)
 
 
+class SidesSerializer(serializers.Serializer):
+    S = serializers.IntegerField(help_text="The seat owning side S (its left sheet; missions).")
+    N = serializers.IntegerField(help_text="The seat owning side N (its right sheet).")
+
+
 class SheetRefSerializer(serializers.Serializer):
     sheet = serializers.IntegerField(help_text="The sheet's id, for GET /sheets/{sheet}.")
     seats = serializers.ListField(
         child=serializers.IntegerField(), help_text="The seats that play on it."
+    )
+    sides = SidesSerializer(
+        required=False,
+        help_text="On a sheet shared by two seats (adventure 8): the seat owning each side.",
     )
 
 
@@ -176,39 +292,59 @@ class GameSerializer(GameSummarySerializer):
     )
     turn = serializers.IntegerField(allow_null=True)
     phase = serializers.ChoiceField(
-        choices=["actions", "missions"],
+        choices=PHASES,
         required=False,
-        help_text="`actions` while seats play phases 2-4; `missions` while the seats offered a "
-        "mission choose whether to claim it (phase 6).",
+        help_text="`setup` while seats make the choices a sheet asks for before the first turn "
+        "(The Virus: where its grey virus goes); `actions` while seats play phases 2-4; "
+        "`incidents` while seats make the choices phase 5 asks of them (The Virus: which space "
+        "a virus infects); `missions` while the seats offered a mission choose whether to claim "
+        "it (phase 6). In every phase the seats asked nothing get the decision `wait`.",
     )
     sheets = SheetRefSerializer(
         many=True, required=False, help_text="Every sheet and the seats that play on it."
     )
-    combinations = CombinationSerializer(many=True, help_text="The three combinations of this turn.")
+    combinations = CombinationSerializer(
+        many=True,
+        help_text="The three combinations of this turn (solo: the six pairs of the hand).",
+    )
     missions = MissionSerializer(many=True)
     end = EndSerializer(
         required=False, allow_null=True, help_text="Why the game ended, once it has (else null)."
     )
     result = ResultSerializer(allow_null=True, help_text="Once the game is finished.")
+    astra = AstraSerializer(allow_null=True, help_text="Solo: ASTRA, once started (else null).")
+    hand = HandCardSerializer(
+        many=True, allow_null=True, help_text="Solo: the cards in hand (else null)."
+    )
 
 
 class ReplayGameSerializer(serializers.Serializer):
     adventure = serializers.IntegerField()
     players = serializers.IntegerField()
     turn = serializers.IntegerField(allow_null=True)
-    phase = serializers.ChoiceField(choices=["actions", "missions"])
+    phase = serializers.ChoiceField(choices=PHASES)
     combinations = CombinationSerializer(many=True)
     missions = MissionSerializer(many=True)
     sheets = SheetRefSerializer(many=True)
     seats = EngineSeatSerializer(many=True, help_text="Seats as the engine knows them (no names).")
     end = EndSerializer(allow_null=True)
     result = ResultSerializer(allow_null=True)
+    astra = AstraSerializer(allow_null=True)
+    hand = HandCardSerializer(many=True, allow_null=True)
 
 
 class DecisionSerializer(serializers.Serializer):
     kind = serializers.CharField(
-        help_text="What is to decide: `choose`, `effect`, `confirm`, `mission` (phase 6: claim "
-        "a listed mission or confirm to claim no more), or `wait` when nothing."
+        help_text="What is to decide: `choose`, `effect` (a waiting step, also at setup and in "
+        "phase 5, where it is not undone), `give` (solo: the card left over goes to ASTRA or, "
+        "with a circled bonus, leaves the game), `confirm`, `mission` (phase 6: claim a listed "
+        "mission or confirm to claim no more), or `wait` when nothing (in solo, also while ASTRA "
+        "plays its part of the turn)."
+    )
+    sheet = serializers.IntegerField(
+        allow_null=True,
+        help_text="The sheet your seat plays this turn (adventure 8 alternates between two); "
+        "null when the game is not being played.",
     )
     options = serializers.ListField(
         child=serializers.JSONField(), help_text="Every legal choice, for POST /moves."
@@ -251,6 +387,15 @@ class SheetSerializer(serializers.Serializer):
     sheet = serializers.IntegerField()
     seats = serializers.ListField(child=serializers.IntegerField(), help_text="Who plays on it.")
     seat = serializers.IntegerField(required=False, help_text="Its seat, when only one plays it.")
+    sides = SidesSerializer(
+        required=False,
+        help_text="On a sheet shared by two seats (adventure 8): the seat owning each side.",
+    )
+    active_seat = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        help_text="On a shared sheet: the seat playing it this turn (null once the game is over).",
+    )
     marks = serializers.JSONField(help_text="Every mark, keyed by sheet element id.")
     error_boxes = serializers.ListField(child=serializers.CharField())
     score = serializers.JSONField(help_text="The live score breakdown.")

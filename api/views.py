@@ -5,7 +5,9 @@ from urllib.parse import unquote
 
 from django.conf import settings
 from django.contrib.auth.models import User
+from django.http import StreamingHttpResponse
 from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -17,7 +19,7 @@ from api import serializers as s
 from api.idempotency import HEADER, MAX_KEY_LENGTH, idempotent
 from api.ids import path_id
 from api.permissions import Public, SignedIn
-from games import selectors, services
+from games import history, selectors, services
 from games.errors import Invalid
 from games.models import ClientToken, Game
 from moon import health
@@ -131,6 +133,7 @@ class IndexView(APIView):
                     "games": link("games"),
                     "game": link("game", **game),
                     "join": link("join", **game),
+                    "bots": link("bots", **game),
                     "start": link("start", **game),
                     "decision": link("decision", **game),
                     "moves": link("moves", **game),
@@ -139,6 +142,7 @@ class IndexView(APIView):
                     "sheet": link("sheet", **game, sheet="{sheet}"),
                     "events": link("events", **game),
                     "replay": link("replay", **game),
+                    "export": link("export", **game),
                     "campaigns": link("campaigns"),
                     "campaign": link("campaign", **campaign),
                     "campaign_join": link("campaign_join", **campaign),
@@ -264,13 +268,20 @@ class GamesView(APIView):
         parameters=[IDEMPOTENCY],
         responses={201: s.GameSerializer, **POST_ERRORS},
         summary="Open a game in the lobby; you take seat 0",
+        description=(
+            "`max_players` 1 opens a solo game against ASTRA (`astra_level` 1 to 8, 1 when left "
+            "out); a multiplayer game refuses `astra_level` (`astra_level_solo_only`)."
+        ),
         tags=["games"],
     )
     @idempotent
     def post(self, request: Request) -> Response:
         data = _valid(s.CreateGameSerializer, _body(request))
         game = services.create_game(
-            by=_user(request), adventure=data["adventure"], max_players=data["max_players"]
+            by=_user(request),
+            adventure=data["adventure"],
+            max_players=data["max_players"],
+            astra_level=data.get("astra_level"),
         )
         return _out(
             s.GameSerializer,
@@ -305,6 +316,29 @@ class JoinView(APIView):
     def post(self, request: Request, game_id: str) -> Response:
         seat = services.join_game(game=_game(game_id), by=_user(request))
         return _out(s.JoinedSerializer, {"seat": seat.index})
+
+
+class BotsView(APIView):
+    permission_classes = [SignedIn]
+
+    @extend_schema(
+        request=s.AddBotSerializer,
+        parameters=[IDEMPOTENCY],
+        responses={201: s.BotSeatSerializer, **POST_ERRORS},
+        summary="Fill the next free seat with a bot (creator only, game in the lobby)",
+        description=(
+            "A bot seat has no account: a worker plays its whole turn through the same decisions "
+            "and moves as a player's, as soon as the turn starts (and in phase 6 when it is asked)."
+        ),
+        tags=["games"],
+    )
+    @idempotent
+    def post(self, request: Request, game_id: str) -> Response:
+        data = _valid(s.AddBotSerializer, _body(request))
+        seat = services.add_bot(game=_game(game_id), by=_user(request), kind=data["kind"])
+        return _out(
+            s.BotSeatSerializer, {"seat": seat.index, "bot": seat.bot}, code=status.HTTP_201_CREATED
+        )
 
 
 class StartView(APIView):
@@ -402,8 +436,12 @@ class SheetView(APIView):
         summary="Every mark on a sheet, its live score and what is derived from it",
         description=(
             "Sheets are listed in the game view with the seats that play on them; in adventures "
-            "1-7 sheet n is seat n's. This turn's marks on a sheet are shown only to the seat "
-            "playing it until the turn resolves."
+            "1-7 sheet n is seat n's. In adventure 8 sheet n is shared: seat n owns its side S "
+            "and seat n+1 (mod the players) its side N; `sides` names them and `active_seat` "
+            "the one playing it this turn, `score` holds each side's points and `derived` the "
+            "planets, moons, flags, asteroid field and both side panels. This turn's marks on "
+            "a sheet are shown only to the seat playing it until the turn resolves (on a shared "
+            "sheet, not to its other owner either)."
         ),
         tags=["reading"],
     )
@@ -452,3 +490,47 @@ class ReplayView(APIView):
         )
 
 
+
+
+# JSON Lines: one JSON object per line (https://jsonlines.org); the schema declares it as text,
+# since OpenAPI 3.0 cannot describe a stream of objects, and says what each line holds.
+JSON_LINES = "application/jsonl"
+
+
+class ExportView(APIView):
+    permission_classes = [SignedIn]
+
+    @extend_schema(
+        responses={
+            (200, JSON_LINES): OpenApiResponse(
+                OpenApiTypes.STR,
+                description=(
+                    "JSON Lines (UTF-8), sent as it is read. Line 1, the header: `format` "
+                    f"(`{history.FORMAT}`), `game`, `adventure`, `players`, `seats` "
+                    "(`[{seat, username}]`). Then one line per event in seq order: `seq`, `turn`, "
+                    "`seat`, `kind`, `v` (the version of the kind's schema it was stored with), "
+                    "`data`, `created_at`, `prev_hash`, `hash`, where `hash` = sha256(`prev_hash` "
+                    "+ the UTF-8 JSON of `seq`, `turn`, `seat`, `kind`, `data` with sorted keys and "
+                    "no spaces) and the first `prev_hash` is 64 zeros."
+                ),
+            ),
+            **{
+                (code, "application/json"): response
+                for code, response in ERRORS.items()
+                if code != 400  # no query and no body: nothing to be invalid
+            },
+        },
+        summary="The whole history of a finished game, every event with its chained hash",
+        description=(
+            "For a seated player once the game is finished (409 `game_not_finished` before), or "
+            "for staff at any time. `manage.py import_game` stores such a file as a new game "
+            "after checking its hash chain and replaying it through the rules engine."
+        ),
+        tags=["reading"],
+    )
+    def get(self, request: Request, game_id: str) -> StreamingHttpResponse:
+        game = _game(game_id)
+        lines = history.export_lines(game=game, viewer=_user(request))
+        response = StreamingHttpResponse(lines, content_type=f"{JSON_LINES}; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{history.export_filename(game)}"'
+        return response

@@ -72,7 +72,7 @@ def campaign_summary(*, campaign: Campaign) -> dict[str, Any]:
             "hash": campaign.pack.content_hash,
             "title": campaign.pack.title,
         },
-        "seats": [{"seat": seat.index, "username": seat.user.get_username()} for seat in seats],
+        "seats": [{"seat": seat.index, "username": seat.user.get_username(), "bot": None} for seat in seats],
     }
 
 

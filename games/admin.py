@@ -1,39 +1,288 @@
+"""The admin, for the staff who review games: games with their seats and events (read-only),
+the event log with its filters, the replay viewer, exports; users and client tokens.
+
+No one adds, changes or deletes an event here, superusers included: the log is append-only
+(the database refuses it too). The replay viewer (``/admin/games/game/<id>/history/?seq=n``)
+is an admin view: the admin's login stands before it for anyone who is not staff.
+"""
+
+import io
+import zipfile
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import parse_qsl
+
 from django.contrib import admin
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count, Max, QuerySet
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.html import format_html
 
-from games.models import Event, Game, IdempotencyRecord, Seat
+from games import history, review
+from games.models import Account, ClientToken, Event, Game, IdempotencyRecord, Seat
+from games.rules import engine, narration
+from games.rules.adventures import PLAYABLE
+from games.rules.events import KINDS
+
+ADVENTURE_NAMES = {number: rules.name for number, rules in PLAYABLE.items()}
 
 
-class SeatInline(admin.TabularInline):
+class ReadOnly:
+    """Shown, never added, changed or deleted from the admin, whoever asks."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class SeatInline(ReadOnly, admin.TabularInline):
     model = Seat
     extra = 0
+    fields = ("index", "user")
+    readonly_fields = fields
+
+
+class EventInline(ReadOnly, admin.TabularInline):
+    model = Event
+    extra = 0
+    fields = ("seq", "turn", "seat", "kind", "told", "created_at", "short_hash")
+    readonly_fields = fields
+    ordering = ("seq",)
+    show_change_link = False
+    can_delete = False
+
+    @admin.display(description="what happened")
+    def told(self, event: Event) -> str:
+        return narration.describe(engine.upcast(event.as_engine_event()))
+
+    @admin.display(description="hash")
+    def short_hash(self, event: Event) -> str:
+        return event.hash[:12]
 
 
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
-    list_display = ("id", "adventure", "max_players", "status", "creator", "created_at")
-    list_filter = ("status", "adventure")
-    inlines = [SeatInline]
-    exclude = ("seed",)
+    list_display = (
+        "id", "adventure_name", "status", "players", "turn", "created_at", "last_activity", "history"
+    )
+    list_filter = ("adventure", "status", ("created_at", admin.DateFieldListFilter))
+    search_fields = ("=id", "seats__user__username")
+    search_help_text = "A game's id, or a player's username (part of it)."
+    date_hierarchy = "created_at"
+    inlines = [SeatInline, EventInline]
+    fields = ("adventure_name", "status", "max_players", "creator", "created_at", "history")
+    readonly_fields = fields
+    actions = ["export_histories"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
+        return (
+            super()
+            .get_queryset(request)
+            .select_related("creator")
+            .prefetch_related("seats__user")
+            .annotate(
+                latest_turn=Max("events__turn"),
+                latest_event=Max("events__created_at"),
+                event_count=Count("events"),
+            )
+        )
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # games are opened by players, through the API
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # a game changes only through its events
+
+    @admin.display(description="adventure", ordering="adventure")
+    def adventure_name(self, game: Game) -> str:
+        name = ADVENTURE_NAMES.get(game.adventure)
+        return f"{game.adventure}. {name}" if name else str(game.adventure)
+
+    @admin.display(description="players")
+    def players(self, game: Game) -> str:
+        return ", ".join(seat.player for seat in game.seats.all())
+
+    @admin.display(description="turn", ordering="latest_turn")
+    def turn(self, game: Game) -> int | None:
+        return game.latest_turn  # type: ignore[attr-defined]
+
+    @admin.display(description="last activity", ordering="latest_event")
+    def last_activity(self, game: Game) -> Any:
+        return game.latest_event  # type: ignore[attr-defined]
+
+    @admin.display(description="history")
+    def history(self, game: Game) -> str:
+        count = game.event_count  # type: ignore[attr-defined]
+        if not count:
+            return "no events yet"
+        url = reverse("admin:games_game_history", args=[game.pk])
+        return format_html('<a href="{}">step through {} events</a>', url, count)
+
+    def history_view(
+        self, request: HttpRequest, object_id: str, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        """The replay viewer, at the admin's history address of a game (a game is never changed
+        in the admin, so there is no change log to show there): every sheet as it stood right
+        after event ``seq``, for staff. The "History" button of the game's page leads here."""
+        game = self.get_object(request, object_id)
+        if game is None:
+            return self._get_obj_does_not_exist_redirect(  # type: ignore[attr-defined]
+                request, self.opts, object_id
+            )
+        if not self.has_view_permission(request, game):
+            raise PermissionDenied
+        at = review.position(game=game, seq=request.GET.get("seq"), turn=request.GET.get("turn"))
+        context = {
+            **self.admin_site.each_context(request),
+            **review.history_view(game=game, at=at),
+            "opts": self.opts,
+            "title": f"Game {game.pk}: history",
+            "adventure_name": self.adventure_name(game),
+            **(extra_context or {}),
+        }
+        return TemplateResponse(request, "admin/games/game/history.html", context)
+
+    @admin.action(description="Export the selected games' histories (JSON Lines)")
+    def export_histories(self, request: HttpRequest, queryset: QuerySet[Game]) -> HttpResponseBase:
+        games = list(queryset.order_by("pk"))
+        if len(games) == 1:
+            (game,) = games
+            response = StreamingHttpResponse(
+                history.history_lines(game=game), content_type="application/jsonl; charset=utf-8"
+            )
+            response["Content-Disposition"] = f'attachment; filename="{history.export_filename(game)}"'
+            return response
+        archive = io.BytesIO()
+        with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as bundle:
+            for game in games:
+                bundle.writestr(history.export_filename(game), "".join(history.history_lines(game=game)))
+        bundled = HttpResponse(archive.getvalue(), content_type="application/zip")
+        bundled["Content-Disposition"] = 'attachment; filename="moon-games.zip"'
+        return bundled
+
+
+class NumberFilter(admin.SimpleListFilter):
+    """A filter by a whole number typed in (a game's id, a turn): too many values to list."""
+
+    template = "admin/games/number_filter.html"
+    field = ""
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("", "")]  # a filter with no lookups is not shown; this one is typed in
+
+    def choices(self, changelist: Any) -> Iterator[Any]:
+        others = changelist.get_query_string(remove=[self.parameter_name, "p"])
+        yield {
+            "parameter": self.parameter_name,
+            "value": self.value() or "",
+            "hidden": parse_qsl(others.lstrip("?")),
+            "clear": others or "?",
+        }
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Event]) -> QuerySet[Event]:
+        value = self.value()
+        if value and value.isascii() and value.isdigit():
+            return queryset.filter(**{self.field: int(value)})
+        return queryset
+
+
+class GameFilter(NumberFilter):
+    title = "game (id)"
+    parameter_name = "game"
+    field = "game_id"
+
+
+class TurnFilter(NumberFilter):
+    title = "turn"
+    parameter_name = "turn"
+    field = "turn"
+
+
+class SeatFilter(admin.SimpleListFilter):
+    title = "seat"
+    parameter_name = "seat"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("none", "no seat (the game)"), *((str(n), f"seat {n}") for n in range(6))]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Event]) -> QuerySet[Event]:
+        value = self.value()
+        if value == "none":
+            return queryset.filter(seat__isnull=True)
+        if value and value.isdigit():
+            return queryset.filter(seat=int(value))
+        return queryset
+
+
+class KindFilter(admin.SimpleListFilter):
+    title = "kind"
+    parameter_name = "kind"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [(kind, kind.replace("_", " ")) for kind in KINDS]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Event]) -> QuerySet[Event]:
+        return queryset.filter(kind=self.value()) if self.value() else queryset
 
 
 @admin.register(Event)
-class EventAdmin(admin.ModelAdmin):
+class EventAdmin(ReadOnly, admin.ModelAdmin):
     """Read-only: events are append-only (the database refuses updates and deletes)."""
 
-    list_display = ("game", "seq", "turn", "seat", "kind", "created_at")
-    list_filter = ("kind",)
-    search_fields = ("game__id",)
+    list_display = ("game", "seq", "turn", "seat", "kind", "told", "created_at", "replay")
+    list_filter = (GameFilter, KindFilter, SeatFilter, TurnFilter)
+    list_select_related = ("game",)
+    search_fields = ("=game__id",)
+    search_help_text = "A game's id."
+    ordering = ("-game_id", "seq")
+    readonly_fields = ("game", "seq", "turn", "seat", "kind", "version", "data", "created_at",
+                       "actor", "prev_hash", "hash")
 
-    def has_add_permission(self, request, obj=None):
+    @admin.display(description="what happened")
+    def told(self, event: Event) -> str:
+        return narration.describe(engine.upcast(event.as_engine_event()))
+
+    @admin.display(description="replay")
+    def replay(self, event: Event) -> str:
+        url = reverse("admin:games_game_history", args=[event.game_id])
+        return format_html('<a href="{}?seq={}">sheets after it</a>', url, event.seq)
+
+
+@admin.register(ClientToken)
+class ClientTokenAdmin(admin.ModelAdmin):
+    """A user's API tokens, one per signed-in client: only digests are stored, so a token is
+    never shown; deleting one signs that client out."""
+
+    list_display = ("user", "created", "short_digest")
+    list_filter = (("created", admin.DateFieldListFilter),)
+    search_fields = ("user__username",)
+    readonly_fields = ("user", "digest", "created")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # tokens are issued by signing in
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None):
-        return False
+    @admin.display(description="digest")
+    def short_digest(self, token: ClientToken) -> str:
+        return token.digest[:12]
 
-    def has_delete_permission(self, request, obj=None):
-        return False
+
+@admin.register(Account)
+class AccountAdmin(ReadOnly, admin.ModelAdmin):
+    list_display = ("user", "name_key")
+    search_fields = ("name_key", "user__username")
 
 
 @admin.register(IdempotencyRecord)
 class IdempotencyRecordAdmin(admin.ModelAdmin):
     list_display = ("user", "key", "method", "path", "status_code", "created_at")
+

@@ -2,7 +2,8 @@
 
 A game's truth is its events; everything else here (status, seats) is what the lobby and the
 API need to find and lock a game quickly. Event rows are never updated or deleted: database
-triggers refuse it (see migration 0002).
+triggers refuse it (see migration 0002), and each carries a hash chained to the one before it, so
+that a row changed behind the triggers' back shows (games/chain.py).
 """
 
 from django.conf import settings
@@ -63,6 +64,9 @@ class Game(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_games"
     )
     seed = models.BigIntegerField(null=True, blank=True)
+    # A solo game against ASTRA: the opponent's level (1 = easiest). Null for a multiplayer
+    # game, and for one-player games created before ASTRA was played (multiplayer rules alone).
+    astra_level = models.PositiveSmallIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -72,6 +76,11 @@ class Game(models.Model):
                 condition=models.Q(max_players__gte=1, max_players__lte=6),
                 name="game_max_players_1_to_6",
             ),
+            models.CheckConstraint(
+                condition=models.Q(astra_level__isnull=True)
+                | models.Q(max_players=1, astra_level__gte=1, astra_level__lte=8),
+                name="game_astra_level_1_to_8_solo_only",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -79,10 +88,22 @@ class Game(models.Model):
 
 
 class Seat(models.Model):
+    """A seat of a game: a user's, or a bot's (no user; ``bot`` names how it plays, and a worker
+    plays its turns)."""
+
+    class Bot(models.TextChoices):
+        RANDOM = "random"
+        GREEDY = "greedy"
+
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="seats",
+        null=True,
+        blank=True,
     )
+    bot = models.CharField(max_length=16, choices=Bot.choices, blank=True, default="")
     index = models.PositiveSmallIntegerField()
 
     class Meta:
@@ -90,10 +111,20 @@ class Seat(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "index"], name="seat_unique_index"),
             models.UniqueConstraint(fields=["game", "user"], name="seat_unique_user"),
+            models.CheckConstraint(
+                condition=models.Q(user__isnull=False, bot="")
+                | models.Q(user__isnull=True, bot__in=["random", "greedy"]),
+                name="seat_user_or_bot",
+            ),
         ]
 
     def __str__(self) -> str:
-        return f"Game {self.game_id} seat {self.index}"
+        return f"Game {self.game_id} seat {self.index}" + (f" ({self.bot} bot)" if self.bot else "")
+
+    @property
+    def player(self) -> str:
+        """Who plays the seat, as a reader names them: the username, or the bot's kind."""
+        return self.user.get_username() if self.user is not None else f"{self.bot} bot"
 
 
 class Event(models.Model):
@@ -114,6 +145,10 @@ class Event(models.Model):
         blank=True,
         related_name="+",
     )
+    # The hash chain (games/chain.py): the hash of the game's previous event (64 zeros for the
+    # first) and this event's own, computed in the transaction that appends it.
+    prev_hash = models.CharField(max_length=64)
+    hash = models.CharField(max_length=64)
 
     class Meta:
         ordering = ["game", "seq"]

@@ -18,7 +18,7 @@ from games.rules.engine import GameState
 from games.rules.missions import MISSION_BOX
 
 MAX_PAGE = 500
-WAIT = {"kind": "wait", "options": [], "can_undo": False, "can_confirm": False}
+WAIT: dict[str, Any] = {"kind": "wait", "sheet": None, "options": [], "can_undo": False, "can_confirm": False}
 
 
 def games_of(*, user: User) -> QuerySet[Game]:
@@ -40,16 +40,25 @@ def seat_of(*, game: Game, user: User) -> int | None:
 
 
 def game_summary(*, game: Game) -> dict[str, Any]:
-    """The lobby facts of a game, known without replaying it."""
+    """The lobby facts of a game, known without replaying it: a bot seat has no username and
+    names its kind of bot; a solo game names its ASTRA level."""
     seats = list(game.seats.select_related("user").order_by("index"))
     return {
         "id": game.pk,
         "adventure": game.adventure,
         "max_players": game.max_players,
+        "astra_level": game.astra_level,
         "status": game.status,
         "creator": game.creator.get_username(),
         "created_at": game.created_at,
-        "seats": [{"seat": seat.index, "username": seat.user.get_username()} for seat in seats],
+        "seats": [
+            {
+                "seat": seat.index,
+                "username": seat.user.get_username() if seat.user is not None else None,
+                "bot": seat.bot or None,
+            }
+            for seat in seats
+        ],
     }
 
 
@@ -59,7 +68,9 @@ def game_view(*, game: Game, viewer: User) -> dict[str, Any]:
     if seat is None and game.status != Game.Status.LOBBY:
         raise outsider(game_id=game.pk, in_lobby=game.status == Game.Status.LOBBY)
     state, last = snapshots.current(game=game)
-    view: dict[str, Any] = {"turn": None, "combinations": [], "missions": [], "result": None}
+    view: dict[str, Any] = {
+        "turn": None, "combinations": [], "missions": [], "result": None, "astra": None, "hand": None
+    }
     if last:
         view.update(engine.game_view(state, viewer=seat))
     view.pop("seed", None)
@@ -127,8 +138,9 @@ def decision_after(*, state: GameState, seat: int) -> dict[str, Any]:
 
 
 def sheet_view(*, game: Game, viewer: User, sheet: int) -> dict[str, Any]:
-    """One sheet (in adventures 1-7, sheet n is seat n's); this turn's marks on it are shown
-    only to the seat playing it until the turn resolves."""
+    """One sheet (in adventures 1-7, sheet n is seat n's; in adventure 8 two seats share each
+    sheet); this turn's marks on it are shown only to the seat playing it until the turn
+    resolves."""
     viewer_seat = _require_seat(game, viewer)
     state, last = snapshots.current(game=game)
     if not last:

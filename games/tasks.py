@@ -1,15 +1,18 @@
 """Celery tasks. Each is idempotent: it reads the log before it appends, so a retry is safe.
 
-`score_game` acknowledges its message only once it has run (`acks_late`), and a worker that dies
+Each task acknowledges its message only once it has run (`acks_late`), and a worker that dies
 while running it hands the message back (`reject_on_worker_lost`; with the Redis broker a message
-left unacknowledged by a killed worker is delivered again after CELERY_VISIBILITY_TIMEOUT). The
-task may therefore run more than once for a game: the result event is still appended only once.
+left unacknowledged by a killed worker is delivered again after CELERY_VISIBILITY_TIMEOUT). A
+task may therefore run more than once for the same work: what it appends, it appends once. The
+result event exists once; ASTRA's part of a turn is appended only while the game's state says it
+is due; a bot seat plays only while its decision is not to wait.
 """
 
 import logging
 import os
 import socket
 import time
+from typing import Any
 
 from celery import shared_task
 from django.db import OperationalError
@@ -18,12 +21,14 @@ from games import followups, services
 
 logger = logging.getLogger(__name__)
 
-# Test-only hook: seconds the scoring task waits before it scores, so that a test can kill the
-# worker while the task runs (tests/services/test_worker_killed.py). Never set it in production.
+# Test-only hooks: seconds the scoring task (the ASTRA task) waits before it scores (plays), so
+# that a test can kill the worker while the task runs (tests/services/test_worker_killed.py,
+# tests/services/test_astra_worker.py). Never set them in production.
 SCORING_DELAY_ENV = "MOON_SCORING_DELAY_SECONDS"
+ASTRA_DELAY_ENV = "MOON_ASTRA_DELAY_SECONDS"
 
-
-@shared_task(
+# Every task: retried on a database hiccup, acknowledged only once it has run.
+retried_task = shared_task(
     bind=True,
     autoretry_for=(OperationalError,),
     retry_backoff=True,
@@ -31,23 +36,57 @@ SCORING_DELAY_ENV = "MOON_SCORING_DELAY_SECONDS"
     acks_late=True,
     reject_on_worker_lost=True,
 )
-def score_game(self, game_id: int) -> int | None:
-    """Append the result event of an ended game (once) and mark the game finished."""
-    context = {
+
+
+def _context(task: Any, game_id: int) -> dict[str, object]:
+    return {
         "game_id": game_id,
-        "task_id": self.request.id,
-        "hostname": self.request.hostname or socket.gethostname(),
+        "task_id": task.request.id,
+        "hostname": task.request.hostname or socket.gethostname(),
     }
-    logger.info("scoring started", extra=context)
-    delay = float(os.environ.get(SCORING_DELAY_ENV) or 0)
+
+
+def _test_delay(variable: str, context: dict[str, object]) -> None:
+    delay = float(os.environ.get(variable) or 0)
     if delay > 0:
-        logger.warning("scoring delayed by %s s (%s)", delay, SCORING_DELAY_ENV, extra=context)
+        logger.warning("task delayed by %s s (%s)", delay, variable, extra=context)
         time.sleep(delay)
+
+
+@retried_task
+def score_game(self: Any, game_id: int) -> int | None:
+    """Append the result event of an ended game (once) and mark the game finished."""
+    context = _context(self, game_id)
+    logger.info("scoring started", extra=context)
+    _test_delay(SCORING_DELAY_ENV, context)
     event = services.score_game(game_id=game_id)
     seq = event.seq if event is not None else None
     logger.info("scoring done", extra={**context, "seq": seq})
     return seq
 
 
+@retried_task
+def play_astra(self: Any, game_id: int) -> int | None:
+    """Append ASTRA's part of the turn of a solo game, if it is due (once)."""
+    context = _context(self, game_id)
+    logger.info("astra turn started", extra=context)
+    _test_delay(ASTRA_DELAY_ENV, context)
+    appended = services.play_astra(game_id=game_id)
+    seq = appended[-1].seq if appended else None
+    logger.info("astra turn done", extra={**context, "seq": seq, "count": len(appended)})
+    return seq
+
+
+@retried_task
+def play_bots(self: Any, game_id: int) -> int:
+    """Play the turn of each bot seat of a game that has something to decide (once)."""
+    context = _context(self, game_id)
+    played = services.play_bot_turns(game_id=game_id)
+    logger.info("bots played", extra={**context, "count": played})
+    return played
+
+
 # What follows appended events, on commit (see games.followups).
 followups.register(services.GAME_ENDED, lambda game_id: score_game.delay(game_id))
+followups.register(services.ASTRA_DUE, lambda game_id: play_astra.delay(game_id))
+followups.register(services.BOTS_TO_PLAY, lambda game_id: play_bots.delay(game_id))

@@ -217,6 +217,7 @@ SPECTACULAR_SETTINGS = {
         "StarReasonEnum": ["rank", "star_goal"],
         "HealthStatusEnum": ["ok", "unavailable"],
         "HealthCheckStatusEnum": ["ok", "eager", "down"],
+        "BotKindEnum": ["random", "greedy"],
     },
 }
 

@@ -8,6 +8,11 @@ deploy/services.sh): the whole suite runs on PostgreSQL; the tests marked `servi
 Redis and a real Celery worker process (tests/services/conftest.py), while the others keep
 running their tasks eagerly. In CI (CI=true) a services test that would be skipped in services
 mode fails instead: a broken service must not pass as a skip.
+
+Browser mode (`make test-browser`, MOON_BROWSER=1): the tests marked `@pytest.mark.browser`
+(tests/browser/) drive Debian's headless Chromium; anywhere else they are skipped, with the
+reason, so that they stay out of `make test`'s time. In browser mode a browser test that would
+be skipped (no Chromium) fails in CI instead.
 """
 
 import os
@@ -18,28 +23,35 @@ import pytest
 from rest_framework.test import APIClient
 
 SERVICES_MODE = os.environ.get("MOON_SERVICES", "") == "1"
+BROWSER_MODE = os.environ.get("MOON_BROWSER", "") == "1"
 IN_CI = os.environ.get("CI", "").lower() == "true"
 EMBEDDED_SKIP_REASON = (
     "needs PostgreSQL, Redis and a Celery worker: run `make test-services` (MOON_SERVICES=1)"
 )
+BROWSER_SKIP_REASON = (
+    "drives a real browser (Debian's chromium and chromium-driver): run `make test-browser` "
+    "(MOON_BROWSER=1)"
+)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if SERVICES_MODE:
-        return
-    skip = pytest.mark.skip(reason=EMBEDDED_SKIP_REASON)
+    skip_services = pytest.mark.skip(reason=EMBEDDED_SKIP_REASON)
+    skip_browser = pytest.mark.skip(reason=BROWSER_SKIP_REASON)
     for item in items:
-        if item.get_closest_marker("services"):
-            item.add_marker(skip)
+        if item.get_closest_marker("services") and not SERVICES_MODE:
+            item.add_marker(skip_services)
+        if item.get_closest_marker("browser") and not BROWSER_MODE:
+            item.add_marker(skip_browser)
 
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
     report = yield
-    if SERVICES_MODE and IN_CI and report.skipped and item.get_closest_marker("services"):
-        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
-        report.outcome = "failed"
-        report.longrepr = f"a services test may not be skipped in CI services mode: {reason}"
+    for marker, mode in (("services", SERVICES_MODE), ("browser", BROWSER_MODE)):
+        if mode and IN_CI and report.skipped and item.get_closest_marker(marker):
+            reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
+            report.outcome = "failed"
+            report.longrepr = f"a {marker} test may not be skipped in CI {marker} mode: {reason}"
     return report
 
 
@@ -64,6 +76,16 @@ def celery_mode(request: pytest.FixtureRequest) -> Iterator[None]:
     )
     yield
     app.conf.task_always_eager = before
+
+
+@pytest.fixture
+def emptied_log(transactional_db: None) -> Iterator[None]:
+    """A transactional test whose events are deleted when it ends, so that the tables can be
+    emptied (the database refuses to delete events otherwise)."""
+    yield
+    from tests.append_only import empty_the_log
+
+    empty_the_log()
 
 
 @pytest.fixture

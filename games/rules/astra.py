@@ -1,10 +1,11 @@
-"""ASTRA, the solo opponent: its final score (adventures 2-8), its rocket track (adventure 1)
-and the solo pairing rule (a number from one card, an action from another).
+"""ASTRA, the solo opponent: its final score (adventures 2-8), its rocket track (adventure 1),
+the solo deck and the solo pairing rule (a number from one card, an action from another).
 
-Pure functions over the rules data; the solo game itself (deck, effect cards, passes) is
-built on top of them elsewhere.
+Pure functions over the rules data; the solo turn itself (drawing, effect cards, passes,
+ASTRA's part of a turn) is ``games.rules.solo``.
 """
 
+import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -12,11 +13,17 @@ from itertools import permutations
 from typing import Any
 
 from games.rules import actions, data
-from games.rules.cards import ACTIONS, Card
+from games.rules.cards import ACTIONS, CARDS, Card, Combination
 from games.rules.errors import RuleViolation
 
 TRACK_ADVENTURE = 1
 HAND_SIZE = 3
+# The ASTRA Effect cards by id, and the letter of the mission each flips on the second pass.
+EFFECT_CARDS: dict[int, str] = {
+    int(card): letter
+    for card, letter in data.common()["card_id_ranges"]["astra_effect_cards"].items()
+}
+PILES = 3
 
 
 # --- opponents ---------------------------------------------------------------------------
@@ -61,7 +68,7 @@ class AstraScore:
     total: int
 
 
-def _adventure_card(adventure: int) -> dict[str, Any]:
+def adventure_card(adventure: int) -> dict[str, Any]:
     for raw in data.common()["astra"]["adventures"]:
         if raw["adventure"] == adventure:
             return dict(raw)
@@ -81,7 +88,7 @@ def astra_score(
         raise RuleViolation(
             "astra_scores_on_track", "In adventure 1 ASTRA scores on its rocket track."
         )
-    card = _adventure_card(adventure)
+    card = adventure_card(adventure)
     foe = opponent(opponent_level)
     unknown = set(pile_counts_by_action) - set(ACTIONS)
     if unknown:
@@ -230,3 +237,36 @@ def writable_pairs(
         candidates, fits, astronaut_modifier=astronaut_modifier
     )
     return [candidates[index] for index in writable]
+
+
+# --- the solo deck -----------------------------------------------------------------------
+
+
+def solo_deck(seed: int) -> list[int]:
+    """The deck of a solo game, top card first, derived from the game's seed: the 63 starship
+    cards shuffled into three piles of 21, the 3 Effect cards shuffled into the last pile,
+    which goes under the two others (so they are among the bottom 24 of the 66)."""
+    ids = sorted(CARDS)
+    rng = random.Random(f"{seed}/solo/deal")
+    rng.shuffle(ids)
+    size = len(ids) // PILES
+    bottom = [*ids[(PILES - 1) * size :], *EFFECT_CARDS]
+    rng.shuffle(bottom)
+    return [*ids[: (PILES - 1) * size], *bottom]
+
+
+def second_pass_deck(seed: int, discard: Sequence[int]) -> list[int]:
+    """The deck of the second pass: the discard pile and the 3 Effect cards shuffled together
+    (cards given to ASTRA or removed from the game never come back)."""
+    cards = sorted({*discard, *EFFECT_CARDS})
+    random.Random(f"{seed}/solo/reshuffle").shuffle(cards)
+    return cards
+
+
+def hand_combinations(hand: Sequence[int]) -> list[Combination]:
+    """The six ordered pairs of a hand of three cards, as combinations (the number of one card
+    with the action of another)."""
+    return [
+        Combination(index, pair.number, pair.action, pair.number_card.id, pair.action_card.id)
+        for index, pair in enumerate(pairs([CARDS[card] for card in hand]))
+    ]

@@ -5,10 +5,11 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from games.rules import solo
 from games.rules.adventures import rules_for
 from games.rules.adventures.base import Adventure
 from games.rules.events import Event, evolve
-from games.rules.missions import MISSION_BOX, gives_first_value
+from games.rules.missions import gives_first_value
 from games.rules.sheet import MAX_NUMBER, MIN_NUMBER, Marks
 from games.rules.state import GameState
 from games.rules.turn import advance, new_game, options
@@ -46,7 +47,9 @@ def greedy_bot(rng: random.Random) -> Bot:
     writes each number where it best fits the numbers around it (so that later numbers still
     find a place), prefers using an optional effect to skipping it, and breaks the remaining
     ties at random. Offered a mission, it claims it unless the claim would end the game (a
-    third mission) while another seat scores more."""
+    third mission) while another seat scores more. Against ASTRA it weighs its score less
+    ASTRA's, counting the card a pick leaves over as ASTRA's (so it removes a card with a
+    bonus whenever it can, and weighs which card a pick leaves over)."""
 
     def play(state: GameState, seat: int) -> Command:
         decision = options(state, seat)
@@ -71,7 +74,8 @@ def greedy_bot(rng: random.Random) -> Bot:
                 _, after = advance(state, seat, _move(option))
                 sheet = after.sheet_of(seat)
                 known = (
-                    rules.sheet_score(after, sheet, marks=sheet.marks)["total"],
+                    rules.seat_score(after, seat)["total"]
+                    - (solo.projected_astra_total(after) if after.astra is not None else 0),
                     rules.prospects(after, sheet, sheet.marks),
                 )
                 if effect is not None:
@@ -94,17 +98,17 @@ def _claim_helps(rules: Adventure, state: GameState, seat: int, letter: str) -> 
     """Claim, unless what the claim sets off costs more than it is worth (Adventure 6: the
     virus a first claim wakes), or it is this seat's last mission and it trails: that would end
     the game."""
-    value = state.mission_values[letter]["first" if gives_first_value(state, letter) else "later"]
+    worth = rules.mission_worth(state, state.home_sheet(seat), letter)
+    value = worth["first" if gives_first_value(state, letter) else "later"]
     if value <= rules.claim_cost(state, seat, letter):
         return False
-    done = [other for other in state.missions if MISSION_BOX[other] in state.sheet_of(seat).marks]
+    home = state.home_sheet(seat).marks
+    done = [other for other in state.missions if rules.mission_box(other) in home]
     if len(done) + 1 < len(state.missions):
         return True
-    totals = [
-        rules.sheet_score(state, state.sheet_of(other), marks=state.sheet_of(other).marks)["total"]
-        for other in range(state.players)
-    ]
-    return totals[seat] + value >= max(totals)
+    totals = [rules.seat_score(state, other)["total"] for other in range(state.players)]
+    rivals = [*totals, solo.projected_astra_total(state)] if state.astra is not None else totals
+    return totals[seat] + value >= max(rivals)
 
 
 def _zones_by_space(zones: list[tuple[str, ...]]) -> dict[str, list[tuple[str, ...]]]:
@@ -148,10 +152,16 @@ def _ideal(marks: Marks, zone: tuple[str, ...], space: str) -> float:
 
 
 def play_game(
-    *, adventure: int, bots: list[Bot], seed: int, max_turns: int = 200
+    *,
+    adventure: int,
+    bots: list[Bot],
+    seed: int,
+    max_turns: int = 200,
+    astra_level: int | None = None,
 ) -> tuple[GameState, list[Event]]:
-    """Play a whole game with one bot per seat; return the final state and every event."""
-    events = new_game(adventure=adventure, players=len(bots), seed=seed)
+    """Play a whole game with one bot per seat (one, against ASTRA of ``astra_level``, plays
+    ASTRA's part of each turn as it falls due); return the final state and every event."""
+    events = new_game(adventure=adventure, players=len(bots), seed=seed, astra_level=astra_level)
     state = GameState()
     for event in events:
         evolve(state, event)
@@ -162,4 +172,12 @@ def play_game(
             while options(state, seat).kind != "wait":
                 new, state = advance(state, seat, bot(state, seat), in_place=True)
                 events.extend(new)
+        if solo.astra_due(state):
+            for event in solo.astra_turn(state):
+                evolve(state, event)
+                events.append(event)
     return state, events
+
+
+# The bots by the name a bot seat gives its kind.
+KINDS: dict[str, Callable[[random.Random], Bot]] = {"random": random_bot, "greedy": greedy_bot}

@@ -40,14 +40,27 @@ class Stack:
 
 
 class Combination(NamedTuple):
-    """A number shown on a stack paired with the action of the card just flipped from it."""
+    """A number shown on a stack paired with the action of the card just flipped from it.
+
+    In a solo game a combination is a pair of the hand instead: the number of one card with
+    the action of another (``number_card``, ``action_card``), and ``stack`` is the pair's index.
+    """
 
     stack: int
     number: int
     action: str
+    number_card: int | None = None
+    action_card: int | None = None
 
     def as_dict(self) -> dict[str, int | str]:
-        return {"stack": self.stack, "number": self.number, "action": self.action}
+        if self.number_card is None or self.action_card is None:
+            return {"stack": self.stack, "number": self.number, "action": self.action}
+        return {
+            "number_card": self.number_card,
+            "action_card": self.action_card,
+            "number": self.number,
+            "action": self.action,
+        }
 
 
 def deal(seed: int) -> list[Stack]:
@@ -94,8 +107,46 @@ def flip(stacks: list[Stack], *, seed: int, turn: int) -> tuple[list[Combination
 def chosen_combination(
     combinations: list[Combination], choice: dict[str, object]
 ) -> tuple[int, Combination]:
-    """The combination a pick names by its index, or a RuleViolation."""
+    """The combination a pick names by its index (in solo, or by its two cards), or a
+    RuleViolation."""
     index = choice.get("combination")
-    if not isinstance(index, int) or not 0 <= index < len(combinations):
-        raise RuleViolation("unknown_combination", "Choose combination 0, 1 or 2.")
+    if "number_card" in choice or "action_card" in choice:
+        index = _pair_index(combinations, choice, index)
+    if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(combinations):
+        raise RuleViolation(
+            "unknown_combination", f"Choose combination 0 to {len(combinations) - 1}."
+        )
     return index, combinations[index]
+
+
+def _pair_index(combinations: list[Combination], choice: dict[str, object], named: object) -> int:
+    """The index of the solo pair a pick names by its cards (and by its index, if it names one
+    too: both must agree)."""
+    number_card, action_card = choice.get("number_card"), choice.get("action_card")
+    hand = {c.number_card for c in combinations if c.number_card is not None}
+    if not hand:
+        raise RuleViolation(
+            "not_a_solo_game", "Only a solo game picks cards: name a combination by its index."
+        )
+    if number_card not in hand or action_card not in hand:
+        raise RuleViolation(
+            "card_not_in_hand", f"Both cards must come from your hand {sorted(hand)}."
+        )
+    if number_card == action_card:
+        raise RuleViolation(
+            "same_card_for_number_and_action",
+            f"The number and the action must come from two different cards, not both from "
+            f"card {number_card}.",
+        )
+    index = next(
+        i
+        for i, c in enumerate(combinations)
+        if (c.number_card, c.action_card) == (number_card, action_card)
+    )
+    if named is not None and named != index:
+        raise RuleViolation(
+            "combination_not_these_cards",
+            f"Combination {named!r} is not the number of card {number_card} with the action "
+            f"of card {action_card} (that is combination {index}).",
+        )
+    return index

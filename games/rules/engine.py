@@ -5,37 +5,64 @@
 - ``evolve(state, event)`` -> the state after one stored event; ``replay(events)`` folds them
   (events of an older version are upcast first);
 - ``options(state, seat)`` -> what the seat must or may do, every choice listed;
+- ``astra_turn(state)`` -> solo: the events of ASTRA's part of the turn when ``astra_due``
+  (none otherwise, so asking twice plays it once);
 - ``result_event(state)`` -> the final scores of an ended game, as an event;
 - ``game_view`` / ``sheet_view`` / ``redact`` / ``feed`` -> what one viewer may see, and in
-  which order the events became readable to it.
+  which order the events became readable to it; ``referee_sheet_view`` / ``referee_seats`` ->
+  everything, for the staff who review games; ``mission_claims`` -> who accomplished which
+  mission; ``sheet_schematic`` -> how a sheet is laid out, to draw it;
+- ``reenact(log)`` -> the state of a finished game after a log that comes from outside, once
+  every event in it is found to be what the engine appends (``LogRefused`` otherwise);
+  ``replay_checked(log)`` checks less, for a log recorded under earlier rules.
 """
 
 from collections.abc import Iterable
 
 from games.rules import events
+from games.rules.audit import LogRefused, reenact, replay_checked
 from games.rules.errors import OutOfTurn, RuleViolation
 from games.rules.events import Event, schema_problem
+from games.rules.solo import astra_due, astra_turn
 from games.rules.state import GameState
 from games.rules.turn import Decision, decide, new_game, options, result_event
 from games.rules.upcasting import upcast
-from games.rules.views import feed, game_view, redact, sheet_view
+from games.rules.views import (
+    feed,
+    game_view,
+    mission_claims,
+    redact,
+    referee_seats,
+    referee_sheet_view,
+    sheet_schematic,
+    sheet_view,
+)
 
 __all__ = [
     "Decision",
     "Event",
     "GameState",
+    "LogRefused",
     "OutOfTurn",
     "RuleViolation",
+    "astra_due",
+    "astra_turn",
     "decide",
     "evolve",
     "feed",
     "game_view",
+    "mission_claims",
     "new_game",
     "options",
     "redact",
+    "reenact",
+    "referee_seats",
+    "referee_sheet_view",
     "replay",
+    "replay_checked",
     "result_event",
     "schema_problem",
+    "sheet_schematic",
     "sheet_view",
     "upcast",
 ]

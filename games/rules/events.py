@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, NotRequired, TypedDict, Union, get_args, get_origin, get_type_hints
 
-from games.rules import cards
+from games.rules import astra, cards
 from games.rules.sheet import Mark
 from games.rules.state import (
     ACTIONS_PHASE,
@@ -43,6 +43,8 @@ class SheetSetup(TypedDict):
     error_boxes: list[str]
     marks: dict[str, Mark]
     bonus_points: int
+    # A sheet shared by two seats (adventure 8) names the seat owning each side.
+    sides: NotRequired[dict[str, int]]
 
 
 class SeatSetup(TypedDict):
@@ -50,7 +52,14 @@ class SeatSetup(TypedDict):
 
 
 class AstraSetup(TypedDict):
+    """ASTRA's opponent card and the points of its adventure card (null in adventure 1, where
+    ASTRA scores on its rocket track)."""
+
     level: int
+    name: str
+    multipliers: dict[str, int]
+    fixed_points: int | None
+    points_per_level: int | None
     bonus_boxes: int
 
 
@@ -90,6 +99,21 @@ class NumberWritten(TypedDict):
     wild: NotRequired[str]
 
 
+class InsigniaDrawn(TypedDict):
+    """Adventure 8's pick: the seat's insignia (its side of the sheet, ``S`` or ``N``) drawn in
+    the next space of a planet, which the combination's number (``modifier`` away from the
+    card's, when changed) selected."""
+
+    sheet: int
+    side: str
+    combination: int
+    planet: str
+    space: str
+    number: int
+    action: str
+    modifier: NotRequired[int]
+
+
 class SystemErrorMarked(TypedDict):
     sheet: int
     box: str
@@ -117,6 +141,14 @@ class NoData(TypedDict):
     pass
 
 
+class ChoicesAwaited(TypedDict):
+    """Steps are waiting for these seats (by number) outside their own turn: before the first
+    turn (``phase`` "setup") or in phase 5 ("incidents"); the other seats wait."""
+
+    phase: str
+    seats: list[int]
+
+
 class MissionsOffered(TypedDict):
     """Phase 6: the missions each seat (by its number) may claim now."""
 
@@ -133,6 +165,9 @@ class MissionAccomplished(TypedDict):
     letter: str
     card: int
     value: int
+    # The box the value is written in, where the sheet names it otherwise than
+    # ``mission.<letter>`` (adventure 8: ``S.mission.<letter>``).
+    box: NotRequired[str]
 
 
 class MissionFlipped(TypedDict):
@@ -140,13 +175,65 @@ class MissionFlipped(TypedDict):
     card: int
 
 
+class CardDrawn(TypedDict):
+    """Solo: the top card of the deck, drawn into the hand (or an Effect card, resolved)."""
+
+    card: int
+
+
+class DeckReshuffled(TypedDict):
+    """Solo: the deck ran out for the first time; the pass that begins."""
+
+    deck_pass: int
+
+
+class AstraEffect(TypedDict):
+    """Solo: an Effect card resolved on the player's sheet (``target``: what the effect chose
+    or the player chose for it, null when nothing was to choose), then discarded."""
+
+    card: int
+    letter: str
+    deck_pass: int
+    target: str | None
+
+
+class CardGiven(TypedDict):
+    """Solo: the card the player leaves over this turn, for ASTRA's pile, or ``removed`` from
+    the game with a circled ASTRA bonus."""
+
+    card: int
+    removed: bool
+
+
+class AstraBonus(TypedDict):
+    """Solo: ASTRA bonuses circled for what the player just marked on their sheet."""
+
+    count: int
+    element: str
+
+
+class AstraTook(TypedDict):
+    """Solo, end of a turn: the card left over goes to ASTRA's pile (or leaves the game with a
+    bonus), the two others to the discard pile."""
+
+    card: int
+    removed: bool
+
+
 class GameEnded(TypedDict):
     reasons: list[dict[str, Any]]
+
+
+class AstraResult(TypedDict):
+    total: int
+    breakdown: dict[str, Any]
 
 
 class Result(TypedDict):
     scores: list[dict[str, Any]]
     winners: list[Any]
+    # Solo: ASTRA's final score; ``winners`` then names ASTRA as "astra".
+    astra: NotRequired[AstraResult]
 
 
 # --- evolve --------------------------------------------------------------------------------
@@ -161,7 +248,7 @@ class Kind:
 
     ``touches`` says what of the state applying it changes, so that a copy-on-write state
     knows what to copy first: ``seat`` (the event's seat), ``sheet`` (the sheet it names, or
-    the seat's current sheet), ``all`` (any sheet or seat).
+    the seat's current sheet), ``astra`` (ASTRA's state, in solo), ``all`` (any of them).
     """
 
     name: str
@@ -191,7 +278,8 @@ def _game_started(state: GameState, event: Event) -> None:
     state.seed = data["seed"]
     state.missions = dict(data["missions"])
     state.mission_values = {letter: dict(v) for letter, v in data["mission_values"].items()}
-    state.stacks = cards.deal(data["seed"])
+    setup = data.get("astra")
+    state.stacks = cards.deal(data["seed"]) if setup is None else []
     state.sheets = [
         Sheet(
             id=sheet["id"],
@@ -199,15 +287,26 @@ def _game_started(state: GameState, event: Event) -> None:
             marks=dict(sheet["marks"]),
             error_boxes=tuple(sheet["error_boxes"]),
             bonus_points=sheet["bonus_points"],
+            sides=dict(sheet.get("sides", {})),
+            # what the other seats see of it while the setup's choices are made
+            turn_start_marks=dict(sheet["marks"]),
         )
         for sheet in data["sheets"]
     ]
     state.seats = [
         SeatState(sheets=tuple(seat["sheets"]), sheet=seat["sheets"][0]) for seat in data["seats"]
     ]
-    astra = data.get("astra")
-    if astra is not None:
-        state.astra = AstraState(level=astra["level"], bonus_boxes=astra["bonus_boxes"])
+    if setup is not None:
+        state.astra = AstraState(
+            level=setup["level"],
+            bonus_boxes=setup["bonus_boxes"],
+            name=setup["name"],
+            multipliers=dict(setup["multipliers"]),
+            fixed_points=setup["fixed_points"],
+            points_per_level=setup["points_per_level"],
+            pile={action: 0 for action in cards.ACTIONS},
+            deck=astra.solo_deck(data["seed"]),
+        )
     state.status = "playing"
 
 
@@ -215,7 +314,12 @@ def _turn_started(state: GameState, event: Event) -> None:
     turn = event["data"]["turn"]
     state.turn = turn
     state.phase = ACTIONS_PHASE
-    state.combinations, _ = cards.flip(state.stacks, seed=state.seed, turn=turn)
+    if state.astra is None:
+        state.combinations, _ = cards.flip(state.stacks, seed=state.seed, turn=turn)
+    else:
+        # Solo: the turn's combinations are the pairs of the hand ASTRA's part just drew.
+        state.combinations = astra.hand_combinations(state.astra.hand)
+        state.astra.turn_start_bonuses = state.astra.bonuses_circled
     for sheet in state.sheets:
         sheet.turn_start_marks = dict(sheet.marks)
     for seat in state.seats:
@@ -236,6 +340,14 @@ def _new_turn(seat: SeatState) -> None:
 def _number_written(state: GameState, event: Event) -> None:
     data = event["data"]
     state.sheets[data["sheet"]].marks[data["space"]] = data["number"]
+    seat = state.seats[_seat(event)]
+    seat.chosen = "write"
+    seat.turn_choice = dict(data)
+
+
+def _insignia_drawn(state: GameState, event: Event) -> None:
+    data = event["data"]
+    state.sheets[data["sheet"]].marks[data["space"]] = data["side"]
     seat = state.seats[_seat(event)]
     seat.chosen = "write"
     seat.turn_choice = dict(data)
@@ -275,10 +387,22 @@ def _undo(state: GameState, event: Event) -> None:
     sheet = state.sheets[seat.sheet]
     sheet.marks = dict(sheet.turn_start_marks)
     _new_turn(seat)
+    if state.astra is not None:
+        state.astra.given = None
+        state.astra.removing = False
+        state.astra.bonuses_circled = state.astra.turn_start_bonuses
 
 
 def _confirmed(state: GameState, event: Event) -> None:
     state.seats[_seat(event)].confirmed = True
+
+
+def _choices_awaited(state: GameState, event: Event) -> None:
+    data = event["data"]
+    state.phase = data["phase"]
+    asked = set(data["seats"])
+    for index, seat in enumerate(state.seats):
+        seat.confirmed = index not in asked
 
 
 def _missions_offered(state: GameState, event: Event) -> None:
@@ -298,12 +422,69 @@ def _mission_claimed(state: GameState, event: Event) -> None:
 
 def _mission_accomplished(state: GameState, event: Event) -> None:
     data = event["data"]
-    state.sheets[data["sheet"]].marks[f"mission.{data['letter']}"] = data["value"]
+    box = data.get("box", f"mission.{data['letter']}")
+    state.sheets[data["sheet"]].marks[box] = data["value"]
 
 
 def _mission_flipped(state: GameState, event: Event) -> None:
     state.flipped_missions.add(event["data"]["letter"])
     state.flipped_on[event["data"]["letter"]] = event["turn"]
+
+
+def _card_drawn(state: GameState, event: Event) -> None:
+    solo = _astra(state)
+    card = event["data"]["card"]
+    if card in solo.deck:
+        solo.deck.remove(card)
+    if card in astra.EFFECT_CARDS:
+        solo.effect = card
+    else:
+        solo.hand.append(card)
+
+
+def _deck_reshuffled(state: GameState, event: Event) -> None:
+    solo = _astra(state)
+    solo.deck = astra.second_pass_deck(state.seed, solo.discard)
+    solo.discard = []
+    solo.deck_pass = event["data"]["deck_pass"]
+
+
+def _astra_effect(state: GameState, event: Event) -> None:
+    solo = _astra(state)
+    solo.effect = None
+    solo.discard.append(event["data"]["card"])
+
+
+def _card_given(state: GameState, event: Event) -> None:
+    solo = _astra(state)
+    solo.given = event["data"]["card"]
+    solo.removing = event["data"]["removed"]
+
+
+def _astra_bonus(state: GameState, event: Event) -> None:
+    solo = _astra(state)
+    solo.bonuses_circled = min(solo.bonus_boxes, solo.bonuses_circled + event["data"]["count"])
+
+
+def _astra_took(state: GameState, event: Event) -> None:
+    solo = _astra(state)
+    card = event["data"]["card"]
+    if event["data"]["removed"]:
+        solo.removed.append(card)
+        solo.bonuses_used += 1
+    else:
+        action = cards.CARDS[card].action
+        solo.pile[action] = solo.pile.get(action, 0) + 1
+    solo.discard.extend(other for other in solo.hand if other != card)
+    solo.hand = []
+    solo.given = None
+    solo.removing = False
+    state.combinations = []
+
+
+def _astra(state: GameState) -> AstraState:
+    assert state.astra is not None, "solo events belong to a game against ASTRA"
+    return state.astra
 
 
 def _game_ended(state: GameState, event: Event) -> None:
@@ -325,6 +506,8 @@ def _seat(event: Event) -> int:
 SEAT = frozenset({"seat"})
 SHEET = frozenset({"sheet"})
 SEAT_AND_SHEET = frozenset({"seat", "sheet"})
+ASTRA = frozenset({"astra"})
+UNDO = frozenset({"seat", "sheet", "astra"})
 ALL = frozenset({"all"})
 GAME: frozenset[str] = frozenset()
 
@@ -334,16 +517,24 @@ KINDS: dict[str, Kind] = {
         Kind("game_started", 2, GameStarted, _game_started, ALL),
         Kind("turn_started", 1, TurnStarted, _turn_started, ALL),
         Kind("number_written", 2, NumberWritten, _number_written, SEAT_AND_SHEET),
+        Kind("insignia_drawn", 1, InsigniaDrawn, _insignia_drawn, SEAT_AND_SHEET),
         Kind("system_error", 2, SystemErrorMarked, _system_error, SEAT_AND_SHEET),
         Kind("mark", 2, MarkMade, _mark, SEAT_AND_SHEET),
         Kind("effects_pending", 1, EffectsPending, _effects_pending, SEAT),
         Kind("effect_resolved", 1, EffectResolved, _effect_resolved, SEAT),
-        Kind("undo", 1, NoData, _undo, SEAT_AND_SHEET),
+        Kind("undo", 1, NoData, _undo, UNDO),
         Kind("confirmed", 1, NoData, _confirmed, SEAT),
+        Kind("choices_awaited", 1, ChoicesAwaited, _choices_awaited, ALL),
         Kind("missions_offered", 1, MissionsOffered, _missions_offered, ALL),
         Kind("mission_claimed", 1, MissionClaimed, _mission_claimed, SEAT),
         Kind("mission_accomplished", 2, MissionAccomplished, _mission_accomplished, SHEET),
         Kind("mission_flipped", 1, MissionFlipped, _mission_flipped, GAME),
+        Kind("card_drawn", 1, CardDrawn, _card_drawn, ASTRA),
+        Kind("deck_reshuffled", 1, DeckReshuffled, _deck_reshuffled, ASTRA),
+        Kind("astra_effect", 1, AstraEffect, _astra_effect, ASTRA),
+        Kind("card_given", 1, CardGiven, _card_given, ASTRA),
+        Kind("astra_bonus", 1, AstraBonus, _astra_bonus, ASTRA),
+        Kind("astra_took", 1, AstraTook, _astra_took, ASTRA),
         Kind("game_ended", 1, GameEnded, _game_ended, GAME),
         Kind("result", 1, Result, _result, GAME),
     )
@@ -457,6 +648,7 @@ class Recorder:
         self.events: list[Event] = []
         self._own_seats: set[int] = set()
         self._own_sheets: set[int] = set()
+        self._own_astra = False
         self._own_all = in_place
 
     def emit(self, kind: str, seat: int | None = None, **data: Any) -> None:
@@ -490,10 +682,13 @@ class Recorder:
             for index in range(len(state.sheets)):
                 self._own_sheet(index)
             state.stacks = [stack.copy() for stack in state.stacks]
-            if state.astra is not None:
+            if state.astra is not None and not self._own_astra:
                 state.astra = state.astra.copy()
-            self._own_all = True
+            self._own_astra = self._own_all = True
             return
+        if "astra" in touches and state.astra is not None and not self._own_astra:
+            state.astra = state.astra.copy()
+            self._own_astra = True
         if "seat" in touches and seat is not None:
             self._own_seat(seat)
         if "sheet" in touches:

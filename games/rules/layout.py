@@ -4,6 +4,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, ClassVar
 
+from games.rules.schematic import MARKS, ZONE, Area, Row, Schematic, label
 from games.rules.sheet import Marks
 
 
@@ -40,6 +41,39 @@ class SheetLayout:
         """What the sheet prints already marked (none on most sheets)."""
         return {}
 
+    @cached_property
+    def schematic(self) -> Schematic:
+        """The sheet as rows to draw (see ``lay_out``), worked out once."""
+        return self.lay_out()
+
+    def lay_out(self) -> Schematic:
+        """The sheet as rows to draw, laid out from its data: the numbering zones (a zone all of
+        whose spaces another zone already shows is left out), the tracks, the System Error
+        boxes, then every other element grouped by kind, in the order of the data file. A
+        sheet that reads better otherwise overrides this, starting from it."""
+        placed: set[str] = set()
+
+        def fresh(label_text: str, cells: list[str], kind: str = MARKS) -> list[Row]:
+            cells = [cell for cell in dict.fromkeys(cells) if cell not in placed]
+            placed.update(cells)
+            return [Row(label_text, tuple(cells), kind)] if cells else []
+
+        zones = [row for zone in self.raw["zones"] for row in fresh(zone["id"], zone["spaces"], ZONE)]
+        tracks = [
+            row
+            for track in self.raw.get("tracks", [])
+            for row in fresh(track["id"], [_box_id(box) for box in track.get("boxes", [])])
+        ]
+        tracks += fresh("system errors", list(self.error_boxes))
+        kinds: dict[str, list[str]] = {}
+        for element in self.raw["elements"]:
+            kinds.setdefault(element["kind"], []).append(element["id"])
+        symbols = [row for kind, ids in kinds.items() for row in fresh(label(kind), ids)]
+        areas = [
+            Area("Numbering", tuple(zones)), Area("Tracks", tuple(tracks)), Area("Symbols", tuple(symbols))
+        ]
+        return Schematic(tuple(area for area in areas if area.rows))
+
     @property
     def error_boxes(self) -> tuple[str, ...]:
         """The System Error boxes, in the order they are marked."""
@@ -64,3 +98,8 @@ class WildLayout(SheetLayout):
     def astronaut_track(self) -> tuple[str, ...]:
         """The astronaut symbols, in the order they are crossed."""
         raise NotImplementedError
+
+
+def _box_id(box: Any) -> str:
+    """A track's box as the data lists it: its id, or an object with its id."""
+    return str(box["id"]) if isinstance(box, dict) else str(box)

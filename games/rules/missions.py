@@ -7,7 +7,8 @@ rockets crossing errors) cannot undo another mission of the same turn. A mission
 claimable in a later turn while its condition holds then.
 
 A mission's high value goes to every seat that claims it in the first turn anyone does; the card
-then flips and later claims get the low value.
+then flips and later claims get the low value. The value is written on the seat's home sheet
+(its only sheet, or in adventure 8 its left one), whichever sheet it plays this turn.
 """
 
 import random
@@ -16,7 +17,7 @@ from typing import Any, Protocol
 from games.rules import data
 from games.rules.errors import RuleViolation
 from games.rules.events import MissionValues, Recorder
-from games.rules.state import GameState, Sheet
+from games.rules.state import GameState
 
 
 class MissionRules(Protocol):
@@ -24,7 +25,7 @@ class MissionRules(Protocol):
 
     def mission_holds(self, state: GameState, seat: int, card: int) -> bool: ...
 
-    def mission_holds_on(self, sheet: Sheet, card: int) -> bool: ...
+    def mission_box(self, letter: str) -> str: ...
 
     def reward_mission(self, rec: Recorder, seat: int, value: int) -> None: ...
 
@@ -82,12 +83,13 @@ def values_of(chosen: dict[str, int]) -> dict[str, MissionValues]:
 
 
 def claimable(state: GameState, rules: MissionRules, seat: int) -> list[str]:
-    """The missions ``seat`` may claim now: not accomplished, their condition met."""
-    sheet = state.sheet_of(seat)
+    """The missions ``seat`` may claim now: not accomplished (no value in its box on the seat's
+    home sheet), their condition met."""
+    marks = state.home_sheet(seat).marks
     return [
         letter
         for letter, card in state.missions.items()
-        if MISSION_BOX[letter] not in sheet.marks and rules.mission_holds_on(sheet, card)
+        if rules.mission_box(letter) not in marks and rules.mission_holds(state, seat, card)
     ]
 
 
@@ -121,8 +123,13 @@ def reward(rec: Recorder, rules: MissionRules) -> None:
         first = gives_first_value(state, letter)
         values = state.mission_values[letter]
         value = values["first"] if first else values["later"]
+        box = rules.mission_box(letter)
+        named = {} if box == MISSION_BOX[letter] else {"box": box}
         for seat in seats:
-            rec.emit("mission_accomplished", seat, letter=letter, card=card, value=value)
+            home = state.home_sheet(seat).id
+            rec.emit(
+                "mission_accomplished", seat, sheet=home, letter=letter, card=card, value=value, **named
+            )
             rules.reward_mission(rec, seat, value)
         if seats and letter not in state.flipped_missions:
             rec.emit("mission_flipped", letter=letter, card=card)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from games.rules import bots
 from games.rules.turn import result_event
 
-BOT_KINDS = {"random": bots.random_bot, "greedy": bots.greedy_bot}
+BOT_KINDS = bots.KINDS
 
 
 @dataclass(frozen=True)

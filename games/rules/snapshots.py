@@ -49,6 +49,7 @@ def dump(state: GameState) -> dict[str, Any]:
                 "marks": sheet.marks,
                 "error_boxes": list(sheet.error_boxes),
                 "bonus_points": sheet.bonus_points,
+                "sides": sheet.sides,
                 "turn_start_marks": sheet.turn_start_marks,
             }
             for sheet in state.sheets
@@ -96,6 +97,7 @@ def load(data: dict[str, Any]) -> GameState:
                 marks=dict(sheet["marks"]),
                 error_boxes=tuple(sheet["error_boxes"]),
                 bonus_points=sheet["bonus_points"],
+                sides=dict(sheet["sides"]),
                 turn_start_marks=dict(sheet["turn_start_marks"]),
             )
             for sheet in data["sheets"]

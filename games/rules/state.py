@@ -2,7 +2,9 @@
 
 Sheets are not seats. The state holds sheets by id; a seat plays on one sheet in adventures 1-7
 (its sheet id is its seat number) and on the two sheets beside it in adventure 8, one a turn in
-rotation. ASTRA, the solo opponent, is an actor with its own state and no seat.
+rotation: its left sheet (where it owns side S and its missions are written) in odd turns, its
+right sheet (side N) in even turns. ASTRA, the solo opponent, is an actor with its own state and
+no seat.
 
 Copies for a command are cheap: ``GameState.shared_copy`` shares every sheet and seat with the
 original, and whoever changes the copy first takes its own copy of the sheet or seat it changes
@@ -35,6 +37,9 @@ class Sheet:
     marks: Marks
     error_boxes: tuple[str, ...]
     bonus_points: int = 0
+    # The seat owning each side of a shared sheet (adventure 8: "S", the mission side, and
+    # "N"); empty for a sheet of one seat.
+    sides: dict[str, int] = field(default_factory=dict)
     # The sheet as it was when the turn began: what other seats see while a turn is played,
     # and what an undo restores.
     turn_start_marks: Marks = field(default_factory=dict)
@@ -71,24 +76,57 @@ class SeatState:
 
 @dataclass
 class AstraState:
-    """ASTRA, the solo opponent: its level, its pile of cards by action, its bonuses and the
-    pass through the deck (1 or 2)."""
+    """ASTRA, the solo opponent: its opponent card (level, name, multipliers), its adventure
+    card's points, its pile of cards by action, its bonuses, and the solo deck it draws from.
+
+    The deck (top card first) is derived from the seed and never shown; ``hand`` holds the
+    starship cards drawn for the turn, ``effect`` an Effect card drawn whose target the player
+    is choosing, ``given`` the card the player leaves over this turn (``removing`` when a
+    circled bonus takes it out of the game instead).
+    """
 
     level: int
     bonus_boxes: int
+    name: str = ""
+    multipliers: dict[str, int] = field(default_factory=dict)
+    fixed_points: int | None = None
+    points_per_level: int | None = None
     pile: dict[str, int] = field(default_factory=dict)
     bonuses_circled: int = 0
     bonuses_used: int = 0
     deck_pass: int = 1
+    deck: list[int] = field(default_factory=list)
+    discard: list[int] = field(default_factory=list)
+    hand: list[int] = field(default_factory=list)
+    removed: list[int] = field(default_factory=list)
+    effect: int | None = None
+    given: int | None = None
+    removing: bool = False
+    # The bonuses circled when the turn began: what an undo returns to.
+    turn_start_bonuses: int = 0
 
     def copy(self) -> "AstraState":
-        return _clone(self, pile=dict(self.pile))
+        return _clone(
+            self,
+            multipliers=dict(self.multipliers),
+            pile=dict(self.pile),
+            deck=list(self.deck),
+            discard=list(self.discard),
+            hand=list(self.hand),
+            removed=list(self.removed),
+        )
 
 
 # Phases of a turn as the state records them: the seats play phases 2-4 ("actions"), then,
 # when a mission can be claimed, the seats concerned choose whether to claim it ("missions").
+# Some sheets ask for choices outside a seat's own turn: before the first turn ("setup", the
+# Virus's grey virus) and in phase 5 ("incidents", where a Virus infects); the seats asked
+# resolve their waiting steps while the others wait.
 ACTIONS_PHASE = "actions"
 MISSIONS_PHASE = "missions"
+SETUP_PHASE = "setup"
+INCIDENTS_PHASE = "incidents"
+AWAITING_PHASES = frozenset({SETUP_PHASE, INCIDENTS_PHASE})
 
 
 @dataclass
@@ -122,6 +160,15 @@ class GameState:
     def sheet_of(self, seat: int) -> Sheet:
         """The sheet ``seat`` plays this turn."""
         return self.sheets[self.seats[seat].sheet]
+
+    def playing_on(self, sheet: int) -> int | None:
+        """The seat playing ``sheet`` this turn (adventure 8: one of its two owners), if any."""
+        return next((index for index, seat in enumerate(self.seats) if seat.sheet == sheet), None)
+
+    def home_sheet(self, seat: int) -> Sheet:
+        """The sheet where ``seat``'s missions are written: its first (its only one in
+        adventures 1-7, its left sheet in adventure 8)."""
+        return self.sheets[self.seats[seat].sheets[0]]
 
     def copy(self) -> "GameState":
         """An independent copy: changing either never changes the other."""

@@ -4,46 +4,38 @@ Every seat plays phases 2-4 at once and confirms; the last confirmation resolves
 shared: phase 5 incidents, then phase 6. In phase 6 the seats whose sheet meets a mission they
 have not accomplished are asked whether they claim it (the others wait); once they have all
 confirmed, the claims are rewarded, the end of the game is checked and the next cards flip.
+
+A sheet may leave steps waiting for a seat outside its own turn: at setup, before the first
+cards flip, and in phase 5. The seats with steps waiting then resolve them (a seat is done when
+none is left) while the others wait, and the game goes on once every seat is done.
+
+A solo game against ASTRA (``games.rules.solo``) changes a few steps, each behind one hook
+here: its decisions and commands that differ come first, ASTRA bonuses are circled after the
+player's commands, and ASTRA's part of the turn (its card, the end check, the next hand)
+replaces the end of the turn.
 """
 
-from dataclasses import dataclass, field
 from typing import Any
 
-from games.rules import cards, events
+from games.rules import astra, cards, events, solo
 from games.rules import missions as phase_6
 from games.rules.adventures import rules_for
 from games.rules.adventures.base import Adventure, Option
+from games.rules.decisions import Decision
 from games.rules.errors import OutOfTurn, RuleViolation
-from games.rules.events import Event, Recorder, SheetSetup
-from games.rules.state import MISSIONS_PHASE, GameState
+from games.rules.events import Event, Recorder
+from games.rules.state import (
+    AWAITING_PHASES,
+    INCIDENTS_PHASE,
+    MISSIONS_PHASE,
+    SETUP_PHASE,
+    GameState,
+)
 
 MIN_PLAYERS = 1
 MAX_PLAYERS = 6
 # Options only ever hold words, whole numbers or nothing (never true/false, lists, objects...).
 OPTION_VALUE_TYPES = frozenset({str, int, type(None)})
-
-
-@dataclass
-class Decision:
-    """What a seat must or may do now. Every option, sent back as a move, is legal.
-
-    Kinds: ``choose`` (a combination and where its number goes, or a System Error), ``effect``
-    (a waiting step), ``confirm`` (the turn is played), ``mission`` (phase 6: claim a mission,
-    or confirm to claim no more), ``wait``.
-    """
-
-    kind: str
-    options: list[Option] = field(default_factory=list)
-    can_undo: bool = False
-    can_confirm: bool = False
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "options": self.options,
-            "can_undo": self.can_undo,
-            "can_confirm": self.can_confirm,
-        }
 
 
 def new_game(
@@ -53,15 +45,25 @@ def new_game(
     seed: int,
     missions: dict[str, int] | None = None,
     modifiers: dict[int, list[dict[str, Any]]] | None = None,
+    astra_level: int | None = None,
 ) -> list[Event]:
-    """The opening events of a game: its whole setup, then the flip of turn 1.
+    """The opening events of a game: its whole setup, then the flip of turn 1 (solo: the
+    first hand drawn).
 
     ``missions`` imposes a card per letter (default: drawn with the seed); ``modifiers``
-    gives per-seat setup changes (``start_marks``, ``bonus_points``, ``system_errors``).
+    gives per-seat setup changes (``start_marks``, ``bonus_points``, ``system_errors``);
+    ``astra_level`` makes a one-player game a solo game against that ASTRA opponent.
     """
     rules = rules_for(adventure)
     if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise RuleViolation("invalid_player_count", "A game has 1 to 6 players.")
+    problem = rules.players_problem(players)
+    if problem is not None:
+        raise problem
+    if astra_level is not None:
+        astra.opponent(astra_level)
+        if players != 1:
+            raise RuleViolation("astra_needs_one_player", "Only a one-player game plays ASTRA.")
     modifiers = modifiers or {}
     for seat, seat_modifiers in modifiers.items():
         if not isinstance(seat, int) or not 0 <= seat < players:
@@ -70,10 +72,7 @@ def new_game(
             raise RuleViolation("invalid_modifier", "Each seat's modifiers are a list.")
         rules.validate_modifiers(seat_modifiers)
     chosen = phase_6.choose(adventure, seed, missions)
-    sheets: list[SheetSetup] = [
-        {"id": seat, "seats": [seat], **rules.sheet_setup(modifiers.get(seat, []))}
-        for seat in range(players)
-    ]
+    sheets, seats = rules.seating(players, modifiers)
     rec = Recorder(GameState())
     rec.emit(
         "game_started",
@@ -83,11 +82,14 @@ def new_game(
         missions=chosen,
         mission_values=phase_6.values_of(chosen),
         sheets=sheets,
-        seats=[{"sheets": [seat]} for seat in range(players)],
-        astra=None,
+        seats=seats,
+        astra=None if astra_level is None else solo.setup(adventure, astra_level),
         modifiers={str(seat): mods for seat, mods in modifiers.items()},
     )
-    _start_turn(rec)
+    for seat in range(players):
+        rules.begin_setup(rec, seat)
+    if not _await_choices(rec, SETUP_PHASE):
+        _first_turn(rec)
     return rec.events
 
 
@@ -108,17 +110,25 @@ def options(state: GameState, seat: int) -> Decision:
 def _options(state: GameState, seat: int) -> Decision:
     if state.status != "playing" or not 0 <= seat < state.players:
         return Decision("wait")
+    if state.astra is not None:
+        decision = solo.options(state, seat)
+        if decision is not None:
+            decision.sheet = state.seats[seat].sheet
+            return decision
     player = state.seats[seat]
+    sheet = player.sheet
     if player.confirmed:
-        return Decision("wait")
+        return Decision("wait", sheet=sheet)
     if state.phase == MISSIONS_PHASE:
-        return Decision("mission", _claim_options(state, seat), can_confirm=True)
+        return Decision("mission", _claim_options(state, seat), can_confirm=True, sheet=sheet)
     rules = rules_for(state.adventure)
+    if state.phase in AWAITING_PHASES:
+        return Decision("effect", rules.effect_options(state, seat), sheet=sheet)
     if player.chosen is None:
-        return Decision("choose", rules.choice_options(state, seat))
+        return Decision("choose", rules.choice_options(state, seat), sheet=sheet)
     if player.pending:
-        return Decision("effect", rules.effect_options(state, seat), can_undo=True)
-    return Decision("confirm", can_undo=True, can_confirm=True)
+        return Decision("effect", rules.effect_options(state, seat), can_undo=True, sheet=sheet)
+    return Decision("confirm", can_undo=True, can_confirm=True, sheet=sheet)
 
 
 def _claim_options(state: GameState, seat: int) -> list[Option]:
@@ -151,6 +161,10 @@ def advance(
         raise OutOfTurn("game_not_playing", "The game is not being played.")
     if not isinstance(seat, int) or not 0 <= seat < state.players:
         raise RuleViolation("unknown_seat", f"Seat {seat!r} is not in this game.")
+    if state.astra is not None:
+        played = solo.advance(state, seat, command, in_place=in_place)
+        if played is not None:
+            return played
     player = state.seats[seat]
     if player.confirmed:
         raise OutOfTurn(
@@ -162,12 +176,15 @@ def advance(
     rec = Recorder(state, in_place=in_place)
     if state.phase == MISSIONS_PHASE:
         _decide_missions(rec, seat, kind, command.get("choice"))
-        return rec.events, rec.state
+        return _played(rec, seat)
     rules = rules_for(state.adventure)
+    if state.phase in AWAITING_PHASES:
+        _decide_awaited(rules, rec, seat, kind, command)
+        return rec.events, rec.state
     if kind == "move":
         choice = _choice(command)
         if player.chosen is None:
-            _play_pick(rules, rec, seat, choice, asked=state)
+            rules.play_pick(rec, seat, choice, listed=_listed(state, seat, choice))
         elif player.pending:
             rules.play_effect(rec, seat, choice)
         else:
@@ -186,6 +203,13 @@ def advance(
         rec.emit("confirmed", seat)
         if all(other.confirmed for other in rec.state.seats):
             _end_turn(rules, rec)
+    return _played(rec, seat)
+
+
+def _played(rec: Recorder, seat: int) -> tuple[list[Event], GameState]:
+    """What a seat's command recorded (solo: with the ASTRA bonuses it earned)."""
+    if rec.state.astra is not None:
+        solo.circle_bonuses(rec, seat, since=0)
     return rec.events, rec.state
 
 
@@ -206,22 +230,37 @@ def _listed(state: GameState, seat: int, choice: Option) -> bool:
     return choice in options(state, seat).options  # identity first: a bot's pick at once
 
 
-def _play_pick(
-    rules: Adventure, rec: Recorder, seat: int, choice: Option, *, asked: GameState
+def _decide_awaited(
+    rules: Adventure, rec: Recorder, seat: int, kind: str, command: dict[str, Any]
 ) -> None:
-    """Phases 2-3: write a combination's number, or take a System Error (``asked``: the state
-    the seat's options were listed for)."""
-    action = choice.get("action")
-    if action == "write":
-        rules.play_write(rec, seat, choice, listed=_listed(asked, seat, choice))
-    elif action == "system_error":
-        rules.play_system_error(rec, seat, choice, listed=_listed(asked, seat, choice))
-    else:
-        raise RuleViolation(
-            "illegal_choice",
-            "Pick a combination and a space to write its number ('write'), or take a "
-            "System Error when no number can be written.",
+    """At setup or in phase 5: use one of the steps waiting for the seat. A seat with none left
+    is done; the last one done lets the game go on."""
+    if kind == "undo":
+        raise OutOfTurn(
+            "nothing_to_undo", "A choice made outside your turn (at setup or in phase 5) is final."
         )
+    if kind == "confirm":
+        raise OutOfTurn("effects_pending", "Resolve the effects waiting for your choice first.")
+    rules.play_effect(rec, seat, _choice(command))
+    if rec.seat(seat).pending:
+        return
+    rec.emit("confirmed", seat)
+    if not all(other.confirmed for other in rec.state.seats):
+        return
+    if rec.state.phase == SETUP_PHASE:
+        _first_turn(rec)
+    elif not phase_6.offer(rec, rules):
+        _finish_turn(rules, rec)
+
+
+def _await_choices(rec: Recorder, phase: str) -> bool:
+    """Ask the seats left with waiting steps to resolve them (``phase``: setup or incidents);
+    False when no seat has any."""
+    seats = [index for index, seat in enumerate(rec.state.seats) if seat.pending]
+    if not seats:
+        return False
+    rec.emit("choices_awaited", phase=phase, seats=seats)
+    return True
 
 
 def _decide_missions(rec: Recorder, seat: int, kind: str, choice: Any) -> None:
@@ -245,31 +284,44 @@ def _decide_missions(rec: Recorder, seat: int, kind: str, choice: Any) -> None:
                 f"{letter!r} is not a mission you can claim now: you may claim "
                 f"{[option['letter'] for option in _claim_options(state, seat)]}.",
             )
-        rec.emit("mission_claimed", seat, letter=letter)
+        rec.emit("mission_claimed", seat, sheet=state.home_sheet(seat).id, letter=letter)
         return
     rec.emit("confirmed", seat)
     if all(other.confirmed for other in state.seats):
         rules = rules_for(state.adventure)
         phase_6.reward(rec, rules)
         # A claim may set off a new phase 5 (Adventure 6), then missions are offered again.
-        if rules.after_missions(rec) and phase_6.offer(rec, rules):
+        if rules.after_missions(rec) and (
+            _await_choices(rec, INCIDENTS_PHASE) or phase_6.offer(rec, rules)
+        ):
             return
         _finish_turn(rules, rec)
 
 
 def _end_turn(rules: Adventure, rec: Recorder) -> None:
-    """Every seat confirmed its actions: phase 5, then phase 6 if anyone may claim."""
+    """Every seat confirmed its actions: phase 5 (with the choices it asks for), then phase 6
+    if anyone may claim."""
     rules.incidents(rec)
-    if not phase_6.offer(rec, rules):
+    if not _await_choices(rec, INCIDENTS_PHASE) and not phase_6.offer(rec, rules):
         _finish_turn(rules, rec)
 
 
 def _finish_turn(rules: Adventure, rec: Recorder) -> None:
+    if rec.state.astra is not None:
+        return  # solo: ASTRA's part of the turn checks the end and draws (solo.astra_turn)
     reasons = rules.end_reasons(rec.state)
     if reasons:
         rec.emit("game_ended", reasons=reasons)
     else:
         _start_turn(rec)
+
+
+def _first_turn(rec: Recorder) -> None:
+    """Flip the cards of turn 1 (solo: draw the first hand)."""
+    if rec.state.astra is None:
+        _start_turn(rec)
+    else:
+        solo.opening(rec)
 
 
 def _start_turn(rec: Recorder) -> None:
@@ -288,5 +340,8 @@ def result_event(state: GameState) -> Event:
     """The event recording the final scores and the winners of an ended game."""
     if state.status != "ended":
         raise OutOfTurn("game_not_ended", "Only an ended game is scored.")
-    standings = rules_for(state.adventure).standings(state)
+    if state.astra is not None:
+        standings = solo.standings(state)
+    else:
+        standings = rules_for(state.adventure).standings(state)
     return events.make("result", None, state.turn, standings)

@@ -1,16 +1,25 @@
 """What a viewer may see: the one place that filters state and events per viewer.
 
-The seed (and so the deck order) is never shown; while a turn is being played, a seat's marks
-of that turn, on the sheet it plays, are shown only to that seat, and so are its mission claims
-and what it was offered in phase 6.
+The seed (and so the deck order, the solo deck's included: a solo game shows ASTRA's pile,
+bonuses and pass, and each card only as it is drawn) is never shown; while a turn is being
+played, a seat's marks of that turn, on the sheet it plays, are shown only to that seat, and so
+are its mission claims and what it was offered in phase 6. On a sheet shared by two seats
+(adventure 8) that holds for the other owner too: until the turn resolves it sees the sheet as
+the turn began.
+
+A referee (the staff who review games) is the one viewer who sees everything at once: every
+sheet with the turn in play, and where every seat stands in it (``referee_sheet_view``,
+``referee_seats``).
 """
 
 from collections.abc import Iterable
 from typing import Any
 
-from games.rules import missions
+from games.rules import missions, solo
 from games.rules.adventures import rules_for
 from games.rules.events import Event
+from games.rules.schematic import Schematic
+from games.rules.sheet import Marks
 from games.rules.state import GameState, Sheet
 
 # Events of a seat in the current turn that reveal nothing of its sheet.
@@ -20,7 +29,13 @@ REVEALING = {"game_ended"}
 
 
 def game_view(state: GameState, *, viewer: int | None) -> dict[str, Any]:
-    """The game as ``viewer`` sees it (``None``: someone without a seat)."""
+    """The game as ``viewer`` sees it (``None``: someone without a seat). A mission's values
+    are what it is worth on the viewer's sheet (the same on every sheet but The Dome's, where
+    they are the sheet's missions track)."""
+    rules = rules_for(state.adventure)
+    seated = viewer is not None and 0 <= viewer < len(state.seats)
+    own = state.sheet_of(viewer) if seated and viewer is not None else None
+    worth = {letter: rules.mission_worth(state, own, letter) for letter in state.missions}
     return {
         "adventure": state.adventure,
         "players": state.players,
@@ -32,30 +47,83 @@ def game_view(state: GameState, *, viewer: int | None) -> dict[str, Any]:
                 "letter": letter,
                 "card": card,
                 "text": missions.MISSIONS[card]["text"],
-                "first": state.mission_values[letter]["first"],
-                "later": state.mission_values[letter]["later"],
+                "first": worth[letter]["first"],
+                "later": worth[letter]["later"],
                 "flipped": letter in state.flipped_missions,
             }
             for letter, card in state.missions.items()
         ],
-        "sheets": [{"sheet": sheet.id, "seats": list(sheet.seats)} for sheet in state.sheets],
+        "sheets": [_sheet_ref(sheet) for sheet in state.sheets],
         "seats": [
             {"seat": index, "confirmed": seat.confirmed, "sheets": list(seat.sheets), "sheet": seat.sheet}
             for index, seat in enumerate(state.seats)
         ],
         "end": state.end,
         "result": state.result,
+        # Solo: ASTRA (never its deck) and the hand the combinations are paired from.
+        "astra": solo.view(state) if state.astra is not None else None,
+        "hand": solo.hand_view(state) if state.astra is not None else None,
     }
 
 
 def sheet_view(state: GameState, sheet_id: int, *, viewer: int | None) -> dict[str, Any]:
     """Every mark on a sheet by element id, the live score and what is derived."""
-    rules = rules_for(state.adventure)
     sheet = state.sheets[sheet_id]
     marks = sheet.marks if _sees_current_turn(state, sheet, viewer) else sheet.turn_start_marks
-    view: dict[str, Any] = {"sheet": sheet.id, "seats": list(sheet.seats)}
+    return _sheet(state, sheet, marks)
+
+
+def referee_sheet_view(state: GameState, sheet_id: int) -> dict[str, Any]:
+    """A sheet as ``sheet_view`` gives it, with every mark made so far, this turn's included."""
+    sheet = state.sheets[sheet_id]
+    return _sheet(state, sheet, sheet.marks)
+
+
+def referee_seats(state: GameState) -> list[dict[str, Any]]:
+    """Where each seat stands in the turn in play, hidden from the other seats or not: what
+    it chose and wrote, the effects waiting for its choice, the missions it may claim and
+    those it claimed, and whether it confirmed."""
+    return [
+        {
+            "seat": index,
+            "sheet": seat.sheet,
+            "chosen": seat.chosen,
+            "choice": dict(seat.turn_choice),
+            "pending": [list(frame) for frame in seat.pending],
+            "claimable": list(seat.claimable),
+            "claimed": list(seat.claimed),
+            "confirmed": seat.confirmed,
+        }
+        for index, seat in enumerate(state.seats)
+    ]
+
+
+def mission_claims(state: GameState) -> dict[str, list[dict[str, Any]]]:
+    """Who accomplished each mission so far, as the sheets record it once a turn resolves:
+    by letter, each sheet that holds it with its seats and the value it was given."""
+    rules = rules_for(state.adventure)
+    return {
+        letter: [
+            {"sheet": sheet.id, "seats": list(sheet.seats), "value": sheet.marks[box]}
+            for sheet in state.sheets
+            if box in sheet.marks
+        ]
+        for letter, box in ((letter, rules.mission_box(letter)) for letter in state.missions)
+    }
+
+
+def sheet_schematic(state: GameState, sheet_id: int) -> Schematic:
+    """How a sheet of the game is laid out, to be drawn (see ``games.rules.schematic``)."""
+    return rules_for(state.adventure).layout.schematic
+
+
+def _sheet(state: GameState, sheet: Sheet, marks: Marks) -> dict[str, Any]:
+    rules = rules_for(state.adventure)
+    view = _sheet_ref(sheet)
     if len(sheet.seats) == 1:
         view["seat"] = sheet.seats[0]
+    if sheet.sides:
+        view["active_seat"] = state.playing_on(sheet.id) if state.status == "playing" else None
     view.update(
         marks=dict(marks),
         error_boxes=list(sheet.error_boxes),
@@ -63,6 +131,15 @@ def sheet_view(state: GameState, sheet_id: int, *, viewer: int | None) -> dict[s
         derived=rules.derived(state, sheet, marks=marks),
     )
     return view
+
+
+def _sheet_ref(sheet: Sheet) -> dict[str, Any]:
+    """A sheet's id and the seats that play on it (and, when it is shared, which side of it
+    each seat owns)."""
+    ref: dict[str, Any] = {"sheet": sheet.id, "seats": list(sheet.seats)}
+    if sheet.sides:
+        ref["sides"] = dict(sheet.sides)
+    return ref
 
 
 def redact(event: Event, state: GameState, *, viewer: int | None) -> Event | None:

@@ -13,6 +13,8 @@ from typing import Any
 import jsonschema
 from rest_framework.test import APIClient
 
+JSON = "application/json"
+
 
 def _strict(node: Any) -> Any:
     if isinstance(node, list):
@@ -36,7 +38,7 @@ class SchemaCheck:
 
     def __post_init__(self) -> None:
         self.components = _strict(self.schema["components"])
-        self._validators: dict[tuple[str, str, int], jsonschema.Draft7Validator] = {}
+        self._validators: dict[tuple[str, str, int, str], jsonschema.Draft7Validator] = {}
         self.routes = [
             (re.compile("^" + re.sub(r"\{[^}]+\}", "[^/]+", template) + "$"), operations)
             for template, operations in self.schema["paths"].items()
@@ -48,8 +50,11 @@ class SchemaCheck:
                 return template, dict(operations[method.lower()])
         raise AssertionError(f"{method} {path} is not in the schema")
 
-    def validate(self, method: str, path: str, status: int, body: Any) -> None:
-        """Fail unless the schema declares this status for the operation and the body fits it."""
+    def validate(
+        self, method: str, path: str, status: int, body: Any, media_type: str = JSON
+    ) -> None:
+        """Fail unless the schema declares this status for the operation, with this media type,
+        and the body fits it (a body of another media type than JSON is checked as text)."""
         template, operation = self.operation(method, path)
         responses = operation["responses"]
         assert str(status) in responses, f"{method} {path}: {status} is not declared"
@@ -57,9 +62,10 @@ class SchemaCheck:
         if content is None:
             assert body is None, f"{method} {path}: {status} declares no body"
         else:
-            key = (method, template, status)
+            assert media_type in content, f"{method} {path} {status}: {media_type} is not declared"
+            key = (method, template, status, media_type)
             if key not in self._validators:
-                declared = _strict(content["application/json"]["schema"])
+                declared = _strict(content[media_type]["schema"])
                 root = {**declared, "components": self.components}
                 self._validators[key] = jsonschema.Draft7Validator(root)
             error = jsonschema.exceptions.best_match(self._validators[key].iter_errors(body))
@@ -78,19 +84,27 @@ class CheckedClient:
 
     def get(self, path: str, query: dict[str, Any] | None = None) -> Any:
         response = self.client.get(path, query or {})
-        self.check.validate("GET", path, response.status_code, _body(response))
+        self.check.validate("GET", path, response.status_code, *_body(response))
         return response
 
     def post(self, path: str, body: Any = None) -> Any:
         response = self.send(self.client, path, body)
-        self.check.validate("POST", path, response.status_code, _body(response))
+        self.check.validate("POST", path, response.status_code, *_body(response))
         return response
 
 
-def _body(response: Any) -> Any:
-    if not response.content:
-        return None
-    return response.json()
+def _body(response: Any) -> tuple[Any, str]:
+    """The body as the schema describes it (JSON, or text for another media type) and its
+    media type. A streamed body is read whole and kept, so that the test can read it again."""
+    media_type = response.get("Content-Type", JSON).split(";")[0].strip()
+    if response.streaming:
+        content = b"".join(response.streaming_content)
+        response.streaming_content = [content]
+    else:
+        content = response.content
+    if not content:
+        return None, media_type
+    return (response.json() if media_type == JSON else content.decode()), media_type
 
 
 def load(client: APIClient) -> SchemaCheck:

@@ -33,13 +33,11 @@ def test_create_records_the_pack_and_seats_the_creator(checked: list[CheckedClie
         "id": "open", "version": "1", "hash": shipped.content_hash, "title": "Open Orbit"
     }  # fmt: skip
     assert campaign["status"] == "lobby"
-    assert campaign["seats"] == [{"seat": 0, "username": "alice", "stars": 0}]
+    assert campaign["seats"] == [{"seat": 0, "username": "alice", "bot": None, "stars": 0}]
     assert campaign["seat"] == 0 and campaign["captain"] is None and campaign["chapter"] is None
     assert campaign["version"] == 1
-    assert [chapter["available"] for chapter in campaign["chapters"]] == [True] * 7 + [False]
-    assert campaign["chapters"][7]["unavailable"] == (
-        "Chapter 8 plays adventure 8 (The Battle), which is not playable yet."
-    )
+    assert [chapter["available"] for chapter in campaign["chapters"]] == [True] * 8
+    assert [chapter["unavailable"] for chapter in campaign["chapters"]] == [None] * 8
     stored = Pack.objects.get(content_hash=shipped.content_hash)
     assert stored.content == shipped.content and stored.key == "open"
     (created,) = CampaignEvent.objects.filter(campaign_id=campaign["id"])

@@ -1,9 +1,9 @@
-"""Whole campaigns over HTTP, chapters 1 to 7 (the adventures playable today), for 3 and 6
-players: every chapter's game played by random bots through /games (options of /decision,
-sent to /moves), every campaign choice made through /campaigns/{id}/decision and /moves, and
-every campaign answer checked against the served schema. The stars are the table's for the
-ranks, the captain follows the stars, a replayed chapter replaces its stars, and chapter 8
-waits for its adventure."""
+"""Whole campaigns over HTTP, chapters 1 to 8, for 3 and 6 players: every chapter's game played
+by random bots through /games (options of /decision, sent to /moves), every campaign choice
+made through /campaigns/{id}/decision and /moves, and every campaign answer checked against the
+served schema. The stars are the table's for the ranks, the captain follows the stars, a
+replayed chapter replaces its stars, and after chapter 8 the most stars win (then the higher
+total score over the chapters)."""
 
 import random
 from collections.abc import Callable
@@ -17,7 +17,10 @@ from tests.api.openapi_check import CheckedClient, load
 from tests.campaigns.http import API, choose_between_chapters, current_game, open_campaign, play_game
 
 # rules/campaign.md, "After each chapter": final rank -> stars
-TABLE = {1: (1, 0, 0), 2: (1, 0, 0), 3: (2, 1, 0), 4: (2, 1, 0), 5: (3, 2, 1), 6: (4, 2, 1), 7: (5, 3, 1)}
+TABLE = {
+    1: (1, 0, 0), 2: (1, 0, 0), 3: (2, 1, 0), 4: (2, 1, 0), 5: (3, 2, 1), 6: (4, 2, 1), 7: (5, 3, 1),
+    8: (6, 3, 1),
+}  # fmt: skip
 NAMES = ("ann", "ben", "cy", "dee", "eli", "fay")
 
 
@@ -35,6 +38,17 @@ def counted_stars(view: dict[str, Any], players: int) -> list[int]:
             for award in attempt["stars"]:
                 tallies[award["seat"]] += award["stars"]
     return tallies
+
+
+def counted_totals(view: dict[str, Any], players: int) -> list[int]:
+    """Each seat's total score over the attempts that count."""
+    totals = [0] * players
+    for chapter in view["chapters"]:
+        for attempt in chapter["attempts"]:
+            if attempt["attempt"] == chapter["counts"]:
+                for score in attempt["result"]["scores"]:
+                    totals[score["seat"]] += score["total"]
+    return totals
 
 
 def check_stars(chapter: int, attempt: dict[str, Any], held: list[dict[str, Any]]) -> None:
@@ -66,7 +80,7 @@ def chooser(rng: random.Random, then: str) -> Callable[[int, dict[str, Any]], di
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(("players", "replay"), [(3, 2), (6, None)])
-def test_a_campaign_over_http_through_chapters_1_to_7(
+def test_a_campaign_over_http_through_its_eight_chapters(
     make_player: Callable[[str], APIClient], post: Any, players: int, replay: int | None
 ) -> None:
     clients = [make_player(name) for name in NAMES[:players]]
@@ -82,7 +96,8 @@ def test_a_campaign_over_http_through_chapters_1_to_7(
         game = current_game(checked[0], campaign)
         play_game(clients, game, rng, post=post)
         view = checked[chapter % players].get(base).json()
-        assert view["status"] == "between" and view["chapter"] == chapter
+        assert view["status"] == ("finished" if chapter == 8 else "between")
+        assert view["chapter"] == chapter
         attempt = view["chapters"][chapter - 1]["attempts"][-1]
         assert attempt["game"] == game and attempt["status"] == "finished"
         check_stars(chapter, attempt, held)
@@ -104,26 +119,20 @@ def test_a_campaign_over_http_through_chapters_1_to_7(
         if replayed and chapter == replay:
             chapter_view = view["chapters"][chapter - 1]
             assert chapter_view["counts"] == 2 and len(chapter_view["attempts"]) == 2
-        if chapter == 7:
+        if chapter == 8:
             break
         choose_between_chapters(checked, campaign, chooser(rng, "next_chapter"), post=send)
         held = checked[0].get(base).json()["cards"]
         chapter += 1
 
-    # the cards offered after chapter 7 are chosen; then chapter 8 waits for adventure 8: the
-    # captain may only replay, and next_chapter is a 409 that appends nothing
-    choose_between_chapters(checked, campaign, chooser(rng, "next_chapter"), post=send, stop_at="chapter")
-    decision = checked[captain].get(f"{base}/decision").json()
-    assert decision == {
-        "kind": "chapter", "options": [{"action": "replay_chapter", "chapter": 7}],
-        "can_undo": False, "can_confirm": False,
-    }  # fmt: skip
+    # after chapter 8 the campaign is over: the most stars win, then the higher total score
+    stars, totals = counted_stars(view, players), counted_totals(view, players)
+    best = max(zip(stars, totals, strict=True))
+    assert view["winners"] == [seat for seat in range(players) if (stars[seat], totals[seat]) == best]
     count = CampaignEvent.objects.filter(campaign_id=campaign).count()
-    refused = checked[captain].post(f"{base}/moves", {"choice": {"action": "next_chapter", "chapter": 8}})
-    assert refused.status_code == 409 and refused.json()["code"] == "chapter_not_available"
+    refused = checked[captain].post(f"{base}/moves", {"choice": {"action": "replay_chapter", "chapter": 8}})
+    assert refused.status_code == 409
     assert CampaignEvent.objects.filter(campaign_id=campaign).count() == count
-    view = checked[0].get(base).json()
-    assert view["chapters"][7]["available"] is False and view["chapters"][7]["attempts"] == []
 
     logged: set[str] = set()
     after: int | None = 0
@@ -133,7 +142,7 @@ def test_a_campaign_over_http_through_chapters_1_to_7(
         after = page["next"]
     assert logged >= {
         "campaign_created", "chapter_opened", "chapter_started", "chapter_finished", "stars_awarded",
-        "cards_offered", "card_chosen", "captain_changed",
+        "cards_offered", "card_chosen", "captain_changed", "campaign_finished",
     }  # fmt: skip
     if replay:
         assert "chapter_replayed" in logged

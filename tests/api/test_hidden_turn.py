@@ -1,6 +1,7 @@
 """Nothing a seat does before its turn is revealed can be read or inferred by another seat:
 not its marks, and not how many events it stored (versions and feed positions move only with
-what the reader may read)."""
+what the reader may read). In The Battle this holds for the neighbour who owns the other side of
+the sheet played too."""
 
 from typing import Any
 
@@ -10,6 +11,18 @@ from rest_framework.test import APIClient
 from tests.api.test_reading import base, play_until_confirm
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(params=[1, 8], ids=["launch", "battle"])
+def playing_game(request: pytest.FixtureRequest, alice: APIClient, bob: APIClient, carol: APIClient,
+                 post: Any) -> int:  # fmt: skip
+    """A started 3-player game of Adventure 1 (a sheet per seat) or 8 (sheets shared by
+    neighbours): alice in seat 0, bob 1, carol 2."""
+    game = post(alice, "/api/v1/games", {"adventure": request.param, "max_players": 3}).json()
+    for client in (bob, carol):
+        assert post(client, f"/api/v1/games/{game['id']}/join").status_code == 200
+    assert post(alice, f"/api/v1/games/{game['id']}/start").status_code == 200
+    return int(game["id"])
 
 
 def _everything(client: APIClient, game: int) -> dict[str, Any]:
@@ -23,14 +36,24 @@ def _everything(client: APIClient, game: int) -> dict[str, Any]:
 
 
 def test_another_seats_hidden_moves_change_no_answer(
-    playing_game: int, alice: APIClient, bob: APIClient, post: Any
+    playing_game: int, alice: APIClient, bob: APIClient, carol: APIClient, post: Any
 ) -> None:
-    before = _everything(alice, playing_game)
-    play_until_confirm(bob, playing_game, post)
-    assert bob.get(base(playing_game)).json()["version"] > before["game"]["version"]
-    assert _everything(alice, playing_game) == before
-    post(bob, f"{base(playing_game)}/undo")
-    assert _everything(alice, playing_game) == before
+    """Turn 1, then turn 2: in The Battle bob plays sheet 1 (carol owns its other side), then
+    sheet 0 (alice's left sheet); neither owner sees a thing of it before the turn resolves."""
+    for _ in range(2):
+        before = [_everything(client, playing_game) for client in (alice, carol)]
+        bob_sheet = bob.get(f"{base(playing_game)}/decision").json()["sheet"]
+        play_until_confirm(bob, playing_game, post)
+        assert bob.get(base(playing_game)).json()["version"] > before[0]["game"]["version"]
+        assert bob.get(f"{base(playing_game)}/sheets/{bob_sheet}").json() != before[0]["sheets"][bob_sheet]
+        assert [_everything(client, playing_game) for client in (alice, carol)] == before
+        post(bob, f"{base(playing_game)}/undo")
+        assert [_everything(client, playing_game) for client in (alice, carol)] == before
+        for client in (alice, bob, carol):
+            play_until_confirm(client, playing_game, post)
+            assert post(client, f"{base(playing_game)}/confirm").status_code == 200
+        revealed = alice.get(f"{base(playing_game)}/sheets/{bob_sheet}").json()["marks"]
+        assert revealed == bob.get(f"{base(playing_game)}/sheets/{bob_sheet}").json()["marks"]
 
 
 def test_feed_positions_are_dense_and_only_grow_at_the_end(

@@ -22,7 +22,7 @@ def test_create_puts_the_creator_in_seat_0(alice: APIClient, post: Any) -> None:
     assert response.status_code == 201
     game = response.json()
     assert game["status"] == "lobby"
-    assert game["seats"] == [{"seat": 0, "username": "alice"}]
+    assert game["seats"] == [{"seat": 0, "username": "alice", "bot": None}]
     assert game["seat"] == 0
     assert game["version"] == 0
     assert game["max_players"] == 3
@@ -144,10 +144,18 @@ def test_list_shows_my_games(lobby: int, alice: APIClient, bob: APIClient) -> No
     assert bob.get("/api/v1/games").json() == []
 
 
-def test_an_adventure_the_engine_cannot_play_is_refused(alice: APIClient, post: Any) -> None:
-    response = post(alice, "/api/v1/games", {"adventure": 8, "max_players": 2})
-    if response.status_code == 201:
-        pytest.skip("the engine plays adventure 8 now")
+def test_a_solo_game_of_the_battle_is_refused_until_astra_plays_it(alice: APIClient, post: Any) -> None:
+    """A one-player game of adventure 8 is the solo mode against ASTRA: not playable yet, it is
+    refused when created for one player, and when started with one player seated."""
+    response = post(alice, "/api/v1/games", {"adventure": 8, "max_players": 1})
     assert response.status_code == 400
-    assert response.json()["code"]
+    assert response.json()["code"] == "solo_not_available"
+    assert "ASTRA" in response.json()["detail"]
     assert Game.objects.count() == 0
+
+    lobby = post(alice, "/api/v1/games", {"adventure": 8, "max_players": 2})
+    assert lobby.status_code == 201
+    started = post(alice, f"/api/v1/games/{lobby.json()['id']}/start")
+    assert (started.status_code, started.json()["code"]) == (400, "solo_not_available")
+    assert Game.objects.get().status == "lobby"
+    assert not Game.objects.get().events.exists()

@@ -73,6 +73,7 @@ def test_a_mission_met_is_offered_in_the_decision_and_claimed_with_a_move(
     decision = alice.get(f"{base}/decision").json()
     assert decision == {
         "kind": "mission",
+        "sheet": 0,
         "options": [{"action": "claim_mission", "letter": "C"}],
         "can_undo": False,
         "can_confirm": True,

@@ -106,7 +106,9 @@ def play_through_services(game_id: int, rng: random.Random, capture: Any) -> Non
     every mission offered claimed; ``capture`` (django_capture_on_commit_callbacks) runs the
     scoring and chapter-end tasks as a commit would."""
     game = Game.objects.get(pk=game_id)
-    users = [seat.user for seat in game.seats.select_related("user").order_by("index")]
+    users = [
+        seat.user for seat in game.seats.select_related("user").order_by("index") if seat.user is not None
+    ]
     with capture(execute=True):
         for _ in range(MAX_REQUESTS):
             game.refresh_from_db()

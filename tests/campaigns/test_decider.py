@@ -227,6 +227,8 @@ def to_the_end_of_chapter(state: CampaignState, last: int) -> None:
 
 
 def test_a_chapter_whose_adventure_is_not_playable_cannot_be_chosen(monkeypatch: pytest.MonkeyPatch) -> None:
+    battle = PLAYABLE[8]
+    monkeypatch.delitem(PLAYABLE, 8)  # as before The Battle was registered
     state = started(3)
     to_the_end_of_chapter(state, 7)
     settle_cards = decider.pending(state, OPEN)
@@ -242,12 +244,11 @@ def test_a_chapter_whose_adventure_is_not_playable_cannot_be_chosen(monkeypatch:
         "Chapter 8 plays adventure 8 (The Battle), which is not playable yet."
     )
     # once adventure 8 is registered as playable, the chapter is offered
-    monkeypatch.setitem(PLAYABLE, 8, PLAYABLE[7])
+    monkeypatch.setitem(PLAYABLE, 8, battle)
     assert {"action": "next_chapter", "chapter": 8} in decider.options(state, OPEN, state.captain).options
 
 
-def test_after_chapter_8_the_most_stars_win_then_the_total(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(PLAYABLE, 8, PLAYABLE[7])  # a stand-in: the Battle is not playable yet
+def test_after_chapter_8_the_most_stars_win_then_the_total() -> None:
     state = started(3)
     to_the_end_of_chapter(state, 7)
     settle(state)

@@ -14,6 +14,7 @@ from django.core.management import CommandError, call_command
 from campaigns import library
 from campaigns.rules import effects, packs
 from campaigns.rules.packs import CHAPTERS
+from games.rules.adventures import PLAYABLE
 
 OPEN = library.SHIPPED / "open.json"
 
@@ -145,9 +146,19 @@ def test_each_refusal_names_the_card_and_the_field(changes: dict[str, Any], fiel
     assert f"card 'bad-card', field '{field}'" in str(refused.value)
 
 
-def test_a_mark_on_a_sheet_not_playable_yet_is_read_from_its_data_file() -> None:
+def test_a_mark_on_a_sheet_not_playable_yet_is_read_from_its_data_file(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delitem(PLAYABLE, 8)  # as before The Battle was registered
     battle = card(after=7, effects=[marks(8, "pl1.plant1", "cross")])
     assert packs.problems(pack(battle)) == []
+
+
+def test_a_mark_on_a_playable_sheet_is_checked_by_its_rules() -> None:
+    """The Battle marks the elements of a side panel (a planet's space is not one)."""
+    assert packs.problems(pack(card(after=7, effects=[marks(8, "S.plant.b01", "cross")]))) == []
+    (problem,) = packs.problems(pack(card(after=7, effects=[marks(8, "pl1.plant1", "cross")])))
+    assert problem.field == "effects[0].marks[0].element"
 
 
 def test_two_cards_with_one_id_are_refused() -> None:

@@ -30,14 +30,30 @@ WORK = ROOT / "var" / "contract"
 CONFIG = Path(__file__).with_name("schemathesis.toml")
 
 
-def call(base: str, path: str, body: Any = None, token: str | None = None) -> Any:
+def call(
+    base: str, path: str, body: Any = None, token: str | None = None, method: str = "POST"
+) -> Any:
     headers = {"Content-Type": "application/json"}
     if token:
         headers["Authorization"] = f"Token {token}"
     data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(f"{base}{path}", data=data, headers=headers, method="POST")
+    request = urllib.request.Request(f"{base}{path}", data=data, headers=headers, method=method)
     with urllib.request.urlopen(request, timeout=30) as response:
         return json.loads(response.read() or b"null")
+
+
+def play_to_the_end(base: str, game: int, token: str) -> None:
+    """A one-player game played with its first option each time, until it is finished, so that
+    the run also reaches what only a finished game answers (replay, export)."""
+    for _ in range(2000):
+        if call(base, f"/games/{game}", token=token, method="GET")["status"] == "finished":
+            return
+        decision = call(base, f"/games/{game}/decision", token=token, method="GET")
+        if decision["options"]:
+            call(base, f"/games/{game}/moves", {"choice": decision["options"][0]}, token)
+        else:
+            call(base, f"/games/{game}/confirm", token=token)
+    raise RuntimeError(f"game {game} did not finish")
 
 
 def wait_for(base: str, seconds: float = 60) -> None:
@@ -53,12 +69,16 @@ def wait_for(base: str, seconds: float = 60) -> None:
 
 
 def prepare(base: str) -> str:
-    """The token of a player with a started two-player game and a started two-player campaign."""
+    """The token of a player with a started two-player game, a finished one-player game and a
+    started two-player campaign."""
     ann = call(base, "/auth/register", {"username": "contract-ann", "password": "lunar-module-17"})
     ben = call(base, "/auth/register", {"username": "contract-ben", "password": "orbit-station-42"})
     game = call(base, "/games", {"adventure": 1, "max_players": 2}, ann["token"])
     call(base, f"/games/{game['id']}/join", token=ben["token"])
     call(base, f"/games/{game['id']}/start", token=ann["token"])
+    solo = call(base, "/games", {"adventure": 1, "max_players": 1}, ann["token"])
+    call(base, f"/games/{solo['id']}/start", token=ann["token"])
+    play_to_the_end(base, solo["id"], ann["token"])
     campaign = call(base, "/campaigns", {"max_players": 2}, ann["token"])
     call(base, f"/campaigns/{campaign['id']}/join", token=ben["token"])
     call(base, f"/campaigns/{campaign['id']}/start", token=ann["token"])

@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from games.rules import engine
-from games.rules.cards import Combination
+from games.rules import astra, engine, solo
+from games.rules.cards import ACTIONS, Combination
 from games.rules.engine import Event, GameState
 from games.rules.sheet import Mark, Marks
-from games.rules.state import MISSIONS_PHASE
+from games.rules.state import INCIDENTS_PHASE, MISSIONS_PHASE, SETUP_PHASE, AstraState
 
 Choice = dict[str, Any]
 
@@ -28,9 +28,10 @@ def start_game(
     missions: Mapping[str, int] | None = None,
     sheet: Mapping[str, Mark] | None = None,
 ) -> GameState:
-    """A freshly started game (turn 1 flipped), every seat given ``sheet`` when one is named."""
+    """A freshly started game (turn 1 flipped: any choice the setup asks for is made with its
+    first option), every seat given ``sheet`` when one is named."""
     events = engine.new_game(adventure=adventure, players=players, seed=seed, missions=dict(missions or {}))
-    state = engine.replay(events)
+    state = setup_made(engine.replay(events))
     if sheet is not None:
         for seat in range(players):
             set_sheet(state, seat, sheet)
@@ -80,25 +81,40 @@ def undo(state: GameState, seat: int) -> list[Event]:
 
 
 def confirm(state: GameState, seat: int, *, claim: bool = True) -> list[Event]:
-    """Confirm a seat's turn. When that ends the turn and phase 6 offers missions, every seat
-    offered one claims all it may (as the players of the worked examples do) unless ``claim``
-    is False, which leaves phase 6 to the test."""
+    """Confirm a seat's turn. When that ends the turn, the choices phase 5 asks for are made
+    with the first option each (see ``choose_incidents``); when phase 6 offers missions, every
+    seat offered one claims all it may (as the players of the worked examples do) unless
+    ``claim`` is False, which leaves phase 6 to the test."""
     events = send(state, seat, {"type": "confirm"})
+    events += choose_incidents(state)
     if claim and state.phase == MISSIONS_PHASE:
         events += claim_all(state)
     return events
 
 
-def claim_all(state: GameState) -> list[Event]:
-    """Phase 6: every seat claims every mission it is offered, then confirms."""
+def choose_incidents(state: GameState) -> list[Event]:
+    """Phase 5 choices (a Virus's infections): every seat asked takes the first option until
+    none is asked (a test that cares which space is infected plays its own)."""
     events: list[Event] = []
-    for seat in range(state.players):
-        while engine.options(state, seat).kind == "mission":
-            offered = engine.options(state, seat).options
-            if offered:
-                events += move(state, seat, offered[0])
-            else:
-                events += send(state, seat, {"type": "confirm"})
+    while state.status == "playing" and state.phase == INCIDENTS_PHASE:
+        seat = next(seat for seat in range(state.players) if engine.options(state, seat).kind != "wait")
+        events += move(state, seat, engine.options(state, seat).options[0])
+    return events
+
+
+def claim_all(state: GameState) -> list[Event]:
+    """Phase 6: every seat claims every mission it is offered, then confirms (and again when
+    the claims set off a new phase 5 and phase 6, as the Virus's do)."""
+    events: list[Event] = []
+    while state.status == "playing" and state.phase in (MISSIONS_PHASE, INCIDENTS_PHASE):
+        events += choose_incidents(state)
+        for seat in range(state.players):
+            while engine.options(state, seat).kind == "mission":
+                offered = engine.options(state, seat).options
+                if offered:
+                    events += move(state, seat, offered[0])
+                else:
+                    events += send(state, seat, {"type": "confirm"})
     return events
 
 
@@ -111,7 +127,7 @@ def confirm_all(state: GameState) -> list[Event]:
 
 
 def options(state: GameState, seat: int) -> list[Choice]:
-    return engine.options(state, seat).options
+    return list(engine.options(state, seat).options)
 
 
 def score(state: GameState, seat: int) -> dict[str, Any]:
@@ -138,3 +154,70 @@ def circled(*elements: str) -> Marks:
 
 def crossed(*elements: str) -> Marks:
     return {element: "cross" for element in elements}
+
+
+# --- solo games against ASTRA -----------------------------------------------------------------
+
+
+def start_solo(
+    adventure: int, level: int = 1, *, seed: int = 1, missions: Mapping[str, int] | None = None
+) -> GameState:
+    """A freshly started solo game against ASTRA of ``level`` (any choice the setup asks for
+    made with its first option, turn 1's hand drawn)."""
+    events = engine.new_game(
+        adventure=adventure, players=1, seed=seed, missions=dict(missions or {}), astra_level=level
+    )
+    return setup_made(engine.replay(events))
+
+
+def setup_made(state: GameState) -> GameState:
+    """The game once every choice its setup asks for is made, with the first option each."""
+    while state.phase == SETUP_PHASE:
+        seat = next(seat for seat in range(state.players) if engine.options(state, seat).kind != "wait")
+        move(state, seat, engine.options(state, seat).options[0])
+    return state
+
+
+def against_astra(state: GameState, level: int, pile: Mapping[str, int] | None = None) -> None:
+    """Make a one-player game a solo game against ASTRA of ``level`` holding ``pile``."""
+    setup = solo.setup(state.adventure, level)
+    state.astra = AstraState(
+        level=setup["level"],
+        bonus_boxes=setup["bonus_boxes"],
+        name=setup["name"],
+        multipliers=dict(setup["multipliers"]),
+        fixed_points=setup["fixed_points"],
+        points_per_level=setup["points_per_level"],
+        pile={action: 0 for action in ACTIONS} | dict(pile or {}),
+    )
+    state.decisions.clear()
+
+
+def set_hand(state: GameState, *cards: int) -> None:
+    """Make the player's hand these three cards (the turn's six pairs follow)."""
+    assert state.astra is not None
+    state.astra.hand = list(cards)
+    state.astra.deck = [card for card in state.astra.deck if card not in cards]
+    state.combinations = astra.hand_combinations(state.astra.hand)
+    state.decisions.clear()
+
+
+def set_deck(state: GameState, *top: int) -> None:
+    """Put these cards on top of the solo deck, in this order."""
+    assert state.astra is not None
+    state.astra.deck = [*top, *(card for card in state.astra.deck if card not in top)]
+
+
+def astra_part(state: GameState) -> list[Event]:
+    """Play ASTRA's part of the turn (when due) and apply its events."""
+    return apply(state, engine.astra_turn(state))
+
+
+def pick(state: GameState, number_card: int, action_card: int, **fields: Any) -> Choice:
+    """The listed pick of a solo turn: the number of one card with the action of another."""
+    for option in options(state, 0):
+        if (option.get("number_card"), option.get("action_card")) == (number_card, action_card) and all(
+            option.get(key) == value for key, value in fields.items()
+        ):
+            return option
+    raise AssertionError(f"no listed pick of cards {number_card}/{action_card} with {fields}")

@@ -1,8 +1,10 @@
-"""Whole games played by bots, for every playable adventure and 1 to 6 players, with fixed
-seeds: each game ends without an engine error and its events replay to the stored result.
+"""Whole games played by bots, for every playable adventure and 1 to 6 players (2 to 6 for The
+Battle, whose one-player game is played against ASTRA), with fixed seeds: each game ends without
+an engine error and its events replay to the stored result.
 
 The suite plays ``GAMES_PER_PLAYER_COUNT`` games per adventure and player count (72 games per
-adventure by default), enough that, over an adventure's games, every action of its sheet is
+adventure by default, 60 for The Battle), enough that, over an adventure's games, every action
+of its sheet is
 used: the test holds the default to that. (Missions claimed and declined have tests of their
 own: bots meet few mission conditions, and in the Journey none.) ``make soak`` plays many more
 (``MOON_SOAK_GAMES`` games in all, 10,000 there) with the same checks.
@@ -14,14 +16,19 @@ from collections import Counter
 
 import pytest
 
-from games.rules import bots, engine
+from games.rules import astra, bots, engine, solo
 from games.rules.adventures import PLAYABLE
 from games.rules.adventures.base import Adventure
 from games.rules.engine import Event, GameState
 
-PLAYER_COUNTS = range(1, 7)
+MAX_PLAYERS = 6
 SOAK_GAMES = int(os.environ.get("MOON_SOAK_GAMES") or 0)
-GAMES_PER_PLAYER_COUNT = max(12, SOAK_GAMES // (len(PLAYABLE) * len(PLAYER_COUNTS)))
+GAMES_PER_PLAYER_COUNT = max(12, SOAK_GAMES // (len(PLAYABLE) * MAX_PLAYERS))
+
+
+def player_counts(adventure: int) -> range:
+    """Every number of players a game of the adventure is dealt for."""
+    return range(PLAYABLE[adventure].min_players, MAX_PLAYERS + 1)
 GREEDY_EVERY = 5  # one seat in five (by seat and game) plays greedy, the others random
 
 
@@ -58,7 +65,7 @@ def _check(state: GameState, events: list[Event], players: int) -> None:
 @pytest.mark.parametrize("adventure", sorted(PLAYABLE))
 def test_bot_games_end_replay_to_their_result_and_use_every_rule_of_the_sheet(adventure: int) -> None:
     used: Counter[str] = Counter()
-    for players in PLAYER_COUNTS:
+    for players in player_counts(adventure):
         for game in range(GAMES_PER_PLAYER_COUNT):
             state, events = _play(adventure, players, game)
             try:
@@ -68,7 +75,7 @@ def test_bot_games_end_replay_to_their_result_and_use_every_rule_of_the_sheet(ad
             used.update(_what_was_played(PLAYABLE[adventure], events))
 
     rules = PLAYABLE[adventure]
-    games = GAMES_PER_PLAYER_COUNT * len(PLAYER_COUNTS)
+    games = GAMES_PER_PLAYER_COUNT * len(player_counts(adventure))
     print(f"\n{rules.name}: {games} games, {dict(sorted(used.items()))}")
     actions = {action for action in rules.steps if f"used:{action}" not in used}
     assert not actions, f"no game used {sorted(actions)}"
@@ -93,3 +100,37 @@ def _what_was_played(rules: Adventure, events: list[Event]) -> Counter[str]:
             played.update(f"end:{reason['reason']}" for reason in data["reasons"])
     played["mission_declined"] = len(offered - claimed)
     return played
+
+
+# The adventures one player plays against ASTRA (The Battle's solo mode comes with its ASTRA).
+SOLO = [number for number, rules in sorted(PLAYABLE.items()) if rules.players_problem(1) is None]
+
+
+@pytest.mark.parametrize("adventure", SOLO)
+def test_solo_bot_games_against_every_astra_level_replay_to_their_result(adventure: int) -> None:
+    """A random and a greedy player against each of the 8 ASTRA levels: every game ends (the
+    deck ends it at the latest, after 35 turns), replays to its stored result, and the result
+    names ASTRA's total by its pile (its track in adventure 1) and the winner by the totals."""
+    for level in range(1, 9):
+        for kind in ("random", "greedy"):
+            rng = random.Random(f"solo/{adventure}/{level}/{kind}")
+            state, events = bots.play_game(
+                adventure=adventure, bots=[bots.KINDS[kind](rng)], seed=level, astra_level=level
+            )
+            where = f"adventure {adventure}, level {level}, {kind}"
+            assert state.status == "ended" and state.turn <= 35, where
+            result = engine.result_event(state)
+            assert engine.result_event(engine.replay(events)) == result, where
+            data = result["data"]
+            assert data["astra"] == solo.astra_score(state)
+            if adventure != 1:
+                foe = astra.opponent(level)
+                assert state.astra is not None
+                assert data["astra"]["total"] == astra.astra_score(adventure, level, state.astra.pile).total
+                assert sum(state.astra.pile.values()) + len(state.astra.removed) == state.turn
+                assert foe.name == state.astra.name
+                player, theirs = data["scores"][0]["total"], data["astra"]["total"]
+                expected: list[int | str] = (
+                    [0] if player > theirs else ["astra"] if player < theirs else [0, "astra"]
+                )
+                assert data["winners"] == expected, where

@@ -1,6 +1,6 @@
 """The worked examples of the Colony spec (adventure-3-colony.md section 12), one test each."""
 
-from games.rules import astra, engine
+from games.rules import astra, engine, solo
 from games.rules.sheet import Marks
 from tests.rules.colony_helpers import (
     LAYOUT,
@@ -28,6 +28,7 @@ from tests.rules.colony_helpers import (
     with_antennas,
     write,
 )
+from tests.rules.playing import against_astra
 
 # --- 12.1 scoring examples -----------------------------------------------------------------
 
@@ -166,10 +167,12 @@ def test_example_s3_solo_sam_107_against_astra_margaret_102() -> None:
     }
     set_sheet(state, 0, sam)
     assert all(RULES.mission_holds(state, 0, card) for card in (77, 79, 81))
+    pile = {"robot": 5, "energy": 5, "plant": 4, "water": 5, "astronaut": 4, "planning": 4}
+    against_astra(state, 3, pile)
 
     breakdown = score(state, 0)
     solo_astronauts = RULES.solo_astronauts(3, astra_astronaut_cards=4)
-    assert solo_astronauts == 10
+    assert solo_astronauts == breakdown["astronauts"] == 10
     sheet_parts = {k: v for k, v in breakdown.items() if k not in ("astronauts", "total")}
     assert sheet_parts == {
         "missions": 26,
@@ -182,10 +185,11 @@ def test_example_s3_solo_sam_107_against_astra_margaret_102() -> None:
         "campaign": 0,
     }
     sam_total = sum(sheet_parts.values()) + solo_astronauts
-    pile = {"robot": 5, "energy": 5, "plant": 4, "water": 5, "astronaut": 4, "planning": 4}
     astra_total = astra.astra_score(3, 3, pile).total
     assert (sam_total, astra_total) == (107, 102)
     assert astra.solo_winner(sam_total, astra_total) == "player"
+    result = solo.standings(state)
+    assert (result["scores"][0]["total"], result["astra"]["total"], result["winners"]) == (107, 102, [0])
 
 
 # --- 12.2 turn examples --------------------------------------------------------------------

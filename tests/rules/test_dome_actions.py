@@ -31,11 +31,11 @@ from tests.rules.dome_helpers import (
     upgrades,
     write,
 )
-from tests.rules.playing import claim_all, confirm_all
+from tests.rules.playing import claim_all, confirm, confirm_all
 
 
 def options(state: engine.GameState, seat: int = 0) -> list[dict]:
-    return engine.options(state, seat).options
+    return list(engine.options(state, seat).options)
 
 
 # --- writing the number --------------------------------------------------------------------
@@ -363,6 +363,38 @@ def test_a_mission_claim_is_optional_and_a_declined_card_stays_unflipped() -> No
     send(state, 1, {"type": "confirm"})  # declined
     assert "A" not in state.flipped_missions
     assert not {"mission.A", "mission.A.first", "mission.A.later"} & state.sheets[1].marks.keys()
+
+
+def test_the_game_view_gives_each_seat_its_own_missions_track_values() -> None:
+    state = game(2, missions={"A": 89, "B": 90, "C": 92})
+    set_sheet(state, 1, upgrades(missions=2))
+    values = {
+        viewer: [(m["first"], m["later"]) for m in engine.game_view(state, viewer=viewer)["missions"]]
+        for viewer in (0, 1, None)
+    }
+    assert values == {0: [(8, 4)] * 3, 1: [(12, 8)] * 3, None: [(8, 4)] * 3}
+
+
+@pytest.mark.parametrize(("rows", "claims"), [(0, False), (4, True)])
+def test_the_greedy_bot_weighs_a_game_ending_claim_at_its_track_value(rows: int, claims: bool) -> None:
+    """A third mission ends the game: the bot claims it when the track's value (18 with every
+    row crossed) lifts it level with the leader, not when it is worth 8; read as the 0 the card
+    prints, it was never claimed while trailing."""
+    state = game(2, missions={"A": 89, "B": 90, "C": 93})
+    four_x = skyscrapers({"sk1": {"d1": "X", "u1": "X"}, "sk2": {"d1": "X", "u1": "X"}})
+    set_sheet(state, 0, {**stars(A="first", B="first"), **upgrades(missions=rows), **four_x})
+    set_sheet(state, 1, {**stars(A="later"), **upgrades(missions=4),
+                         **tower({"u1": 3, "u2": 3, "u3": 3, "u4": 3})})
+    reveal(state, (9, "energy"), (2, "energy"), (1, "energy"))
+    for seat in (0, 1):
+        write(state, seat, 0, "sk3.d1")
+        move(state, seat, action="skip", effect="action.energy")
+        confirm(state, seat, claim=False)
+    assert options(state, 0) == [{"action": "claim_mission", "letter": "C"}]
+    lead = score(state, 1)["total"] - score(state, 0)["total"]
+    assert lead == (30 if rows == 0 else 10)  # the claim is worth 8 or 18
+    choice = bots.greedy_bot(random.Random(0))(state, 0)
+    assert (choice["type"] == "move") is claims
 
 
 # --- astronauts, end of game and standings -------------------------------------------------

@@ -1,7 +1,6 @@
-"""The worked examples of the Dome spec (adventure-5-dome.md section 12), one test each (the
-ASTRA side of example 3 excepted: the solo game is a later issue)."""
+"""The worked examples of the Dome spec (adventure-5-dome.md section 12), one test each."""
 
-from games.rules import engine
+from games.rules import engine, solo
 from games.rules.sheet import Marks
 from tests.rules.dome_helpers import (
     RULES,
@@ -23,7 +22,7 @@ from tests.rules.dome_helpers import (
     upgrades,
     write,
 )
-from tests.rules.playing import confirm_all
+from tests.rules.playing import against_astra, confirm_all
 
 # --- scoring examples ----------------------------------------------------------------------
 
@@ -109,8 +108,8 @@ def test_example_s2_upgrades_and_a_tied_astronaut_lead() -> None:
     assert result["total"] == 74
 
 
-def test_example_s3_the_players_sheet() -> None:
-    """The player's own total; alone on the sheet, 3 astronauts lead (as against ASTRA's 3)."""
+def test_example_s3_solo_the_player_beats_astra_48_to_46() -> None:
+    """Against ASTRA (level 1) holding 3 Astronaut cards, the player's 3 astronauts lead."""
     sheet = {
         **skyscrapers(
             {
@@ -130,6 +129,8 @@ def test_example_s3_the_players_sheet() -> None:
         **astronauts(3),
     }
     state = game(1, missions={"A": 88, "B": 91, "C": 92}, sheet=sheet)
+    astra_pile = {"robot": 3, "energy": 2, "plant": 4, "water": 1, "astronaut": 3, "planning": 2}
+    against_astra(state, 1, astra_pile)
     result = score(state)
     assert result["missions"] == 12
     assert result["tower"] == 6 + 7 + 24
@@ -138,6 +139,11 @@ def test_example_s3_the_players_sheet() -> None:
     assert result["dome"] == -18
     assert result["system_errors"] == 0
     assert result["total"] == 48
+    standings = solo.standings(state)
+    assert (standings["astra"]["total"], standings["winners"]) == (46, [0])
+    assert state.astra is not None
+    state.astra.pile["astronaut"] = 4  # ASTRA leads: the other column
+    assert score(state)["astronauts"] != -10
 
 
 # --- turn examples -------------------------------------------------------------------------

@@ -7,7 +7,7 @@ adventure, and that stable code is what these tests expect.
 
 import pytest
 
-from games.rules import astra, engine
+from games.rules import astra, engine, solo
 from games.rules.sheet import Marks, X
 from tests.rules.journey_helpers import (
     LAYOUT,
@@ -38,6 +38,7 @@ from tests.rules.journey_helpers import (
     walls,
     write,
 )
+from tests.rules.playing import against_astra
 
 
 def _zone_ids(marks: Marks) -> list[str]:
@@ -139,9 +140,11 @@ def test_example_2_four_players_bruno_second_on_zones_plants_without_robots() ->
 
 
 def test_example_3_solo_chiara_beats_franklin() -> None:
-    """ASTRA is not played yet: the sheet is scored by the engine (alone in the ranking, so
-    the zones area is 20 there too), the zones area against ASTRA by ``solo_most_zones``."""
+    """Against ASTRA (Franklin, level 4): the zones area compares Chiara's complete zones with
+    ASTRA's Energy cards by pairs."""
     state = start(1, missions={"A": 70, "B": 73, "C": 74})
+    pile = {"robot": 6, "energy": 7, "plant": 5, "water": 3, "astronaut": 2, "planning": 2}
+    against_astra(state, 4, pile)
     set_sheet(
         state,
         0,
@@ -170,7 +173,6 @@ def test_example_3_solo_chiara_beats_franklin() -> None:
     assert RULES.mission_holds(state, 0, 70)
     assert RULES.mission_holds(state, 0, 73)
     assert not RULES.mission_holds(state, 0, 74)
-    pile = {"robot": 6, "energy": 7, "plant": 5, "water": 3, "astronaut": 2, "planning": 2}
     assert RULES.solo_most_zones(complete_zones=4, astra_energy_cards=pile["energy"]) == 20
     breakdown = score(state, 0)
     assert [
@@ -180,7 +182,11 @@ def test_example_3_solo_chiara_beats_franklin() -> None:
     assert breakdown["total"] == 116
     franklin = astra.astra_score(2, 4, pile)
     assert franklin.total == 102
-    assert astra.solo_winner(breakdown["total"], franklin.total) == "player"
+    result = solo.standings(state)
+    assert (result["scores"][0]["total"], result["astra"]["total"], result["winners"]) == (116, 102, [0])
+    assert state.astra is not None
+    state.astra.pile["energy"] = 10  # 5 pairs: Chiara's 4 zones come second
+    assert score(state, 0)["most_zones"] == 10
 
 
 def test_example_3_variant_solo_zones_below_astra_and_without_zone() -> None:

@@ -48,7 +48,7 @@ def _end_game(state: engine.GameState, reason: str, seats: list[int]) -> dict[st
 
 
 def _options(state: engine.GameState, seat: int) -> list[dict[str, Any]]:
-    return engine.options(state, seat).options
+    return list(engine.options(state, seat).options)
 
 
 def _refused(state: engine.GameState, seat: int, choice: dict[str, Any]) -> str:

@@ -72,7 +72,7 @@ def test_claiming_the_third_mission_ends_the_game() -> None:
     state = after_phase_5({"mission.A": 9, "mission.B": 7, **TEN_PLANTS}, {})
 
     claim(state, 0)
-    assert engine.options(state, 0) == engine.Decision("mission", [], can_confirm=True)
+    assert engine.options(state, 0) == engine.Decision("mission", [], can_confirm=True, sheet=0)
     confirm(state, 0)
 
     assert state.sheets[0].marks["mission.C"] == MISSION_C_FIRST

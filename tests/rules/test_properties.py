@@ -1,9 +1,10 @@
-"""Properties of the engine over random games (1-6 players, random moves): of every playable
-adventure where the property is the common turn's, of Adventure 1 where it is a sheet rule."""
+"""Properties of the engine over random games (1-6 players, 2-6 in The Battle; random moves): of
+every playable adventure where the property is the common turn's, of Adventure 1 where it is a
+sheet rule."""
 
 import itertools
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from hypothesis import given, settings
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 from games.rules import astra, cards, engine, ranking
 from games.rules.actions import astronaut_numbers
 from games.rules.adventures import PLAYABLE
+from games.rules.adventures.battle import BattleRules
 from games.rules.engine import Event, GameState
 from tests.rules.launch_helpers import LAYOUT, apply
 
@@ -19,7 +21,12 @@ SETTINGS = settings(max_examples=40, deadline=None)
 
 seeds = st.integers(min_value=0, max_value=2**32)
 player_counts = st.integers(min_value=1, max_value=6)
-adventures = st.sampled_from(sorted(PLAYABLE))
+# An adventure with a number of players it is dealt for.
+deals = st.sampled_from(sorted(PLAYABLE)).flatmap(
+    lambda adventure: st.tuples(
+        st.just(adventure), st.integers(min_value=PLAYABLE[adventure].min_players, max_value=6)
+    )
+)
 
 
 def _random_command(state: GameState, seat: int, rng: random.Random) -> dict[str, Any]:
@@ -51,15 +58,14 @@ def _steps(
 def _views(state: GameState) -> list[Any]:
     viewers = [None, *range(state.players)]
     return [engine.game_view(state, viewer=v) for v in viewers] + [
-        engine.sheet_view(state, seat, viewer=v) for seat in range(state.players) for v in viewers
+        engine.sheet_view(state, sheet.id, viewer=v) for sheet in state.sheets for v in viewers
     ]
 
 
 @SETTINGS
-@given(adventure=adventures, seed=seeds, players=player_counts, moves=seeds)
-def test_every_listed_option_is_accepted(
-    adventure: int, seed: int, players: int, moves: int
-) -> None:
+@given(deal=deals, seed=seeds, moves=seeds)
+def test_every_listed_option_is_accepted(deal: tuple[int, int], seed: int, moves: int) -> None:
+    adventure, players = deal
     steps = _steps(seed, players, random.Random(moves), max_turns=25, adventure=adventure)
     for state, seat, _ in steps:
         if seat < 0:
@@ -70,18 +76,22 @@ def test_every_listed_option_is_accepted(
         for option in decision.options:
             events = engine.decide(state, seat, {"type": "move", "choice": option})
             assert events, option
+            # A listed pick is recorded without a second check: the full check agrees.
             if option["action"] == "write":
-                # A listed write is recorded without a second check: the full check agrees.
                 assert rules.check_write(state, seat, option) == rules.listed_write(state, option)
+            if option["action"] == "draw":
+                assert isinstance(rules, BattleRules)
+                assert rules.check_draw(state, seat, option) == rules.listed_draw(state, seat, option)
         if decision.can_confirm:
             assert engine.decide(state, seat, {"type": "confirm"})
 
 
 @SETTINGS
-@given(adventure=adventures, seed=seeds, players=player_counts, moves=seeds)
+@given(deal=deals, seed=seeds, moves=seeds)
 def test_replaying_the_events_rebuilds_the_evolved_state(
-    adventure: int, seed: int, players: int, moves: int
+    deal: tuple[int, int], seed: int, moves: int
 ) -> None:
+    adventure, players = deal
     turn = 0
     for state, _, events in _steps(seed, players, random.Random(moves), adventure=adventure):
         if state.turn != turn or state.status != "playing":
@@ -93,25 +103,27 @@ def test_replaying_the_events_rebuilds_the_evolved_state(
 
 
 @SETTINGS
-@given(adventure=adventures, seed=seeds, players=player_counts, moves=seeds)
+@given(deal=deals, seed=seeds, moves=seeds)
 def test_undo_restores_the_sheet_as_it_was_at_the_start_of_the_turn(
-    adventure: int, seed: int, players: int, moves: int
+    deal: tuple[int, int], seed: int, moves: int
 ) -> None:
+    adventure, players = deal
     at_turn_start: dict[tuple[int, int], tuple[Any, list[Any]]] = {}
     for state, seat, _ in _steps(seed, players, random.Random(moves), adventure=adventure):
         if seat < 0:
             break
         key = (state.turn, seat)
+        played = state.seats[seat].sheet
         if state.seats[seat].chosen is None and key not in at_turn_start:
             at_turn_start[key] = (
-                engine.sheet_view(state, seat, viewer=seat),
-                engine.options(state, seat).options,
+                engine.sheet_view(state, played, viewer=seat),
+                list(engine.options(state, seat).options),
             )
         if engine.options(state, seat).can_undo:
             after_undo = state.copy()
             apply(after_undo, engine.decide(state, seat, {"type": "undo"}))
             sheet, options = at_turn_start[key]
-            assert engine.sheet_view(after_undo, seat, viewer=seat) == sheet
+            assert engine.sheet_view(after_undo, played, viewer=seat) == sheet
             assert engine.options(after_undo, seat).options == options
 
 
@@ -189,13 +201,15 @@ def _same(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a == b
 
 
-def _is_listed(choice: Any, options: list[dict[str, Any]]) -> bool:
-    """Whether a move names a listed option (a write may leave out its number; fields that
-    the option does not have are ignored, as an API ignores unknown fields)."""
+def _is_listed(choice: Any, options: Sequence[dict[str, Any]]) -> bool:
+    """Whether a move names a listed option (a write may leave out its number, and a System
+    Error its box, the next one; fields that the option does not have are ignored, as an API
+    ignores unknown fields)."""
     if not isinstance(choice, dict):
         return False
+    optional = {"number", "box"} - set(choice)
     for option in options:
-        needed = {k: v for k, v in option.items() if not (k == "number" and "number" not in choice)}
+        needed = {k: v for k, v in option.items() if k not in optional}
         if set(needed) <= set(choice) and all(_same(choice[k], v) for k, v in needed.items()):
             return True
     return False

@@ -11,7 +11,7 @@ from games.rules import bots, engine
 from games.rules.engine import GameState
 from games.rules.events import Recorder
 from games.rules.sheet import Marks
-from tests.rules.playing import confirm, confirm_all, options, skip, system_error
+from tests.rules.playing import confirm, confirm_all, options, send, skip, system_error
 from tests.rules.virus_helpers import (
     INF,
     LAYOUT,
@@ -47,9 +47,10 @@ def propagations(monkeypatch: pytest.MonkeyPatch) -> Counter[int]:
     calls: Counter[int] = Counter()
     original = RULES.propagate
 
-    def counted(rec: Recorder, seat: int) -> None:
-        calls[seat] += 1
-        original(rec, seat)
+    def counted(rec: Recorder, seat: int, *, times: int = 1) -> None:
+        if times:
+            calls[seat] += times
+        original(rec, seat, times=times)
 
     monkeypatch.setattr(RULES, "propagate", counted)
     return calls
@@ -260,11 +261,70 @@ def test_an_activation_is_never_prevented_by_quarantine() -> None:
     assert state.sheets[0].marks["q2M.target"] == "circle"
 
 
-def test_the_infected_space_takes_the_fewest_numbers() -> None:
-    marks = blank() | active("q3M") | floors({"floor3": [None] * 5 + [None, 5, None, 9, 10, 11]})
-    after = Recorder(one(marks))
-    RULES.propagate(after, 0)
-    assert infected(after.state.sheets[0].marks) == ["floor3.s8"]  # takes 6-8, s6 takes 0-4
+def infections_due() -> GameState:
+    """Two seats; seat 0's Water crosses a propagation symbol, so seat 1 suffers one propagation:
+    its grey virus in q1L, which has four empty spaces (1, 2, 4, 5) around its 3, then blue."""
+    marks = blank() | active("q1L") | crossed(*(f"water.t0{n}" for n in range(1, 5)))
+    marks |= crossed("water.box1", "water.box2", "water.bonus1", "water.bonus2", "act.blue")
+    marks |= circled("q4M.target")
+    state = game(2, sheet=marks)
+    set_sheet(state, 1, marks | floors({"floor1": [None] * 5 + [5]}))
+    reveal(state, (6, "water"), (3, "robot"), (12, "robot"))
+    write(state, 0, 0, "floor1.s1", 6)  # the tank of q1L
+    move(state, 0, action="water", effect="action.water")
+    write(state, 1, 1, "floor1.s3", 3)
+    move(state, 1, **skip("action.robot"))
+    for seat in (0, 1):
+        send(state, seat, {"type": "confirm"})
+    return state
+
+
+def test_a_virus_infects_the_empty_space_its_player_chooses_in_phase_5() -> None:
+    state = infections_due()
+    assert state.phase == "incidents" and state.turn == 1
+    assert engine.options(state, 0).kind == "wait"
+    decision = engine.options(state, 1)
+    assert (decision.kind, decision.can_undo, decision.can_confirm) == ("effect", False, False)
+    assert decision.options == [
+        {"action": "infect", "effect": "infect.q1L.grey", "space": space}
+        for space in ("floor1.s1", "floor1.s2", "floor1.s4", "floor1.s5")
+    ]
+    assert refused(state, 1, action="infect", effect="infect.q1L.grey", space="floor2.s2") == (
+        "space_not_in_quarter"
+    )
+    assert refused(state, 1, action="infect", effect="infect.q1L.grey", space="floor1.s3") == (
+        "space_not_empty"
+    )
+    for command, code in (({"type": "undo"}, "nothing_to_undo"), ({"type": "confirm"}, "effects_pending")):
+        with pytest.raises(engine.OutOfTurn) as caught:
+            engine.decide(state, 1, command)
+        assert caught.value.code == code
+    with pytest.raises(engine.OutOfTurn) as caught:
+        engine.decide(state, 0, {"type": "move", "choice": {"action": "infect"}})
+    assert caught.value.code == "turn_already_confirmed"
+    move(state, 1, action="infect", effect="infect.q1L.grey", space="floor1.s1")
+    assert infected(state.sheets[1].marks) == ["floor1.s1"]
+    # the propagation goes on with the next active virus, blue in q4M
+    blue = LAYOUT.quarters["q4M"].spaces
+    assert [option["space"] for option in options(state, 1)] == list(blue)
+    move(state, 1, action="infect", effect="infect.q4M.blue", space=blue[2])
+    assert infected(state.sheets[1].marks) == ["floor1.s1", blue[2]]
+    assert state.phase == "actions" and state.turn == 2
+
+
+def test_the_greedy_bot_infects_the_space_that_takes_the_fewest_numbers() -> None:
+    state = infections_due()
+    choice = bots.greedy_bot(random.Random(3))(state, 1)["choice"]
+    assert choice["space"] in ("floor1.s4", "floor1.s5")  # between 3 and 5; s1, s2 take 0-2
+    assert RULES.infection_space(state.sheets[1].marks, LAYOUT.quarters["q1L"]) == "floor1.s4"
+
+
+def test_a_quarter_with_one_empty_space_is_infected_without_asking() -> None:
+    marks = blank() | active("q1L") | floors({"floor1": [1, 2, None, 4, 5]})
+    rec = Recorder(one(marks))
+    RULES.propagate(rec, 0)
+    assert infected(rec.state.sheets[0].marks) == ["floor1.s3"]
+    assert rec.state.seats[0].pending == []
 
 
 def test_error_2_gives_its_player_one_propagation_and_error_3_ends_the_game(
@@ -313,16 +373,26 @@ def test_three_missions_end_the_game() -> None:
 # --- setup -------------------------------------------------------------------------------
 
 
-def test_the_grey_virus_goes_where_the_seat_places_it() -> None:
+def test_each_seat_places_its_grey_virus_before_the_first_turn_unless_a_card_placed_it() -> None:
     placed = [{"kind": "start_marks", "marks": [
         {"element": "q5R.target", "mark": "circle"}, {"element": "floor5.s9", "mark": "infected.grey"},
     ]}]  # fmt: skip
     state = engine.replay(engine.new_game(adventure=6, players=2, seed=1, modifiers={1: placed}))
+    assert (state.phase, state.turn, state.combinations) == ("setup", 0, [])
+    assert engine.options(state, 1).kind == "wait"
+    decision = engine.options(state, 0)
+    assert decision.kind == "effect" and len(decision.options) == 4 * 5
+    assert {option["quarter"] for option in decision.options} == {"q1L", "q2R", "q4L", "q5R"}
+    grey = {"action": "grey", "effect": "grey"}
+    assert refused(state, 0, **grey, quarter="q3M", space="floor3.s6") == "quarter_not_eligible"
+    assert refused(state, 0, **grey, quarter="q2R", space="floor1.s1") == "space_not_in_quarter"
+    move(state, 0, **grey, quarter="q2R", space="floor2.s9")
+    assert (state.phase, state.turn, len(state.combinations)) == ("actions", 1, 3)
+    assert state.sheets[0].marks["q2R.target"] == "circle"
+    assert infected(state.sheets[0].marks) == ["floor2.s9"]
     assert state.sheets[1].marks["q5R.target"] == "circle"
     assert infected(state.sheets[1].marks) == ["floor5.s9"]
-    assert state.sheets[0].marks["q1L.target"] == "circle"
-    assert infected(state.sheets[0].marks) == ["floor1.s2"]  # the default: no tank on it
-    assert "q1L.target" not in state.sheets[1].marks
+    assert "q2R.target" not in state.sheets[1].marks
 
 
 @pytest.mark.parametrize(

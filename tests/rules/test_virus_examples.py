@@ -7,7 +7,7 @@ from games.rules import engine
 from games.rules.engine import GameState
 from games.rules.events import Recorder
 from games.rules.sheet import Marks
-from tests.rules.playing import confirm, options, send, skip, system_error
+from tests.rules.playing import choose_incidents, confirm, options, send, skip, system_error
 from tests.rules.virus_helpers import (
     INF,
     LAYOUT,
@@ -267,9 +267,9 @@ def test_phase_5_counts_and_the_phase_6_loops(monkeypatch: pytest.MonkeyPatch) -
     calls: list[int] = []
     original = RULES.propagate
 
-    def counted(rec: Recorder, seat: int) -> None:
-        calls.append(seat)
-        original(rec, seat)
+    def counted(rec: Recorder, seat: int, *, times: int = 1) -> None:
+        calls.extend([seat] * times)
+        original(rec, seat, times=times)
 
     monkeypatch.setattr(RULES, "propagate", counted)
     state = game(3, missions={"A": 94, "B": 96, "C": 98})
@@ -326,7 +326,9 @@ def test_phase_5_counts_and_the_phase_6_loops(monkeypatch: pytest.MonkeyPatch) -
 
 
 def end_phase_6(state: GameState) -> None:
-    """Every seat still deciding in phase 6 claims no more."""
+    """Every seat still deciding in phase 6 claims no more (the choices of a phase 5 this sets
+    off are made with their first options)."""
     for seat in range(state.players):
         if engine.options(state, seat).kind == "mission":
             send(state, seat, {"type": "confirm"})
+    choose_incidents(state)

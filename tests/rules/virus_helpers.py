@@ -102,11 +102,20 @@ def write(state: GameState, seat: int, combination: int, space: str, number: int
     )
 
 
-def propagate(state: GameState, seat: int = 0, times: int = 1) -> GameState:
-    """Resolve propagations on a seat's sheet, as phase 5 does."""
+def propagate(
+    state: GameState, seat: int = 0, times: int = 1, *, choose: Sequence[str] = ()
+) -> GameState:
+    """Resolve propagations on a seat's sheet, as phase 5 does: where a virus leaves the seat
+    a choice, it infects the next space of ``choose``, then the space the greedy bot takes."""
     rec = Recorder(state)
-    for _ in range(times):
-        RULES.propagate(rec, seat)
+    RULES.propagate(rec, seat, times=times)
+    chosen = iter(choose)
+    while rec.seat(seat).pending:
+        step = rec.seat(seat).pending[-1][0]
+        space = next(chosen, None) or RULES.infection_space(
+            rec.sheet(seat).marks, LAYOUT.quarters[step.split(".")[1]]
+        )
+        RULES.play_effect(rec, seat, {"action": "infect", "effect": step, "space": space})
     return rec.state
 
 

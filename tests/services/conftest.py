@@ -13,6 +13,7 @@ and stops them when it ends. Anything missing makes these tests skip outside CI 
 
 import json
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -27,8 +28,12 @@ from typing import Any, NoReturn
 from urllib.parse import urlsplit
 
 import pytest
+from django.contrib.auth.models import User
 from django.db import connection
 
+from games import selectors
+from games import services as commands
+from games.models import Game
 from moon.celery import app as celery_app
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -332,3 +337,21 @@ def wait_for(predicate: Callable[[], Any], timeout: float, what: str) -> Any:
             return value
         time.sleep(0.2)
     raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+
+
+def play_to_the_end(game: Game, user: User, rng: random.Random, *, timeout: float = 300) -> None:
+    """Play a game (through the services) to its end for its one player, with random picks;
+    while the decision is to wait (ASTRA's part, bot seats, on the worker), poll."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        game.refresh_from_db()
+        if game.status != Game.Status.PLAYING:
+            return
+        decision = selectors.decision_view(game=game, viewer=user)
+        if decision["kind"] == "wait":
+            time.sleep(0.05)
+        elif decision["options"]:
+            commands.play_move(game=game, by=user, choice=rng.choice(decision["options"]))
+        else:
+            commands.confirm_turn(game=game, by=user)
+    raise AssertionError("the game did not end")

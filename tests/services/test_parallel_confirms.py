@@ -1,6 +1,6 @@
 """All six seats confirm at the same moment from parallel HTTP clients (each request served by
-its own thread and database connection): the log stays dense, nothing is written twice, and each
-turn resolves exactly once."""
+its own thread and database connection): the log stays dense, nothing is written twice, each
+turn resolves exactly once, and the hash chain runs unbroken across the racing appends."""
 
 import random
 import threading
@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from games.history import verify_chains
 from games.models import Event
 from tests.services.conftest import HttpClient, Worker, open_game
 
@@ -78,6 +79,7 @@ def test_six_seats_confirming_together_resolve_each_turn_once(
         started = [event for event in events if event.kind == "turn_started"]
         assert Counter(event.data["turn"] for event in started) == Counter(range(1, turn + 2))
         assert sum(1 for event in new if event.kind == "turn_started") == 1
+        assert [report.broken for report in verify_chains(game_id=game_id)] == [None]
         # Exactly one of the six answers carries the end of the turn it resolved.
         resolving = [body for _, body in answers if any(
             event["kind"] == "turn_started" for event in body["events"]

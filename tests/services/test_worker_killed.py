@@ -1,6 +1,7 @@
 """The worker dies (SIGKILL) while it scores a game; once a worker runs again the game is scored,
 with exactly one result event. And when only a pool process of a prefork worker dies, the task
-is handed back at once (reject_on_worker_lost) and run again, once.
+is handed back at once (reject_on_worker_lost) and run again, once. (The games are solo games:
+ASTRA's part of each turn is played by the same workers.)
 
 The scoring task acknowledges its message only after it ran (acks_late), so the message of the
 killed run stays unacknowledged in Redis and is delivered again after the visibility timeout
@@ -17,26 +18,16 @@ from pathlib import Path
 import pytest
 from django.contrib.auth.models import User
 
-from games import selectors
 from games import services as commands
 from games.models import Event, Game
+from tests.services import conftest
 from tests.services.conftest import Services, Worker, wait_for
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 
 def play_to_the_end(game: Game, user: User) -> None:
-    rng = random.Random(2)
-    for _ in range(5000):
-        game.refresh_from_db()
-        if game.status != Game.Status.PLAYING:
-            return
-        decision = selectors.decision_view(game=game, viewer=user)
-        if decision["options"]:
-            commands.play_move(game=game, by=user, choice=rng.choice(decision["options"]))
-        else:
-            commands.confirm_turn(game=game, by=user)
-    raise AssertionError("the game did not end")
+    conftest.play_to_the_end(game, user, random.Random(2))
 
 
 def test_a_killed_scoring_run_is_done_again_once(services: Services, worker: Worker) -> None:

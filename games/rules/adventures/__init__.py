@@ -1,6 +1,7 @@
 """One module per adventure; ``rules_for`` finds the one a game plays."""
 
 from games.rules.adventures.base import Adventure
+from games.rules.adventures.battle import BattleRules
 from games.rules.adventures.colony import ColonyRules
 from games.rules.adventures.dome import DomeRules
 from games.rules.adventures.escape import EscapeRules
@@ -18,6 +19,7 @@ PLAYABLE: dict[int, Adventure] = {
     5: DomeRules(),
     6: VirusRules(),
     7: EscapeRules(),
+    8: BattleRules(),
 }
 
 

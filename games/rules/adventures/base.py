@@ -5,7 +5,8 @@ An adventure module subclasses ``Adventure`` (as python-chess's variant boards s
 table of steps, its missions as a table of conditions, its reactions and its scoring. What is the
 same on every sheet lives here once:
 
-- setup: modifiers checked against the sheet, a sheet's setup for the opening event;
+- setup: who plays on which sheet (a sheet per seat), modifiers checked against the sheet, a
+  sheet's setup for the opening event;
 - phases 2-3: every legal write listed from the open range of each empty space (computed once
   per decision), a pick checked and written, the System Error when nothing can be written;
 - phase 4: steps waiting for a choice, offered with their uses (and a skip when optional),
@@ -13,22 +14,26 @@ same on every sheet lives here once:
 - phase 5: races ("the first players to ... in the same turn");
 - phase 6: mission conditions by card;
 - the general end conditions, the missions, System Error and campaign lines of a score, and
-  final ranks by score then fewer System Errors.
+  final ranks by score then fewer System Errors;
+- solo, against ASTRA: what an Effect card crosses on the sheet (by default one of the race
+  bonuses still unmarked, the player's choice), what earns ASTRA bonuses (by default circling
+  a race bonus), and the result against ASTRA's total.
 """
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from games.rules import cards, data, ranking, steps
+from games.rules import astra, cards, data, ranking, steps
 from games.rules import modifiers as modifiers_rules
 from games.rules.actions import ASTRONAUT, astronaut_numbers
 from games.rules.cards import Combination
 from games.rules.ending import standard_end_reasons
 from games.rules.errors import RuleViolation
-from games.rules.events import Recorder
+from games.rules.events import Recorder, SeatSetup
+from games.rules.events import SheetSetup as SheetOpening
 from games.rules.layout import SheetLayout
-from games.rules.missions import MISSION_BOXES
+from games.rules.missions import MISSION_BOX, MISSION_BOXES
 from games.rules.modifiers import SheetSetup
 from games.rules.sheet import (
     CIRCLE,
@@ -77,6 +82,8 @@ class Adventure(Generic[L]):
     settle_outcome = "no_effect"
     # Whether the steps of one frame are alike, the first standing for all (listed once).
     frame_steps_alike = False
+    # The fewest seats a game of this adventure is dealt for (``players_problem`` refuses fewer).
+    min_players = 1
 
     def __init__(self) -> None:
         self.layout: L = self.layout_class(data.adventure(self.layout_class.adventure))
@@ -125,6 +132,22 @@ class Adventure(Generic[L]):
 
     # --- setup ---------------------------------------------------------------------------
 
+    def players_problem(self, players: int) -> RuleViolation | None:
+        """Why a game of this adventure cannot be dealt for ``players`` seats (1 to 6, checked
+        before), or None: by default every count is played."""
+        return None
+
+    def seating(
+        self, players: int, modifiers: dict[int, list[dict[str, Any]]]
+    ) -> tuple[list[SheetOpening], list[SeatSetup]]:
+        """The sheets of a game with who plays on each, and each seat's sheets: by default
+        sheet n is seat n's alone, set up with its (validated) modifiers."""
+        sheets: list[SheetOpening] = [
+            {"id": seat, "seats": [seat], **self.sheet_setup(modifiers.get(seat, []))}
+            for seat in range(players)
+        ]
+        return sheets, [{"sheets": [seat]} for seat in range(players)]
+
     def mark_problem(self, element: Any, mark: Any) -> str | None:
         """Why a setup modifier cannot put ``mark`` on ``element``, or None: an X in a
         numbering space, or one of ``start_mark_words`` on another element of the sheet."""
@@ -148,7 +171,26 @@ class Adventure(Generic[L]):
             modifiers, error_boxes=self.layout.error_boxes, marks=self.layout.printed_marks
         )
 
+    def begin_setup(self, rec: Recorder, seat: int) -> None:
+        """Leave the steps a seat resolves before the first turn, if its sheet has any to
+        choose at setup (none by default)."""
+
     # --- phases 2-3: pick a combination and write its number -----------------------------
+
+    def play_pick(self, rec: Recorder, seat: int, choice: Option, *, listed: bool) -> None:
+        """Phases 2-3: write a combination's number, or take a System Error (``listed``: the
+        choice is one of the seat's options, so already known to be legal)."""
+        action = choice.get("action")
+        if action == "write":
+            self.play_write(rec, seat, choice, listed=listed)
+        elif action == "system_error":
+            self.play_system_error(rec, seat, choice, listed=listed)
+        else:
+            raise RuleViolation(
+                "illegal_choice",
+                "Pick a combination and a space to write its number ('write'), or take a "
+                "System Error when no number can be written.",
+            )
 
     def numbering_zones(self, marks: Marks) -> list[tuple[str, ...]]:
         """The zones in which numbers must ascend now, each as its spaces in order (by default
@@ -174,7 +216,7 @@ class Adventure(Generic[L]):
             return astronaut_numbers(combination.number)
         return [combination.number]
 
-    def write_options(self, state: GameState, seat: int) -> list[Option]:
+    def write_options(self, state: GameState, seat: int) -> Sequence[Option]:
         """Every legal write of the dealt combinations."""
         marks = state.sheet_of(seat).marks
         options: list[Option] = []
@@ -202,7 +244,7 @@ class Adventure(Generic[L]):
             return [(space, low, high) for space, (low, high) in open_ranges(marks, zones).items()]
         return [run for zone in zones for run in open_runs(marks, zone)]
 
-    def choice_options(self, state: GameState, seat: int) -> list[Option]:
+    def choice_options(self, state: GameState, seat: int) -> Sequence[Option]:
         """Phases 2-3: every legal write, or the System Error boxes when none."""
         writes = self.write_options(state, seat)
         if writes:
@@ -531,12 +573,22 @@ class Adventure(Generic[L]):
         """Whether the seat's sheet meets the mission's condition now."""
         return self.mission_holds_on(state.sheet_of(seat), card)
 
+    def mission_box(self, letter: str) -> str:
+        """The box of the home sheet where the value of mission ``letter`` is written."""
+        return MISSION_BOX[letter]
+
     def mission_holds_on(self, sheet: Sheet, card: int) -> bool:
         """Whether ``sheet`` meets the mission's condition now."""
         condition = self.missions.get(card)
         if condition is None:
             raise ValueError(f"card {card} is not a mission of adventure {self.number}")
         return condition(sheet)
+
+    def mission_worth(self, state: GameState, sheet: Sheet | None, letter: str) -> dict[str, int]:
+        """What accomplishing mission ``letter`` is worth on ``sheet`` (None: a sheet not named,
+        as someone without a seat sees the game): its ``first`` and ``later`` values. By
+        default the values printed on the card, whatever the sheet."""
+        return state.mission_values[letter]
 
     def reward_mission(self, rec: Recorder, seat: int, value: int) -> None:
         """The reward beyond the value written in the mission box (none by default)."""
@@ -598,6 +650,12 @@ class Adventure(Generic[L]):
         score["total"] = total
         return score
 
+    def seat_score(self, state: GameState, seat: int) -> dict[str, Any]:
+        """A player's score breakdown, with ``total``, from every mark made: by default the
+        score of the one sheet the seat plays."""
+        sheet = state.sheet_of(seat)
+        return self.sheet_score(state, sheet, marks=sheet.marks)
+
     def rank_keys(self, state: GameState, scores: list[dict[str, Any]]) -> list[Any]:
         """Keys sorting seats best first: by score, then fewer System Errors."""
         return [
@@ -607,10 +665,7 @@ class Adventure(Generic[L]):
 
     def standings(self, state: GameState) -> dict[str, Any]:
         """Final scores with breakdowns and ranks (shared when equal), and the winning seats."""
-        scores = [
-            self.sheet_score(state, state.sheet_of(seat), marks=state.sheet_of(seat).marks)
-            for seat in range(state.players)
-        ]
+        scores = [self.seat_score(state, seat) for seat in range(state.players)]
         ranks = ranking.dense_ranks(self.rank_keys(state, scores))
         return {
             "scores": [
@@ -623,3 +678,52 @@ class Adventure(Generic[L]):
     def derived(self, state: GameState, sheet: Sheet, *, marks: Marks) -> dict[str, Any]:
         """What a front end needs to draw that is not a mark (complete zones, ...)."""
         return {}
+
+    # --- solo: ASTRA ---------------------------------------------------------------------------
+
+    @property
+    def astra_card(self) -> dict[str, Any]:
+        """The ASTRA Adventure card of this adventure (points, bonus boxes, bonuses per
+        trigger, the Effect cards that act on the sheet)."""
+        return astra.adventure_card(self.number)
+
+    def astra_acts(self, letter: str) -> bool:
+        """Whether Effect card ``letter`` applies the ASTRA effect on this sheet."""
+        return letter in self.astra_card["effect_cards_with_effect"]
+
+    def astra_targets(self, state: GameState, sheet: Sheet, letter: str, deck_pass: int) -> list[str]:
+        """What the ASTRA effect of Effect card ``letter`` may cross on the sheet now, the
+        player choosing one; empty when nothing can be crossed. By default the race bonuses
+        still unmarked (a station's big multiplier, a quarter's 15, a filling bonus, a high
+        skyscraper bonus, a greenhouse x2): with no opponent, only ASTRA takes them away."""
+        return [element for element in self.race_elements() if element not in sheet.marks]
+
+    def astra_effect(
+        self, rec: Recorder, seat: int, letter: str, deck_pass: int, target: str | None
+    ) -> None:
+        """Apply the ASTRA effect to the seat's sheet, on ``target`` (one of ``astra_targets``,
+        or None when there was none): by default the target is crossed."""
+        if target is not None:
+            rec.emit("mark", seat, element=target, mark=CROSS)
+
+    def astra_bonuses(self, element: str, mark: Any) -> int:
+        """ASTRA bonuses the player circles for marking ``element`` with ``mark`` during their
+        own turn (by default, for circling a race bonus)."""
+        if mark == CIRCLE and element in self.race_elements():
+            return int(self.astra_card["bonuses_per_trigger"])
+        return 0
+
+    def astra_turn_start(self, rec: Recorder) -> None:
+        """What ASTRA does on the sheets itself as a solo turn begins, before the player's hand
+        is complete: nothing in adventures 1-7 (adventure 8's ASTRA places a card)."""
+
+    def solo_end_reasons(self, state: GameState, astra_score: dict[str, Any]) -> list[dict[str, Any]]:
+        """End conditions of a solo game beyond the common ones, met at the end of a turn
+        (none by default; adventure 1: ASTRA's launch)."""
+        return []
+
+    def solo_winner(
+        self, state: GameState, player: dict[str, Any], astra_score: dict[str, Any]
+    ) -> str | None:
+        """``"player"``, ``"astra"``, or None for a draw: the higher total wins."""
+        return astra.solo_winner(int(player["total"]), int(astra_score["total"]))

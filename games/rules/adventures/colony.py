@@ -44,9 +44,10 @@ Readings taken where the sources disagree (spec section 10), and choices of this
   (its mark word is the common ``circle``; every marked box counts as crossed here);
 - the two pre-built tunnels and the four printed buildings are part of the layout, never marks;
   a drawn tunnel is marked ``line``;
-- with a single seat (ASTRA is not played yet) the player is alone in the astronaut ranking;
-  ``ColonyRules.solo_astronauts`` is the comparison with ASTRA's Astronaut cards, a tie going
-  to the player (8); an equal solo total is a draw through ``astra.solo_winner`` (9).
+- solo against ASTRA, the astronaut ranking is ``ColonyRules.solo_astronauts``: the
+  comparison with ASTRA's Astronaut cards, a tie going to the player (8); an equal solo total
+  is a draw through ``astra.solo_winner`` (9); a single seat playing without ASTRA is alone
+  in the ranking.
 """
 
 from collections.abc import Callable, Iterable
@@ -370,9 +371,11 @@ class ColonyRules(Adventure[Layout]):
                 for bonus, points in layout.quarter_bonus_value.items()
                 if marks.get(bonus) == CIRCLE
             ),
-            "astronauts": ranking.rank_awards(counts, layout.astronaut_awards, zero_scores=False)[
-                sheet.id
-            ],
+            "astronauts": (
+                ranking.rank_awards(counts, layout.astronaut_awards, zero_scores=False)[sheet.id]
+                if state.astra is None
+                else self.solo_astronauts(self.astronauts(marks), state.astra.pile.get("astronaut", 0))
+            ),
             "planning": -layout.planning.value(marks),
         }
 

@@ -2,11 +2,12 @@
 its row and column zones, quarters, tanks, antennas, tunnels, greenhouses and tracks."""
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
 
 from games.rules.layout import SheetLayout
+from games.rules.schematic import Schematic
 from games.rules.sheet import Marks, first_unmarked
 
 
@@ -34,6 +35,18 @@ class Layout(SheetLayout):
     """The sheet of adventure 3, read from its data file."""
 
     adventure = 3
+
+    def lay_out(self) -> Schematic:
+        """The numbering rows drawn as the grid stands on the sheet: row 6 at the top, each
+        building in its column, so the pre-numbered buildings leave their gaps."""
+        plan = super().lay_out()
+        numbering, *others = plan.areas
+        rows = sorted(numbering.rows, key=lambda row: -self.spaces[row.cells[0]]["row"])
+        grid = tuple(
+            replace(row, columns=tuple(self.spaces[cell]["col"] - 1 for cell in row.cells))
+            for row in rows
+        )
+        return Schematic((replace(numbering, rows=grid), *others))
 
     # --- the building grid ---------------------------------------------------------------
 

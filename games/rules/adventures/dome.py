@@ -25,9 +25,11 @@ Readings taken where the sources disagree (spec section 11), and choices of this
 
 - 1: the dome penalty per unbuilt element is the top-most uncrossed box of the dome track
   (6 before any upgrade), as for every track;
-- 2: ASTRA would circle 2 bonuses per high skyscraper bonus; the solo game against ASTRA is not
-  played on this sheet yet (a single seat plays the multiplayer rules, alone in every race and
-  the leader of the astronaut count as soon as it crosses one);
+- 2: ASTRA circles 2 bonuses per high skyscraper bonus the player takes; in solo an Effect
+  card (A, B or C, both passes) crosses a high bonus still available, the player's choice, and
+  the player leads the astronauts with at least as many crossed as ASTRA holds Astronaut cards
+  (none crossed: nothing); a single seat playing without ASTRA is alone in every race and the
+  leader of the astronaut count as soon as it crosses one;
 - 3: two end circles are even sections, one circle odd ones (0 is even);
 - 4: the Astronaut action is optional: a changed number uses it and crosses the next symbol at
   once; an unchanged number leaves it as an optional step (crossing or skipping);
@@ -369,6 +371,14 @@ class DomeRules(Adventure[Layout]):
 
     # --- phase 6: missions circle a star ------------------------------------------------
 
+    def mission_worth(self, state: GameState, sheet: Sheet | None, letter: str) -> dict[str, int]:
+        """A mission is worth the missions track's current values on the sheet (read again at
+        the end of the game: an upgrade after the claim still raises it); with no sheet named,
+        the track's values before any upgrade."""
+        marks = sheet.marks if sheet is not None else {}
+        values = self.layout.tracks["missions"].value(marks)
+        return {FIRST: values[FIRST], LATER: values[LATER]}
+
     def reward_mission(self, rec: Recorder, seat: int, value: int) -> None:
         """Circle the star of the mission just accomplished (the only one without a star):
         five-pointed while its card is not flipped, eight-pointed once it is."""
@@ -418,6 +428,8 @@ class DomeRules(Adventure[Layout]):
         others = [
             self.astronauts(self.seen_marks(state, other)) for other in state.sheets if other.id != sheet.id
         ]
+        if state.astra is not None:
+            others.append(state.astra.pile.get("astronaut", 0))
         values = self.layout.tracks["astronauts"].value(marks)
         return values[FIRST] if crossed >= max(others, default=0) else values[OTHER]
 

@@ -25,7 +25,8 @@ The sheet, by its element names (layout in ``data/adventure-7-escape.json``):
 Readings taken where the sources disagree (spec section 12), and choices of this module:
 
 - D1: cards 100-105 and their first/later values follow the reference implementation (the
-  common mission index); D2 and D8 concern ASTRA, not played yet;
+  common mission index); D2: ASTRA's card (15 fixed, 1 per level, 6 bonus boxes) is read
+  from the common data; D8: an equal solo total is a draw (``astra.solo_winner``);
 - D3: an X triggers the robot of its space and the x2 of its greenhouse, and counts as numbered
   for scoring and missions;
 - D4, D5: penalties by boxes crossed, 0/1/3/6/9/12/16/20/24/28 and 0/5/10/15 (read from the
@@ -51,8 +52,9 @@ Readings taken where the sources disagree (spec section 12), and choices of this
 - the System Error boxes are marked top to bottom through the common ``system_error`` event
   (its mark word is the common ``circle``; every marked box counts as crossed here);
 - D9: ships are counted from the bottom (``ship1`` starts, ``ship6`` is the highest);
-- with a single seat (ASTRA is not played yet) the multiplayer rules apply: nobody races the
-  player for an x2.
+- solo (spec section 11): an x2 circled earns 1 ASTRA bonus, and each Effect card (A, B or C,
+  both passes) crosses an x2 still available, the player's choice: the only threat to them; a
+  single seat playing without ASTRA is raced by nobody.
 """
 
 from collections.abc import Iterable
@@ -162,7 +164,7 @@ class EscapeRules(WildActions[Layout]):
 
     def choice_options(self, state: GameState, seat: int) -> list[Option]:
         """The writes as dealt (or the System Error), and the writes a wild action allows."""
-        options = super().choice_options(state, seat)
+        options = list(super().choice_options(state, seat))
         marks = state.sheet_of(seat).marks
         wilds = self.available_wilds(marks)
         if wilds:

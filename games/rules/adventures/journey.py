@@ -45,8 +45,9 @@ Readings taken where the sources disagree (spec section 10), and choices of this
   in the order of ``track.wild``;
 - refusals of the ascending rule keep the engine's shared codes ``space_not_ascending`` and
   ``number_already_in_zone`` (turn example A of the spec writes ``space_not_ascending``);
-- with a single seat (ASTRA is not played yet) the player is alone in the most-zones
-  ranking; ``JourneyRules.solo_most_zones`` is the rule against ASTRA's Energy cards.
+- solo against ASTRA (spec section 9): the most-zones award compares the player's complete
+  zones with ASTRA's Energy cards by pairs (``solo_most_zones``); a single seat playing
+  without ASTRA is alone in the ranking.
 """
 
 from collections.abc import Iterable
@@ -231,7 +232,7 @@ class JourneyRules(WildActions[Layout]):
 
     def choice_options(self, state: GameState, seat: int) -> list[Option]:
         """The writes as dealt (or the System Error), and the writes a wild action allows."""
-        options = super().choice_options(state, seat)
+        options = list(super().choice_options(state, seat))
         marks = state.sheet_of(seat).marks
         wilds = self.available_wilds(marks)
         if wilds:
@@ -491,9 +492,11 @@ class JourneyRules(WildActions[Layout]):
             "plants": sum(self.station_points(marks, s) for s in self.layout.stations),
             "water": sum(self.layout.tank_value[t] for t in self.layout.tanks if t in marks),
             "longest_zone": max((len(zone) for zone in complete), default=0),
-            "most_zones": ranking.rank_awards(
-                counts, self.layout.most_zones_awards, zero_scores=False
-            )[sheet.id],
+            "most_zones": (
+                ranking.rank_awards(counts, self.layout.most_zones_awards, zero_scores=False)[sheet.id]
+                if state.astra is None
+                else self.solo_most_zones(len(complete), state.astra.pile.get("energy", 0))
+            ),
         }
 
     def details(self, state: GameState, sheet: Sheet, marks: Marks) -> dict[str, Any]:

@@ -21,9 +21,17 @@ The sheet, by its element names (layout in ``data/adventure-1-launch.json``):
 - missions 64-69 give rockets, not points;
 - end: a seat launches when every column rocket and every circled error is crossed (the launch
   ends the game, launchers first by tie-break rockets), or the general end conditions;
-- score: the lowest visible value of the column minus the error penalty.
+- score: the lowest visible value of the column minus the error penalty;
+- solo (spec section 9): ASTRA scores on its rocket track (``games.rules.solo``); a sabotage
+  the player triggers circles 1 ASTRA bonus and hits nobody; an Effect card (A, B or C, both
+  passes) crosses a sabotage still available, the player's choice, and circles a System Error
+  (the first free box: which one never matters, D8), the error even with no sabotage left
+  (D7); ASTRA's launch ends the game at the end of the turn; a launch beats no launch, two
+  launches in one turn go to the player with a tie-break rocket (else a draw), otherwise the
+  higher score wins and equal scores draw.
 """
 
+from functools import cached_property
 from typing import Any
 
 from games.rules.adventures.base import Adventure, Condition, Option, Step
@@ -299,5 +307,51 @@ class LaunchRules(Adventure[Layout]):
         }
 
 
+    # --- solo: ASTRA -----------------------------------------------------------------------
+
+    @cached_property
+    def sabotages(self) -> tuple[str, ...]:
+        return tuple(e for e, raw in self.layout.elements.items() if raw["kind"] == "sabotage")
+
+    def astra_targets(self, state: GameState, sheet: Sheet, letter: str, deck_pass: int) -> list[str]:
+        """The sabotages still available: neither triggered nor crossed off."""
+        return [symbol for symbol in self.sabotages if symbol not in sheet.marks]
+
+    def astra_effect(
+        self, rec: Recorder, seat: int, letter: str, deck_pass: int, target: str | None
+    ) -> None:
+        """Cross the chosen sabotage off, and circle a System Error (with no sabotage left,
+        the error all the same: D7)."""
+        if target is not None:
+            rec.emit("mark", seat, element=target, mark=CROSS)
+        free = self.error_boxes_to_mark(rec.sheet(seat))
+        if free:
+            rec.emit("system_error", seat, box=free[0], cause="astra_effect")
+
+    def astra_bonuses(self, element: str, mark: Any) -> int:
+        """Each sabotage the player triggers circles one ASTRA bonus."""
+        if mark == TRIGGERED and element in self.sabotages:
+            return int(self.astra_card["bonuses_per_trigger"])
+        return 0
+
+    def solo_end_reasons(self, state: GameState, astra_score: dict[str, Any]) -> list[dict[str, Any]]:
+        """ASTRA launches once the last box of its track is crossed."""
+        return [{"reason": "astra_launched", "seats": []}] if astra_score["breakdown"]["launched"] else []
+
+    def solo_winner(
+        self, state: GameState, player: dict[str, Any], astra_score: dict[str, Any]
+    ) -> str | None:
+        """A launch beats none; two launches in one turn go to the player if they crossed a
+        tie-break rocket, else it is a draw; with no launch the higher score wins."""
+        player_launched = bool(player["launched"])
+        astra_launched = bool(astra_score["breakdown"]["launched"])
+        if player_launched and astra_launched:
+            return "player" if player["tiebreak_rockets"] >= 1 else None
+        if player_launched != astra_launched:
+            return "player" if player_launched else "astra"
+        return super().solo_winner(state, player, astra_score)
+
+
 def _floor_name(floor: str) -> str:
     return f"floor {floor.removeprefix('f')}"
+

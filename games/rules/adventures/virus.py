@@ -40,14 +40,26 @@ Readings taken where the sources disagree (spec section 12), and choices of this
   resolved, so an Energy action of the completing number counts; in phase 5 right after the
   virus that completed it has spread; a quarter never evacuated during play is scored by the
   same formula at the end (the live score always shows that formula);
-- 12.2, 12.5, 12.6: ASTRA is not played yet (its data stays in the file, unread);
+- solo (spec section 11): an ASTRA bonus for each virus the player activates (a Plant or
+  Water symbol, a first claim) and each propagation symbol they trigger, and none for what a
+  System Error or ASTRA sets off (12.2); the first-pass Effect card activates green or blue,
+  the player's choice when both are asleep, else crosses a propagation symbol of their
+  choice, then one propagation follows at once, even with nothing left to cross (12.6); the
+  second-pass one wakes the virus of its mission with one propagation, or does nothing when
+  that virus is already active (12.6);
 - an infection mark names the virus that made it (``infected.<colour>``), so each virus's
-  spread can be shown; the space a virus infects in a quarter is chosen by the engine for the
-  player: the empty space that takes the fewest numbers now, one without a water tank first,
-  then the leftmost (which space is infected never changes a score, a count or a completion);
-- the grey virus is placed at setup: a seat's ``start_marks`` may circle one empty target and
-  infect one space of its quarter; without them it goes in the first candidate quarter, on
-  the space the infection rule above picks;
+  spread can be shown; the player chooses which empty space of a quarter a virus infects
+  (spec 6.4): a propagation runs virus by virus in the fixed order and stops where a quarter
+  offers more than one empty space, leaving the step ``infect.<quarter>.<colour>`` to the seat
+  in phase 5 (the game's phase ``incidents``; a quarter with one empty space is infected at
+  once), then goes on from the next virus (``spread.<quarter>``) once the seat has chosen; the
+  propagations due wait as ``propagation`` steps, so the log shows how many each seat suffered;
+- the grey virus is placed at setup, by each seat (phase ``setup``, before the first cards
+  flip): one empty target among the four and one empty space of its quarter; a seat's
+  ``start_marks`` may place it instead (a campaign card), and that seat is not asked;
+- the greedy bot infects the empty space that takes the fewest numbers now (the room left to
+  write is its second criterion after the score), one without a water tank first, then the
+  leftmost; it weighs a mission's virus at the propagation that choice would make;
 - a wild action is chosen with the combination (``wild`` and ``wild_action`` in the pick),
   one per turn, the first circled one when the pick names none; a wild made Astronaut carries
   its modifier; a wild circled during this turn's action is not there yet at the pick, and
@@ -63,7 +75,8 @@ Readings taken where the sources disagree (spec section 12), and choices of this
   would cause on its sheet (``claim_cost``).
 """
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
+from itertools import chain
 from typing import Any
 
 from games.rules import cards
@@ -75,6 +88,7 @@ from games.rules.cards import ACTIONS
 from games.rules.errors import RuleViolation
 from games.rules.events import Recorder
 from games.rules.missions import MISSION_BOX
+from games.rules.options import Group, Options
 from games.rules.sheet import CIRCLE, CROSS, LINE, MAX_NUMBER, MIN_NUMBER, Marks, X, open_runs
 from games.rules.state import GameState, Sheet
 
@@ -86,6 +100,12 @@ INFECTED_BY = {
 }
 INFECTIONS = frozenset(INFECTED_BY.values())
 BONUS_ENERGY = "bonus_energy"
+# The steps of the setup and of phase 5: the grey virus placed, a space infected, and the
+# steps that run a propagation without a choice (one due; one going on from a quarter's virus).
+GREY_STEP = "grey"
+INFECT = "infect"
+PROPAGATION = "propagation"
+SPREAD = "spread."
 # How many fillings of a floor keep their open runs worked out (a bound on memory).
 FLOOR_CACHE_SIZE = 8192
 ROBOT = "robot"
@@ -110,7 +130,11 @@ class VirusRules(WildActions[Layout]):
 
     def __init__(self) -> None:
         super().__init__()
-        self._floor_runs: dict[tuple[Any, ...], list[tuple[str, int, int]]] = {}
+        # By floor: its runs of empty spaces with the numbers they take, by what the floor's
+        # spaces hold.
+        self._floor_runs: list[dict[tuple[Any, ...], list[tuple[int, int, tuple[str, ...]]]]] = [
+            {} for _ in self.layout.zone_spaces
+        ]
 
     def step_table(self) -> dict[str, Step]:
         return {
@@ -123,6 +147,8 @@ class VirusRules(WildActions[Layout]):
                 use=self._planning,
             ),
             BONUS_ENERGY: Step(uses=self._bonus_energy_uses, use=self._bonus_energy),
+            GREY_STEP: Step(uses=self._grey_uses, use=self._place_grey),
+            INFECT: Step(uses=self._infect_uses, use=self._infect),
         }
 
     def mission_table(self) -> dict[int, Condition]:
@@ -182,61 +208,75 @@ class VirusRules(WildActions[Layout]):
             )
         return start
 
-    def sheet_setup(self, modifiers: list[dict[str, Any]]) -> Any:
-        """Without a placement of its own, a sheet's grey virus goes in the first candidate
-        quarter, on the space the infection rule picks."""
-        setup = super().sheet_setup(modifiers)
-        marks = setup["marks"]
-        targets = [self.layout.quarters[q].target or "" for q in self.layout.grey_candidates]
-        if not any(marks.get(target) == CIRCLE for target in targets):
-            quarter = self.layout.quarters[self.layout.grey_candidates[0]]
-            space = self.infection_space(marks, quarter)
-            assert space is not None
-            marks[targets[0]] = CIRCLE
-            marks[space] = INFECTED_BY[GREY]
-        return setup
+    def begin_setup(self, rec: Recorder, seat: int) -> None:
+        """A seat whose grey virus no setup modifier placed places it before the first turn."""
+        marks = rec.sheet(seat).marks
+        if not any(marks.get(self._grey_target(q)) == CIRCLE for q in self.layout.grey_candidates):
+            rec.emit("effects_pending", seat, source="setup", effects=[GREY_STEP])
+
+    def _grey_target(self, quarter: str) -> str:
+        target = self.layout.quarters[quarter].target
+        assert target is not None  # every grey candidate has an empty target
+        return target
+
+    def _grey_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
+        marks = state.sheet_of(seat).marks
+        return (
+            {"action": GREY_STEP, "effect": step, "quarter": quarter, "space": space}
+            for quarter in self.layout.grey_candidates
+            for space in self.layout.quarters[quarter].spaces
+            if space not in marks
+        )
+
+    def _place_grey(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+        """Draw the grey virus in the chosen quarter's target and infect the chosen space."""
+        marks = rec.sheet(seat).marks
+        name, space = choice.get("quarter"), choice.get("space")
+        if name not in self.layout.grey_candidates:
+            raise RuleViolation(
+                "quarter_not_eligible",
+                f"The grey virus goes in one of {list(self.layout.grey_candidates)}, not {name!r}.",
+            )
+        assert isinstance(name, str)
+        quarter = self.layout.quarters[name]
+        if space not in quarter.spaces:
+            raise RuleViolation(
+                "space_not_in_quarter",
+                f"The grey virus infects a space of {name}: one of {list(quarter.spaces)}.",
+            )
+        _raise(self.space_problem(marks, space))
+        self.resolve_step(rec, seat, step, outcome="placed", target=space)
+        rec.emit("mark", seat, element=self._grey_target(name), mark=CIRCLE)
+        rec.emit("mark", seat, element=space, mark=INFECTED_BY[GREY])
 
     # --- phases 2-3: a pick, with a wild action or the Astronaut modifier -----------------
 
     def zone_name(self, zone: Any) -> str:
         return f"floor {zone[0].removeprefix('floor').split('.')[0]}"
 
-    def write_options(self, state: GameState, seat: int) -> list[Option]:
+    def write_options(self, state: GameState, seat: int) -> Sequence[Option]:
         """Every write of the combinations as dealt (common D4)."""
-        marks = state.sheet_of(seat).marks
-        return self._writes(state, self.open_spaces(marks, self.layout.zone_spaces), wild=None)
+        return self._writes(state, self._fits(state.sheet_of(seat).marks), wild=None)
 
-    def choice_options(self, state: GameState, seat: int) -> list[Option]:
+    def choice_options(self, state: GameState, seat: int) -> Sequence[Option]:
         """The writes as dealt (or the System Error), and the writes a wild action allows."""
         sheet = state.sheet_of(seat)
-        candidates = self.open_spaces(sheet.marks, self.layout.zone_spaces)
-        options = self._writes(state, candidates, wild=None)
-        if not options:
-            options = [
-                {"action": "system_error", "box": box} for box in self.error_boxes_to_mark(sheet)
-            ]
+        fits = self._fits(sheet.marks)
+        writes = self._writes(state, fits, wild=None)
+        if not writes:
+            errors = self.error_boxes_to_mark(sheet)
+            writes = Options([(lambda box: {"action": "system_error", "box": box}, errors)])
         wilds = self.available_wilds(sheet.marks)
         if wilds:
-            options += self._writes(state, candidates, wild=wilds[0])
-        return options
+            writes += self._writes(state, fits, wild=wilds[0])
+        return writes
 
-    def _writes(
-        self, state: GameState, candidates: list[tuple[str, int, int]], *, wild: str | None
-    ) -> list[Option]:
+    def _writes(self, state: GameState, fits: Callable[[int], list[str]], *, wild: str | None) -> Options:
         """Every write of the dealt combinations, or with ``wild`` of every other action (an
         Astronaut made by a wild always carries a modifier, 0 included: without one the wild
-        would be spent for nothing)."""
-        options: list[Option] = []
-        fits: dict[int, list[str]] = {}  # the spaces a number fits, worked out once a call
+        would be spent for nothing); a group of options per number and what goes with it."""
+        groups: list[Group] = []
         for index, combination in enumerate(state.combinations):
-            if wild is None and combination.action != ASTRONAUT:
-                number = combination.number
-                options += [
-                    {"action": "write", "combination": index, "space": space, "number": number}
-                    for space, low, high in candidates
-                    if low < number < high
-                ]
-                continue
             if wild is None:
                 actions: Iterable[str] = (combination.action,)
             else:
@@ -244,24 +284,36 @@ class VirusRules(WildActions[Layout]):
             for action in actions:
                 for modifier in _modifiers(combination.number, action, wild is None):
                     number = combination.number + (modifier or 0)
-                    spaces = fits.get(number)
-                    if spaces is None:
-                        spaces = fits[number] = [s for s, low, high in candidates if low < number < high]
-                    options += _write_options(index, spaces, number, modifier, wild, action)
-        return options
+                    groups.append(_write_group(index, fits(number), number, modifier, wild, action))
+        return Options(groups)
 
-    def open_spaces(self, marks: Marks, zones: list[tuple[str, ...]]) -> list[tuple[str, int, int]]:
-        """The open spaces of the floors: a floor's open runs depend only on what its spaces
-        hold, so they are worked out once for each filling of the floor met."""
-        runs: list[tuple[str, int, int]] = []
-        cache = self._floor_runs
-        for zone in zones:
-            key = (zone, *map(marks.get, zone))
+    def _fits(self, marks: Marks) -> Callable[[int], list[str]]:
+        """The empty spaces of the sheet a number fits, by number (worked out once a number)."""
+        runs = self._runs(marks)
+        fitting: dict[int, list[str]] = {}
+
+        def fits(number: int) -> list[str]:
+            spaces = fitting.get(number)
+            if spaces is None:
+                spaces = fitting[number] = list(
+                    chain.from_iterable(run for low, high, run in runs if low < number < high)
+                )
+            return spaces
+
+        return fits
+
+    def _runs(self, marks: Marks) -> list[tuple[int, int, tuple[str, ...]]]:
+        """The runs of empty spaces between two numbers of every floor, with the open range of
+        the numbers they take: a floor's runs depend only on what its spaces hold, so they are
+        worked out once for each filling of the floor met."""
+        runs: list[tuple[int, int, tuple[str, ...]]] = []
+        for zone, cache in zip(self.layout.zone_spaces, self._floor_runs, strict=True):
+            key = tuple(map(marks.get, zone))
             found = cache.get(key)
             if found is None:
                 if len(cache) >= FLOOR_CACHE_SIZE:
                     cache.clear()
-                found = cache[key] = open_runs(marks, zone)
+                found = cache[key] = _runs(marks, zone)
             runs += found
         return runs
 
@@ -327,10 +379,12 @@ class VirusRules(WildActions[Layout]):
     # --- phase 4: the actions and their steps ------------------------------------------------
 
     def step_action(self, step: str) -> str:
-        """An action's step, or a row bonus: a plant row closes a walkway, a water row circles
-        an energy."""
+        """An action's step, a row bonus (a plant row closes a walkway, a water row circles
+        an energy), the grey virus of the setup, or an infection of phase 5."""
         if step.startswith("action."):
             return step.removeprefix("action.")
+        if step == GREY_STEP or step.startswith(f"{INFECT}."):
+            return step.split(".", 1)[0]
         return ROBOT if step.startswith("plant.") else BONUS_ENERGY
 
     def skip_refusal(self, step: str) -> RuleViolation:
@@ -450,10 +504,22 @@ class VirusRules(WildActions[Layout]):
         rec.emit("mark", seat, element=activation, mark=CROSS)
         rec.emit("mark", seat, element=self.layout.activation_target[activation], mark=CIRCLE)
 
+    def usable(self, state: GameState, seat: int, step: str) -> bool:
+        """The steps that run a propagation always have work left (``settle`` runs them)."""
+        return _runs_propagation(step) or super().usable(state, seat, step)
+
     def settle(self, rec: Recorder, seat: int) -> None:
-        """Once nothing waits for the seat's choice, its complete quarters are evacuated."""
+        """Run the propagations waiting for the seat as far as they go without its choice,
+        evacuating the quarters each virus completed before the next one spreads; once nothing
+        waits for the seat, its complete quarters are evacuated."""
         super().settle(rec, seat)
-        if not rec.seat(seat).pending:
+        pending = rec.seat(seat).pending
+        while pending and _runs_propagation(pending[-1][0]):
+            self.evacuate(rec, seat)
+            self._spread(rec, seat, pending[-1][0])
+            super().settle(rec, seat)
+            pending = rec.seat(seat).pending
+        if not pending:
             self.evacuate(rec, seat)
 
     def evacuate(self, rec: Recorder, seat: int) -> None:
@@ -471,27 +537,23 @@ class VirusRules(WildActions[Layout]):
         """Share this turn's activations and propagation symbols, then give every seat its
         propagations (spec 6.2, 6.3)."""
         seats = range(rec.state.players)
-        activated = {
-            act
-            for seat in seats
-            for act in self.layout.activation_target
-            if _new_mark(rec.sheet(seat), act)
-        }
+        new = [_marked_this_turn(rec.sheet(seat)) for seat in seats]
+        activated = sorted(set().union(*(marked & self.layout.activation_target.keys() for marked in new)))
         triggered = {
-            symbol: {seat for seat in seats if _new_mark(rec.sheet(seat), symbol)}
+            symbol: {seat for seat in seats if symbol in new[seat]}
             for symbol in self.layout.propagation_symbols
+            if any(symbol in marked for marked in new)
         }
-        triggered = {symbol: by for symbol, by in triggered.items() if by}
         for seat in seats:
-            for act in sorted(activated):
+            for act in activated:
                 if act not in rec.sheet(seat).marks:
                     self._activate(rec, seat, act)
             for symbol in triggered:
                 if symbol not in rec.sheet(seat).marks:
                     rec.emit("mark", seat, element=symbol, mark=CROSS)
         for seat in seats:
-            for _ in range(self.propagations_due(rec.sheet(seat), seat, len(activated), triggered)):
-                self.propagate(rec, seat)
+            due = self.propagations_due(rec.sheet(seat), seat, len(activated), triggered)
+            self.propagate(rec, seat, times=due)
 
     def propagations_due(
         self, sheet: Sheet, seat: int, activated: int, triggered: dict[str, set[int]]
@@ -503,31 +565,89 @@ class VirusRules(WildActions[Layout]):
         errors = any(_new_mark(sheet, box) for box in self.layout.self_propagating_errors)
         return activated + by_others + int(errors)
 
-    def propagate(self, rec: Recorder, seat: int) -> None:
-        """One propagation (spec 6.4): each active virus in the fixed order infects its own
-        quarter, or once it is complete one space of each neighbour behind an open walkway;
-        quarters it completed are evacuated before the next virus."""
-        for quarter in self.layout.quarters.values():
-            marks = rec.sheet(seat).marks
-            if quarter.target is None or marks.get(quarter.target) != CIRCLE:
-                continue
-            mark = INFECTED_BY[_colour(quarter)]
-            own = self.infection_space(marks, quarter)
-            if own is not None:
-                rec.emit("mark", seat, element=own, mark=mark)
-            else:
-                for walkway, neighbour in quarter.neighbours:
-                    marks = rec.sheet(seat).marks
-                    if walkway in marks:
-                        continue
-                    space = self.infection_space(marks, self.layout.quarters[neighbour])
-                    if space is not None:
-                        rec.emit("mark", seat, element=space, mark=mark)
+    def propagate(self, rec: Recorder, seat: int, *, times: int = 1) -> None:
+        """Leave ``times`` propagations (spec 6.4) waiting for the seat, and run them as far as
+        they go without its choice."""
+        if times > 0:
+            rec.emit("effects_pending", seat, source="phase_5", effects=[PROPAGATION] * times)
+            self.settle(rec, seat)
+
+    def _spread(self, rec: Recorder, seat: int, step: str) -> None:
+        """Run a propagation (``propagation``), or go on with one (``spread.<quarter>``): each
+        active virus in the fixed order infects its own quarter, or once it is complete one
+        space of each neighbour behind an open walkway. Where a quarter offers more than one
+        empty space the seat chooses: the infections waiting for that choice are left on top,
+        with the rest of the propagation under them."""
+        quarters = list(self.layout.quarters.values())
+        start = 0 if step == PROPAGATION else self.layout.quarter_rank[step.removeprefix(SPREAD)]
+        self.resolve_step(rec, seat, step, outcome="spread", target=None)
+        active = [q for q in quarters[start:] if _active(rec.sheet(seat).marks, q)]
+        for index, quarter in enumerate(active):
+            choices = self._infect_or_spill(rec, seat, quarter)
+            if choices:
+                if index + 1 < len(active):
+                    rec.emit(
+                        "effects_pending", seat, source=PROPAGATION,
+                        effects=[f"{SPREAD}{active[index + 1].id}"],
+                    )  # fmt: skip
+                rec.emit("effects_pending", seat, source=f"virus.{_colour(quarter)}", effects=choices)
+                return
             self.evacuate(rec, seat)
 
+    def _infect_or_spill(self, rec: Recorder, seat: int, quarter: Quarter) -> list[str]:
+        """One virus spreads: into its own quarter while it has an empty space, else into each
+        neighbour behind an open walkway. A quarter with one empty space is infected at once;
+        the infections of quarters with more are returned, as steps for the seat to choose."""
+        colour = _colour(quarter)
+        marks = rec.sheet(seat).marks
+        if not all_marked(marks, quarter.space_set):
+            targets = [quarter]
+        else:
+            targets = [
+                self.layout.quarters[neighbour]
+                for walkway, neighbour in quarter.neighbours
+                if walkway not in marks
+            ]
+        choices = []
+        for target in targets:
+            room = [space for space in target.spaces if space not in marks]
+            if len(room) == 1:
+                rec.emit("mark", seat, element=room[0], mark=INFECTED_BY[colour])
+                marks = rec.sheet(seat).marks
+            elif room:
+                choices.append(f"{INFECT}.{target.id}.{colour}")
+        return choices
+
+    def _infected_quarter(self, step: str) -> tuple[Quarter, str]:
+        """The quarter an ``infect.<quarter>.<colour>`` step infects, and the virus's colour."""
+        _, name, colour = step.split(".")
+        return self.layout.quarters[name], colour
+
+    def _infect_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
+        quarter, _ = self._infected_quarter(step)
+        marks = state.sheet_of(seat).marks
+        return (
+            {"action": INFECT, "effect": step, "space": space}
+            for space in quarter.spaces
+            if space not in marks
+        )
+
+    def _infect(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+        quarter, colour = self._infected_quarter(step)
+        space = choice.get("space")
+        if space not in quarter.spaces:
+            raise RuleViolation(
+                "space_not_in_quarter",
+                f"The {colour} virus infects a space of {quarter.id}: one of {list(quarter.spaces)}.",
+            )
+        _raise(self.space_problem(rec.sheet(seat).marks, space))
+        self.resolve_step(rec, seat, step, outcome="infected", target=space)
+        rec.emit("mark", seat, element=space, mark=INFECTED_BY[colour])
+
     def infection_space(self, marks: Marks, quarter: Quarter) -> str | None:
-        """The empty space of ``quarter`` a virus infects: the one taking the fewest numbers
-        now, one without a water tank first, then the leftmost; None when it is complete."""
+        """The empty space of ``quarter`` the greedy bot infects: the one taking the fewest
+        numbers now, one without a water tank first, then the leftmost; None when it is
+        complete."""
         best: str | None = None
         best_key: tuple[int, bool] | None = None
         spaces = quarter.spaces
@@ -538,6 +658,11 @@ class VirusRules(WildActions[Layout]):
             if best_key is None or key < best_key:
                 best, best_key = space, key
         return best
+
+    def prospects(self, state: GameState, sheet: Sheet, marks: Marks) -> int:
+        """The room left to write: how many numbers each empty space still takes, summed (what
+        an infection or a badly placed number takes away)."""
+        return sum((high - low - 1) * len(run) for low, high, run in self._runs(marks))
 
     # --- phase 6: a first claim wakes its virus ----------------------------------------------
 
@@ -561,13 +686,13 @@ class VirusRules(WildActions[Layout]):
                 if act not in rec.sheet(seat).marks:
                     self._activate(rec, seat, act)
         for seat in range(rec.state.players):
-            for _ in woken:
-                self.propagate(rec, seat)
+            self.propagate(rec, seat, times=len(woken))
         return bool(woken)
 
     def claim_cost(self, state: GameState, seat: int, letter: str) -> int:
         """What a first claim's virus would cost this sheet: the score lost to one propagation
-        of every active virus, the woken one included (none once it is active)."""
+        of every active virus, the woken one included (none once it is active), with the
+        infections placed as the greedy bot places them."""
         act = self.layout.mission_activation[MISSION_BOX[letter]]
         if act in state.sheet_of(seat).marks:
             return 0
@@ -575,6 +700,11 @@ class VirusRules(WildActions[Layout]):
         before = self.sheet_score(state, rec.sheet(seat), marks=rec.sheet(seat).marks)["total"]
         self._activate(rec, seat, act)
         self.propagate(rec, seat)
+        while rec.seat(seat).pending:
+            step = rec.seat(seat).pending[-1][0]
+            quarter, _ = self._infected_quarter(step)
+            space = self.infection_space(rec.sheet(seat).marks, quarter)
+            self.play_effect(rec, seat, {"action": INFECT, "effect": step, "space": space})
         sheet = rec.sheet(seat)
         return int(before - self.sheet_score(rec.state, sheet, marks=sheet.marks)["total"])
 
@@ -629,6 +759,42 @@ class VirusRules(WildActions[Layout]):
         }
 
 
+    # --- solo: ASTRA -----------------------------------------------------------------------
+
+    def astra_targets(self, state: GameState, sheet: Sheet, letter: str, deck_pass: int) -> list[str]:
+        """First pass: green or blue while asleep, else a propagation symbol not crossed;
+        second pass: nothing to choose (the mission's own virus)."""
+        if deck_pass > 1:
+            return []
+        marks = sheet.marks
+        asleep = [act for act in self.layout.track_activations if act not in marks]
+        return asleep or [symbol for symbol in self.layout.propagation_symbols if symbol not in marks]
+
+    def astra_effect(
+        self, rec: Recorder, seat: int, letter: str, deck_pass: int, target: str | None
+    ) -> None:
+        """Wake or cross the target (first pass) or the virus of mission ``letter`` (second
+        pass, unless already active), then one propagation at once."""
+        if deck_pass > 1:
+            activation = self.layout.mission_activation[MISSION_BOX[letter]]
+            if activation in rec.sheet(seat).marks:
+                return
+            self._activate(rec, seat, activation)
+        elif target in self.layout.activation_target:
+            self._activate(rec, seat, target)
+        elif target is not None:
+            rec.emit("mark", seat, element=target, mark=CROSS)
+        self.propagate(rec, seat)
+
+    def astra_bonuses(self, element: str, mark: Any) -> int:
+        """A virus woken or a propagation symbol triggered by the player's own turn."""
+        if mark == CROSS and (
+            element in self.layout.activation_target or element in self.layout.propagation_symbols
+        ):
+            return int(self.astra_card["bonuses_per_trigger"])
+        return 0
+
+
 def quarantined(marks: Marks, quarter: Quarter) -> bool:
     """Every walkway of the quarter is closed."""
     return marks.keys() >= quarter.walkways
@@ -675,8 +841,32 @@ def _colour(quarter: Quarter) -> str:
     return GREY if quarter.colour == "empty" else str(quarter.colour)
 
 
+def _active(marks: Marks, quarter: Quarter) -> bool:
+    """Whether the quarter's virus is active on the sheet (its target circled)."""
+    return quarter.target is not None and marks.get(quarter.target) == CIRCLE
+
+
+def _runs_propagation(step: str) -> bool:
+    """Whether a waiting step runs (or goes on with) a propagation, with no choice of its own."""
+    return step == PROPAGATION or step.startswith(SPREAD)
+
+
+def _runs(marks: Marks, zone: tuple[str, ...]) -> list[tuple[int, int, tuple[str, ...]]]:
+    """The runs of empty spaces of a floor between two numbers, each with the open range of the
+    numbers its spaces take (``low < number < high``, as ``open_runs`` gives them)."""
+    runs: dict[tuple[int, int], list[str]] = {}
+    for space, low, high in open_runs(marks, zone):
+        runs.setdefault((low, high), []).append(space)
+    return [(low, high, tuple(spaces)) for (low, high), spaces in runs.items()]
+
+
 def _first_free(marks: Marks, elements: Iterable[str]) -> str | None:
     return next((element for element in elements if element not in marks), None)
+
+
+def _marked_this_turn(sheet: Sheet) -> set[str]:
+    """The elements marked on the sheet during this turn."""
+    return sheet.marks.keys() - sheet.turn_start_marks.keys()
 
 
 def _new_mark(sheet: Sheet, element: str) -> bool:
@@ -693,35 +883,35 @@ def _modifiers(number: int, action: str, unchanged: bool) -> list[int | None]:
     return [None, *shifts] if unchanged else shifts
 
 
-def _write_options(
+def _write_group(
     index: int, spaces: list[str], number: int, modifier: int | None, wild: str | None, action: str
-) -> list[Option]:
-    """The write options of one number in each of ``spaces`` (dicts built whole: the lists
-    are long)."""
+) -> Group:
+    """The write options of one number in each of ``spaces``."""
     if wild is None and modifier is None:
-        return [
-            {"action": "write", "combination": index, "space": space, "number": number}
-            for space in spaces
-        ]
+        return (
+            lambda space: {"action": "write", "combination": index, "space": space, "number": number},
+            spaces,
+        )
     if wild is None:
-        return [
-            {"action": "write", "combination": index, "space": space, "number": number,
-             "modifier": modifier}
-            for space in spaces
-        ]  # fmt: skip
+        return (
+            lambda space: {"action": "write", "combination": index, "space": space, "number": number,
+                           "modifier": modifier},
+            spaces,
+        )  # fmt: skip
     if modifier is None:
-        return [
-            {"action": "write", "combination": index, "space": space, "number": number,
-             "wild": wild, "wild_action": action}
-            for space in spaces
-        ]  # fmt: skip
-    return [
-        {"action": "write", "combination": index, "space": space, "number": number,
-         "modifier": modifier, "wild": wild, "wild_action": action}
-        for space in spaces
-    ]  # fmt: skip
+        return (
+            lambda space: {"action": "write", "combination": index, "space": space, "number": number,
+                           "wild": wild, "wild_action": action},
+            spaces,
+        )  # fmt: skip
+    return (
+        lambda space: {"action": "write", "combination": index, "space": space, "number": number,
+                       "modifier": modifier, "wild": wild, "wild_action": action},
+        spaces,
+    )  # fmt: skip
 
 
 def _raise(problem: RuleViolation | None) -> None:
     if problem is not None:
         raise problem
+

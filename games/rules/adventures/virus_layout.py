@@ -93,6 +93,11 @@ class Layout(WildLayout):
         }
 
     @cached_property
+    def quarter_rank(self) -> dict[str, int]:
+        """Each quarter's place in the propagation order."""
+        return {quarter: rank for rank, quarter in enumerate(self.quarters)}
+
+    @cached_property
     def quarter_of(self) -> dict[str, Quarter]:
         """The quarter each numbering space belongs to."""
         return {space: quarter for quarter in self.quarters.values() for space in quarter.spaces}
@@ -141,6 +146,13 @@ class Layout(WildLayout):
             for element in self.raw["elements"]
             if element["kind"] == "virus_activation_symbol"
         }
+
+    @cached_property
+    def track_activations(self) -> tuple[str, ...]:
+        """The activation symbols a plant or water track wakes (green, blue): the ones ASTRA's
+        first-pass effect may wake."""
+        missions = set(self.mission_activation.values())
+        return tuple(act for act in self.activation_target if act not in missions)
 
     @cached_property
     def mission_activation(self) -> dict[str, str]:

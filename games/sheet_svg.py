@@ -1,0 +1,261 @@
+"""A sheet drawn as inline SVG from its schematic (``SheetLayout.schematic``), its marks and its
+live score, for the staff's replay viewer.
+
+Numbering spaces are boxes showing their number (or X); every other element is a small round
+symbol that a mark changes: circled (a blue ring), crossed (a red X over it), a line drawn
+through it, filled, or written in. Each element carries its id and mark as ``data-element`` /
+``data-mark`` attributes and a hover title, and is captioned with the last part of its id. The
+score area at the bottom shows each line of the live score, total last. Long rows wrap.
+
+Drawing only: what the marks and the score are comes from the engine's sheet view.
+"""
+
+from collections.abc import Iterator, Mapping
+from html import escape
+from typing import Any
+
+from games.rules.schematic import ZONE, Area, Row, Schematic
+from games.rules.sheet import CIRCLE, CROSS, LINE, Mark, X
+
+CELL = 30  # a box's side
+PITCH = 34  # from one cell to the next
+LABEL_WIDTH = 130
+PER_LINE = 20  # cells on one line before a row wraps
+LINE_HEIGHT = CELL + 24  # a cell and its caption (two short lines at most)
+CAPTION = 8  # characters of a caption line
+TITLE_HEIGHT = 24
+AREA_GAP = 10
+WIDTH = LABEL_WIDTH + PER_LINE * PITCH + 10
+SCORE_CELL = 64  # a score box is wider: its caption names a score line
+INFECTED = "infected."
+COLOURS = {
+    "ink": "#1d2330",
+    "muted": "#8a93a6",
+    "paper": "#fdfcf7",
+    "circle": "#1f5fbf",
+    "cross": "#c62828",
+    "fill": "#555e70",
+}
+
+
+def sheet_svg(
+    *, title: str, schematic: Schematic, marks: Mapping[str, Mark], score: Mapping[str, Any]
+) -> str:
+    """The SVG markup of one sheet: a title, the schematic's areas with the marks on them, any
+    marked element the schematic does not place, and the live score."""
+    areas = list(schematic.areas)
+    unplaced = tuple(sorted(set(marks) - schematic.ids()))
+    if unplaced:
+        areas.append(Area("Other marks", (Row("elsewhere", unplaced),)))
+    body: list[str] = [
+        f'<text x="8" y="20" class="sheet-title" font-size="16" font-weight="bold" '
+        f'fill="{COLOURS["ink"]}">{escape(title)}</text>'
+    ]
+    y = 34
+    for area in areas:
+        y = _area(body, area, marks, y)
+    y = _score(body, score, y)
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="sheet" width="{WIDTH}" height="{y + 8}" '
+        f'viewBox="0 0 {WIDTH} {y + 8}" font-family="DejaVu Sans, Verdana, sans-serif" role="img" '
+        f'aria-label="{escape(title)}">'
+        f'<rect x="0" y="0" width="{WIDTH}" height="{y + 8}" rx="8" fill="{COLOURS["paper"]}" '
+        f'stroke="{COLOURS["muted"]}"/>' + "".join(body) + "</svg>"
+    )
+
+
+def _area(body: list[str], area: Area, marks: Mapping[str, Mark], y: int) -> int:
+    body.append(
+        f'<text x="8" y="{y + 15}" font-size="12" font-weight="bold" letter-spacing="1" '
+        f'fill="{COLOURS["muted"]}">{escape(area.title.upper())}</text>'
+    )
+    y += TITLE_HEIGHT
+    for row in area.rows:
+        body.append(
+            f'<text x="8" y="{y + CELL // 2 + 4}" font-size="11" fill="{COLOURS["ink"]}">'
+            f"{escape(row.label)}</text>"
+        )
+        lines = 0
+        for (cell, column), caption in zip(_placed(row), captions(row.cells), strict=True):
+            line, position = divmod(column, PER_LINE)
+            lines = max(lines, line + 1)
+            x = LABEL_WIDTH + position * PITCH
+            body.append(_cell(cell, caption, marks.get(cell), x, y + line * LINE_HEIGHT, row.kind))
+        y += max(lines, 1) * LINE_HEIGHT
+    return y + AREA_GAP
+
+
+def _placed(row: Row) -> Iterator[tuple[str, int]]:
+    columns = row.columns or tuple(range(len(row.cells)))
+    return zip(row.cells, columns, strict=True)
+
+
+def captions(cells: tuple[str, ...]) -> list[str]:
+    """What tells the elements of a row apart: their ids without the dotted parts they all
+    share at the start and at the end (``f1.q1.rocket``, ``f1.q2.rocket`` -> ``q1``, ``q2``)."""
+    parts = [cell.split(".") for cell in cells]
+    shortest = min((len(split) for split in parts), default=0)
+    if len(parts) < 2:
+        return [split[-1] for split in parts]
+    lead = 0
+    while lead < shortest - 1 and len({split[lead] for split in parts}) == 1:
+        lead += 1
+    tail = 0
+    while tail < shortest - 1 - lead and len({split[-1 - tail] for split in parts}) == 1:
+        tail += 1
+    return [".".join(split[lead : len(split) - tail]) for split in parts]
+
+
+def _cell(element: str, caption: str, mark: Mark | None, x: int, y: int, kind: str) -> str:
+    hover = f"{element}: {'unmarked' if mark is None else mark}"
+    attributes = f'class="cell {kind}" data-element="{escape(element)}"'
+    if mark is not None:
+        attributes += f' data-mark="{escape(str(mark))}"'
+    parts = [f"<g {attributes}><title>{escape(hover)}</title>"]
+    parts.append(_box(x, y, mark) if kind == ZONE else _symbol(x, y, mark))
+    parts.append(_mark(x, y, mark, kind))
+    for number, text in enumerate(_caption_lines(caption)):
+        parts.append(
+            f'<text x="{x + CELL / 2}" y="{y + CELL + 10 + 9 * number}" font-size="8" '
+            f'text-anchor="middle" fill="{COLOURS["muted"]}">{escape(text)}</text>'
+        )
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def _caption_lines(caption: str) -> list[str]:
+    """A caption on one line, or cut in two at its last dot or dash when it is long."""
+    if len(caption) <= CAPTION:
+        return [caption]
+    cut = max(caption.rfind(".", 0, len(caption) - 1), caption.rfind("-", 0, len(caption) - 1))
+    if cut <= 0:
+        return [caption[:CAPTION], caption[CAPTION : 2 * CAPTION]]
+    return [caption[:cut][:CAPTION], caption[cut + 1 :][:CAPTION]]
+
+
+def _box(x: int, y: int, mark: Mark | None) -> str:
+    infected = _infection(mark)
+    fill = f'"{escape(infected)}" fill-opacity="0.55"' if infected else '"white"'
+    return (
+        f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" rx="3" fill={fill} '
+        f'stroke="{COLOURS["ink"]}" stroke-width="1.2"/>'
+    )
+
+
+def _infection(mark: Mark | None) -> str | None:
+    """The colour of the virus that infected an element, or None."""
+    if isinstance(mark, str) and mark.startswith(INFECTED):
+        return mark[len(INFECTED) :]
+    return None
+
+
+def _symbol(x: int, y: int, mark: Mark | None) -> str:
+    fill = "white"
+    if mark == "fill":
+        fill = COLOURS["fill"]
+    elif _infection(mark):
+        fill = str(_infection(mark))
+    elif mark == CIRCLE:
+        fill = "#dce8fb"
+    return (
+        f'<circle cx="{x + CELL / 2}" cy="{y + CELL / 2}" r="9" fill="{escape(fill)}" '
+        f'stroke="{COLOURS["muted"]}" stroke-width="1"/>'
+    )
+
+
+def _mark(x: int, y: int, mark: Mark | None, kind: str) -> str:
+    cx, cy = x + CELL / 2, y + CELL / 2
+    if mark is None:
+        return ""
+    if isinstance(mark, int) and not isinstance(mark, bool):
+        size = 15 if kind == ZONE else 12
+        return (
+            f'<text x="{cx}" y="{cy + size / 3}" font-size="{size}" font-weight="bold" '
+            f'text-anchor="middle" fill="{COLOURS["ink"]}">{mark}</text>'
+        )
+    if mark == X:
+        return (
+            f'<text x="{cx}" y="{cy + 6}" font-size="17" text-anchor="middle" '
+            f'fill="{COLOURS["ink"]}">X</text>'
+        )
+    if mark == CIRCLE:
+        return (
+            f'<circle cx="{cx}" cy="{cy}" r="13" fill="none" stroke="{COLOURS["circle"]}" '
+            'stroke-width="2.6"/>'
+        )
+    if mark == CROSS:
+        return (
+            f'<path d="M{x + 5} {y + 5} L{x + CELL - 5} {y + CELL - 5} M{x + CELL - 5} {y + 5} '
+            f'L{x + 5} {y + CELL - 5}" stroke="{COLOURS["cross"]}" stroke-width="2.8" '
+            'stroke-linecap="round"/>'
+        )
+    if mark == LINE:
+        return (
+            f'<line x1="{x - 2}" y1="{cy}" x2="{x + CELL + 2}" y2="{cy}" stroke="{COLOURS["ink"]}" '
+            'stroke-width="4" stroke-linecap="round"/>'
+        )
+    if _infection(mark) and kind == ZONE:
+        return (
+            f'<text x="{cx}" y="{cy + 5}" font-size="13" font-weight="bold" text-anchor="middle" '
+            f'fill="{COLOURS["ink"]}">V</text>'
+        )
+    if mark == "fill" or _infection(mark):
+        return ""  # the symbol itself is filled
+    word = str(mark)[:5]
+    return (
+        f'<text x="{cx}" y="{cy + 3}" font-size="8" font-style="italic" text-anchor="middle" '
+        f'fill="{COLOURS["ink"]}">{escape(word)}</text>'
+    )
+
+
+def score_lines(score: Mapping[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
+    """The score's lines flattened (``stations station1``), the total last."""
+    lines: list[tuple[str, Any]] = []
+    for key, value in score.items():
+        name = f"{prefix}{key}".replace("_", " ")
+        if isinstance(value, Mapping):
+            lines += score_lines(value, f"{name} ")
+        elif key != "total" or prefix:
+            lines.append((name, value))
+    if not prefix and "total" in score:
+        lines.append(("total", score["total"]))
+    return lines
+
+
+def _score(body: list[str], score: Mapping[str, Any], y: int) -> int:
+    body.append(
+        f'<text x="8" y="{y + 15}" font-size="12" font-weight="bold" letter-spacing="1" '
+        f'fill="{COLOURS["muted"]}">LIVE SCORE</text>'
+    )
+    y += TITLE_HEIGHT
+    per_line = (WIDTH - 16) // (SCORE_CELL + 4)
+    lines = score_lines(score)
+    for index, (name, value) in enumerate(lines):
+        line, position = divmod(index, per_line)
+        x, top = 8 + position * (SCORE_CELL + 4), y + line * (CELL + 24)
+        total = name == "total"
+        shown = ("yes" if value else "no") if isinstance(value, bool) else value
+        body.append(
+            f'<g class="score-line" data-score="{escape(name)}" data-value="{escape(str(value))}">'
+            f'<rect x="{x}" y="{top}" width="{SCORE_CELL}" height="{CELL}" rx="3" '
+            f'fill="{"#fff4d6" if total else "white"}" stroke="{COLOURS["ink"]}" '
+            f'stroke-width="{2 if total else 1}"/>'
+            f'<text x="{x + SCORE_CELL / 2}" y="{top + 20}" font-size="14" font-weight="bold" '
+            f'text-anchor="middle" fill="{COLOURS["ink"]}">{escape(str(shown))}</text>'
+            + "".join(
+                f'<text x="{x + SCORE_CELL / 2}" y="{top + CELL + 10 + 9 * number}" font-size="8" '
+                f'text-anchor="middle" fill="{COLOURS["muted"]}">{escape(text)}</text>'
+                for number, text in enumerate(_score_caption(name))
+            )
+            + "</g>"
+        )
+    rows = -(-len(lines) // per_line) if lines else 0
+    return y + rows * (CELL + 24)
+
+
+def _score_caption(name: str) -> list[str]:
+    """A score line's name on one line, or two when it is long (cut at its last space)."""
+    if len(name) <= 15 or " " not in name:
+        return [name[:15]]
+    head, tail = name.rsplit(" ", 1)
+    return [head[:15], tail[:15]]

@@ -1,0 +1,152 @@
+"""Every stored event carries a hash chained to the one before it in its game, computed when it
+is appended; `manage.py verify_events` walks the chains and names the first broken link, also of
+a row changed behind the append-only triggers' back."""
+
+import hashlib
+import json
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.management import CommandError, call_command
+from django.db import DatabaseError, connection, transaction
+from django.db.migrations.executor import MigrationExecutor
+from rest_framework.test import APIClient
+
+from games import services
+from games.history import verify_chains
+from games.models import Event, Game
+from games.rules import engine
+from tests.api.test_reading import base, play_until_confirm
+from tests.append_only import triggers_lifted
+from tests.games.histories import finished_game
+
+pytestmark = pytest.mark.django_db
+
+
+def spec_hash(prev_hash: str, seq: int, turn: int, seat: int | None, kind: str, data: Any) -> str:
+    """The hash as the issue states it, written out here independently of games/chain.py."""
+    canonical = json.dumps(
+        {"seq": seq, "turn": turn, "seat": seat, "kind": kind, "data": data},
+        sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+    )
+    return hashlib.sha256((prev_hash + canonical).encode("utf-8")).hexdigest()
+
+
+def assert_chained(game_id: int) -> int:
+    prev = "0" * 64
+    rows = Event.objects.filter(game_id=game_id).order_by("seq")
+    for row in rows:
+        assert row.prev_hash == prev, row.seq
+        assert row.hash == spec_hash(prev, row.seq, row.turn, row.seat, row.kind, row.data), row.seq
+        prev = row.hash
+    return rows.count()
+
+
+def test_commands_append_events_chained_as_specified(
+    playing_game: int, alice: APIClient, bob: APIClient, carol: APIClient, post: Any
+) -> None:
+    appended = []
+    for client in (alice, bob, carol):  # one whole turn: moves, confirms, the next flip
+        play_until_confirm(client, playing_game, post)
+        assert post(client, f"{base(playing_game)}/confirm").status_code == 200
+        appended.append(assert_chained(playing_game))
+    assert appended[0] < appended[1] < appended[2]
+    first = Event.objects.get(game_id=playing_game, seq=1)
+    assert first.prev_hash == "0" * 64
+    assert Event.objects.filter(game_id=playing_game, kind="turn_started", turn=2).exists()
+
+
+def test_non_ascii_data_hashes_as_utf8_and_survives_the_database() -> None:
+    alice = User.objects.create_user("alice")
+    game = services.create_game(by=alice, adventure=1, max_players=1)
+    services.start_game(game=game, by=alice)
+    version = Event.objects.filter(game=game).count()
+    mark: engine.Event = {"kind": "mark", "v": 2, "seat": 0, "turn": 1,
+            "data": {"sheet": 0, "element": "étoile ☾", "mark": "cercle"}}
+    (row,) = services._append(game, [mark], version=version, actor=None)
+    stored = Event.objects.get(pk=row.pk)
+    ascii_escaped = hashlib.sha256(
+        (stored.prev_hash + json.dumps(
+            {"seq": stored.seq, "turn": 1, "seat": 0, "kind": "mark", "data": mark["data"]},
+            sort_keys=True, separators=(",", ":"),
+        )).encode()
+    ).hexdigest()
+    assert stored.hash != ascii_escaped  # ensure_ascii=False: the characters themselves count
+    assert assert_chained(game.pk) == version + 1
+    assert [report.broken for report in verify_chains(game_id=game.pk)] == [None]
+
+
+def test_verify_events_reports_every_chain_intact(capsys: pytest.CaptureFixture[str]) -> None:
+    games = [finished_game(1), finished_game(2, seed=2)]
+    events = Event.objects.count()
+    call_command("verify_events")
+    assert f"2 game(s), {events} event(s) checked: every chain holds." in capsys.readouterr().out
+    call_command("verify_events", "--game", str(games[1].pk))
+    assert "1 game(s)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("rehash", [False, True], ids=["content-changed", "content-and-hash-changed"])
+def test_verify_events_finds_a_row_altered_behind_the_triggers_back(
+    capsys: pytest.CaptureFixture[str], rehash: bool
+) -> None:
+    untouched, altered = finished_game(1), finished_game(3, seed=3)
+    row = Event.objects.get(game=altered, seq=20)
+    forged = {**row.data, "forged": True}
+    with triggers_lifted(), connection.cursor() as cursor:
+        cursor.execute(
+            "UPDATE games_event SET data = %s WHERE id = %s", [json.dumps(forged), row.pk]
+        )
+        if rehash:  # the forger recomputes the row's own hash: the next link breaks instead
+            new_hash = spec_hash(row.prev_hash, row.seq, row.turn, row.seat, row.kind, forged)
+            cursor.execute("UPDATE games_event SET hash = %s WHERE id = %s", [new_hash, row.pk])
+    # the triggers are back: the database refuses a change again
+    with pytest.raises(DatabaseError, match="append-only"), transaction.atomic(), \
+            connection.cursor() as cursor:
+        cursor.execute("UPDATE games_event SET kind = 'x' WHERE id = %s", [row.pk])
+
+    with pytest.raises(CommandError, match=rf"chain of 1 game\(s\) is broken \({altered.pk}\)"):
+        call_command("verify_events")
+    err = capsys.readouterr().err
+    if rehash:
+        expected = "broken at event 21: event 21's prev_hash is not the hash of event 20."
+        assert f"game {altered.pk}: {expected}" in err
+    else:
+        assert f"game {altered.pk}: broken at event 20: event 20 ({row.kind}) does not hash" in err
+    assert f"game {untouched.pk}" not in err
+    call_command("verify_events", "--game", str(untouched.pk))
+    assert "every chain holds" in capsys.readouterr().out
+
+
+def test_verify_events_of_an_unknown_game_is_refused() -> None:
+    with pytest.raises(CommandError, match=r"There is no game 999\."):
+        call_command("verify_events", "--game", "999")
+
+
+def test_the_migration_chains_the_rows_stored_before_it_and_keeps_the_log_append_only(
+    emptied_log: None,
+) -> None:
+    executor = MigrationExecutor(connection)
+    before, after = [("games", "0011_solo_astra_and_bot_seats")], executor.loader.graph.leaf_nodes("games")
+    executor.migrate(before)
+    try:
+        old = MigrationExecutor(connection).loader.project_state(before).apps
+        user = old.get_model("auth", "User").objects.create(username="old-timer")
+        OldGame, OldEvent = old.get_model("games", "Game"), old.get_model("games", "Event")
+        games = [OldGame.objects.create(adventure=1, max_players=1, creator_id=user.pk) for _ in range(2)]
+        for game in games:
+            OldEvent.objects.bulk_create(
+                OldEvent(game_id=game.pk, seq=seq, turn=seq // 3, seat=None if seq == 1 else 0,
+                         kind="mark", version=2, data={"element": f"e{seq}", "note": "à"})
+                for seq in range(1, 8)
+            )
+    finally:
+        MigrationExecutor(connection).migrate(after)
+    for game in games:
+        assert assert_chained(game.pk) == 7
+    assert [report.broken for report in verify_chains()] == [None, None]
+    with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
+        Event.objects.filter(game_id=games[0].pk).update(kind="forged")
+    with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
+        Event.objects.filter(game_id=games[0].pk).delete()
+    assert Game.objects.count() == 2

@@ -1,0 +1,353 @@
+"""ASTRA in each adventure 1-7 (the ASTRA section of each spec): what an Effect card does on the
+first and the second pass, what earns ASTRA bonuses, ASTRA's score and the solo result, with
+the ASTRA worked examples of the specs and of the common rules."""
+
+from typing import Any
+
+import pytest
+
+from games.rules import astra, engine, solo
+from games.rules.adventures import rules_for
+from games.rules.events import Recorder
+from games.rules.sheet import CIRCLE, CROSS
+from games.rules.state import GameState
+from tests.rules.playing import (
+    astra_part,
+    move,
+    options,
+    refused,
+    set_deck,
+    set_hand,
+    set_sheet,
+    start_solo,
+)
+
+A, B, C = 112, 113, 114
+
+
+def draw_effect(state: GameState, card: int, *, deck_pass: int = 1) -> list[Any]:
+    """End the player's turn (the first card of the hand left over for ASTRA) with ``card`` on
+    top of the deck, and play ASTRA's part up to where it stops."""
+    assert state.astra is not None
+    set_deck(state, card)
+    state.astra.deck_pass = deck_pass
+    state.astra.given = state.astra.hand[0]
+    state.seats[0].confirmed = True
+    state.decisions.clear()
+    return astra_part(state)
+
+
+def targets(state: GameState) -> list[str]:
+    decision = engine.options(state, 0)
+    assert decision.kind == "effect"
+    return [option["target"] for option in decision.options]
+
+
+def choose(state: GameState, card: int, target: str) -> list[Any]:
+    return move(state, 0, {"action": "astra_effect", "card": card, "target": target})
+
+
+def infect_as_listed(state: GameState) -> list[Any]:
+    """The spaces a propagation set off by ASTRA's effect infects, each the first listed: ASTRA's
+    part waits for them, then goes on."""
+    events: list[Any] = []
+    while (decision := engine.options(state, 0)).kind == "effect":
+        assert {option["action"] for option in decision.options} == {"infect"}
+        assert not solo.astra_due(state)
+        events += move(state, 0, decision.options[0])
+    return events + astra_part(state)
+
+
+def kinds(events: list[Any]) -> list[str]:
+    return [event["kind"] for event in events]
+
+
+def marks(state: GameState) -> dict[str, Any]:
+    return state.sheets[0].marks
+
+
+def pile(robot: int, energy: int, plant: int, water: int, astronaut: int, planning: int) -> dict[str, int]:
+    return dict(zip(astra.ACTIONS, (robot, energy, plant, water, astronaut, planning), strict=True))
+
+
+# --- the level table and ASTRA's score (common rules 10.2, 10.7) --------------------------
+
+
+@pytest.mark.parametrize("level", range(1, 9))
+def test_each_level_plays_its_opponent_card(level: int) -> None:
+    state = start_solo(3, level)
+    foe = astra.opponent(level)
+    assert state.astra is not None
+    assert (state.astra.level, state.astra.name, state.astra.multipliers) == (
+        level, foe.name, dict(foe.multipliers)
+    )
+    state.astra.pile = pile(1, 1, 1, 1, 1, 1)
+    assert solo.astra_score(state)["total"] == sum(foe.multipliers.values()) + 10 + 3 * level
+
+
+@pytest.mark.parametrize(
+    ("adventure", "level", "cards", "total"),
+    [
+        (3, 3, pile(5, 3, 4, 2, 3, 4), 86),  # common C-S1
+        (2, 1, pile(6, 7, 5, 2, 1, 2), 64),  # common C-S5
+        (6, 3, pile(4, 3, 5, 2, 2, 3), 76),  # adventure 6, 14.8
+    ],
+)
+def test_astra_score_examples(adventure: int, level: int, cards: dict[str, int], total: int) -> None:
+    state = start_solo(adventure, level)
+    assert state.astra is not None
+    state.astra.pile = cards
+    breakdown = solo.astra_score(state)["breakdown"]
+    assert breakdown["total"] == total
+    assert engine.game_view(state, viewer=0)["astra"]["score"] == total
+
+
+def test_c_s1_every_part_of_margarets_score() -> None:
+    state = start_solo(3, 3)
+    assert state.astra is not None
+    state.astra.pile = pile(5, 3, 4, 2, 3, 4)
+    assert solo.astra_score(state)["breakdown"] == {
+        "robot": 25, "energy": 12, "plant": 8, "water": 4, "astronaut": 6, "planning": 12,
+        "fixed": 10, "level": 9, "total": 86,
+    }
+
+
+# --- adventure 1: the rocket track, sabotages ----------------------------------------------
+
+
+def test_a1_t5_astra_crosses_its_track_by_the_multiplier_of_each_card() -> None:
+    state = start_solo(1, 1)
+    assert state.astra is not None
+
+    def track() -> tuple[int, int]:
+        breakdown = solo.astra_score(state)["breakdown"]
+        return breakdown["boxes_crossed"], breakdown["total"]
+
+    assert track() == (15, 10)
+    for action, expected in (("planning", (19, 20)), ("astronaut", (20, 20)), ("water", (23, 30))):
+        state.astra.pile[action] += 1
+        assert track() == expected
+
+
+@pytest.mark.parametrize(
+    ("level", "crossed"), [(1, 15), (2, 12), (3, 10), (4, 8), (5, 6), (6, 4), (7, 2), (8, 0)]
+)
+def test_a1_track_setup_by_level(level: int, crossed: int) -> None:
+    assert solo.astra_score(start_solo(1, level))["breakdown"]["boxes_crossed"] == crossed
+
+
+def test_a1_astra_launches_at_its_81st_box_and_the_game_ends_with_the_turn() -> None:
+    state = start_solo(1, 8)
+    assert state.astra is not None
+    state.astra.pile = pile(16, 0, 0, 0, 0, 0)  # 80 boxes: one more robot launches
+    robot = 3  # 2 / robot: Peggy's robot multiplier is 5
+    set_hand(state, robot, 4, 5)
+    state.astra.given, state.seats[0].confirmed = robot, True
+    events = astra_part(state)
+    assert kinds(events) == ["astra_took", "game_ended"]
+    assert events[-1]["data"]["reasons"] == [{"reason": "astra_launched", "seats": []}]
+    result = solo.standings(state)
+    assert result["astra"]["total"] == 150 and result["winners"] == ["astra"]
+
+
+@pytest.mark.parametrize(
+    ("player_launched", "tiebreak", "astra_launched", "player_total", "astra_total", "winner"),
+    [
+        (True, 0, False, 150, 140, "player"),
+        (False, 0, True, 145, 150, "astra"),
+        (True, 1, True, 150, 150, "player"),
+        (True, 0, True, 150, 150, None),
+        (False, 0, False, 60, 50, "player"),
+        (False, 0, False, 50, 50, None),
+    ],
+)
+def test_a1_winner_table(
+    player_launched: bool, tiebreak: int, astra_launched: bool, player_total: int,
+    astra_total: int, winner: str | None,
+) -> None:
+    player = {"launched": player_launched, "tiebreak_rockets": tiebreak, "total": player_total}
+    theirs = {"total": astra_total, "breakdown": {"launched": astra_launched}}
+    assert rules_for(1).solo_winner(start_solo(1), player, theirs) == winner
+
+
+@pytest.mark.parametrize("deck_pass", [1, 2])
+def test_a1_effect_crosses_a_sabotage_of_the_players_choice_and_circles_an_error(deck_pass: int) -> None:
+    state = start_solo(1)
+    events = draw_effect(state, B, deck_pass=deck_pass)
+    assert ("mission_flipped" in kinds(events)) == (deck_pass == 2)
+    assert len(targets(state)) == 8
+    assert engine.options(state, 0).options[0] == {
+        "action": "astra_effect", "card": B, "target": targets(state)[0]
+    }
+    assert refused(state, 0, {"action": "astra_effect", "target": "f1.q1.sabotage"}) == (
+        "astra_target_not_available"
+    )
+    with pytest.raises(engine.OutOfTurn):
+        engine.decide(state, 0, {"type": "confirm"})
+    choose(state, B, "f3.q1.sabotage1")
+    assert marks(state)["f3.q1.sabotage1"] == CROSS
+    assert sum(1 for box in state.sheets[0].error_boxes if marks(state).get(box) == CIRCLE) == 1
+    assert engine.options(state, 0).kind == "wait"  # ASTRA's part goes on: the hand is drawn
+    assert kinds(astra_part(state))[-1] == "turn_started"
+    assert engine.options(state, 0).kind == "choose"
+    assert ("B" in state.flipped_missions) == (deck_pass == 2)
+
+
+def test_a1_effect_with_no_sabotage_left_still_circles_an_error() -> None:
+    """Adventure 1 D7: the error is circled even with every sabotage gone."""
+    state = start_solo(1)
+    set_sheet(state, 0, {symbol: CROSS for symbol in rules_for(1).sabotages})  # type: ignore[attr-defined]
+    events = draw_effect(state, C)
+    assert kinds(events)[-1] == "turn_started"  # nothing to choose: resolved by ASTRA
+    assert [e["data"]["cause"] for e in events if e["kind"] == "system_error"] == ["astra_effect"]
+
+
+def test_a1_a_sabotage_triggered_circles_one_bonus_and_hits_nobody() -> None:
+    state = start_solo(1)
+    rec = Recorder(state)
+    rec.emit("mark", 0, element="f7.q1.sabotage", mark="triggered")
+    solo.circle_bonuses(rec, 0, since=0)
+    rules_for(1).incidents(rec)
+    assert kinds(rec.events) == ["mark", "astra_bonus", "mark"]
+    assert rec.events[-1]["data"]["mark"] == CROSS
+    assert rec.state.astra is not None and rec.state.astra.bonuses_circled == 1
+
+
+# --- adventures 2, 3, 4: Effect cards A and B only -----------------------------------------
+
+
+def test_a2_effect_crosses_a_big_multiplier_and_card_c_acts_only_by_its_flip() -> None:
+    state = start_solo(2)
+    draw_effect(state, A)
+    bigs = [station.mult_big for station in rules_for(2).layout.stations]
+    assert targets(state) == bigs
+    choose(state, A, bigs[1])
+    assert marks(state)[bigs[1]] == CROSS
+    astra_part(state)
+
+    before = dict(marks(state))
+    events = draw_effect(state, C)
+    assert kinds(events)[-1] == "turn_started" and "mission_flipped" not in kinds(events)
+    assert marks(state) == before
+    events = draw_effect(state, C, deck_pass=2)
+    flipped = [e["data"] for e in events if e["kind"] == "mission_flipped"]
+    assert flipped == [{"letter": "C", "card": state.missions["C"]}]
+    assert marks(state) == before
+
+
+def test_a3_effect_example_tl_circled_br_crossed_leaves_tr_and_bl_to_choose() -> None:
+    state = start_solo(3)
+    set_sheet(state, 0, {"qbonus.TL.15": CIRCLE, "qbonus.BR.15": CROSS})
+    draw_effect(state, B)
+    assert targets(state) == ["qbonus.TR.15", "qbonus.BL.15"]
+    choose(state, B, "qbonus.TR.15")
+    assert marks(state)["qbonus.TR.15"] == CROSS
+    rules = rules_for(3)
+    assert rules.astra_bonuses("qbonus.TR.5", CIRCLE) == 0  # a quarter for 5 earns nothing
+    assert rules.astra_bonuses("qbonus.BL.15", CIRCLE) == 2
+
+
+def test_a4_a_single_filling_bonus_left_is_crossed_by_astra_itself() -> None:
+    state = start_solo(4)
+    bonuses = rules_for(4).race_elements()
+    set_sheet(state, 0, {bonus: CIRCLE for bonus in bonuses[1:]})
+    events = draw_effect(state, A)
+    assert kinds(events)[-1] == "turn_started"
+    assert [e["data"]["target"] for e in events if e["kind"] == "astra_effect"] == [bonuses[0]]
+    assert marks(state)[bonuses[0]] == CROSS
+    assert rules_for(4).astra_bonuses(bonuses[0], CIRCLE) == 2
+
+
+# --- adventure 5: the Dome -------------------------------------------------------------------
+
+
+def test_a5_card_c_crosses_a_high_skyscraper_bonus_too() -> None:
+    state = start_solo(5)
+    draw_effect(state, C)
+    assert targets(state) == list(rules_for(5).race_elements())
+    choose(state, C, "sk4.bottom.high")
+    assert marks(state)["sk4.bottom.high"] == CROSS
+
+
+# --- adventure 6: the Virus --------------------------------------------------------------------
+
+
+def test_a6_first_pass_wakes_green_or_blue_then_one_propagation() -> None:
+    """14.8: card B on the first pass, neither green nor blue active: the player picks blue."""
+    state = start_solo(6)
+    draw_effect(state, B)
+    assert targets(state) == ["act.green", "act.blue"]
+    infected_before = _infected(state)
+    events = choose(state, B, "act.blue")
+    assert marks(state)["act.blue"] == CROSS and marks(state)["q4M.target"] == CIRCLE
+    events += infect_as_listed(state)  # grey in q1L and blue in q4M: the player's spaces
+    assert len(_infected(state)) == len(infected_before) + 2  # one propagation at once
+    assert "astra_bonus" not in kinds(events)  # what ASTRA wakes earns no bonus
+    assert kinds(events)[-1] == "turn_started"
+
+
+def test_a6_first_pass_with_both_awake_crosses_a_propagation_symbol_then_propagates() -> None:
+    state = start_solo(6)
+    set_sheet(state, 0, {**marks(state), "act.green": CROSS, "q2M.target": CIRCLE,
+                         "act.blue": CROSS, "q4M.target": CIRCLE})  # fmt: skip
+    draw_effect(state, A)
+    symbols = list(rules_for(6).layout.propagation_symbols)
+    assert targets(state) == symbols
+    before = _infected(state)
+    choose(state, A, symbols[2])
+    infect_as_listed(state)
+    assert marks(state)[symbols[2]] == CROSS and len(_infected(state)) > len(before)
+
+
+def test_a6_second_pass_flips_the_mission_and_wakes_its_virus_unless_awake() -> None:
+    """14.8: card C on the second pass flips mission C and wakes yellow with a propagation."""
+    state = start_solo(6)
+    before = _infected(state)
+    events = draw_effect(state, C, deck_pass=2)
+    assert "C" in state.flipped_missions
+    assert marks(state)["act.yellow"] == CROSS and marks(state)["q5M.target"] == CIRCLE
+    assert kinds(events)[-1] != "turn_started"  # the player chooses where grey and yellow infect
+    events += infect_as_listed(state)
+    assert len(_infected(state)) > len(before)
+    assert kinds(events)[-1] == "turn_started"
+
+    again = _infected(state)
+    events = draw_effect(state, C, deck_pass=2)  # yellow already awake: nothing more
+    assert _infected(state) == again and "mission_flipped" not in kinds(events)
+
+
+def test_a6_bonuses_for_the_players_own_activations_and_propagation_symbols() -> None:
+    rules = rules_for(6)
+    assert rules.astra_bonuses("act.green", CROSS) == 1
+    assert rules.astra_bonuses("prop.water1", CROSS) == 1
+    assert rules.astra_bonuses("q2M.target", CIRCLE) == 0
+
+
+def _infected(state: GameState) -> list[str]:
+    return sorted(e for e, mark in marks(state).items() if str(mark).startswith("infected"))
+
+
+# --- adventure 7: the Escape ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("deck_pass", [1, 2])
+def test_a7_effect_crosses_a_greenhouse_x2_and_on_the_second_pass_flips_its_mission(deck_pass: int) -> None:
+    state = start_solo(7)
+    draw_effect(state, A, deck_pass=deck_pass)
+    assert targets(state) == list(rules_for(7).race_elements())
+    choose(state, A, "x2.3")
+    assert marks(state)["x2.3"] == CROSS
+    assert ("A" in state.flipped_missions) == (deck_pass == 2)
+    assert rules_for(7).astra_bonuses("x2.3", CIRCLE) == 1
+
+
+def test_a_mission_flipped_by_astra_gives_only_its_later_value() -> None:
+    state = start_solo(7)
+    draw_effect(state, B, deck_pass=2)
+    choose(state, B, "x2.1")
+    astra_part(state)
+    values = state.mission_values["B"]
+    from games.rules.missions import gives_first_value
+
+    assert not gives_first_value(state, "B") and values["later"] < values["first"]
+    assert options(state, 0)  # the next turn is the player's
