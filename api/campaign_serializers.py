@@ -13,7 +13,7 @@ class CreateCampaignSerializer(serializers.Serializer):
         min_value=1,
         max_value=8,
         required=False,
-        help_text="ASTRA's starting level, for a solo campaign (max_players 1) only.",
+        help_text="ASTRA's starting level, for a solo campaign (max_players 1) only; 1 by default.",
     )
     pack = StrictCharField(
         max_length=64, required=False, help_text="The content pack's id; `open` by default."
@@ -37,7 +37,11 @@ class CampaignSeatSerializer(SeatSerializer):
 class CampaignSummarySerializer(serializers.Serializer):
     id = serializers.IntegerField()
     max_players = serializers.IntegerField()
-    astra_level = serializers.IntegerField(allow_null=True)
+    astra_level = serializers.IntegerField(
+        allow_null=True,
+        help_text="A solo campaign's starting ASTRA level (cards move it chapter by chapter); "
+        "null for several players.",
+    )
     status = serializers.ChoiceField(choices=["lobby", "playing", "between", "finished"])
     creator = serializers.CharField()
     created_at = serializers.DateTimeField()
@@ -83,6 +87,11 @@ class AttemptSerializer(serializers.Serializer):
     cards = serializers.ListField(
         child=serializers.CharField(), help_text="The campaign cards that applied to its setup."
     )
+    astra_level = serializers.IntegerField(
+        allow_null=True,
+        help_text="Solo: ASTRA's level in its game (the starting level moved by the cards in "
+        "effect, 1 to 8); null for several players or before its game starts.",
+    )
     result = ChapterResultSerializer(allow_null=True)
     stars = StarAwardSerializer(many=True, allow_null=True)
 
@@ -91,7 +100,10 @@ class ChapterSerializer(serializers.Serializer):
     chapter = serializers.IntegerField()
     adventure = serializers.IntegerField()
     name = serializers.CharField()
-    available = serializers.BooleanField(help_text="Whether its adventure is playable on this server.")
+    available = serializers.BooleanField(
+        help_text="Whether its adventure is playable on this server, for this campaign's players "
+        "(solo: against ASTRA)."
+    )
     unavailable = serializers.CharField(allow_null=True, help_text="Why it cannot be played yet.")
     counts = serializers.IntegerField(
         allow_null=True, help_text="The attempt whose stars and cards count (the last one played)."

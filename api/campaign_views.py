@@ -54,8 +54,9 @@ class CampaignsView(APIView):
         responses={201: cs.CampaignSerializer, **POST_ERRORS},
         summary="Open a campaign in the lobby with a content pack; you take seat 0",
         description=(
-            "Refusals: `unknown_pack`, `astra_level_solo_only` (an ASTRA level on a campaign for "
-            "several players), `solo_not_available` (solo campaigns are not playable yet)."
+            "`max_players` 1 opens a solo campaign against ASTRA, starting at `astra_level` (1 "
+            "when not given). Refusals: `unknown_pack`, `astra_level_solo_only` (an ASTRA level "
+            "on a campaign for several players)."
         ),
         tags=TAGS,
     )
@@ -106,6 +107,30 @@ class CampaignJoinView(APIView):
         return _out(s.JoinedSerializer, {"seat": seat.index})
 
 
+class CampaignBotsView(APIView):
+    permission_classes = [SignedIn]
+
+    @extend_schema(
+        request=s.AddBotSerializer,
+        parameters=[IDEMPOTENCY],
+        responses={201: s.BotSeatSerializer, **POST_ERRORS},
+        summary="Fill the next free seat of a campaign with a bot (creator only, in the lobby)",
+        description=(
+            "The bot holds its seat in every chapter's game (a worker plays its turns) and makes "
+            "its campaign choices (cards, opponents, and the captain's when it holds the card) "
+            "through the same decisions as a player, each made by a worker once it is asked."
+        ),
+        tags=TAGS,
+    )
+    @idempotent
+    def post(self, request: Request, campaign_id: str) -> Response:
+        data = _valid(s.AddBotSerializer, _body(request))
+        seat = services.add_bot(campaign=_campaign(campaign_id), by=_user(request), kind=data["kind"])
+        return _out(
+            s.BotSeatSerializer, {"seat": seat.index, "bot": seat.bot}, code=status.HTTP_201_CREATED
+        )
+
+
 class CampaignStartView(APIView):
     permission_classes = [SignedIn]
 
@@ -113,7 +138,7 @@ class CampaignStartView(APIView):
         request=None,
         parameters=[IDEMPOTENCY],
         responses={200: cs.CampaignSerializer, **POST_ERRORS},
-        summary="Start the campaign with the seated players (creator only): chapter 1's game starts",
+        summary="Start the campaign with its seats (creator only): chapter 1's game starts",
         tags=TAGS,
     )
     @idempotent

@@ -31,6 +31,7 @@ urlpatterns = [
     path("campaigns", campaign_views.CampaignsView.as_view(), name="campaigns"),
     path(f"{CAMPAIGN}", campaign_views.CampaignView.as_view(), name="campaign"),
     path(f"{CAMPAIGN}/join", campaign_views.CampaignJoinView.as_view(), name="campaign_join"),
+    path(f"{CAMPAIGN}/bots", campaign_views.CampaignBotsView.as_view(), name="campaign_bots"),
     path(f"{CAMPAIGN}/start", campaign_views.CampaignStartView.as_view(), name="campaign_start"),
     path(f"{CAMPAIGN}/decision", campaign_views.CampaignDecisionView.as_view(), name="campaign_decision"),
     path(f"{CAMPAIGN}/moves", campaign_views.CampaignMovesView.as_view(), name="campaign_moves"),

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
-from games.models import Game
+from games.models import Game, Seat
 
 
 class Pack(models.Model):
@@ -42,6 +42,7 @@ class Campaign(models.Model):
     max_players = models.PositiveSmallIntegerField(
         validators=[MinValueValidator(1), MaxValueValidator(6)]
     )
+    # a solo campaign's starting ASTRA level (the cards in effect move it chapter by chapter)
     astra_level = models.PositiveSmallIntegerField(null=True, blank=True)
     # the status the log gives, kept so that the lobby can list and refuse without a replay
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.LOBBY)
@@ -49,6 +50,8 @@ class Campaign(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_campaigns"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # what the bot seats' campaign choices are drawn with (never shown, as a game's seed)
+    seed = models.BigIntegerField()
 
     class Meta:
         ordering = ["-id"]
@@ -57,6 +60,11 @@ class Campaign(models.Model):
                 condition=models.Q(max_players__gte=1, max_players__lte=6),
                 name="campaign_max_players_1_to_6",
             ),
+            models.CheckConstraint(
+                condition=models.Q(max_players=1, astra_level__gte=1, astra_level__lte=8)
+                | models.Q(max_players__gt=1, astra_level__isnull=True),
+                name="campaign_astra_level_1_to_8_solo_only",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -64,12 +72,19 @@ class Campaign(models.Model):
 
 
 class CampaignSeat(models.Model):
-    """A player of a campaign: the seat they hold in every chapter's game."""
+    """A seat of a campaign, held in every chapter's game: a user's, or a bot's (no user;
+    ``bot`` names how it plays, the games' kinds: a worker plays its turns in each chapter's
+    game and its choices between chapters)."""
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="seats")
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="campaign_seats"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="campaign_seats",
+        null=True,
+        blank=True,
     )
+    bot = models.CharField(max_length=16, choices=Seat.Bot.choices, blank=True, default="")
     index = models.PositiveSmallIntegerField()
 
     class Meta:
@@ -77,10 +92,16 @@ class CampaignSeat(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["campaign", "index"], name="campaign_seat_unique_index"),
             models.UniqueConstraint(fields=["campaign", "user"], name="campaign_seat_unique_user"),
+            models.CheckConstraint(
+                condition=models.Q(user__isnull=False, bot="")
+                | models.Q(user__isnull=True, bot__in=Seat.Bot.values),
+                name="campaign_seat_user_or_bot",
+            ),
         ]
 
     def __str__(self) -> str:
-        return f"Campaign {self.campaign_id} seat {self.index}"
+        bot = f" ({self.bot} bot)" if self.bot else ""
+        return f"Campaign {self.campaign_id} seat {self.index}{bot}"
 
 
 class CampaignEvent(models.Model):

@@ -57,7 +57,8 @@ def state_of(*, campaign: Campaign) -> tuple[CampaignState, int]:
 
 
 def campaign_summary(*, campaign: Campaign) -> dict[str, Any]:
-    """The lobby facts of a campaign, known without replaying it."""
+    """The lobby facts of a campaign, known without replaying it: a bot seat has no username
+    and names its kind of bot; a solo campaign names its starting ASTRA level."""
     seats = campaign.seats.select_related("user").order_by("index")
     return {
         "id": campaign.pk,
@@ -72,7 +73,14 @@ def campaign_summary(*, campaign: Campaign) -> dict[str, Any]:
             "hash": campaign.pack.content_hash,
             "title": campaign.pack.title,
         },
-        "seats": [{"seat": seat.index, "username": seat.user.get_username(), "bot": None} for seat in seats],
+        "seats": [
+            {
+                "seat": seat.index,
+                "username": seat.user.get_username() if seat.user is not None else None,
+                "bot": seat.bot or None,
+            }
+            for seat in seats
+        ],
     }
 
 
@@ -166,7 +174,8 @@ def _require_seat(campaign: Campaign, viewer: User) -> int:
 
 
 def _chapter_view(state: CampaignState, chapter: int) -> dict[str, Any]:
-    reason = decider.unavailable(chapter)
+    # before the start, the seats the campaign is for (every adventure plays 2 to 6 alike)
+    reason = decider.unavailable(chapter, players=state.players or state.max_players)
     counting = state.counting(chapter)
     return {
         "chapter": chapter,
@@ -187,6 +196,7 @@ def _attempt_view(attempt: Attempt) -> dict[str, Any]:
         "status": status,
         "missions": {letter: chosen["card"] for letter, chosen in attempt.missions.items()},
         "cards": list((attempt.setup or {}).get("cards", [])),
+        "astra_level": (attempt.setup or {}).get("astra_level"),
         "result": (
             {"scores": attempt.results, "winners": attempt.winners} if attempt.finished else None
         ),

@@ -3,12 +3,20 @@
 Each command runs in one transaction: lock the campaign row, replay its log, ask the campaign
 rules (``campaigns.rules.decider``) to decide, append the events they return with dense sequence
 numbers. When a chapter is ready to start, its game is created, seated (campaign seat n is the
-game's seat n) and started in the same transaction through ``games.services``, with the setup
-the cards in effect give it, and ``chapter_started`` names it. The unique (campaign, seq)
-constraint is the last guard against a lost race.
+game's seat n, a bot seat a bot of the same kind) and started in the same transaction through
+``games.services``, with the setup the cards in effect give it (in a solo campaign, ASTRA's
+level), and ``chapter_started`` names it. The unique (campaign, seq) constraint is the last
+guard against a lost race.
+
+When the choice the campaign then waits for is a bot seat's, a worker makes it
+(``play_bot_choice``, scheduled on commit through ``campaigns.followups`` with the log's
+version): through the same options and decision as a player's, once, drawn from the campaign's
+seed and the position in its log.
 """
 
 import logging
+import random
+import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -16,17 +24,17 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
-from campaigns import library, selectors
+from campaigns import followups, library, selectors
 from campaigns.errors import outsider
 from campaigns.models import Campaign, CampaignEvent, CampaignSeat, ChapterGame
-from campaigns.rules import decider, events
+from campaigns.rules import bots, decider, events
 from campaigns.rules.events import Event
 from campaigns.rules.packs import Pack
 from campaigns.rules.state import CampaignState, evolve
 from games import selectors as game_selectors
 from games import services as game_services
 from games.errors import Conflict, Forbidden, Invalid
-from games.models import Game
+from games.models import Game, Seat
 from games.rules.engine import OutOfTurn, RuleViolation
 
 logger = logging.getLogger(__name__)
@@ -52,7 +60,9 @@ def create_campaign(
     *, by: User, max_players: int, astra_level: int | None = None, pack: str | None = None
 ) -> Campaign:
     """Open a campaign in the lobby with its creator in seat 0, recording the pack it plays
-    (id, version and content hash: a later edit of the pack file never changes it)."""
+    (id, version and content hash: a later edit of the pack file never changes it). A campaign
+    for one player is a solo campaign against ASTRA, starting at ``astra_level`` 1 to 8 (1 when
+    not given); a campaign for several players takes no level."""
     if not 1 <= max_players <= MAX_PLAYERS:
         raise Invalid("invalid_max_players", "A campaign has 1 to 6 players.")
     if astra_level is not None and max_players != 1:
@@ -60,18 +70,19 @@ def create_campaign(
             "astra_level_solo_only",
             "astra_level sets ASTRA's level in a solo campaign (max_players 1) only.",
         )
-    if astra_level is not None and astra_level not in ASTRA_LEVELS:
-        raise Invalid("unknown_opponent", "ASTRA opponents have levels 1 to 8.")
     if max_players == 1:
-        raise Invalid(
-            "solo_not_available",
-            "Solo campaigns against ASTRA are not playable yet: a campaign has 2 to 6 players.",
-        )
+        astra_level = game_services.DEFAULT_ASTRA_LEVEL if astra_level is None else astra_level
+        if isinstance(astra_level, bool) or astra_level not in ASTRA_LEVELS:
+            raise Invalid("invalid_astra_level", "ASTRA opponents have levels 1 to 8.")
     chosen = library.get(pack or library.DEFAULT_PACK)
     with transaction.atomic():
         row = library.record(chosen)
         campaign = Campaign.objects.create(
-            pack=row, max_players=max_players, astra_level=astra_level, creator=by
+            pack=row,
+            max_players=max_players,
+            astra_level=astra_level,
+            creator=by,
+            seed=secrets.randbits(62),
         )
         CampaignSeat.objects.create(campaign=campaign, user=by, index=0)
         created = events.make(
@@ -105,9 +116,36 @@ def join_campaign(*, campaign: Campaign, by: User) -> CampaignSeat:
             raise Conflict("concurrent_command", "Someone else joined at the same time.") from exc
 
 
+def add_bot(*, campaign: Campaign, by: User, kind: str) -> CampaignSeat:
+    """Fill the next free seat of a campaign in the lobby with a bot of ``kind`` ("random" or
+    "greedy"): it holds that seat in every chapter's game, and a worker makes its choices
+    between chapters. Only the campaign's creator may add one."""
+    if kind not in Seat.Bot.values:
+        raise Invalid("invalid_bot_kind", f"A bot plays {' or '.join(Seat.Bot.values)}, not {kind!r}.")
+    with transaction.atomic():
+        campaign = _lock(campaign)
+        seats = list(campaign.seats.all())
+        if campaign.creator_id != by.pk:
+            if not any(seat.user_id == by.pk for seat in seats):
+                raise outsider(
+                    campaign_id=campaign.pk, in_lobby=campaign.status == Campaign.Status.LOBBY
+                )
+            raise Forbidden("not_creator", "Only the creator of the campaign can add a bot.")
+        if campaign.status != Campaign.Status.LOBBY:
+            raise Conflict("campaign_not_in_lobby", "This campaign has already started.")
+        if len(seats) >= campaign.max_players:
+            raise Conflict("campaign_full", f"All {campaign.max_players} seats are taken.")
+        try:
+            with transaction.atomic():
+                return CampaignSeat.objects.create(campaign=campaign, bot=kind, index=len(seats))
+        except IntegrityError as exc:
+            raise Conflict("concurrent_command", "Someone else joined at the same time.") from exc
+
+
 def start_campaign(*, campaign: Campaign, by: User) -> CampaignResult:
-    """Start the campaign with the seated players (creator only): seat 0 takes the captain
-    card and chapter 1's game starts."""
+    """Start the campaign with the seated players and bots (creator only): seat 0 takes the
+    captain card and chapter 1's game starts. A solo campaign starts with its one player,
+    any other with 2 seats at least."""
     with transaction.atomic():
         campaign = _lock(campaign)
         seat = _seat_index(campaign, by)
@@ -116,9 +154,11 @@ def start_campaign(*, campaign: Campaign, by: User) -> CampaignResult:
         if campaign.status != Campaign.Status.LOBBY:
             raise Conflict("campaign_not_in_lobby", "This campaign has already started.")
         players = campaign.seats.count()
-        if players < 2:
+        if players < 2 and campaign.max_players > 1:
             raise Conflict(
-                "not_enough_players", "A campaign starts with at least 2 seated players."
+                "not_enough_players",
+                "A campaign for several players starts with at least 2 seats taken (players or "
+                "bots); a solo campaign is created for 1 player.",
             )
         return _command(campaign, seat, by, lambda state, pack: decider.opening(players))
 
@@ -138,6 +178,33 @@ def play_choice(*, campaign: Campaign, by: User, choice: Any) -> CampaignResult:
             by,
             lambda state, pack: _rules_call(decider.decide, state, pack, seat, choice),
         )
+
+
+def play_bot_choice(*, campaign_id: int, version: int) -> list[CampaignEvent]:
+    """Make the choice the campaign waited for from a bot seat when its log was at ``version``,
+    through the same options and decision as a player's (``campaigns.rules.bots``), drawn from
+    the campaign's seed and that position (so that a replay of the log makes the same choice).
+    Idempotent: once the log has moved on, or when the choice is not a bot's, nothing is
+    appended; a task delivered twice for one choice makes it once."""
+    context = {"campaign_id": campaign_id, "seq": version}
+    with transaction.atomic():
+        campaign = Campaign.objects.select_for_update().get(pk=campaign_id)
+        state, last = selectors.state_of(campaign=campaign)
+        pack = library.stored(campaign.pack)
+        asked = decider.pending(state, pack)
+        kind = _bot_kind(campaign, asked.seat) if asked is not None and last == version else None
+        if asked is None or kind is None:
+            logger.info("no bot choice due", extra=context)
+            return []
+        rng = random.Random(f"{campaign.seed}/bot/{asked.seat}/{version}")
+        choice = bots.KINDS[kind](rng)(state, pack, asked.seat, asked.decision)
+        new = decider.decide(state, pack, asked.seat, choice)
+        result = _apply(campaign, asked.seat, state, pack, new, version=version, actor=None)
+    logger.info(
+        "bot chose",
+        extra={**context, "seat": asked.seat, "kind": asked.decision.kind, "count": len(result.events)},
+    )
+    return result.events
 
 
 # --- the end of a chapter ----------------------------------------------------------------------
@@ -176,6 +243,7 @@ def end_chapter(*, game_id: int) -> list[CampaignEvent]:
             evolve(state, event)
         rows = _append(campaign, new, version=version, actor=None)
         _save_status(campaign, state)
+        _follow_up(campaign, state, library.stored(campaign.pack), version=rows[-1].seq)
     logger.info("chapter ended", extra={**context, "seq": rows[-1].seq})
     return rows
 
@@ -187,11 +255,26 @@ Proposal = Callable[[CampaignState, Pack], list[Event]]
 
 
 def _command(campaign: Campaign, seat: int, by: User, propose: Proposal) -> CampaignResult:
-    """Append what ``propose`` returns for the campaign's state now, then start the chapter
-    opened if every choice of its setup is made (in the caller's transaction)."""
+    """Append what ``propose`` returns for the campaign's state now (in the caller's
+    transaction): see ``_apply``."""
     state, version = selectors.state_of(campaign=campaign)
     pack = library.stored(campaign.pack)
-    new = propose(state, pack)
+    return _apply(campaign, seat, state, pack, propose(state, pack), version=version, actor=by)
+
+
+def _apply(
+    campaign: Campaign,
+    seat: int,
+    state: CampaignState,
+    pack: Pack,
+    new: list[Event],
+    *,
+    version: int,
+    actor: User | None,
+) -> CampaignResult:
+    """Append ``new`` (decided on ``state``, the log at ``version``), start the chapter opened
+    if every choice of its setup is made, and leave to a worker the choice that comes next if
+    it is a bot seat's."""
     for event in new:
         evolve(state, event)
     if decider.ready_to_start(state, pack):
@@ -200,23 +283,49 @@ def _command(campaign: Campaign, seat: int, by: User, propose: Proposal) -> Camp
         started = decider.chapter_started(state, game=game.pk, players=players, setup=setup)
         evolve(state, started)
         new.append(started)
-    rows = _append(campaign, new, version=version, actor=by)
+    rows = _append(campaign, new, version=version, actor=actor)
     _save_status(campaign, state)
+    _follow_up(campaign, state, pack, version=version + len(rows))
     return CampaignResult(campaign=campaign, seat=seat, events=rows, state=state)
+
+
+def _follow_up(campaign: Campaign, state: CampaignState, pack: Pack, *, version: int) -> None:
+    """On commit, a worker makes the choice the campaign now waits for, if it is a bot's."""
+    asked = decider.pending(state, pack)
+    if asked is not None and _bot_kind(campaign, asked.seat) is not None:
+        followups.after_commit(
+            campaign_id=campaign.pk, version=version, kinds=[followups.BOT_TO_CHOOSE]
+        )
+
+
+def _bot_kind(campaign: Campaign, seat: int) -> str | None:
+    """The kind of bot holding a seat, or None for a player's seat."""
+    kind = CampaignSeat.objects.filter(campaign=campaign, index=seat).values_list("bot", flat=True).first()
+    return kind or None
 
 
 def _start_chapter_game(
     campaign: Campaign, state: CampaignState, setup: dict[str, Any]
 ) -> tuple[Game, int]:
-    """The chapter opened, as an ordinary game: the campaign's seats in the same order, started
-    by the campaign's creator (seat 0) with the chapter's missions and setup modifiers."""
+    """The chapter opened, as an ordinary game: the campaign's seats in the same order (a bot
+    seat filled with a bot of its kind), started by the campaign's creator (seat 0) with the
+    chapter's missions and setup modifiers; a solo chapter against ASTRA at the setup's level."""
     current = state.current
     assert current is not None
     seats = list(campaign.seats.select_related("user").order_by("index"))
     creator = seats[0].user
-    game = game_services.create_game(by=creator, adventure=current.chapter, max_players=len(seats))
+    assert creator is not None  # seat 0 is the creator's
+    game = game_services.create_game(
+        by=creator,
+        adventure=current.chapter,
+        max_players=len(seats),
+        astra_level=setup.get("astra_level"),
+    )
     for seat in seats[1:]:
-        game_services.join_game(game=game, by=seat.user)
+        if seat.user is None:
+            game_services.add_bot(game=game, by=creator, kind=seat.bot)
+        else:
+            game_services.join_game(game=game, by=seat.user)
     game_services.start_game(
         game=game,
         by=creator,

@@ -2,24 +2,34 @@
 
 `end_chapter` follows the result of a chapter's game (registered below with games.followups,
 which ``games.services.score_game`` schedules after every run, also a run that finds the game
-scored already). It acknowledges its message only once it has run and is handed back when its
-worker dies; however often it runs for a game, the chapter's end is appended once.
+scored already); `play_bot_choice` follows campaign events after which the campaign waits for a
+bot seat's choice (registered with campaigns.followups, with the log's version then). Each
+acknowledges its message only once it has run and is handed back when its worker dies; however
+often it runs, the chapter's end is appended once, and a bot's choice is made once.
 """
 
 import logging
+import os
 import socket
+import time
+from typing import Any
 
 from celery import shared_task
 from django.db import OperationalError
 
-from campaigns import services
-from games import followups
+from campaigns import followups, services
+from games import followups as game_followups
 from games.services import RESULT
 
 logger = logging.getLogger(__name__)
 
+# Test-only hook: seconds the chapter-end task waits before it ends the chapter, so that a test
+# can kill the worker while it runs (tests/services/test_campaign_chapter_end.py). Never set it
+# in production.
+CHAPTER_END_DELAY_ENV = "MOON_CHAPTER_END_DELAY_SECONDS"
 
-@shared_task(
+# Every task: retried on a database hiccup, acknowledged only once it has run.
+retried_task = shared_task(
     bind=True,
     autoretry_for=(OperationalError,),
     retry_backoff=True,
@@ -27,16 +37,42 @@ logger = logging.getLogger(__name__)
     acks_late=True,
     reject_on_worker_lost=True,
 )
-def end_chapter(self, game_id: int) -> int | None:
+
+
+def _hostname(task: Any) -> str:
+    return str(task.request.hostname or socket.gethostname())
+
+
+@retried_task
+def end_chapter(self: Any, game_id: int) -> int | None:
     """Append the end of the chapter played in a game (once): stars, captain, cards offered."""
-    context = {
-        "game_id": game_id,
-        "task_id": self.request.id,
-        "hostname": self.request.hostname or socket.gethostname(),
-    }
+    context = {"game_id": game_id, "task_id": self.request.id, "hostname": _hostname(self)}
+    logger.info("chapter end started", extra=context)
+    delay = float(os.environ.get(CHAPTER_END_DELAY_ENV) or 0)
+    if delay > 0:
+        logger.warning("task delayed by %s s (%s)", delay, CHAPTER_END_DELAY_ENV, extra=context)
+        time.sleep(delay)
     rows = services.end_chapter(game_id=game_id)
     seq = rows[-1].seq if rows else None
     logger.info("chapter end done", extra={**context, "seq": seq, "count": len(rows)})
+    return seq
+
+
+@retried_task
+def play_bot_choice(self: Any, campaign_id: int, version: int) -> int | None:
+    """Make the choice a bot seat was asked when the campaign's log was at ``version`` (once)."""
+    rows = services.play_bot_choice(campaign_id=campaign_id, version=version)
+    seq = rows[-1].seq if rows else None
+    logger.info(
+        "bot choice done",
+        extra={
+            "campaign_id": campaign_id,
+            "task_id": self.request.id,
+            "hostname": _hostname(self),
+            "seq": seq,
+            "count": len(rows),
+        },
+    )
     return seq
 
 
@@ -45,5 +81,8 @@ def _after_result(game_id: int) -> None:
         end_chapter.delay(game_id)
 
 
-# What follows appended events, on commit (see games.followups).
-followups.register(RESULT, _after_result)
+# What follows appended events, on commit (see games.followups and campaigns.followups).
+game_followups.register(RESULT, _after_result)
+followups.register(
+    followups.BOT_TO_CHOOSE, lambda campaign_id, version: play_bot_choice.delay(campaign_id, version)
+)

@@ -9,11 +9,18 @@ Between two chapters one seat decides at a time, in this order:
 2. each player, the last in stars first, chooses one of the personal cards offered (every
    player may take the same card: they are story choices, not a stock), and aims it;
 3. the captain chooses ``next_chapter`` (listed only when the next chapter's adventure is
-   playable) or ``replay_chapter`` (the chapter just played);
+   playable, for one player its solo mode: ``unavailable``) or ``replay_chapter`` (the chapter
+   just played);
 4. the chapter opened, each ``mission_choice`` of the cards in effect for it asks its holder
    (the captain for a card applying to every player) for the mission card of each of its
    letters, in the order the cards were chosen; a letter already chosen is not asked again.
    Then the chapter's game starts (``ready_to_start``).
+
+In a solo campaign the one player is the captain and chooses every card; a chapter's game is
+played against ASTRA at the campaign's starting level moved by the ``astra_level`` cards in
+effect for it (bounded 1-8), recorded in the chapter's setup. ASTRA is the other player of the
+ranking: the game's result ranks the player 1st on a win or a draw, 2nd on a loss, and the stars
+follow that rank.
 
 A replay opens a new attempt of the chapter: its result replaces the previous one for stars and
 for the cards offered after it (``CampaignState.counting``); every attempt stays in the log.
@@ -30,6 +37,7 @@ from campaigns.rules.events import Event, SeatResult
 from campaigns.rules.packs import LAST_CHAPTER, Card, Pack
 from campaigns.rules.state import BETWEEN, FINISHED, LOBBY, PLAYING, CampaignState, evolve
 from games.rules.adventures import PLAYABLE
+from games.rules.astra import opponents
 from games.rules.errors import OutOfTurn, RuleViolation
 from games.rules.missions import candidates
 from games.rules.turn import OPTION_VALUE_TYPES
@@ -63,14 +71,34 @@ class Held:
 # --- availability --------------------------------------------------------------------------
 
 
-def unavailable(chapter: int) -> str | None:
-    """Why a chapter cannot be played yet (its adventure is not playable), or None."""
-    if chapter in PLAYABLE:
-        return None
-    return (
-        f"Chapter {chapter} plays adventure {chapter} ({effects.adventure_name(chapter)}), "
-        "which is not playable yet."
+def unavailable(chapter: int, *, players: int) -> str | None:
+    """Why a chapter cannot be played yet by a campaign of ``players`` seats, or None: its
+    adventure is not playable, or not for that many players (a solo campaign needs the
+    adventure's solo mode against ASTRA). The engine's own answer, so a chapter becomes
+    playable by itself when its adventure (or its solo mode) lands."""
+    name = f"Chapter {chapter} plays adventure {chapter} ({effects.adventure_name(chapter)})"
+    rules = PLAYABLE.get(chapter)
+    if rules is None:
+        return f"{name}, which is not playable yet."
+    problem = rules.players_problem(players)
+    if problem is not None:
+        return f"{name}: {problem.detail}"
+    return None
+
+
+def astra_level(state: CampaignState, held: list[Held]) -> int:
+    """A solo chapter's ASTRA level: the campaign's starting level plus the ``astra_level``
+    deltas of the cards in effect for it, bounded 1-8."""
+    assert state.astra_level is not None
+    level = state.astra_level + sum(
+        effect["delta"]
+        for entry in held
+        if entry.holders
+        for effect in entry.card.effects
+        if effect["kind"] == "astra_level"
     )
+    levels = sorted(opponents())
+    return min(max(level, levels[0]), levels[-1])
 
 
 # --- cards in effect -----------------------------------------------------------------------
@@ -122,7 +150,7 @@ def pending(state: CampaignState, pack: Pack) -> Pending | None:
         return asked
     assert state.captain is not None
     options: list[Option] = []
-    if current.chapter < LAST_CHAPTER and unavailable(current.chapter + 1) is None:
+    if current.chapter < LAST_CHAPTER and unavailable(current.chapter + 1, players=state.players) is None:
         options.append({"action": "next_chapter", "chapter": current.chapter + 1})
     options.append({"action": "replay_chapter", "chapter": current.chapter})
     return Pending(state.captain, Decision("chapter", options), "start the next chapter or replay this one")
@@ -232,7 +260,7 @@ def decide(state: CampaignState, pack: Pack, seat: int, choice: Any) -> list[Eve
             "numbers.",
         )
     if choice not in asked.decision.options:
-        _refuse(asked, choice, next_chapter=current.chapter + 1)
+        _refuse(asked, choice, next_chapter=current.chapter + 1, players=state.players)
     action = choice["action"]
     at = {"chapter": current.chapter, "attempt": current.number}
     if action == "choose_card":
@@ -249,13 +277,13 @@ def decide(state: CampaignState, pack: Pack, seat: int, choice: Any) -> list[Eve
     return [events.make("chapter_replayed", seat, chapter=current.chapter, attempt=replays + 1)]
 
 
-def _refuse(asked: Pending, choice: Any, *, next_chapter: int) -> None:
+def _refuse(asked: Pending, choice: Any, *, next_chapter: int, players: int) -> None:
     """Why a choice not listed is refused: the next chapter waiting for its adventure (409),
     or a choice that is not one of the options (400)."""
     if (
         asked.decision.kind == "chapter"
         and choice == {"action": "next_chapter", "chapter": next_chapter}
-        and (reason := unavailable(next_chapter)) is not None
+        and (reason := unavailable(next_chapter, players=players)) is not None
     ):
         raise OutOfTurn("chapter_not_available", reason)
     raise RuleViolation(
@@ -278,7 +306,8 @@ def opening(players: int) -> list[Event]:
 def chapter_setup(state: CampaignState, pack: Pack) -> dict[str, Any]:
     """The setup the cards in effect give the chapter opened last: the missions chosen, each
     seat's setup modifiers (as ``engine.new_game`` takes them, seats as strings), the cards
-    applied, and the effects a sheet could not take with the others (left out)."""
+    applied, the effects a sheet could not take with the others (left out) and, in a solo
+    campaign, ASTRA's level for the chapter."""
     current = state.current
     assert current is not None
     chapter = current.chapter
@@ -308,12 +337,15 @@ def chapter_setup(state: CampaignState, pack: Pack) -> dict[str, Any]:
     fewest = -(len(rules.layout.error_boxes) - 1)
     for seat, delta in strike.items():
         modifiers.setdefault(seat, []).append({"kind": "system_errors", "delta": max(delta, fewest)})
-    return {
+    setup: dict[str, Any] = {
         "missions": {letter: chosen["card"] for letter, chosen in current.missions.items()},
         "modifiers": {str(seat): mods for seat, mods in sorted(modifiers.items())},
         "cards": list(dict.fromkeys(entry.card.id for entry in held)),
         "left_out": left_out,
     }
+    if state.solo:
+        setup["astra_level"] = astra_level(state, held)
+    return setup
 
 
 def chapter_started(state: CampaignState, *, game: int, players: int, setup: dict[str, Any]) -> Event:

@@ -50,6 +50,8 @@ class ChapterSetup(TypedDict):
     cards: list[str]
     # effects the sheet could not take together with the others, left out
     left_out: list[dict[str, Any]]
+    # solo: ASTRA's level for the chapter (the starting level moved by the cards in effect)
+    astra_level: NotRequired[int]
 
 
 class ChapterStarted(TypedDict):

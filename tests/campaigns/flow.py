@@ -17,6 +17,7 @@ Picker = Callable[[CampaignState, int, dict[str, Any]], dict[str, Any]]
 def apply(state: CampaignState, new: Iterable[Event]) -> list[Event]:
     new = list(new)
     for event in new:
+        assert events.schema_problem(event) is None, events.schema_problem(event)
         evolve(state, event)
     return new
 
@@ -29,11 +30,13 @@ def start_ready_chapter(state: CampaignState, pack: Pack) -> None:
         apply(state, [decider.chapter_started(state, game=game, players=state.max_players, setup=setup)])
 
 
-def started(players: int = 3, pack: Pack = OPEN) -> CampaignState:
-    """A campaign for ``players`` whose chapter 1 is being played."""
+def started(players: int = 3, pack: Pack = OPEN, *, astra_level: int | None = None) -> CampaignState:
+    """A campaign for ``players`` whose chapter 1 is being played (solo: against ASTRA of
+    ``astra_level``)."""
     state = CampaignState()
     reference = {"id": pack.id, "version": pack.version, "hash": pack.content_hash}
-    apply(state, [events.make("campaign_created", pack=reference, max_players=players, astra_level=None)])
+    created = events.make("campaign_created", pack=reference, max_players=players, astra_level=astra_level)
+    apply(state, [created])
     apply(state, decider.opening(players))
     start_ready_chapter(state, pack)
     return state

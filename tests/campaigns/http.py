@@ -18,16 +18,30 @@ Pick = Callable[[int, dict[str, Any]], dict[str, Any] | None]
 MAX_REQUESTS = 20_000
 
 
-def open_campaign(players: Sequence[Any], send: Send | None = None) -> int:
-    """A started campaign for these players (players[i] in seat i); ``send(client, path,
-    body)`` posts (by default the client's own ``post``)."""
+def open_campaign(
+    players: Sequence[Any],
+    send: Send | None = None,
+    *,
+    bots: Sequence[str] = (),
+    astra_level: int | None = None,
+) -> int:
+    """A started campaign for these players (players[i] in seat i), then bots of these kinds
+    in the seats after them (one player and no bot: a solo campaign, against ASTRA of
+    ``astra_level`` if given); ``send(client, path, body)`` posts (by default the client's own
+    ``post``)."""
     post = send or (lambda client, path, body=None: client.post(path, body))
-    created = post(players[0], f"{API}/campaigns", {"max_players": len(players)})
+    body: dict[str, Any] = {"max_players": len(players) + len(bots)}
+    if astra_level is not None:
+        body["astra_level"] = astra_level
+    created = post(players[0], f"{API}/campaigns", body)
     assert created.status_code == 201, created.content
     campaign = int(created.json()["id"])
     for seat, client in enumerate(players[1:], start=1):
         joined = post(client, f"{API}/campaigns/{campaign}/join")
         assert joined.status_code == 200 and joined.json() == {"seat": seat}, joined.content
+    for seat, kind in enumerate(bots, start=len(players)):
+        added = post(players[0], f"{API}/campaigns/{campaign}/bots", {"kind": kind})
+        assert added.status_code == 201 and added.json() == {"seat": seat, "bot": kind}, added.content
     started = post(players[0], f"{API}/campaigns/{campaign}/start")
     assert started.status_code == 200, started.content
     return campaign
@@ -102,20 +116,22 @@ def play_game(players: Sequence[APIClient], game: int, rng: random.Random, *, po
 
 
 def play_through_services(game_id: int, rng: random.Random, capture: Any) -> None:
-    """Play a game to its end through the games' services (no HTTP): random listed options,
-    every mission offered claimed; ``capture`` (django_capture_on_commit_callbacks) runs the
-    scoring and chapter-end tasks as a commit would."""
+    """Play a game to its end through the games' services (no HTTP): its players' seats send
+    random listed options, every mission offered claimed; ``capture``
+    (django_capture_on_commit_callbacks) runs what follows each command as its commit would:
+    ASTRA's part, the bot seats' turns, the scoring and the chapter's end (and the campaign
+    bots' choices after it)."""
     game = Game.objects.get(pk=game_id)
     users = [
         seat.user for seat in game.seats.select_related("user").order_by("index") if seat.user is not None
     ]
-    with capture(execute=True):
-        for _ in range(MAX_REQUESTS):
-            game.refresh_from_db()
-            if game.status != Game.Status.PLAYING:
-                break
-            for user in users:
-                decision = selectors.decision_view(game=game, viewer=user)
+    for _ in range(MAX_REQUESTS):
+        game.refresh_from_db()
+        if game.status != Game.Status.PLAYING:
+            break
+        for user in users:
+            decision = selectors.decision_view(game=game, viewer=user)
+            with capture(execute=True):
                 if decision["options"]:
                     options = decision["options"]
                     choice = options[0] if decision["kind"] == "mission" else rng.choice(options)
