@@ -82,8 +82,9 @@ def choose_between_chapters(
 
 
 def play_game(players: Sequence[APIClient], game: int, rng: random.Random, *, post: Send) -> dict[str, Any]:
-    """Play a game to its end over HTTP: each seat sends a random listed option (claiming every
-    mission offered), or confirms; the decision of each answer is the seat's next one."""
+    """Play a game to its end over HTTP: each player's seat (the first ones; bot seats and
+    ASTRA play on the worker) sends a random listed option (claiming every mission offered), or
+    confirms; the decision of each answer is the seat's next one."""
     base = f"{API}/games/{game}"
     decisions = {seat: client.get(f"{base}/decision").json() for seat, client in enumerate(players)}
     status = "playing"
@@ -107,9 +108,12 @@ def play_game(players: Sequence[APIClient], game: int, rng: random.Random, *, po
             status = answer["status"]
             moved = True
         if not moved:
-            # another seat's confirm resolved the turn: read the decisions again
+            # another seat's confirm resolved the turn (or ASTRA's part, or the bot seats' turns,
+            # which may end the game): read the decisions again
             decisions = {seat: client.get(f"{base}/decision").json() for seat, client in enumerate(players)}
-            assert any(d["kind"] != "wait" for d in decisions.values()), "every seat waits"
+            if all(d["kind"] == "wait" for d in decisions.values()):
+                status = players[0].get(base).json()["status"]
+                assert status != "playing", "every seat waits"
     game_view = players[0].get(base).json()
     assert game_view["status"] == "finished", game_view["status"]
     return dict(game_view)
