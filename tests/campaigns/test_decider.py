@@ -325,25 +325,35 @@ def test_the_setup_adds_up_struck_boxes_and_leaves_out_marks_a_sheet_cannot_take
 
 
 @settings(max_examples=40, deadline=None)
-@given(players=st.integers(2, 6), seed=st.integers(0, 10_000), replays=st.sets(st.integers(1, 6), max_size=3))
+@given(
+    players=st.integers(1, 6),
+    level=st.integers(1, 8),
+    seed=st.integers(0, 10_000),
+    replays=st.sets(st.integers(1, 6), max_size=3),
+)
 def test_random_campaigns_keep_their_tallies_and_set_up_every_chapter_for_the_engine(
-    players: int, seed: int, replays: set[int]
+    players: int, level: int, seed: int, replays: set[int]
 ) -> None:
     """Whatever the ranks and the choices (cards, opponents, missions, replays): the tallies are
     the sum of the attempts that count, the captain has the most stars, every attempt stays, and
-    the setup of every chapter is one the engine starts a game with."""
+    the setup of every chapter is one the engine starts a game with (solo: against ASTRA at a
+    level 1-8)."""
     rng = random.Random(seed)
-    state = started(players)
+    state = started(players, astra_level=level if players == 1 else None)
     replayed: set[int] = set()
     while True:
         current = state.current
         assert current is not None and current.setup is not None
+        astra_level = current.setup.get("astra_level")
+        assert (astra_level in range(1, 9)) if players == 1 else astra_level is None
         engine.new_game(
             adventure=current.chapter, players=players, seed=seed,
             missions=current.setup["missions"] or None,
             modifiers={int(seat): mods for seat, mods in current.setup["modifiers"].items()},
+            astra_level=astra_level,
         )  # fmt: skip
-        ranks = sorted(rng.randint(1, players) for _ in range(players))
+        # solo: 1st on a win or a draw, 2nd on a loss against ASTRA
+        ranks = sorted(rng.randint(1, max(players, 2)) for _ in range(players))
         rng.shuffle(ranks)
         results = [result(seat, rank=rank, errors=rng.randint(0, 2)) for seat, rank in enumerate(ranks)]
         end_chapter(state, results)
