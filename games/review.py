@@ -102,12 +102,16 @@ def _state_at(game: Game, seq: int, seats: dict[int, str]) -> dict[str, Any]:
     sheets = []
     for sheet in state.sheets:
         view = engine.referee_sheet_view(state, sheet.id)
-        players = ", ".join(f"seat {index} ({seats.get(index, '?')})" for index in sheet.seats)
+        sides: dict[str, Any] = view.get("sides", {})
+        owners = {side: _player(owner, seats) for side, owner in sides.items()}
+        players = ", ".join(_player(index, seats) for index in sheet.seats)
         view["svg"] = sheet_svg(
-            title=f"Sheet {sheet.id}: {players}",
+            title=f"Sheet {sheet.id}: shared" if sides else f"Sheet {sheet.id}: {players}",
             schematic=engine.sheet_schematic(state, sheet.id),
             marks=view["marks"],
             score=view["score"],
+            owners=owners,
+            active=_active_side(sides, view.get("active_seat")),
         )
         sheets.append(view)
     return {
@@ -125,6 +129,17 @@ def _state_at(game: Game, seq: int, seats: dict[int, str]) -> dict[str, Any]:
         },
         "sheets": sheets,
     }
+
+
+def _active_side(sides: dict[str, Any], seat: int | None) -> str | None:
+    """The side of a shared sheet being played at this moment (None: no one plays it now)."""
+    return next((side for side, owner in sides.items() if seat is not None and owner == seat), None)
+
+
+def _player(seat: Any, seats: dict[int, str]) -> str:
+    """A seat as the viewer names it ("seat 1 (ann)", "seat 2 (greedy bot)"); what owns a
+    side of a sheet without being a seat is ASTRA's (a solo game)."""
+    return f"seat {seat} ({seats[seat]})" if seat in seats else "ASTRA"
 
 
 def _navigation(at: Position, events: list[dict[str, Any]]) -> dict[str, int | None]:
