@@ -45,8 +45,13 @@ class ReadOnly:
 class SeatInline(ReadOnly, admin.TabularInline):
     model = Seat
     extra = 0
-    fields = ("index", "user")
+    fields = ("index", "player")
     readonly_fields = fields
+
+    @admin.display(description="player")
+    def player(self, seat: Seat) -> str:
+        """The username, or the bot that plays the seat ("greedy bot")."""
+        return seat.player
 
 
 class EventInline(ReadOnly, admin.TabularInline):

@@ -4,9 +4,10 @@
 right after it, for a referee: every sheet with every mark made so far (the turn in play
 included, which no player sees whole), drawn from its layout; where every seat stands in the
 turn; the combinations, the missions and who accomplished them; the result once there is one;
-and the whole event list told in words. Everything comes from the engine (``replay``,
-``referee_sheet_view``, ``referee_seats``, ``mission_claims``, ``narration``); nothing here
-knows a rule.
+and the whole event list told in words; in a solo game, ASTRA: its pile, bonuses, pass through
+the deck, score (adventure 1: its rocket track) and the hand of the turn. Everything comes from
+the engine (``replay``, ``referee_sheet_view``, ``referee_seats``, ``referee_astra``,
+``mission_claims``, ``narration``); nothing here knows a rule.
 """
 
 from dataclasses import dataclass
@@ -115,6 +116,7 @@ def _state_at(game: Game, seq: int, seats: dict[int, str]) -> dict[str, Any]:
         )
         sheets.append(view)
     return {
+        "astra": _astra(state),
         "state": {
             "turn": state.turn,
             "phase": state.phase,
@@ -128,6 +130,28 @@ def _state_at(game: Game, seq: int, seats: dict[int, str]) -> dict[str, Any]:
             "result": state.result,
         },
         "sheets": sheets,
+    }
+
+
+def _astra(state: engine.GameState) -> dict[str, Any] | None:
+    """ASTRA in a solo game (None otherwise), its Adventure card drawn, its pile by action
+    with what each action scores."""
+    astra = engine.referee_astra(state)
+    if astra is None:
+        return None
+    breakdown = astra["breakdown"]
+    return {
+        **astra,
+        "pile": [
+            {"action": action, "cards": cards, "points": breakdown.get(action)}
+            for action, cards in astra["pile"].items()
+        ],
+        "svg": sheet_svg(
+            title=f"ASTRA: {astra['name']} (level {astra['level']})",
+            schematic=astra["schematic"],
+            marks=astra["marks"],
+            score=breakdown,
+        ),
     }
 
 
