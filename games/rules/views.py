@@ -122,11 +122,16 @@ def referee_astra(state: GameState) -> dict[str, Any] | None:
 
 def mission_claims(state: GameState) -> dict[str, list[dict[str, Any]]]:
     """Who accomplished each mission so far, as the sheets record it once a turn resolves:
-    by letter, each sheet that holds it with its seats and the value it was given."""
+    by letter, each sheet that holds it with the seats whose missions it records (on a shared
+    sheet, the one whose home sheet it is) and the value it was given."""
     rules = rules_for(state.adventure)
     return {
         letter: [
-            {"sheet": sheet.id, "seats": list(sheet.seats), "value": sheet.marks[box]}
+            {
+                "sheet": sheet.id,
+                "seats": [seat for seat in sheet.seats if state.home_sheet(seat).id == sheet.id],
+                "value": sheet.marks[box],
+            }
             for sheet in state.sheets
             if box in sheet.marks
         ]

@@ -250,6 +250,12 @@ def test_the_viewer_draws_a_battle_sheet_with_both_sides_apart_and_who_plays_it(
         assert insignias == {e: m for e, m in expected["marks"].items() if m in ("S", "N", "SN")}
     end = staff.get(viewer(game)).content.decode()
     assert 'data-active="true"' not in end and "plays this sheet now" not in end  # the game is over
+    # a mission is written on the home sheet of the seat that accomplished it, not its neighbour's
+    accomplished = list(Event.objects.filter(game=game, kind="mission_accomplished"))
+    assert accomplished, "this seed's game has accomplished missions"
+    for event in accomplished:
+        row = end.split(f'<tr data-mission="{event.data["letter"]}">')[1].split("</tr>")[0]
+        assert f"seat {event.seat} ({event.data['value']})" in row
 
 
 @pytest.mark.parametrize("adventure", [1, 4])
@@ -304,3 +310,5 @@ def test_a_bots_seat_is_named_as_a_bot_in_the_admin_and_the_viewer(staff: Client
     assert "seat 0: ann, seat 1: greedy bot" in page
     assert "Sheet 1: seat 1 (greedy bot)" in page
     assert "<td>1</td><td>greedy bot</td>" in page  # the result, and the seats' turn
+    events = staff.get(f"/admin/games/event/?game={game.pk}&seat=1").content.decode()
+    assert '<td class="field-seat_player">1 (greedy bot)</td>' in events
