@@ -1,12 +1,13 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from api import views
+from api import campaign_views, views
 from api.errors import not_found
 
 app_name = "api"
 
 GAME = "games/<str:game_id>"
+CAMPAIGN = "campaigns/<str:campaign_id>"
 
 urlpatterns = [
     path("", views.IndexView.as_view(), name="index"),
@@ -27,6 +28,13 @@ urlpatterns = [
     path(f"{GAME}/events", views.EventsView.as_view(), name="events"),
     path(f"{GAME}/replay", views.ReplayView.as_view(), name="replay"),
     path(f"{GAME}/export", views.ExportView.as_view(), name="export"),
+    path("campaigns", campaign_views.CampaignsView.as_view(), name="campaigns"),
+    path(f"{CAMPAIGN}", campaign_views.CampaignView.as_view(), name="campaign"),
+    path(f"{CAMPAIGN}/join", campaign_views.CampaignJoinView.as_view(), name="campaign_join"),
+    path(f"{CAMPAIGN}/start", campaign_views.CampaignStartView.as_view(), name="campaign_start"),
+    path(f"{CAMPAIGN}/decision", campaign_views.CampaignDecisionView.as_view(), name="campaign_decision"),
+    path(f"{CAMPAIGN}/moves", campaign_views.CampaignMovesView.as_view(), name="campaign_moves"),
+    path(f"{CAMPAIGN}/events", campaign_views.CampaignEventsView.as_view(), name="campaign_events"),
     path("schema", SpectacularAPIView.as_view(), name="schema"),
     path("docs", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     re_path(r"^.*$", not_found),

@@ -105,7 +105,10 @@ class IndexView(APIView):
     @extend_schema(
         responses={200: s.IndexSerializer},
         summary="What this API offers: its resources by name, the docs and the schema",
-        description="No authentication. `{id}` and `{sheet}` in a link stand for a game or sheet id.",
+        description=(
+            "No authentication. `{id}` and `{sheet}` in a link stand for a game, campaign or "
+            "sheet id."
+        ),
         tags=["operations"],
     )
     def get(self, request: Request) -> Response:
@@ -114,6 +117,7 @@ class IndexView(APIView):
             return unquote(request.build_absolute_uri(reverse(f"api:{name}", kwargs=kwargs)))
 
         game = {"game_id": "{id}"}
+        campaign = {"campaign_id": "{id}"}
         return _out(
             s.IndexSerializer,
             {
@@ -139,6 +143,13 @@ class IndexView(APIView):
                     "events": link("events", **game),
                     "replay": link("replay", **game),
                     "export": link("export", **game),
+                    "campaigns": link("campaigns"),
+                    "campaign": link("campaign", **campaign),
+                    "campaign_join": link("campaign_join", **campaign),
+                    "campaign_start": link("campaign_start", **campaign),
+                    "campaign_decision": link("campaign_decision", **campaign),
+                    "campaign_moves": link("campaign_moves", **campaign),
+                    "campaign_events": link("campaign_events", **campaign),
                 },
             }
         )

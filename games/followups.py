@@ -3,9 +3,10 @@
 Services append events and hand the kinds they appended to ``after_commit``, with what the state
 they lead to leaves to workers (``services.ASTRA_DUE``: ASTRA's part of a solo turn;
 ``services.BOTS_TO_PLAY``: bot seats have a decision to make); what each sets off is registered
-by the module that does that work (``games.tasks``: scoring, ASTRA's turns, bot seats), so that
-tasks call services and services never import tasks. The mapping itself is the list of
-``register`` calls at the end of ``games.tasks``.
+by the module that does that work (``games.tasks``: scoring, ASTRA's turns, bot seats;
+``campaigns.tasks``: the end of a campaign chapter once its game has its result), so that tasks
+call services and services never import tasks, and ``games`` never imports the apps built on it.
+The mapping itself is the list of ``register`` calls at the end of those modules.
 """
 
 import logging

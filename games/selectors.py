@@ -15,6 +15,7 @@ from games.models import Event, Game, Seat
 from games.rules import engine
 from games.rules.engine import Event as EngineEvent
 from games.rules.engine import GameState
+from games.rules.missions import MISSION_BOX
 
 MAX_PAGE = 500
 WAIT: dict[str, Any] = {"kind": "wait", "sheet": None, "options": [], "can_undo": False, "can_confirm": False}
@@ -87,6 +88,37 @@ def version_for(*, game: Game, state: GameState, last: int, seat: int | None) ->
     with nothing hidden from this seat."""
     before, window = _window(game, from_turn=state.turn, last=last)
     return before + len(engine.feed(window, viewer=seat))
+
+
+def final_standings(*, game_id: int) -> dict[str, Any] | None:
+    """A finished game's result as a campaign reads its stars from it: each seat's total and
+    rank, the letters of the missions it accomplished and the System Error boxes it marked (on
+    every sheet it played), and the winners. None while the game has no result."""
+    game = Game.objects.filter(pk=game_id, status=Game.Status.FINISHED).first()
+    if game is None:
+        return None
+    state, _ = snapshots.current(game=game)
+    if state.result is None:
+        return None
+    scores = []
+    for score in state.result["scores"]:
+        sheets = [state.sheets[sheet] for sheet in state.seats[score["seat"]].sheets]
+        scores.append(
+            {
+                "seat": score["seat"],
+                "total": score["total"],
+                "rank": score["rank"],
+                "missions": [
+                    letter
+                    for letter, box in MISSION_BOX.items()
+                    if any(box in sheet.marks for sheet in sheets)
+                ],
+                "system_errors": sum(
+                    sum(map(sheet.marks.__contains__, sheet.error_boxes)) for sheet in sheets
+                ),
+            }
+        )
+    return {"scores": scores, "winners": list(state.result["winners"])}
 
 
 def decision_view(*, game: Game, viewer: User) -> dict[str, Any]:

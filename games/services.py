@@ -220,8 +220,18 @@ def add_bot(*, game: Game, by: User, kind: str) -> Seat:
             raise Conflict("concurrent_command", "Someone else joined at the same time.") from exc
 
 
-def start_game(*, game: Game, by: User) -> CommandResult:
-    """Deal the game for the seated players. Only its creator may start it."""
+def start_game(
+    *,
+    game: Game,
+    by: User,
+    missions: dict[str, int] | None = None,
+    modifiers: dict[int, list[dict[str, Any]]] | None = None,
+) -> CommandResult:
+    """Deal the game for the seated players. Only its creator may start it.
+
+    A campaign chapter starts its game with a setup: ``missions`` imposes a mission card per
+    letter, ``modifiers`` gives each seat its setup modifiers (see ``engine.new_game``).
+    """
     with transaction.atomic():
         game = _lock(game)
         seat = _seat_index(game, by)
@@ -236,6 +246,8 @@ def start_game(*, game: Game, by: User) -> CommandResult:
             adventure=game.adventure,
             players=players,
             seed=seed,
+            missions=missions,
+            modifiers=modifiers,
             astra_level=game.astra_level if players == 1 else None,
         )
         rows = _append(game, opening, version=0, actor=by)
@@ -267,7 +279,12 @@ def confirm_turn(*, game: Game, by: User) -> CommandResult:
 
 
 def score_game(*, game_id: int) -> Event | None:
-    """Append the result event of an ended game. Idempotent: a scored game is left as it is."""
+    """Append the result event of an ended game. Idempotent: a scored game is left as it is.
+
+    What follows a result (a campaign's chapter end) is scheduled on every run, also when the
+    game was scored already: a run that died between its commit and that dispatch is made
+    whole by the next delivery, and the work that follows is idempotent itself.
+    """
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
         existing = game.events.filter(kind=RESULT).first()
@@ -278,6 +295,7 @@ def score_game(*, game_id: int) -> Event | None:
             if game.status != Game.Status.FINISHED:
                 game.status = Game.Status.FINISHED
                 game.save(update_fields=["status"])
+            followups.after_commit(game_id=game_id, kinds=[RESULT])
             return existing
         state, version = snapshots.current(game=game)
         if state.status != "ended":
@@ -287,6 +305,7 @@ def score_game(*, game_id: int) -> Event | None:
         snapshots.save(game=game, state=engine.evolve(state, result), seq=appended.seq)
         game.status = Game.Status.FINISHED
         game.save(update_fields=["status"])
+        followups.after_commit(game_id=game_id, kinds=[RESULT])
     logger.info("game scored", extra={"game_id": game_id, "seq": appended.seq})
     return appended
 

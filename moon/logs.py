@@ -15,6 +15,7 @@ from typing import Any
 # Attributes copied from a record into the line when a caller passed them with `extra=`.
 CONTEXT_FIELDS = (
     "game_id",
+    "campaign_id",
     "seq",
     "seat",
     "turn",

@@ -192,6 +192,10 @@ TOKEN_LIFETIME_DAYS = int(os.environ.get("TOKEN_LIFETIME_DAYS") or 30)
 # Each sign-in is a client with its own token; past this many, a user's oldest are revoked.
 MAX_CLIENT_TOKENS = int(os.environ.get("MAX_CLIENT_TOKENS") or 20)
 
+# Campaign content packs loaded and checked at start-up besides the shipped ones
+# (campaigns/packs/): comma-separated paths of pack files (JSON or YAML) or of folders of them.
+CAMPAIGN_PACKS = env_list("CAMPAIGN_PACKS", [])
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "moon API",
     "DESCRIPTION": "Play Welcome to the Moon over HTTP. Errors are JSON {code, detail}.",
@@ -208,6 +212,9 @@ SPECTACULAR_SETTINGS = {
     ],
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": ["lobby", "playing", "scoring", "finished"],
+        "CampaignStatusEnum": ["lobby", "playing", "between", "finished"],
+        "CampaignDecisionKindEnum": ["card", "aim", "chapter", "mission", "wait"],
+        "StarReasonEnum": ["rank", "star_goal"],
         "HealthStatusEnum": ["ok", "unavailable"],
         "HealthCheckStatusEnum": ["ok", "eager", "down"],
         "BotKindEnum": ["random", "greedy"],

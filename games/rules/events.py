@@ -559,10 +559,12 @@ def schema_problem(event: Event) -> str | None:
         return f"unknown event kind {event.get('kind')!r}"
     if event.get("v") != kind.version:
         return f"{kind.name} is at version {kind.version}, not {event.get('v')!r}"
-    return _typed_dict_problem(kind.schema, event.get("data"), kind.name)
+    return typed_dict_problem(kind.schema, event.get("data"), kind.name)
 
 
-def _typed_dict_problem(schema: Any, value: Any, where: str) -> str | None:
+def typed_dict_problem(schema: Any, value: Any, where: str) -> str | None:
+    """Why ``value`` does not fit the TypedDict ``schema`` (``where`` names it), or None:
+    required keys, no unknown key, and every value of its declared type."""
     if not isinstance(value, dict):
         return f"{where} is not an object"
     hints = _hints(schema)
@@ -598,7 +600,7 @@ def _type_problem(hint: Any, value: Any, where: str) -> str | None:
     if hint is type(None):
         return None if value is None else f"{where} is not null"
     if isinstance(hint, type) and hasattr(hint, "__required_keys__"):
-        return _typed_dict_problem(hint, value, where)
+        return typed_dict_problem(hint, value, where)
     if origin is list:
         if not isinstance(value, list):
             return f"{where} is not a list"

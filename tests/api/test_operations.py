@@ -212,9 +212,12 @@ def test_the_api_root_lists_its_resources_without_sign_in(anon: APIClient) -> No
     resources = body["resources"]
     assert resources["games"] == "http://testserver/api/v1/games"
     assert resources["sheet"] == "http://testserver/api/v1/games/{id}/sheets/{sheet}"
+    assert resources["campaign_moves"] == "http://testserver/api/v1/campaigns/{id}/moves"
     # every link with its placeholders filled names a route of the schema
     schema = anon.get("/api/v1/schema", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
-    paths = {path.replace("{game_id}", "{id}") for path in schema["paths"]}
+    paths = {
+        path.replace("{game_id}", "{id}").replace("{campaign_id}", "{id}") for path in schema["paths"]
+    }
     for url in resources.values():
         assert url.removeprefix("http://testserver") in paths, url
 

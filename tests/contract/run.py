@@ -3,8 +3,9 @@
     python -m tests.contract.run [--port 8797] [--max-examples 25]
 
 Serves the API as `make run` does (gunicorn over a fresh SQLite database under
-`var/contract/`, eager tasks), registers a player with a started game (the stateful phase
-reaches it through `GET /games`, and the games it creates itself through the links it infers),
+`var/contract/`, eager tasks), registers a player with a started game and a started campaign
+(the stateful phase reaches them through `GET /games` and `GET /campaigns`, and those it creates
+itself through the links it infers),
 runs `st run` with `tests/contract/schemathesis.toml`, and stops the server. `/auth/logout` is left
 out: it would revoke the token the run authenticates with (tests/api/test_auth.py covers it).
 gunicorn's own limit on request lines is lifted so that long generated query strings reach
@@ -68,7 +69,8 @@ def wait_for(base: str, seconds: float = 60) -> None:
 
 
 def prepare(base: str) -> str:
-    """The token of a player with a started two-player game and a finished one-player game."""
+    """The token of a player with a started two-player game, a finished one-player game and a
+    started two-player campaign."""
     ann = call(base, "/auth/register", {"username": "contract-ann", "password": "lunar-module-17"})
     ben = call(base, "/auth/register", {"username": "contract-ben", "password": "orbit-station-42"})
     game = call(base, "/games", {"adventure": 1, "max_players": 2}, ann["token"])
@@ -77,6 +79,9 @@ def prepare(base: str) -> str:
     solo = call(base, "/games", {"adventure": 1, "max_players": 1}, ann["token"])
     call(base, f"/games/{solo['id']}/start", token=ann["token"])
     play_to_the_end(base, solo["id"], ann["token"])
+    campaign = call(base, "/campaigns", {"max_players": 2}, ann["token"])
+    call(base, f"/campaigns/{campaign['id']}/join", token=ben["token"])
+    call(base, f"/campaigns/{campaign['id']}/start", token=ann["token"])
     return str(ann["token"])
 
 

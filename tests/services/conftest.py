@@ -157,10 +157,13 @@ def services(django_db_setup: Any, django_db_blocker: Any) -> Iterator[Services]
         _fail_or_skip(f"the broker does not answer: {exc}")
 
     with django_db_blocker.unblock(), connection.cursor() as cursor:
-        # Transactional tests empty the tables with TRUNCATE when they end; the trigger refusing
-        # TRUNCATE on the event log is turned off in this throwaway test database only.
-        # test_append_only.py turns it back on inside a transaction to show it works.
+        # Transactional tests empty the tables with TRUNCATE when they end; the triggers refusing
+        # TRUNCATE on the event logs are turned off in this throwaway test database only.
+        # test_append_only.py turns them back on inside a transaction to show they work.
         cursor.execute("ALTER TABLE games_event DISABLE TRIGGER games_event_no_truncate")
+        cursor.execute(
+            "ALTER TABLE campaigns_campaignevent DISABLE TRIGGER campaigns_event_no_truncate"
+        )
     celery_app.control.purge()  # messages left over by an earlier, interrupted run
 
     LOG_DIR.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,177 @@
+"""Shapes of the campaign requests and answers. They validate and document; no campaign logic."""
+
+from rest_framework import serializers
+
+from api.serializers import SeatSerializer, StrictCharField, StrictIntegerField
+
+# --- requests ----------------------------------------------------------------------------------
+
+
+class CreateCampaignSerializer(serializers.Serializer):
+    max_players = StrictIntegerField(min_value=1, max_value=6)
+    astra_level = StrictIntegerField(
+        min_value=1,
+        max_value=8,
+        required=False,
+        help_text="ASTRA's starting level, for a solo campaign (max_players 1) only.",
+    )
+    pack = StrictCharField(
+        max_length=64, required=False, help_text="The content pack's id; `open` by default."
+    )
+
+
+# --- answers -----------------------------------------------------------------------------------
+
+
+class PackRefSerializer(serializers.Serializer):
+    id = serializers.CharField()
+    version = serializers.CharField()
+    hash = serializers.CharField(help_text="sha256 of the pack's content when the campaign was created.")
+    title = serializers.CharField()
+
+
+class CampaignSeatSerializer(SeatSerializer):
+    stars = serializers.IntegerField(help_text="Stars so far, over the attempts that count.")
+
+
+class CampaignSummarySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    max_players = serializers.IntegerField()
+    astra_level = serializers.IntegerField(allow_null=True)
+    status = serializers.ChoiceField(choices=["lobby", "playing", "between", "finished"])
+    creator = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    pack = PackRefSerializer()
+    seats = SeatSerializer(many=True)
+
+
+class ChapterScoreSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    total = serializers.IntegerField()
+    rank = serializers.IntegerField(help_text="1 for the winners; tied seats share a rank.")
+    missions = serializers.ListField(
+        child=serializers.CharField(), help_text="The letters of the missions accomplished."
+    )
+    system_errors = serializers.IntegerField(help_text="System Error boxes marked.")
+
+
+class ChapterResultSerializer(serializers.Serializer):
+    scores = ChapterScoreSerializer(many=True)
+    winners = serializers.ListField(child=serializers.JSONField())
+
+
+class StarReasonSerializer(serializers.Serializer):
+    reason = serializers.ChoiceField(choices=["rank", "star_goal"])
+    stars = serializers.IntegerField()
+    rank = serializers.IntegerField(required=False, help_text="The rank the stars are for.")
+    card = serializers.CharField(required=False, help_text="The card whose goal was met.")
+
+
+class StarAwardSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    stars = serializers.IntegerField()
+    reasons = StarReasonSerializer(many=True)
+
+
+class AttemptSerializer(serializers.Serializer):
+    attempt = serializers.IntegerField(help_text="1 for the first play, 2 for the first replay...")
+    game = serializers.IntegerField(allow_null=True, help_text="Its game, at /games/{id}.")
+    status = serializers.ChoiceField(choices=["preparing", "playing", "finished"])
+    missions = serializers.DictField(
+        child=serializers.IntegerField(), help_text="Mission cards chosen through campaign cards, by letter."
+    )
+    cards = serializers.ListField(
+        child=serializers.CharField(), help_text="The campaign cards that applied to its setup."
+    )
+    result = ChapterResultSerializer(allow_null=True)
+    stars = StarAwardSerializer(many=True, allow_null=True)
+
+
+class ChapterSerializer(serializers.Serializer):
+    chapter = serializers.IntegerField()
+    adventure = serializers.IntegerField()
+    name = serializers.CharField()
+    available = serializers.BooleanField(help_text="Whether its adventure is playable on this server.")
+    unavailable = serializers.CharField(allow_null=True, help_text="Why it cannot be played yet.")
+    counts = serializers.IntegerField(
+        allow_null=True, help_text="The attempt whose stars and cards count (the last one played)."
+    )
+    attempts = AttemptSerializer(many=True)
+
+
+class CardSerializer(serializers.Serializer):
+    card = serializers.CharField()
+    title = serializers.CharField()
+    story = serializers.CharField()
+    after = serializers.IntegerField(help_text="The chapter after which it is offered.")
+    chooser = serializers.ChoiceField(
+        choices=["each", "captain"], help_text="`each` player chooses one, or the `captain` for the group."
+    )
+    applies_to = serializers.ChoiceField(choices=["chooser", "all", "opponent"])
+    chapters = serializers.ListField(
+        child=serializers.IntegerField(), help_text="The chapters it applies to."
+    )
+    effects = serializers.ListField(
+        child=serializers.JSONField(), help_text="Its effects, each with its `kind` (see the README)."
+    )
+
+
+class HeldCardSerializer(CardSerializer):
+    chosen_by = serializers.IntegerField(help_text="The seat that chose it.")
+    holders = serializers.ListField(
+        child=serializers.IntegerField(), help_text="The seats it applies to."
+    )
+    until = serializers.IntegerField(help_text="The last chapter it applies to.")
+
+
+class CampaignSerializer(CampaignSummarySerializer):
+    seats = CampaignSeatSerializer(many=True)
+    seat = serializers.IntegerField(allow_null=True, help_text="The caller's seat, if any.")
+    captain = serializers.IntegerField(allow_null=True, help_text="The seat holding the captain card.")
+    chapter = serializers.IntegerField(
+        allow_null=True, help_text="The chapter in play, being prepared or last played."
+    )
+    chapters = ChapterSerializer(many=True)
+    cards = HeldCardSerializer(many=True, help_text="The cards in effect now or for a later chapter.")
+    offered = CardSerializer(many=True, help_text="The cards offered after the chapter just played.")
+    version = serializers.IntegerField(help_text="How many events the campaign's log holds.")
+    winners = serializers.ListField(
+        child=serializers.IntegerField(), allow_null=True, help_text="Once the campaign is finished."
+    )
+
+
+class CampaignDecisionSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(
+        choices=["card", "aim", "chapter", "mission", "wait"],
+        help_text="`card`: choose a campaign card; `aim`: name the opponent a card is aimed at; "
+        "`chapter` (captain): the next chapter or a replay; `mission`: a mission card; `wait`.",
+    )
+    options = serializers.ListField(
+        child=serializers.JSONField(), help_text="Every legal choice, for POST /moves."
+    )
+    can_undo = serializers.BooleanField(help_text="Always false: campaign choices are final.")
+    can_confirm = serializers.BooleanField(help_text="Always false: campaign choices are final.")
+
+
+class CampaignEventSerializer(serializers.Serializer):
+    seq = serializers.IntegerField(help_text="The event's position in the campaign's log (from 1).")
+    seat = serializers.IntegerField(allow_null=True, help_text="The seat whose choice it records.")
+    kind = serializers.CharField()
+    v = serializers.IntegerField(help_text="The version of the kind's schema.")
+    data = serializers.JSONField()  # type: ignore[assignment]
+    created_at = serializers.DateTimeField()
+
+
+class CampaignEventsPageSerializer(serializers.Serializer):
+    events = CampaignEventSerializer(many=True)
+    next = serializers.IntegerField(
+        allow_null=True, help_text="`after` for the next page; null at the end of the log."
+    )
+    version = serializers.IntegerField()
+
+
+class CampaignCommandResultSerializer(serializers.Serializer):
+    events = CampaignEventSerializer(many=True, help_text="The events this choice appended.")
+    decision = CampaignDecisionSerializer(help_text="The caller's next decision.")
+    status = serializers.ChoiceField(choices=["lobby", "playing", "between", "finished"])
+    version = serializers.IntegerField()

@@ -1,0 +1,182 @@
+"""HTTP in, HTTP out for campaigns: parse and validate, call a service or a selector, shape the
+answer through its output serializer."""
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from api import campaign_serializers as cs
+from api import serializers as s
+from api.idempotency import idempotent
+from api.ids import path_id
+from api.permissions import SignedIn
+from api.views import ERRORS, IDEMPOTENCY, POST_ERRORS, _body, _out, _user, _valid
+from campaigns import selectors, services
+from campaigns.models import Campaign
+
+TAGS = ["campaigns"]
+
+
+def _campaign(campaign_id: str) -> Campaign:
+    return selectors.get_campaign(campaign_id=path_id(campaign_id, what="campaign"))
+
+
+def _command_answer(result: services.CampaignResult) -> Response:
+    return _out(
+        cs.CampaignCommandResultSerializer,
+        selectors.command_answer(
+            campaign=result.campaign, rows=result.events, state=result.state, seat=result.seat
+        ),
+    )
+
+
+class CampaignsView(APIView):
+    permission_classes = [SignedIn]
+
+    @extend_schema(
+        responses={200: cs.CampaignSummarySerializer(many=True), 401: ERRORS[401], 429: ERRORS[429]},
+        summary="The campaigns you have a seat in, newest first",
+        tags=TAGS,
+    )
+    def get(self, request: Request) -> Response:
+        campaigns = selectors.campaigns_of(user=_user(request))[:200]
+        return _out(
+            cs.CampaignSummarySerializer,
+            [selectors.campaign_summary(campaign=campaign) for campaign in campaigns],
+            many=True,
+        )
+
+    @extend_schema(
+        request=cs.CreateCampaignSerializer,
+        parameters=[IDEMPOTENCY],
+        responses={201: cs.CampaignSerializer, **POST_ERRORS},
+        summary="Open a campaign in the lobby with a content pack; you take seat 0",
+        description=(
+            "Refusals: `unknown_pack`, `astra_level_solo_only` (an ASTRA level on a campaign for "
+            "several players), `solo_not_available` (solo campaigns are not playable yet)."
+        ),
+        tags=TAGS,
+    )
+    @idempotent
+    def post(self, request: Request) -> Response:
+        data = _valid(cs.CreateCampaignSerializer, _body(request))
+        campaign = services.create_campaign(
+            by=_user(request),
+            max_players=data["max_players"],
+            astra_level=data.get("astra_level"),
+            pack=data.get("pack"),
+        )
+        return _out(
+            cs.CampaignSerializer,
+            selectors.campaign_view(campaign=campaign, viewer=_user(request)),
+            code=status.HTTP_201_CREATED,
+        )
+
+
+class CampaignView(APIView):
+    permission_classes = [SignedIn]
+
+    @extend_schema(
+        responses={200: cs.CampaignSerializer, **ERRORS},
+        summary="The campaign: status, seats and stars, captain, chapters, cards, version, winners",
+        tags=TAGS,
+    )
+    def get(self, request: Request, campaign_id: str) -> Response:
+        return _out(
+            cs.CampaignSerializer,
+            selectors.campaign_view(campaign=_campaign(campaign_id), viewer=_user(request)),
+        )
+
+
+class CampaignJoinView(APIView):
+    permission_classes = [SignedIn]
+
+    @extend_schema(
+        request=None,
+        parameters=[IDEMPOTENCY],
+        responses={200: s.JoinedSerializer, **POST_ERRORS},
+        summary="Take the next free seat of a campaign in the lobby",
+        tags=TAGS,
+    )
+    @idempotent
+    def post(self, request: Request, campaign_id: str) -> Response:
+        seat = services.join_campaign(campaign=_campaign(campaign_id), by=_user(request))
+        return _out(s.JoinedSerializer, {"seat": seat.index})
+
+
+class CampaignStartView(APIView):
+    permission_classes = [SignedIn]
+
+    @extend_schema(
+        request=None,
+        parameters=[IDEMPOTENCY],
+        responses={200: cs.CampaignSerializer, **POST_ERRORS},
+        summary="Start the campaign with the seated players (creator only): chapter 1's game starts",
+        tags=TAGS,
+    )
+    @idempotent
+    def post(self, request: Request, campaign_id: str) -> Response:
+        result = services.start_campaign(campaign=_campaign(campaign_id), by=_user(request))
+        return _out(
+            cs.CampaignSerializer,
+            selectors.campaign_view(campaign=result.campaign, viewer=_user(request)),
+        )
+
+
+class CampaignDecisionView(APIView):
+    permission_classes = [SignedIn]
+
+    @extend_schema(
+        responses={200: cs.CampaignDecisionSerializer, **ERRORS},
+        summary="What your seat must decide in the campaign now (`wait` when nothing)",
+        tags=TAGS,
+    )
+    def get(self, request: Request, campaign_id: str) -> Response:
+        return _out(
+            cs.CampaignDecisionSerializer,
+            selectors.decision_view(campaign=_campaign(campaign_id), viewer=_user(request)),
+        )
+
+
+class CampaignMovesView(APIView):
+    permission_classes = [SignedIn]
+
+    @extend_schema(
+        request=s.MoveSerializer,
+        parameters=[IDEMPOTENCY],
+        responses={200: cs.CampaignCommandResultSerializer, **POST_ERRORS},
+        summary="Make one of the choices of your campaign decision",
+        description=(
+            "409 when nothing is asked of you now (`not_your_choice`, `chapter_in_play`, ...) or "
+            "when the next chapter's adventure is not playable yet (`chapter_not_available`)."
+        ),
+        tags=TAGS,
+    )
+    @idempotent
+    def post(self, request: Request, campaign_id: str) -> Response:
+        campaign = _campaign(campaign_id)
+        data = _valid(s.MoveSerializer, _body(request))
+        result = services.play_choice(campaign=campaign, by=_user(request), choice=data["choice"])
+        return _command_answer(result)
+
+
+class CampaignEventsView(APIView):
+    permission_classes = [SignedIn]
+
+    @extend_schema(
+        parameters=[s.EventsQuerySerializer],
+        responses={200: cs.CampaignEventsPageSerializer, **ERRORS},
+        summary="The campaign's own log, ascending, page by page",
+        tags=TAGS,
+    )
+    def get(self, request: Request, campaign_id: str) -> Response:
+        campaign = _campaign(campaign_id)
+        query = _valid(s.EventsQuerySerializer, request.query_params)
+        return _out(
+            cs.CampaignEventsPageSerializer,
+            selectors.events_page(
+                campaign=campaign, viewer=_user(request), after=query["after"], limit=query["limit"]
+            ),
+        )

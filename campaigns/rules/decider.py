@@ -1,0 +1,408 @@
+"""The campaign as a decider: what a seat must decide now (``options``), the events a choice
+causes (``decide``), a chapter's setup from the cards in effect for it, and the end of a chapter
+(``chapter_end``: stars, captain, the cards offered or the end of the campaign).
+
+Between two chapters one seat decides at a time, in this order:
+
+1. the captain chooses one of the group's cards offered (in the pack's order), and names the
+   opponent it is aimed at when it applies to one;
+2. each player, the last in stars first, chooses one of the personal cards offered (every
+   player may take the same card: they are story choices, not a stock), and aims it;
+3. the captain chooses ``next_chapter`` (listed only when the next chapter's adventure is
+   playable) or ``replay_chapter`` (the chapter just played);
+4. the chapter opened, each ``mission_choice`` of the cards in effect for it asks its holder
+   (the captain for a card applying to every player) for the mission card of each of its
+   letters, in the order the cards were chosen; a letter already chosen is not asked again.
+   Then the chapter's game starts (``ready_to_start``).
+
+A replay opens a new attempt of the chapter: its result replaces the previous one for stars and
+for the cards offered after it (``CampaignState.counting``); every attempt stays in the log.
+After chapter 8 the campaign finishes with its winners; no card is offered.
+"""
+
+import copy
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from campaigns.rules import effects, events, standings
+from campaigns.rules.events import Event, SeatResult
+from campaigns.rules.packs import LAST_CHAPTER, Card, Pack
+from campaigns.rules.state import BETWEEN, FINISHED, LOBBY, PLAYING, CampaignState, evolve
+from games.rules.adventures import PLAYABLE
+from games.rules.errors import OutOfTurn, RuleViolation
+from games.rules.missions import candidates
+from games.rules.turn import OPTION_VALUE_TYPES
+
+Option = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What a seat must decide now: ``card``, ``aim``, ``chapter``, ``mission`` or ``wait``."""
+
+    kind: str
+    options: list[Option]
+
+    def as_dict(self) -> dict[str, Any]:
+        # Campaign choices are final as they are made: nothing to undo or confirm.
+        return {"kind": self.kind, "options": self.options, "can_undo": False, "can_confirm": False}
+
+
+WAIT = Decision("wait", [])
+
+
+@dataclass(frozen=True)
+class Held:
+    """A card in effect for a chapter, and the seats it applies to."""
+
+    card: Card
+    holders: tuple[int, ...]
+
+
+# --- availability --------------------------------------------------------------------------
+
+
+def unavailable(chapter: int) -> str | None:
+    """Why a chapter cannot be played yet (its adventure is not playable), or None."""
+    if chapter in PLAYABLE:
+        return None
+    return (
+        f"Chapter {chapter} plays adventure {chapter} ({effects.adventure_name(chapter)}), "
+        "which is not playable yet."
+    )
+
+
+# --- cards in effect -----------------------------------------------------------------------
+
+
+def cards_in_effect(state: CampaignState, pack: Pack, chapter: int) -> list[Held]:
+    """The cards that apply to ``chapter``, in the order they were chosen: those chosen after
+    the attempts that count of the chapters before it."""
+    held = []
+    for earlier in range(1, chapter):
+        attempt = state.counting(earlier)
+        for chosen in attempt.choices if attempt is not None else ():
+            card = pack.card(chosen.card)
+            if card.reaches(chapter):
+                held.append(Held(card, holders(state, card, chosen.seat, chosen.target)))
+    return held
+
+
+def holders(state: CampaignState, card: Card, chooser: int, target: int | None) -> tuple[int, ...]:
+    """The seats a chosen card applies to (none yet for a card not aimed)."""
+    if card.applies_to == "all":
+        return tuple(range(state.players))
+    if card.applies_to == "opponent":
+        return () if target is None else (target,)
+    return (chooser,)
+
+
+# --- what is to decide ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Pending:
+    seat: int
+    decision: Decision
+    # what the seat is asked, for a refusal: "choose a card", ...
+    what: str
+
+
+def pending(state: CampaignState, pack: Pack) -> Pending | None:
+    """The one decision the campaign waits for, or None (lobby, a chapter in play, finished,
+    or a chapter ready to start)."""
+    current = state.current
+    if state.status != BETWEEN or current is None:
+        return None
+    if not current.finished:
+        return _mission_pending(state, pack)
+    asked = _offer_pending(state, pack, current.offer) if current.offer is not None else None
+    if asked is not None:
+        return asked
+    assert state.captain is not None
+    options: list[Option] = []
+    if current.chapter < LAST_CHAPTER and unavailable(current.chapter + 1) is None:
+        options.append({"action": "next_chapter", "chapter": current.chapter + 1})
+    options.append({"action": "replay_chapter", "chapter": current.chapter})
+    return Pending(state.captain, Decision("chapter", options), "start the next chapter or replay this one")
+
+
+def _offer_pending(state: CampaignState, pack: Pack, offer: dict[str, Any]) -> Pending | None:
+    """The next card choice the offer after a chapter waits for: the group's, then each
+    player's in order."""
+    choosers = [(offer["captain"], offer["group"])] if offer["group"] else []
+    choosers += [(seat, offer["personal"]) for seat in offer["order"]] if offer["personal"] else []
+    for seat, offered in choosers:
+        asked = _card_pending(state, pack, seat, offered)
+        if asked is not None:
+            return asked
+    return None
+
+
+def _card_pending(state: CampaignState, pack: Pack, seat: int, offered: list[str]) -> Pending | None:
+    current = state.current
+    assert current is not None
+    chosen = next((c for c in current.choices if c.seat == seat and c.card in offered), None)
+    options: list[Option]
+    if chosen is None:
+        options = [{"action": "choose_card", "card": card} for card in offered]
+        return Pending(seat, Decision("card", options), "choose a campaign card")
+    if pack.card(chosen.card).applies_to == "opponent" and chosen.target is None:
+        options = [
+            {"action": "aim_card", "card": chosen.card, "target": target}
+            for target in range(state.players)
+            if target != seat
+        ]
+        return Pending(seat, Decision("aim", options), "name the opponent a card is aimed at")
+    return None
+
+
+def _mission_choices(state: CampaignState, pack: Pack) -> Iterator[tuple[int, str, str]]:
+    """(seat, campaign card, letter) of every mission choice the chapter opened asks for."""
+    current = state.current
+    assert current is not None and state.captain is not None
+    for held in cards_in_effect(state, pack, current.chapter):
+        for effect in held.card.effects:
+            if effect["kind"] != "mission_choice" or not held.holders:
+                continue
+            seat = state.captain if held.card.applies_to == "all" else held.holders[0]
+            for letter in effect["letters"]:
+                yield seat, held.card.id, letter
+
+
+def _mission_pending(state: CampaignState, pack: Pack) -> Pending | None:
+    current = state.current
+    assert current is not None
+    for seat, _, letter in _mission_choices(state, pack):
+        if letter not in current.missions:
+            options = [
+                {"action": "choose_mission", "letter": letter, "card": card}
+                for card in candidates(current.chapter, letter)
+            ]
+            return Pending(seat, Decision("mission", options), f"choose mission {letter}")
+    return None
+
+
+def options(state: CampaignState, pack: Pack, seat: int) -> Decision:
+    """What ``seat`` must decide now, every option listed; ``wait`` when nothing."""
+    asked = pending(state, pack)
+    return asked.decision if asked is not None and asked.seat == seat else WAIT
+
+
+def ready_to_start(state: CampaignState, pack: Pack) -> bool:
+    """Whether the chapter opened last has every setup choice made and no game yet."""
+    current = state.current
+    return (
+        current is not None
+        and current.game is None
+        and not current.finished
+        and _mission_pending(state, pack) is None
+    )
+
+
+# --- choices -------------------------------------------------------------------------------
+
+
+def decide(state: CampaignState, pack: Pack, seat: int, choice: Any) -> list[Event]:
+    """The events a seat's choice causes: RuleViolation for a choice not listed, OutOfTurn
+    when the campaign asks nothing of this seat now."""
+    status = state.status
+    current = state.current
+    if status == LOBBY:
+        raise OutOfTurn("campaign_not_started", "The campaign has not started.")
+    if status == FINISHED:
+        raise OutOfTurn("campaign_finished", "The campaign is over.")
+    if status == PLAYING:
+        assert current is not None
+        raise OutOfTurn(
+            "chapter_in_play",
+            f"Chapter {current.chapter} is being played (game {current.game}); the choices "
+            "come when it ends.",
+        )
+    asked = pending(state, pack)
+    if asked is None or asked.seat != seat:
+        waiting = f"seat {asked.seat} to {asked.what}" if asked is not None else "the chapter to start"
+        raise OutOfTurn("not_your_choice", f"The campaign is waiting for {waiting}.")
+    assert current is not None
+    if not isinstance(choice, dict) or not all(type(v) in OPTION_VALUE_TYPES for v in choice.values()):
+        raise RuleViolation(
+            "invalid_choice",
+            "A choice sends one of the listed options: an object whose fields are words or whole "
+            "numbers.",
+        )
+    if choice not in asked.decision.options:
+        _refuse(asked, choice, next_chapter=current.chapter + 1)
+    action = choice["action"]
+    at = {"chapter": current.chapter, "attempt": current.number}
+    if action == "choose_card":
+        return [events.make("card_chosen", seat, **at, card=choice["card"])]
+    if action == "aim_card":
+        return [events.make("card_aimed", seat, **at, card=choice["card"], target=choice["target"])]
+    if action == "choose_mission":
+        source = next(card for s, card, letter in _mission_choices(state, pack) if letter == choice["letter"])
+        chosen = {"letter": choice["letter"], "card": choice["card"], "source": source}
+        return [events.make("mission_chosen", seat, **at, **chosen)]
+    if action == "next_chapter":
+        return [events.make("chapter_opened", seat, chapter=current.chapter + 1, attempt=1)]
+    replays = len(state.attempts_of(current.chapter))
+    return [events.make("chapter_replayed", seat, chapter=current.chapter, attempt=replays + 1)]
+
+
+def _refuse(asked: Pending, choice: Any, *, next_chapter: int) -> None:
+    """Why a choice not listed is refused: the next chapter waiting for its adventure (409),
+    or a choice that is not one of the options (400)."""
+    if (
+        asked.decision.kind == "chapter"
+        and choice == {"action": "next_chapter", "chapter": next_chapter}
+        and (reason := unavailable(next_chapter)) is not None
+    ):
+        raise OutOfTurn("chapter_not_available", reason)
+    raise RuleViolation(
+        "illegal_choice",
+        f"Send one of the options listed to {asked.what}: {asked.decision.options}.",
+    )
+
+
+# --- the start of a campaign and of a chapter ----------------------------------------------
+
+
+def opening(players: int) -> list[Event]:
+    """The events that start a campaign: seat 0 holds the captain card, chapter 1 opens."""
+    return [
+        events.make("captain_changed", captain=0, previous=None, stars=[0] * players),
+        events.make("chapter_opened", chapter=1, attempt=1),
+    ]
+
+
+def chapter_setup(state: CampaignState, pack: Pack) -> dict[str, Any]:
+    """The setup the cards in effect give the chapter opened last: the missions chosen, each
+    seat's setup modifiers (as ``engine.new_game`` takes them, seats as strings), the cards
+    applied, and the effects a sheet could not take with the others (left out)."""
+    current = state.current
+    assert current is not None
+    chapter = current.chapter
+    rules = PLAYABLE[chapter]
+    held = cards_in_effect(state, pack, chapter)
+    modifiers: dict[int, list[dict[str, Any]]] = {}
+    strike: dict[int, int] = {}
+    left_out: list[dict[str, Any]] = []
+    for entry in held:
+        for effect in entry.card.effects:
+            modifier = effects.modifier(effect, adventure=chapter)
+            if modifier is None:
+                continue
+            for seat in entry.holders:
+                if modifier["kind"] == "system_errors":
+                    strike[seat] = strike.get(seat, 0) + modifier["delta"]
+                    continue
+                trial = [*modifiers.get(seat, []), modifier]
+                try:
+                    rules.validate_modifiers(trial)
+                except RuleViolation as refused:
+                    why = {"kind": modifier["kind"], "reason": refused.detail}
+                    left_out.append({"seat": seat, "card": entry.card.id, **why})
+                    continue
+                modifiers[seat] = trial
+    # cards striking boxes add up, and leave at least one box usable (the engine's bound)
+    fewest = -(len(rules.layout.error_boxes) - 1)
+    for seat, delta in strike.items():
+        modifiers.setdefault(seat, []).append({"kind": "system_errors", "delta": max(delta, fewest)})
+    return {
+        "missions": {letter: chosen["card"] for letter, chosen in current.missions.items()},
+        "modifiers": {str(seat): mods for seat, mods in sorted(modifiers.items())},
+        "cards": list(dict.fromkeys(entry.card.id for entry in held)),
+        "left_out": left_out,
+    }
+
+
+def chapter_started(state: CampaignState, *, game: int, players: int, setup: dict[str, Any]) -> Event:
+    """The event of the chapter opened last starting with its game."""
+    current = state.current
+    assert current is not None
+    return events.make(
+        "chapter_started",
+        chapter=current.chapter,
+        attempt=current.number,
+        adventure=current.chapter,
+        game=game,
+        players=players,
+        setup=setup,
+    )
+
+
+# --- the end of a chapter ------------------------------------------------------------------
+
+
+class _Recorder:
+    """Events emitted one by one, each applied to a copy of the state as it goes."""
+
+    def __init__(self, state: CampaignState) -> None:
+        self.state = copy.deepcopy(state)
+        self.events: list[Event] = []
+
+    def emit(self, kind: str, **data: Any) -> None:
+        event = events.make(kind, **data)
+        self.events.append(event)
+        evolve(self.state, event)
+
+
+def chapter_end(
+    state: CampaignState, pack: Pack, *, game: int, results: list[SeatResult], winners: list[Any]
+) -> list[Event]:
+    """The events that end the chapter in play once its game has its result: the result, the
+    stars (by the pack's table for each rank, ties sharing the better rank as the game's ranks
+    do, plus the star goals met), the captain, then the cards offered, or after chapter 8 the
+    end of the campaign."""
+    current = state.current
+    if state.status != PLAYING or current is None or current.game != game:
+        raise OutOfTurn("chapter_not_in_play", f"Game {game} is not the chapter in play.")
+    chapter = current.chapter
+    at = {"chapter": chapter, "attempt": current.number}
+    rec = _Recorder(state)
+    rec.emit("chapter_finished", **at, game=game, results=list(results), winners=list(winners))
+    rec.emit("stars_awarded", **at, awards=_awards(state, pack, chapter, results))
+    tallies = rec.state.stars()
+    assert state.captain is not None
+    captain = standings.captain_after(tallies, previous=state.captain)
+    if captain != state.captain:
+        rec.emit("captain_changed", captain=captain, previous=state.captain, stars=tallies)
+    if chapter == LAST_CHAPTER:
+        totals = rec.state.totals()
+        won = standings.winners(tallies, totals)
+        rec.emit("campaign_finished", winners=won, stars=tallies, totals=totals)
+    else:
+        group, personal = pack.offered_after(chapter, solo=state.solo)
+        rec.emit(
+            "cards_offered",
+            **at,
+            captain=captain,
+            group=[card.id for card in group],
+            personal=[card.id for card in personal],
+            order=standings.choosing_order(tallies),
+        )
+    return rec.events
+
+
+def _awards(
+    state: CampaignState, pack: Pack, chapter: int, results: list[SeatResult]
+) -> list[dict[str, Any]]:
+    goals = [
+        (entry, effect)
+        for entry in cards_in_effect(state, pack, chapter)
+        for effect in entry.card.effects
+        if effect["kind"] == "star_goal"
+    ]
+    awards = []
+    for result in results:
+        seat = result["seat"]
+        reasons: list[dict[str, Any]] = [
+            {"reason": "rank", "rank": result["rank"], "stars": pack.stars_for(chapter, result["rank"])}
+        ]
+        reasons += [
+            {"reason": "star_goal", "card": entry.card.id, "stars": effect["stars"]}
+            for entry, effect in goals
+            if seat in entry.holders and effects.goal_met(effect["predicate"], result)
+        ]
+        awards.append({"seat": seat, "stars": sum(r["stars"] for r in reasons), "reasons": reasons})
+    return awards

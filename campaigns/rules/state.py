@@ -1,0 +1,200 @@
+"""A campaign's state: the fold of its log (``evolve``), and the tallies read from it.
+
+Nothing here is stored: stars, totals, the captain and every attempt of every chapter are
+derived by replaying the campaign's events, which carry the chapters' results.
+"""
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from campaigns.rules.events import Event
+
+LOBBY = "lobby"
+PLAYING = "playing"
+BETWEEN = "between"
+FINISHED = "finished"
+
+
+@dataclass
+class Chosen:
+    """A card a seat chose, and the opponent it aimed it at (for a card applying to one)."""
+
+    seat: int
+    card: str
+    target: int | None = None
+
+
+@dataclass
+class Attempt:
+    """One play of a chapter: its game, setup, result, stars and the cards offered after it."""
+
+    chapter: int
+    number: int
+    game: int | None = None
+    setup: dict[str, Any] | None = None
+    # letter -> {"card", "seat", "source"}: the missions chosen through campaign cards
+    missions: dict[str, dict[str, Any]] = field(default_factory=dict)
+    results: list[dict[str, Any]] | None = None
+    winners: list[Any] | None = None
+    awards: list[dict[str, Any]] | None = None
+    offer: dict[str, Any] | None = None
+    choices: list[Chosen] = field(default_factory=list)
+
+    @property
+    def finished(self) -> bool:
+        return self.results is not None
+
+    def stars_of(self, seat: int) -> int:
+        return sum(award["stars"] for award in self.awards or () if award["seat"] == seat)
+
+    def total_of(self, seat: int) -> int:
+        return sum(result["total"] for result in self.results or () if result["seat"] == seat)
+
+
+@dataclass
+class CampaignState:
+    pack: dict[str, Any] | None = None
+    max_players: int = 0
+    astra_level: int | None = None
+    players: int = 0
+    attempts: list[Attempt] = field(default_factory=list)
+    captain: int | None = None
+    winners: list[int] | None = None
+    events_applied: int = 0
+
+    @property
+    def solo(self) -> bool:
+        return self.max_players == 1
+
+    @property
+    def current(self) -> Attempt | None:
+        """The attempt opened last (None in the lobby)."""
+        return self.attempts[-1] if self.attempts else None
+
+    @property
+    def status(self) -> str:
+        """``lobby``; ``playing`` while a chapter's game runs (until its result is in the log);
+        ``between`` while choices or the next start are awaited; ``finished``."""
+        current = self.current
+        if current is None:
+            return LOBBY
+        if self.winners is not None:
+            return FINISHED
+        if current.game is not None and not current.finished:
+            return PLAYING
+        return BETWEEN
+
+    def attempts_of(self, chapter: int) -> list[Attempt]:
+        return [attempt for attempt in self.attempts if attempt.chapter == chapter]
+
+    def attempt(self, chapter: int, number: int) -> Attempt:
+        return next(a for a in self.attempts if a.chapter == chapter and a.number == number)
+
+    def counting(self, chapter: int) -> Attempt | None:
+        """The attempt of a chapter whose stars and cards count: the last one awarded stars (a
+        replay replaces the attempt before it once it has its own result)."""
+        awarded = [attempt for attempt in self.attempts_of(chapter) if attempt.awards is not None]
+        return awarded[-1] if awarded else None
+
+    def _counted(self) -> list[Attempt]:
+        chapters = dict.fromkeys(attempt.chapter for attempt in self.attempts)
+        return [attempt for c in chapters if (attempt := self.counting(c)) is not None]
+
+    def stars(self) -> list[int]:
+        """Each seat's stars so far, over the attempts that count."""
+        counted = self._counted()
+        return [sum(a.stars_of(seat) for a in counted) for seat in range(self.players)]
+
+    def totals(self) -> list[int]:
+        """Each seat's total score over the chapters, in the attempts that count."""
+        counted = self._counted()
+        return [sum(a.total_of(seat) for a in counted) for seat in range(self.players)]
+
+
+def _created(state: CampaignState, data: dict[str, Any], seat: int | None) -> None:
+    state.pack = dict(data["pack"])
+    state.max_players = data["max_players"]
+    state.astra_level = data["astra_level"]
+
+
+def _opened(state: CampaignState, data: dict[str, Any], seat: int | None) -> None:
+    state.attempts.append(Attempt(chapter=data["chapter"], number=data["attempt"]))
+
+
+def _mission_chosen(state: CampaignState, data: dict[str, Any], seat: int | None) -> None:
+    attempt = state.attempt(data["chapter"], data["attempt"])
+    attempt.missions[data["letter"]] = {"card": data["card"], "seat": seat, "source": data["source"]}
+
+
+def _started(state: CampaignState, data: dict[str, Any], seat: int | None) -> None:
+    attempt = state.attempt(data["chapter"], data["attempt"])
+    attempt.game = data["game"]
+    attempt.setup = dict(data["setup"])
+    state.players = data["players"]
+
+
+def _finished(state: CampaignState, data: dict[str, Any], seat: int | None) -> None:
+    attempt = state.attempt(data["chapter"], data["attempt"])
+    attempt.results = [dict(result) for result in data["results"]]
+    attempt.winners = list(data["winners"])
+
+
+def _stars(state: CampaignState, data: dict[str, Any], seat: int | None) -> None:
+    state.attempt(data["chapter"], data["attempt"]).awards = [dict(a) for a in data["awards"]]
+
+
+def _captain(state: CampaignState, data: dict[str, Any], seat: int | None) -> None:
+    state.captain = data["captain"]
+
+
+def _offered(state: CampaignState, data: dict[str, Any], seat: int | None) -> None:
+    state.attempt(data["chapter"], data["attempt"]).offer = dict(data)
+
+
+def _chosen(state: CampaignState, data: dict[str, Any], seat: int | None) -> None:
+    assert seat is not None
+    state.attempt(data["chapter"], data["attempt"]).choices.append(Chosen(seat, data["card"]))
+
+
+def _aimed(state: CampaignState, data: dict[str, Any], seat: int | None) -> None:
+    attempt = state.attempt(data["chapter"], data["attempt"])
+    chosen = next(
+        c for c in attempt.choices if c.seat == seat and c.card == data["card"] and c.target is None
+    )
+    chosen.target = data["target"]
+
+
+def _campaign_finished(state: CampaignState, data: dict[str, Any], seat: int | None) -> None:
+    state.winners = list(data["winners"])
+
+
+APPLY = {
+    "campaign_created": _created,
+    "chapter_opened": _opened,
+    "chapter_replayed": _opened,
+    "mission_chosen": _mission_chosen,
+    "chapter_started": _started,
+    "chapter_finished": _finished,
+    "stars_awarded": _stars,
+    "captain_changed": _captain,
+    "cards_offered": _offered,
+    "card_chosen": _chosen,
+    "card_aimed": _aimed,
+    "campaign_finished": _campaign_finished,
+}
+
+
+def evolve(state: CampaignState, event: Event) -> CampaignState:
+    """Apply one stored campaign event to ``state`` in place and return it."""
+    APPLY[event["kind"]](state, event["data"], event.get("seat"))
+    state.events_applied += 1
+    return state
+
+
+def replay(events: Iterable[Event]) -> CampaignState:
+    """A campaign's state from its log."""
+    state = CampaignState()
+    for event in events:
+        evolve(state, event)
+    return state

@@ -1,0 +1,234 @@
+"""Reads: what a seat may see of a campaign, built by replaying its log.
+
+Everything in a campaign's log is public to its seats (choices are made in the open, one seat
+at a time); a started campaign does not exist for anyone else, as for games.
+"""
+
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db.models import QuerySet
+
+from campaigns import library
+from campaigns.errors import outsider
+from campaigns.models import Campaign, CampaignEvent, CampaignSeat
+from campaigns.rules import decider
+from campaigns.rules.effects import adventure_name
+from campaigns.rules.packs import CHAPTERS, LAST_CHAPTER, Pack
+from campaigns.rules.state import Attempt, CampaignState, replay
+from games.errors import Invalid, NotFound
+
+MAX_PAGE = 500
+
+
+def campaigns_of(*, user: User) -> QuerySet[Campaign]:
+    """The campaigns the user has a seat in, newest first."""
+    return (
+        Campaign.objects.filter(seats__user_id=user.pk)
+        .select_related("creator", "pack")
+        .order_by("-id")
+    )
+
+
+def get_campaign(*, campaign_id: int) -> Campaign:
+    campaign = Campaign.objects.select_related("creator", "pack").filter(pk=campaign_id).first()
+    if campaign is None:
+        raise NotFound("not_found", f"There is no campaign {campaign_id}.")
+    return campaign
+
+
+def seat_of(*, campaign: Campaign, user: User) -> int | None:
+    return (
+        CampaignSeat.objects.filter(campaign=campaign, user_id=user.pk)
+        .values_list("index", flat=True)
+        .first()
+    )
+
+
+def state_of(*, campaign: Campaign) -> tuple[CampaignState, int]:
+    """The campaign's state from its log, and the seq of its last event."""
+    rows = list(
+        CampaignEvent.objects.filter(campaign_id=campaign.pk)
+        .order_by("seq")
+        .values_list("seq", "kind", "version", "seat", "data")
+    )
+    state = replay({"kind": kind, "v": v, "seat": seat, "data": data} for _, kind, v, seat, data in rows)
+    return state, rows[-1][0] if rows else 0
+
+
+def campaign_summary(*, campaign: Campaign) -> dict[str, Any]:
+    """The lobby facts of a campaign, known without replaying it."""
+    seats = campaign.seats.select_related("user").order_by("index")
+    return {
+        "id": campaign.pk,
+        "max_players": campaign.max_players,
+        "astra_level": campaign.astra_level,
+        "status": campaign.status,
+        "creator": campaign.creator.get_username(),
+        "created_at": campaign.created_at,
+        "pack": {
+            "id": campaign.pack.key,
+            "version": campaign.pack.version,
+            "hash": campaign.pack.content_hash,
+            "title": campaign.pack.title,
+        },
+        "seats": [{"seat": seat.index, "username": seat.user.get_username(), "bot": None} for seat in seats],
+    }
+
+
+def campaign_view(*, campaign: Campaign, viewer: User) -> dict[str, Any]:
+    """The campaign as a seat sees it (anyone signed in, in the lobby): tallies, captain, every
+    chapter with its attempts, the cards in effect and those offered now."""
+    seat = seat_of(campaign=campaign, user=viewer)
+    if seat is None and campaign.status != Campaign.Status.LOBBY:
+        raise outsider(campaign_id=campaign.pk, in_lobby=False)
+    state, version = state_of(campaign=campaign)
+    pack = library.stored(campaign.pack)
+    view = campaign_summary(campaign=campaign)
+    stars = state.stars()
+    for entry in view["seats"]:
+        entry["stars"] = stars[entry["seat"]] if entry["seat"] < len(stars) else 0
+    current = state.current
+    return {
+        **view,
+        "status": state.status,
+        "seat": seat,
+        "captain": state.captain,
+        "chapter": current.chapter if current is not None else None,
+        "chapters": [_chapter_view(state, chapter) for chapter in CHAPTERS],
+        "cards": _cards_view(state, pack),
+        "offered": _offered_view(state, pack),
+        "version": version,
+        "winners": state.winners,
+    }
+
+
+def decision_view(*, campaign: Campaign, viewer: User) -> dict[str, Any]:
+    """What the viewer's seat must decide now; `wait` when nothing."""
+    seat = _require_seat(campaign, viewer)
+    state, _ = state_of(campaign=campaign)
+    return decider.options(state, library.stored(campaign.pack), seat).as_dict()
+
+
+def events_page(
+    *, campaign: Campaign, viewer: User, after: int = 0, limit: int = 100
+) -> dict[str, Any]:
+    """The campaign's log after position `after`; `next` is the `after` of the following page,
+    or None when this page reached the end (then `version` is where to poll from)."""
+    _require_seat(campaign, viewer)
+    if after < 0 or limit < 1:
+        raise Invalid("invalid_request", "after must be 0 or more, and limit 1 or more.")
+    limit = min(limit, MAX_PAGE)
+    events = CampaignEvent.objects.filter(campaign_id=campaign.pk)
+    version = events.count()
+    page = list(events.filter(seq__gt=after).order_by("seq")[:limit])
+    more = after + len(page) < version
+    return {
+        "events": [event_json(row) for row in page],
+        "next": after + len(page) if more else None,
+        "version": version,
+    }
+
+
+def command_answer(
+    *, campaign: Campaign, rows: list[CampaignEvent], state: CampaignState, seat: int
+) -> dict[str, Any]:
+    """What a command's author reads back: the events it appended, their next decision, the
+    campaign's status and version."""
+    version = rows[-1].seq if rows else CampaignEvent.objects.filter(campaign_id=campaign.pk).count()
+    return {
+        "events": [event_json(row) for row in rows],
+        "decision": decider.options(state, library.stored(campaign.pack), seat).as_dict(),
+        "status": state.status,
+        "version": version,
+    }
+
+
+def event_json(row: CampaignEvent) -> dict[str, Any]:
+    return {
+        "seq": row.seq,
+        "seat": row.seat,
+        "kind": row.kind,
+        "v": row.version,
+        "data": row.data,
+        "created_at": row.created_at,
+    }
+
+
+# --- internals ---------------------------------------------------------------------------------
+
+
+def _require_seat(campaign: Campaign, viewer: User) -> int:
+    seat = seat_of(campaign=campaign, user=viewer)
+    if seat is None:
+        raise outsider(campaign_id=campaign.pk, in_lobby=campaign.status == Campaign.Status.LOBBY)
+    return seat
+
+
+def _chapter_view(state: CampaignState, chapter: int) -> dict[str, Any]:
+    reason = decider.unavailable(chapter)
+    counting = state.counting(chapter)
+    return {
+        "chapter": chapter,
+        "adventure": chapter,
+        "name": adventure_name(chapter),
+        "available": reason is None,
+        "unavailable": reason,
+        "counts": counting.number if counting is not None else None,
+        "attempts": [_attempt_view(attempt) for attempt in state.attempts_of(chapter)],
+    }
+
+
+def _attempt_view(attempt: Attempt) -> dict[str, Any]:
+    status = "preparing" if attempt.game is None else "finished" if attempt.finished else "playing"
+    return {
+        "attempt": attempt.number,
+        "game": attempt.game,
+        "status": status,
+        "missions": {letter: chosen["card"] for letter, chosen in attempt.missions.items()},
+        "cards": list((attempt.setup or {}).get("cards", [])),
+        "result": (
+            {"scores": attempt.results, "winners": attempt.winners} if attempt.finished else None
+        ),
+        "stars": attempt.awards,
+    }
+
+
+def _upcoming(state: CampaignState) -> int:
+    """The chapter in play or being prepared, else the one to come (9 once finished)."""
+    current = state.current
+    if current is None:
+        return 1
+    if state.winners is not None:
+        return LAST_CHAPTER + 1
+    return current.chapter + 1 if current.finished else current.chapter
+
+
+def _cards_view(state: CampaignState, pack: Pack) -> list[dict[str, Any]]:
+    """The cards chosen so far that apply to the chapter to come or a later one."""
+    upcoming = _upcoming(state)
+    cards = []
+    for chapter in range(1, upcoming):
+        attempt = state.counting(chapter)
+        for chosen in attempt.choices if attempt is not None else ():
+            card = pack.card(chosen.card)
+            if card.chapters[-1] < upcoming:
+                continue
+            cards.append(
+                {
+                    **card.as_dict(),
+                    "chosen_by": chosen.seat,
+                    "holders": list(decider.holders(state, card, chosen.seat, chosen.target)),
+                    "until": card.chapters[-1],
+                }
+            )
+    return cards
+
+
+def _offered_view(state: CampaignState, pack: Pack) -> list[dict[str, Any]]:
+    """The cards offered after the chapter just played, while the campaign is between chapters."""
+    current = state.current
+    if state.status != "between" or current is None or current.offer is None:
+        return []
+    offer = current.offer
+    return [pack.card(card).as_dict() for card in [*offer["group"], *offer["personal"]]]

@@ -1,0 +1,305 @@
+"""Commands on campaigns: everything that writes. No HTTP here.
+
+Each command runs in one transaction: lock the campaign row, replay its log, ask the campaign
+rules (``campaigns.rules.decider``) to decide, append the events they return with dense sequence
+numbers. When a chapter is ready to start, its game is created, seated (campaign seat n is the
+game's seat n) and started in the same transaction through ``games.services``, with the setup
+the cards in effect give it, and ``chapter_started`` names it. The unique (campaign, seq)
+constraint is the last guard against a lost race.
+"""
+
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import IntegrityError, transaction
+
+from campaigns import library, selectors
+from campaigns.errors import outsider
+from campaigns.models import Campaign, CampaignEvent, CampaignSeat, ChapterGame
+from campaigns.rules import decider, events
+from campaigns.rules.events import Event
+from campaigns.rules.packs import Pack
+from campaigns.rules.state import CampaignState, evolve
+from games import selectors as game_selectors
+from games import services as game_services
+from games.errors import Conflict, Forbidden, Invalid
+from games.models import Game
+from games.rules.engine import OutOfTurn, RuleViolation
+
+logger = logging.getLogger(__name__)
+
+MAX_PLAYERS = 6
+ASTRA_LEVELS = range(1, 9)
+
+
+@dataclass(frozen=True)
+class CampaignResult:
+    """What a command appended, and the campaign's state afterwards."""
+
+    campaign: Campaign
+    seat: int
+    events: list[CampaignEvent]
+    state: CampaignState
+
+
+# --- lobby -------------------------------------------------------------------------------------
+
+
+def create_campaign(
+    *, by: User, max_players: int, astra_level: int | None = None, pack: str | None = None
+) -> Campaign:
+    """Open a campaign in the lobby with its creator in seat 0, recording the pack it plays
+    (id, version and content hash: a later edit of the pack file never changes it)."""
+    if not 1 <= max_players <= MAX_PLAYERS:
+        raise Invalid("invalid_max_players", "A campaign has 1 to 6 players.")
+    if astra_level is not None and max_players != 1:
+        raise Invalid(
+            "astra_level_solo_only",
+            "astra_level sets ASTRA's level in a solo campaign (max_players 1) only.",
+        )
+    if astra_level is not None and astra_level not in ASTRA_LEVELS:
+        raise Invalid("unknown_opponent", "ASTRA opponents have levels 1 to 8.")
+    if max_players == 1:
+        raise Invalid(
+            "solo_not_available",
+            "Solo campaigns against ASTRA are not playable yet: a campaign has 2 to 6 players.",
+        )
+    chosen = library.get(pack or library.DEFAULT_PACK)
+    with transaction.atomic():
+        row = library.record(chosen)
+        campaign = Campaign.objects.create(
+            pack=row, max_players=max_players, astra_level=astra_level, creator=by
+        )
+        CampaignSeat.objects.create(campaign=campaign, user=by, index=0)
+        created = events.make(
+            "campaign_created",
+            pack={"id": chosen.id, "version": chosen.version, "hash": chosen.content_hash},
+            max_players=max_players,
+            astra_level=astra_level,
+        )
+        _append(campaign, [created], version=0, actor=by)
+    return campaign
+
+
+def join_campaign(*, campaign: Campaign, by: User) -> CampaignSeat:
+    """Take the next free seat of a campaign in the lobby."""
+    with transaction.atomic():
+        campaign = _lock(campaign)
+        seats = list(campaign.seats.all())
+        seated = any(seat.user_id == by.pk for seat in seats)
+        if campaign.status != Campaign.Status.LOBBY:
+            if not seated:
+                raise outsider(campaign_id=campaign.pk, in_lobby=False)
+            raise Conflict("campaign_not_in_lobby", "This campaign has already started.")
+        if seated:
+            raise Conflict("already_seated", "You already have a seat in this campaign.")
+        if len(seats) >= campaign.max_players:
+            raise Conflict("campaign_full", f"All {campaign.max_players} seats are taken.")
+        try:
+            with transaction.atomic():
+                return CampaignSeat.objects.create(campaign=campaign, user=by, index=len(seats))
+        except IntegrityError as exc:
+            raise Conflict("concurrent_command", "Someone else joined at the same time.") from exc
+
+
+def start_campaign(*, campaign: Campaign, by: User) -> CampaignResult:
+    """Start the campaign with the seated players (creator only): seat 0 takes the captain
+    card and chapter 1's game starts."""
+    with transaction.atomic():
+        campaign = _lock(campaign)
+        seat = _seat_index(campaign, by)
+        if campaign.creator_id != by.pk:
+            raise Forbidden("not_creator", "Only the creator of the campaign can start it.")
+        if campaign.status != Campaign.Status.LOBBY:
+            raise Conflict("campaign_not_in_lobby", "This campaign has already started.")
+        players = campaign.seats.count()
+        if players < 2:
+            raise Conflict(
+                "not_enough_players", "A campaign starts with at least 2 seated players."
+            )
+        return _command(campaign, seat, by, lambda state, pack: decider.opening(players))
+
+
+# --- choices -----------------------------------------------------------------------------------
+
+
+def play_choice(*, campaign: Campaign, by: User, choice: Any) -> CampaignResult:
+    """Make one of the choices the caller's decision lists (a card, an opponent, a mission,
+    the next chapter or a replay)."""
+    with transaction.atomic():
+        campaign = _lock(campaign)
+        seat = _seat_index(campaign, by)
+        return _command(
+            campaign,
+            seat,
+            by,
+            lambda state, pack: _rules_call(decider.decide, state, pack, seat, choice),
+        )
+
+
+# --- the end of a chapter ----------------------------------------------------------------------
+
+
+def is_chapter_game(*, game_id: int) -> bool:
+    """Whether a game is a campaign chapter's."""
+    return ChapterGame.objects.filter(game_id=game_id).exists()
+
+
+def end_chapter(*, game_id: int) -> list[CampaignEvent]:
+    """Once a chapter's game has its result: the chapter's result, its stars, the captain, and
+    the cards offered (or, after chapter 8, the end of the campaign). Idempotent: a chapter
+    already ended, or a game without its result yet, appends nothing."""
+    link = ChapterGame.objects.filter(game_id=game_id).first()
+    if link is None:
+        return []
+    context = {"campaign_id": link.campaign_id, "game_id": game_id}
+    with transaction.atomic():
+        campaign = Campaign.objects.select_for_update().get(pk=link.campaign_id)
+        state, version = selectors.state_of(campaign=campaign)
+        if state.attempt(link.chapter, link.attempt).finished:
+            logger.info("chapter already ended", extra=context)
+            return []
+        standings = game_selectors.final_standings(game_id=game_id)
+        if standings is None:
+            return []
+        new = decider.chapter_end(
+            state,
+            library.stored(campaign.pack),
+            game=game_id,
+            results=standings["scores"],
+            winners=standings["winners"],
+        )
+        for event in new:
+            evolve(state, event)
+        rows = _append(campaign, new, version=version, actor=None)
+        _save_status(campaign, state)
+    logger.info("chapter ended", extra={**context, "seq": rows[-1].seq})
+    return rows
+
+
+# --- internals ---------------------------------------------------------------------------------
+
+
+Proposal = Callable[[CampaignState, Pack], list[Event]]
+
+
+def _command(campaign: Campaign, seat: int, by: User, propose: Proposal) -> CampaignResult:
+    """Append what ``propose`` returns for the campaign's state now, then start the chapter
+    opened if every choice of its setup is made (in the caller's transaction)."""
+    state, version = selectors.state_of(campaign=campaign)
+    pack = library.stored(campaign.pack)
+    new = propose(state, pack)
+    for event in new:
+        evolve(state, event)
+    if decider.ready_to_start(state, pack):
+        setup = decider.chapter_setup(state, pack)
+        game, players = _start_chapter_game(campaign, state, setup)
+        started = decider.chapter_started(state, game=game.pk, players=players, setup=setup)
+        evolve(state, started)
+        new.append(started)
+    rows = _append(campaign, new, version=version, actor=by)
+    _save_status(campaign, state)
+    return CampaignResult(campaign=campaign, seat=seat, events=rows, state=state)
+
+
+def _start_chapter_game(
+    campaign: Campaign, state: CampaignState, setup: dict[str, Any]
+) -> tuple[Game, int]:
+    """The chapter opened, as an ordinary game: the campaign's seats in the same order, started
+    by the campaign's creator (seat 0) with the chapter's missions and setup modifiers."""
+    current = state.current
+    assert current is not None
+    seats = list(campaign.seats.select_related("user").order_by("index"))
+    creator = seats[0].user
+    game = game_services.create_game(by=creator, adventure=current.chapter, max_players=len(seats))
+    for seat in seats[1:]:
+        game_services.join_game(game=game, by=seat.user)
+    game_services.start_game(
+        game=game,
+        by=creator,
+        missions=setup["missions"] or None,
+        modifiers={int(seat): modifiers for seat, modifiers in setup["modifiers"].items()},
+    )
+    ChapterGame.objects.create(
+        campaign=campaign, chapter=current.chapter, attempt=current.number, game=game
+    )
+    logger.info(
+        "chapter %s started", current.chapter, extra={"campaign_id": campaign.pk, "game_id": game.pk}
+    )
+    return game, len(seats)
+
+
+def _save_status(campaign: Campaign, state: CampaignState) -> None:
+    if campaign.status != state.status:
+        campaign.status = state.status
+        campaign.save(update_fields=["status"])
+
+
+def _lock(campaign: Campaign) -> Campaign:
+    return Campaign.objects.select_for_update().get(pk=campaign.pk)
+
+
+def _seat_index(campaign: Campaign, user: User) -> int:
+    index = (
+        CampaignSeat.objects.filter(campaign=campaign, user_id=user.pk)
+        .values_list("index", flat=True)
+        .first()
+    )
+    if index is None:
+        raise outsider(campaign_id=campaign.pk, in_lobby=campaign.status == Campaign.Status.LOBBY)
+    return index
+
+
+def _append(
+    campaign: Campaign, new: Sequence[Event], *, version: int, actor: User | None
+) -> list[CampaignEvent]:
+    for event in new:
+        # Stored events are forever: one off its kind's schema is a bug, never stored.
+        problem = events.schema_problem(event)
+        if problem is not None:
+            raise ValueError(f"refusing to store a campaign event off its schema: {problem}")
+    rows = [
+        CampaignEvent(
+            campaign=campaign,
+            seq=version + offset,
+            seat=event.get("seat"),
+            kind=event["kind"],
+            version=event["v"],
+            data=event["data"],
+            actor_id=actor.pk if actor is not None else None,
+        )
+        for offset, event in enumerate(new, start=1)
+    ]
+    try:
+        with transaction.atomic():
+            appended = CampaignEvent.objects.bulk_create(rows)
+    except IntegrityError as exc:
+        logger.warning("lost a race to append", extra={"campaign_id": campaign.pk, "seq": version + 1})
+        raise Conflict(
+            "concurrent_command", "Another command on this campaign came first; read it and retry."
+        ) from exc
+    if appended:
+        logger.info(
+            "campaign events appended: %s",
+            ", ".join(row.kind for row in appended),
+            extra={
+                "campaign_id": campaign.pk,
+                "seq": appended[-1].seq,
+                "count": len(appended),
+                "user_id": actor.pk if actor is not None else None,
+            },
+        )
+    return appended
+
+
+def _rules_call(function: Callable[..., list[Event]], *args: Any) -> list[Event]:
+    """Call the campaign rules, turning their refusals into refusals the API understands."""
+    try:
+        return list(function(*args))
+    except OutOfTurn as exc:
+        raise Conflict(exc.code, exc.detail) from exc
+    except RuleViolation as exc:
+        raise Invalid(exc.code, exc.detail) from exc
