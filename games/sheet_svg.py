@@ -77,7 +77,7 @@ def sheet_svg(
     for area in areas:
         if area.side is not None and area.side in owners:
             side_score = score.get(area.side, {})
-            y = _panel(body, area, marks, y, owner=owners[area.side], score=side_score, active=active)
+            y = _panel(body, area, marks, y, owners=owners, score=side_score, active=active)
         else:
             y = _area(body, area, marks, y, owners)
     rest = {key: value for key, value in score.items() if key not in owners}
@@ -113,17 +113,17 @@ def _panel(
     marks: Mapping[str, Mark],
     y: int,
     *,
-    owner: str,
+    owners: Mapping[str, str],
     score: Mapping[str, Any],
     active: str | None,
 ) -> int:
     """A side's panel of a shared sheet: tinted in the side's colour, headed with its owner,
     its part of the score at its foot."""
     side = str(area.side)
-    playing = side == active
+    owner, playing = owners[side], side == active
     start, top = len(body), y
     heading = f"{area.title.upper()} \u00b7 {owner}" + (" \u00b7 PLAYS THIS SHEET NOW" if playing else "")
-    y = _area(body, area, marks, y, {side: owner}, heading=heading, colour=_colour(side))
+    y = _area(body, area, marks, y, owners, heading=heading, colour=_colour(side))
     points = {key: value for key, value in score.items() if key not in SIDE_WORDS}
     y = _score(body, points, y, f"SIDE {side} SCORE", side=side) + PANEL_PAD
     body.insert(
