@@ -45,8 +45,13 @@ class ReadOnly:
 class SeatInline(ReadOnly, admin.TabularInline):
     model = Seat
     extra = 0
-    fields = ("index", "user")
+    fields = ("index", "player")
     readonly_fields = fields
+
+    @admin.display(description="player")
+    def player(self, seat: Seat) -> str:
+        """The username, or the bot that plays the seat ("greedy bot")."""
+        return seat.player
 
 
 class EventInline(ReadOnly, admin.TabularInline):
@@ -236,7 +241,7 @@ class KindFilter(admin.SimpleListFilter):
 class EventAdmin(ReadOnly, admin.ModelAdmin):
     """Read-only: events are append-only (the database refuses updates and deletes)."""
 
-    list_display = ("game", "seq", "turn", "seat", "kind", "told", "created_at", "replay")
+    list_display = ("game", "seq", "turn", "seat_player", "kind", "told", "created_at", "replay")
     list_filter = (GameFilter, KindFilter, SeatFilter, TurnFilter)
     list_select_related = ("game",)
     search_fields = ("=game__id",)
@@ -244,6 +249,17 @@ class EventAdmin(ReadOnly, admin.ModelAdmin):
     ordering = ("-game_id", "seq")
     readonly_fields = ("game", "seq", "turn", "seat", "kind", "version", "data", "created_at",
                        "actor", "prev_hash", "hash")
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Event]:
+        return super().get_queryset(request).prefetch_related("game__seats__user")
+
+    @admin.display(description="seat", ordering="seat")
+    def seat_player(self, event: Event) -> str:
+        """The seat and who plays it ("1 (greedy bot)"), or a dash for the game's own events."""
+        if event.seat is None:
+            return "\u2014"
+        players = {seat.index: seat.player for seat in event.game.seats.all()}
+        return f"{event.seat} ({players[event.seat]})" if event.seat in players else str(event.seat)
 
     @admin.display(description="what happened")
     def told(self, event: Event) -> str:

@@ -4,9 +4,10 @@
 right after it, for a referee: every sheet with every mark made so far (the turn in play
 included, which no player sees whole), drawn from its layout; where every seat stands in the
 turn; the combinations, the missions and who accomplished them; the result once there is one;
-and the whole event list told in words. Everything comes from the engine (``replay``,
-``referee_sheet_view``, ``referee_seats``, ``mission_claims``, ``narration``); nothing here
-knows a rule.
+and the whole event list told in words; in a solo game, ASTRA: its pile, bonuses, pass through
+the deck, score (adventure 1: its rocket track) and the hand of the turn. Everything comes from
+the engine (``replay``, ``referee_sheet_view``, ``referee_seats``, ``referee_astra``,
+``mission_claims``, ``narration``); nothing here knows a rule.
 """
 
 from dataclasses import dataclass
@@ -102,15 +103,20 @@ def _state_at(game: Game, seq: int, seats: dict[int, str]) -> dict[str, Any]:
     sheets = []
     for sheet in state.sheets:
         view = engine.referee_sheet_view(state, sheet.id)
-        players = ", ".join(f"seat {index} ({seats.get(index, '?')})" for index in sheet.seats)
+        sides: dict[str, Any] = view.get("sides", {})
+        owners = {side: _player(owner, seats) for side, owner in sides.items()}
+        players = ", ".join(_player(index, seats) for index in sheet.seats)
         view["svg"] = sheet_svg(
-            title=f"Sheet {sheet.id}: {players}",
+            title=f"Sheet {sheet.id}: shared" if sides else f"Sheet {sheet.id}: {players}",
             schematic=engine.sheet_schematic(state, sheet.id),
             marks=view["marks"],
             score=view["score"],
+            owners=owners,
+            active=_active_side(sides, view.get("active_seat")),
         )
         sheets.append(view)
     return {
+        "astra": _astra(state),
         "state": {
             "turn": state.turn,
             "phase": state.phase,
@@ -125,6 +131,39 @@ def _state_at(game: Game, seq: int, seats: dict[int, str]) -> dict[str, Any]:
         },
         "sheets": sheets,
     }
+
+
+def _astra(state: engine.GameState) -> dict[str, Any] | None:
+    """ASTRA in a solo game (None otherwise), its Adventure card drawn, its pile by action
+    with what each action scores."""
+    astra = engine.referee_astra(state)
+    if astra is None:
+        return None
+    breakdown = astra["breakdown"]
+    return {
+        **astra,
+        "pile": [
+            {"action": action, "cards": cards, "points": breakdown.get(action)}
+            for action, cards in astra["pile"].items()
+        ],
+        "svg": sheet_svg(
+            title=f"ASTRA: {astra['name']} (level {astra['level']})",
+            schematic=astra["schematic"],
+            marks=astra["marks"],
+            score=breakdown,
+        ),
+    }
+
+
+def _active_side(sides: dict[str, Any], seat: int | None) -> str | None:
+    """The side of a shared sheet being played at this moment (None: no one plays it now)."""
+    return next((side for side, owner in sides.items() if seat is not None and owner == seat), None)
+
+
+def _player(seat: Any, seats: dict[int, str]) -> str:
+    """A seat as the viewer names it ("seat 1 (ann)", "seat 2 (greedy bot)"); what owns a
+    side of a sheet without being a seat is ASTRA's (a solo game)."""
+    return f"seat {seat} ({seats[seat]})" if seat in seats else "ASTRA"
 
 
 def _navigation(at: Position, events: list[dict[str, Any]]) -> dict[str, int | None]:

@@ -9,9 +9,9 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db.models import QuerySet
 
-from games import snapshots
+from games import hot_queries, snapshots
 from games.errors import Conflict, Invalid, NotFound, outsider
-from games.models import Event, Game, Seat
+from games.models import Event, Game
 from games.rules import engine
 from games.rules.engine import Event as EngineEvent
 from games.rules.engine import GameState
@@ -27,16 +27,14 @@ def games_of(*, user: User) -> QuerySet[Game]:
 
 
 def get_game(*, game_id: int) -> Game:
-    game = Game.objects.select_related("creator").filter(pk=game_id).first()
+    game = hot_queries.game(game_id)
     if game is None:
         raise NotFound("not_found", f"There is no game {game_id}.")
     return game
 
 
 def seat_of(*, game: Game, user: User) -> int | None:
-    return (
-        Seat.objects.filter(game=game, user_id=user.pk).values_list("index", flat=True).first()
-    )
+    return hot_queries.seat_index(game.pk, user.pk)
 
 
 def game_summary(*, game: Game) -> dict[str, Any]:
@@ -233,10 +231,7 @@ def _window(game: Game, *, from_turn: int, last: int) -> tuple[int, list[tuple[i
     """The events from turn `from_turn` on (up to seq `last`) as ``engine.feed`` reads them,
     and how many events come before them: every event of an earlier turn is readable by every
     seat once a later turn has begun, so only the window needs folding."""
-    events = Event.objects.filter(game_id=game.pk, seq__lte=last)
-    before = events.filter(turn__lt=from_turn).count()
-    window = events.filter(turn__gte=from_turn).order_by("seq").values_list("seq", "turn", "seat", "kind")
-    return before, list(window)
+    return hot_queries.window(game.pk, from_turn=from_turn, last=last)
 
 
 def _feed(game: Game, seat: int) -> list[int]:

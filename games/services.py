@@ -24,7 +24,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from games import chain, followups, snapshots
+from games import chain, followups, hot_queries, snapshots
 from games.errors import Conflict, Forbidden, Invalid, outsider
 from games.models import Account, ClientToken, Event, Game, Seat
 from games.rules import bots, engine
@@ -416,11 +416,14 @@ def _follow_ups(game: Game, state: GameState, new_events: list[EngineEvent]) -> 
 
 
 def _lock(game: Game) -> Game:
-    return Game.objects.select_for_update().get(pk=game.pk)
+    locked = hot_queries.game(game.pk, lock=True)
+    if locked is None:
+        raise Game.DoesNotExist(f"Game {game.pk} does not exist.")
+    return locked
 
 
 def _seat_index(game: Game, user: User) -> int:
-    index = Seat.objects.filter(game=game, user_id=user.pk).values_list("index", flat=True).first()
+    index = hot_queries.seat_index(game.pk, user.pk)
     if index is None:
         raise outsider(game_id=game.pk, in_lobby=game.status == Game.Status.LOBBY)
     return index

@@ -4,8 +4,14 @@ live score, for the staff's replay viewer.
 Numbering spaces are boxes showing their number (or X); every other element is a small round
 symbol that a mark changes: circled (a blue ring), crossed (a red X over it), a line drawn
 through it, filled, or written in. Each element carries its id and mark as ``data-element`` /
-``data-mark`` attributes and a hover title, and is captioned with the last part of its id. The
-score area at the bottom shows each line of the live score, total last. Long rows wrap.
+``data-mark`` attributes and a hover title, and is captioned with what its row prints under it
+or the last part of its id. The score area at the bottom shows each line of the live score,
+total last. Long rows wrap.
+
+A sheet shared by two owners (adventure 8) is drawn with each side's panel apart: tinted in
+that side's colour, headed with its owner (and with "plays this sheet now" for the side being
+played at that moment), that side's part of the live score at its foot. An insignia (a mark
+naming a side, ``S`` or ``N``, or both on a shared flag) is drawn in its side's colour.
 
 Drawing only: what the marks and the score are comes from the engine's sheet view.
 """
@@ -28,6 +34,7 @@ AREA_GAP = 10
 WIDTH = LABEL_WIDTH + PER_LINE * PITCH + 10
 SCORE_CELL = 64  # a score box is wider: its caption names a score line
 INFECTED = "infected."
+PANEL_PAD = 6  # a side panel's tint reaches this far around its rows
 COLOURS = {
     "ink": "#1d2330",
     "muted": "#8a93a6",
@@ -36,13 +43,26 @@ COLOURS = {
     "cross": "#c62828",
     "fill": "#555e70",
 }
+# Each side of a shared sheet: its insignia's colour and its panel's tint.
+SIDE_COLOURS = {"S": "#00897b", "N": "#8e44ad"}
+SIDE_TINTS = {"S": "#e4f4f1", "N": "#f3eaf8"}
+SIDE_WORDS = ("seat",)  # what a side's score names besides points: its owner, in the heading
 
 
 def sheet_svg(
-    *, title: str, schematic: Schematic, marks: Mapping[str, Mark], score: Mapping[str, Any]
+    *,
+    title: str,
+    schematic: Schematic,
+    marks: Mapping[str, Mark],
+    score: Mapping[str, Any],
+    owners: Mapping[str, str] | None = None,
+    active: str | None = None,
 ) -> str:
     """The SVG markup of one sheet: a title, the schematic's areas with the marks on them, any
-    marked element the schematic does not place, and the live score."""
+    marked element the schematic does not place, and the live score. ``owners``: on a shared
+    sheet, who owns each side (``{"S": "seat 0 (ann)", "N": "seat 1 (ben)"}``), whose panels
+    then show their part of the score (``score[side]``); ``active``: the side being played."""
+    owners = owners or {}
     areas = list(schematic.areas)
     unplaced = tuple(sorted(set(marks) - schematic.ids()))
     if unplaced:
@@ -52,9 +72,17 @@ def sheet_svg(
         f'fill="{COLOURS["ink"]}">{escape(title)}</text>'
     ]
     y = 34
+    if owners:
+        y = _owners(body, owners, active, y)
     for area in areas:
-        y = _area(body, area, marks, y)
-    y = _score(body, score, y)
+        if area.side is not None and area.side in owners:
+            side_score = score.get(area.side, {})
+            y = _panel(body, area, marks, y, owners=owners, score=side_score, active=active)
+        else:
+            y = _area(body, area, marks, y, owners)
+    rest = {key: value for key, value in score.items() if key not in owners}
+    if rest or not owners:
+        y = _score(body, rest, y, "LIVE SCORE")
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="sheet" width="{WIDTH}" height="{y + 8}" '
         f'viewBox="0 0 {WIDTH} {y + 8}" font-family="DejaVu Sans, Verdana, sans-serif" role="img" '
@@ -64,25 +92,93 @@ def sheet_svg(
     )
 
 
-def _area(body: list[str], area: Area, marks: Mapping[str, Mark], y: int) -> int:
+def _owners(body: list[str], owners: Mapping[str, str], active: str | None, y: int) -> int:
+    """The key to a shared sheet: each side's insignia and owner, and who plays it now."""
+    x = 8
+    for side, owner in owners.items():
+        body.append(_token(x + 9, y + 9, side, 9))
+        text = f"side {side}: {owner}" + (" \u2014 plays this sheet now" if side == active else "")
+        body.append(
+            f'<text x="{x + 24}" y="{y + 13}" font-size="12" class="owner" data-side="{escape(side)}" '
+            f'font-weight="{"bold" if side == active else "normal"}" fill="{COLOURS["ink"]}">'
+            f"{escape(text)}</text>"
+        )
+        x += 24 + 7 * len(text) + 24
+    return y + 26
+
+
+def _panel(
+    body: list[str],
+    area: Area,
+    marks: Mapping[str, Mark],
+    y: int,
+    *,
+    owners: Mapping[str, str],
+    score: Mapping[str, Any],
+    active: str | None,
+) -> int:
+    """A side's panel of a shared sheet: tinted in the side's colour, headed with its owner,
+    its part of the score at its foot."""
+    side = str(area.side)
+    owner, playing = owners[side], side == active
+    start, top = len(body), y
+    heading = f"{area.title.upper()} \u00b7 {owner}" + (" \u00b7 PLAYS THIS SHEET NOW" if playing else "")
+    y = _area(body, area, marks, y, owners, heading=heading, colour=_colour(side))
+    points = {key: value for key, value in score.items() if key not in SIDE_WORDS}
+    y = _score(body, points, y, f"SIDE {side} SCORE", side=side) + PANEL_PAD
+    body.insert(
+        start,
+        f'<g class="panel" data-side="{escape(side)}" data-owner="{escape(owner)}" '
+        f'data-active="{"true" if playing else "false"}">'
+        f'<rect x="3" y="{top - PANEL_PAD}" width="{WIDTH - 6}" height="{y - top + PANEL_PAD - 2}" '
+        f'rx="6" fill="{_tint(side)}" stroke="{_colour(side)}" '
+        f'stroke-width="{3.5 if playing else 1.2}"/>',
+    )
+    body.append("</g>")
+    return y + AREA_GAP
+
+
+def _area(
+    body: list[str],
+    area: Area,
+    marks: Mapping[str, Mark],
+    y: int,
+    owners: Mapping[str, str],
+    *,
+    heading: str | None = None,
+    colour: str | None = None,
+) -> int:
     body.append(
         f'<text x="8" y="{y + 15}" font-size="12" font-weight="bold" letter-spacing="1" '
-        f'fill="{COLOURS["muted"]}">{escape(area.title.upper())}</text>'
+        f'fill="{colour or COLOURS["muted"]}">{escape(heading or area.title.upper())}</text>'
     )
     y += TITLE_HEIGHT
     for row in area.rows:
-        body.append(
-            f'<text x="8" y="{y + CELL // 2 + 4}" font-size="11" fill="{COLOURS["ink"]}">'
-            f"{escape(row.label)}</text>"
-        )
+        body.append(_label(row.label, y))
         lines = 0
-        for (cell, column), caption in zip(_placed(row), captions(row.cells), strict=True):
+        texts = row.captions or captions(row.cells)
+        for index, ((cell, column), caption) in enumerate(zip(_placed(row), texts, strict=True)):
             line, position = divmod(column, PER_LINE)
             lines = max(lines, line + 1)
             x = LABEL_WIDTH + position * PITCH
-            body.append(_cell(cell, caption, marks.get(cell), x, y + line * LINE_HEIGHT, row.kind))
+            mark = marks.get(cell)
+            body.append(_cell(cell, caption, mark, x, y + line * LINE_HEIGHT, row.kind_of(index), owners))
         y += max(lines, 1) * LINE_HEIGHT
     return y + AREA_GAP
+
+
+def _label(label: str, y: int) -> str:
+    """A row's label; a second line, smaller, says more about the row."""
+    first, _, more = label.partition("\n")
+    if not more:
+        return (
+            f'<text x="8" y="{y + CELL // 2 + 4}" font-size="11" fill="{COLOURS["ink"]}">'
+            f"{escape(first)}</text>"
+        )
+    return (
+        f'<text x="8" y="{y + CELL // 2 - 1}" font-size="11" fill="{COLOURS["ink"]}">{escape(first)}</text>'
+        f'<text x="8" y="{y + CELL // 2 + 11}" font-size="9" fill="{COLOURS["muted"]}">{escape(more)}</text>'
+    )
 
 
 def _placed(row: Row) -> Iterator[tuple[str, int]]:
@@ -106,14 +202,22 @@ def captions(cells: tuple[str, ...]) -> list[str]:
     return [".".join(split[lead : len(split) - tail]) for split in parts]
 
 
-def _cell(element: str, caption: str, mark: Mark | None, x: int, y: int, kind: str) -> str:
+def _cell(
+    element: str, caption: str, mark: Mark | None, x: int, y: int, kind: str, owners: Mapping[str, str]
+) -> str:
     hover = f"{element}: {'unmarked' if mark is None else mark}"
+    sides = insignia(mark, owners)
+    if sides:
+        hover += " (" + ", ".join(owners[side] for side in sides) + ")"
     attributes = f'class="cell {kind}" data-element="{escape(element)}"'
     if mark is not None:
         attributes += f' data-mark="{escape(str(mark))}"'
     parts = [f"<g {attributes}><title>{escape(hover)}</title>"]
-    parts.append(_box(x, y, mark) if kind == ZONE else _symbol(x, y, mark))
-    parts.append(_mark(x, y, mark, kind))
+    if sides:
+        parts.append(_insignia(x, y, sides, kind))
+    else:
+        parts.append(_box(x, y, mark) if kind == ZONE else _symbol(x, y, mark))
+        parts.append(_mark(x, y, mark, kind))
     for number, text in enumerate(_caption_lines(caption)):
         parts.append(
             f'<text x="{x + CELL / 2}" y="{y + CELL + 10 + 9 * number}" font-size="8" '
@@ -123,11 +227,71 @@ def _cell(element: str, caption: str, mark: Mark | None, x: int, y: int, kind: s
     return "".join(parts)
 
 
+def insignia(mark: Mark | None, owners: Mapping[str, str]) -> tuple[str, ...]:
+    """The sides whose insignia a mark is on a shared sheet (``"SN"``: both), or ``()``."""
+    if not owners or not isinstance(mark, str) or not mark:
+        return ()
+    sides = tuple(mark)
+    if len(set(sides)) != len(sides) or not set(sides) <= set(owners):
+        return ()
+    return sides
+
+
+def _insignia(x: int, y: int, sides: tuple[str, ...], kind: str) -> str:
+    """An insignia drawn in its side's colour: a space's box filled with it, another element
+    with the side's token (split in two on a flag both sides share)."""
+    cx, cy = x + CELL / 2, y + CELL / 2
+    if kind == ZONE and len(sides) == 1:
+        (side,) = sides
+        return (
+            f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" rx="3" fill="{_tint(side)}" '
+            f'stroke="{_colour(side)}" stroke-width="2"/>' + _token(cx, cy, side, 10)
+        )
+    frame = (
+        f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" rx="3" fill="white" '
+        f'stroke="{COLOURS["ink"]}" stroke-width="1.2"/>'
+        if kind == ZONE
+        else ""
+    )
+    if len(sides) == 1:
+        return frame + _token(cx, cy, sides[0], 11)
+    left, right = sides[0], sides[-1]
+    half = f"M{cx} {cy - 12} A12 12 0 0 {{sweep}} {cx} {cy + 12} Z"
+    return (
+        frame
+        + f'<path d="{half.format(sweep=0)}" fill="{_colour(left)}"/>'
+        + f'<path d="{half.format(sweep=1)}" fill="{_colour(right)}"/>'
+        + "".join(
+            f'<text x="{cx + offset}" y="{cy + 4}" font-size="10" font-weight="bold" '
+            f'text-anchor="middle" fill="white">{escape(side)}</text>'
+            for side, offset in ((left, -5.5), (right, 5.5))
+        )
+    )
+
+
+def _colour(side: str) -> str:
+    return SIDE_COLOURS.get(side, COLOURS["ink"])
+
+
+def _tint(side: str) -> str:
+    return SIDE_TINTS.get(side, "white")
+
+
+def _token(cx: float, cy: float, side: str, radius: int) -> str:
+    """A side's insignia: a disc in its colour with its letter."""
+    return (
+        f'<circle cx="{cx}" cy="{cy}" r="{radius}" fill="{_colour(side)}"/>'
+        f'<text x="{cx}" y="{cy + radius * 0.4}" font-size="{radius + 1}" font-weight="bold" '
+        f'text-anchor="middle" fill="white">{escape(side)}</text>'
+    )
+
+
 def _caption_lines(caption: str) -> list[str]:
-    """A caption on one line, or cut in two at its last dot or dash when it is long."""
-    if len(caption) <= CAPTION:
+    """A caption on one line, or cut in two at its last dot or dash when it is long, and at
+    its last space always (two words, two lines)."""
+    if len(caption) <= CAPTION and " " not in caption:
         return [caption]
-    cut = max(caption.rfind(".", 0, len(caption) - 1), caption.rfind("-", 0, len(caption) - 1))
+    cut = max(caption.rfind(mark, 0, len(caption) - 1) for mark in ".- ")
     if cut <= 0:
         return [caption[:CAPTION], caption[CAPTION : 2 * CAPTION]]
     return [caption[:cut][:CAPTION], caption[cut + 1 :][:CAPTION]]
@@ -222,21 +386,24 @@ def score_lines(score: Mapping[str, Any], prefix: str = "") -> list[tuple[str, A
     return lines
 
 
-def _score(body: list[str], score: Mapping[str, Any], y: int) -> int:
+def _score(
+    body: list[str], score: Mapping[str, Any], y: int, heading: str, *, side: str | None = None
+) -> int:
     body.append(
         f'<text x="8" y="{y + 15}" font-size="12" font-weight="bold" letter-spacing="1" '
-        f'fill="{COLOURS["muted"]}">LIVE SCORE</text>'
+        f'fill="{COLOURS["muted"]}">{escape(heading)}</text>'
     )
     y += TITLE_HEIGHT
     per_line = (WIDTH - 16) // (SCORE_CELL + 4)
     lines = score_lines(score)
+    owned = f' data-side="{escape(side)}"' if side is not None else ""
     for index, (name, value) in enumerate(lines):
         line, position = divmod(index, per_line)
         x, top = 8 + position * (SCORE_CELL + 4), y + line * (CELL + 24)
         total = name == "total"
         shown = ("yes" if value else "no") if isinstance(value, bool) else value
         body.append(
-            f'<g class="score-line" data-score="{escape(name)}" data-value="{escape(str(value))}">'
+            f'<g class="score-line"{owned} data-score="{escape(name)}" data-value="{escape(str(value))}">'
             f'<rect x="{x}" y="{top}" width="{SCORE_CELL}" height="{CELL}" rx="3" '
             f'fill="{"#fff4d6" if total else "white"}" stroke="{COLOURS["ink"]}" '
             f'stroke-width="{2 if total else 1}"/>'

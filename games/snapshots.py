@@ -10,6 +10,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from games import hot_queries
 from games.models import Event, Game, GameSnapshot
 from games.rules import engine, snapshots
 from games.rules.engine import GameState
@@ -19,17 +20,13 @@ EVENT_FIELDS = ("seq", "kind", "version", "seat", "turn", "data")
 
 def current(*, game: Game) -> tuple[GameState, int]:
     """The game's state now and the seq of its last event (0 before it starts)."""
-    stored = (
-        GameSnapshot.objects.filter(game_id=game.pk, engine_version=snapshots.ENGINE_VERSION)
-        .values_list("seq", "state")
-        .first()
-    )
+    stored = hot_queries.snapshot(game.pk, snapshots.ENGINE_VERSION)
     if stored is None:
         state, seq = GameState(), 0
     else:
         seq, data = stored
         state = snapshots.load(data)
-    return fold(state, events_after(game=game, seq=seq), seq)
+    return fold(state, hot_queries.events_after(game.pk, seq), seq)
 
 
 def at(*, game: Game, seq: int) -> GameState:

@@ -123,6 +123,13 @@ def _track_data() -> dict[str, Any]:
     return dict(data.adventure(TRACK_ADVENTURE)["astra"])
 
 
+def track() -> tuple[dict[str, Any], ...]:
+    """The 81 boxes of ASTRA's track as its card prints them, in crossing order: each box's
+    ``id``, ``row`` (1 at the top), ``kind`` (``level_box``, ``rocket``, ``score_box``) and
+    its blue number (``label``) or score (``value``)."""
+    return tuple(dict(box) for box in _track_data()["track"])
+
+
 def track_boxes() -> tuple[str, ...]:
     """The 81 boxes of ASTRA's track, in crossing order."""
     return tuple(box["id"] for box in _track_data()["track"])

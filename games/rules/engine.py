@@ -9,9 +9,9 @@
   (none otherwise, so asking twice plays it once);
 - ``result_event(state)`` -> the final scores of an ended game, as an event;
 - ``game_view`` / ``sheet_view`` / ``redact`` / ``feed`` -> what one viewer may see, and in
-  which order the events became readable to it; ``referee_sheet_view`` / ``referee_seats`` ->
-  everything, for the staff who review games; ``mission_claims`` -> who accomplished which
-  mission; ``sheet_schematic`` -> how a sheet is laid out, to draw it;
+  which order the events became readable to it; ``referee_sheet_view`` / ``referee_seats`` /
+  ``referee_astra`` -> everything, for the staff who review games; ``mission_claims`` -> who
+  accomplished which mission; ``sheet_schematic`` -> how a sheet is laid out, to draw it;
 - ``reenact(log)`` -> the state of a finished game after a log that comes from outside, once
   every event in it is found to be what the engine appends (``LogRefused`` otherwise);
   ``replay_checked(log)`` checks less, for a log recorded under earlier rules.
@@ -32,6 +32,7 @@ from games.rules.views import (
     game_view,
     mission_claims,
     redact,
+    referee_astra,
     referee_seats,
     referee_sheet_view,
     sheet_schematic,
@@ -56,6 +57,7 @@ __all__ = [
     "options",
     "redact",
     "reenact",
+    "referee_astra",
     "referee_seats",
     "referee_sheet_view",
     "replay",

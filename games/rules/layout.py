@@ -14,6 +14,9 @@ class SheetLayout:
 
     # The adventure whose data file holds this sheet.
     adventure: ClassVar[int] = 0
+    # Whether the data file lists the numbering zones from the bottom of the printed sheet up
+    # (they are drawn top first, as the sheet reads).
+    zones_from_bottom: ClassVar[bool] = False
     raw: dict[str, Any]
 
     @cached_property
@@ -47,10 +50,11 @@ class SheetLayout:
         return self.lay_out()
 
     def lay_out(self) -> Schematic:
-        """The sheet as rows to draw, laid out from its data: the numbering zones (a zone all of
-        whose spaces another zone already shows is left out), the tracks, the System Error
-        boxes, then every other element grouped by kind, in the order of the data file. A
-        sheet that reads better otherwise overrides this, starting from it."""
+        """The sheet as rows to draw, laid out from its data: the numbering zones, the top one
+        of the printed sheet first (a zone all of whose spaces another zone already shows is
+        left out), the tracks, the System Error boxes, then every other element grouped by
+        kind, in the order of the data file. A sheet that reads better otherwise overrides
+        this, starting from it."""
         placed: set[str] = set()
 
         def fresh(label_text: str, cells: list[str], kind: str = MARKS) -> list[Row]:
@@ -59,6 +63,8 @@ class SheetLayout:
             return [Row(label_text, tuple(cells), kind)] if cells else []
 
         zones = [row for zone in self.raw["zones"] for row in fresh(zone["id"], zone["spaces"], ZONE)]
+        if self.zones_from_bottom:
+            zones.reverse()
         tracks = [
             row
             for track in self.raw.get("tracks", [])

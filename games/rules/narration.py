@@ -9,6 +9,7 @@ own. Elements are named by their ids, as the sheet views and the API name them.
 from collections.abc import Callable
 from typing import Any
 
+from games.rules.cards import CARDS
 from games.rules.events import Event
 
 # How a mark word reads after the seat: "<seat> circled energy.e01".
@@ -96,9 +97,21 @@ def _ended(data: dict[str, Any]) -> str:
 
 
 def _result(data: dict[str, Any]) -> str:
-    scores = ", ".join(f"seat {score['seat']} {score['total']}" for score in data["scores"])
-    winners = ", ".join(str(winner) for winner in data["winners"])
-    return f"result: {scores}; winner(s): seat {winners}"
+    scores = [f"seat {score['seat']} {score['total']}" for score in data["scores"]]
+    if data.get("astra"):
+        scores.append(f"ASTRA {data['astra']['total']}")
+    winners = ", ".join(_winner(winner) for winner in data["winners"])
+    return f"result: {', '.join(scores)}; winner(s): {winners}"
+
+
+def _winner(winner: Any) -> str:
+    return "ASTRA" if winner == "astra" else f"seat {winner}"
+
+
+def _card(card: int) -> str:
+    """A card by its id, with its number and action when it is a starship card."""
+    known = CARDS.get(card)
+    return f"card {card} ({known.number} {known.action})" if known else f"card {card}"
 
 
 def _compact(value: Any) -> str:
@@ -132,18 +145,20 @@ TELLERS: dict[str, Callable[[dict[str, Any]], str]] = {
     "choices_awaited": lambda d: (
         f"{d['phase']}: seat(s) {', '.join(map(str, d['seats']))} to choose"
     ),
-    "card_drawn": lambda d: f"drew card {d['card']}",
+    "card_drawn": lambda d: f"drew {_card(d['card'])} from the solo deck",
     "deck_reshuffled": lambda d: f"the solo deck was reshuffled (pass {d['deck_pass']})",
     "astra_effect": lambda d: (
         f"ASTRA effect card {d['letter']} (card {d['card']}, pass {d['deck_pass']})"
         + (f" on {d['target']}" if d.get("target") is not None else "")
     ),
     "card_given": lambda d: (
-        f"removed card {d['card']} with an ASTRA bonus" if d["removed"] else f"gave card {d['card']} to ASTRA"
+        f"removed {_card(d['card'])} with an ASTRA bonus"
+        if d["removed"]
+        else f"gave {_card(d['card'])} to ASTRA"
     ),
     "astra_bonus": lambda d: f"earned {d['count']} ASTRA bonus(es) with {d['element']}",
     "astra_took": lambda d: (
-        f"card {d['card']} left the game" if d["removed"] else f"ASTRA took card {d['card']}"
+        f"{_card(d['card'])} left the game" if d["removed"] else f"ASTRA took {_card(d['card'])}"
     ),
     "game_ended": _ended,
     "result": _result,

@@ -43,6 +43,8 @@ from games.rules.cards import ACTIONS, CARDS
 from games.rules.decisions import Decision
 from games.rules.errors import OutOfTurn, RuleViolation
 from games.rules.events import AstraSetup, Event, Recorder
+from games.rules.schematic import Area, Row, Schematic
+from games.rules.sheet import CIRCLE, CROSS, Marks
 from games.rules.state import ACTIONS_PHASE, AstraState, GameState
 
 # The player's seat: a solo game has one.
@@ -431,6 +433,42 @@ def hand_view(state: GameState) -> list[dict[str, Any]]:
         {"card": card, "number": CARDS[card].number, "action": CARDS[card].action}
         for card in _astra(state).hand
     ]
+
+
+def card(state: GameState) -> tuple[Schematic, Marks]:
+    """ASTRA's Adventure card as a sheet to draw, and its marks: the bonus boxes (circled as
+    the player earns them, crossed as they are used) and, in adventure 1, the rocket track as
+    printed, top row first, its boxes crossed so far (a level box captioned with its blue
+    number, a score box with its score)."""
+    solo = _astra(state)
+    boxes = tuple(f"astra.bonus{number}" for number in range(1, solo.bonus_boxes + 1))
+    marks: Marks = {box: CIRCLE for box in boxes[: solo.bonuses_circled]}
+    marks.update({box: CROSS for box in boxes[: solo.bonuses_used]})
+    numbers = tuple(str(number) for number in range(1, len(boxes) + 1))
+    areas = [Area("ASTRA bonuses", (Row("bonus boxes", boxes, captions=numbers),))]
+    if state.adventure == astra.TRACK_ADVENTURE:
+        printed = astra.track()
+        crossed = astra_score(state)["breakdown"]["boxes_crossed"]
+        marks.update({box["id"]: CROSS for box in printed[:crossed]})
+        lines: dict[int, list[dict[str, Any]]] = {}
+        for box in printed:
+            lines.setdefault(box["row"], []).append(box)
+        rows = (
+            Row(
+                f"row {row}",
+                tuple(box["id"] for box in line),
+                captions=tuple(_track_caption(box) for box in line),
+            )
+            for row, line in sorted(lines.items())
+        )
+        areas.append(Area("Rocket track", tuple(rows)))
+    return Schematic(tuple(areas)), marks
+
+
+def _track_caption(box: dict[str, Any]) -> str:
+    if box["kind"] == "level_box":
+        return f"level {box['label']}"
+    return str(box["value"]) if box["kind"] == "score_box" else ""
 
 
 def _astra(state: GameState) -> AstraState:

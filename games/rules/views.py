@@ -8,8 +8,9 @@ are its mission claims and what it was offered in phase 6. On a sheet shared by 
 the turn began.
 
 A referee (the staff who review games) is the one viewer who sees everything at once: every
-sheet with the turn in play, and where every seat stands in it (``referee_sheet_view``,
-``referee_seats``).
+sheet with the turn in play, where every seat stands in it, and in a solo game ASTRA's card
+with the card left over this turn (``referee_sheet_view``, ``referee_seats``,
+``referee_astra``).
 """
 
 from collections.abc import Iterable
@@ -98,13 +99,39 @@ def referee_seats(state: GameState) -> list[dict[str, Any]]:
     ]
 
 
+def referee_astra(state: GameState) -> dict[str, Any] | None:
+    """ASTRA as the staff who review a solo game see it (None in other games): what a player
+    sees of it (``game_view``'s ``astra``, and ``hand``), its score line by line, the card the
+    player leaves over this turn and the Effect card waiting for a target, and its Adventure
+    card to draw (``schematic`` and ``marks``: bonus boxes, adventure 1's rocket track). Its
+    deck stays hidden, as the seed does."""
+    if state.astra is None:
+        return None
+    schematic, marks = solo.card(state)
+    return {
+        **solo.view(state),
+        "hand": solo.hand_view(state),
+        "breakdown": solo.astra_score(state)["breakdown"],
+        "given": state.astra.given,
+        "removing": state.astra.removing,
+        "effect": state.astra.effect,
+        "schematic": schematic,
+        "marks": marks,
+    }
+
+
 def mission_claims(state: GameState) -> dict[str, list[dict[str, Any]]]:
     """Who accomplished each mission so far, as the sheets record it once a turn resolves:
-    by letter, each sheet that holds it with its seats and the value it was given."""
+    by letter, each sheet that holds it with the seats whose missions it records (on a shared
+    sheet, the one whose home sheet it is) and the value it was given."""
     rules = rules_for(state.adventure)
     return {
         letter: [
-            {"sheet": sheet.id, "seats": list(sheet.seats), "value": sheet.marks[box]}
+            {
+                "sheet": sheet.id,
+                "seats": [seat for seat in sheet.seats if state.home_sheet(seat).id == sheet.id],
+                "value": sheet.marks[box],
+            }
             for sheet in state.sheets
             if box in sheet.marks
         ]

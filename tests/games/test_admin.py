@@ -1,12 +1,14 @@
 """The admin for the staff who review games: games and events read-only (for superusers too),
-filters and search, the replay viewer with every sheet drawn, exports; non-staff get the
-admin's login page, never the viewer."""
+filters and search, the replay viewer with every sheet drawn (a Battle sheet's two sides apart,
+ASTRA in a solo game), bots' seats named as bots, exports; non-staff get the admin's login
+page, never the viewer."""
 
 import io
 import json
 import re
 import zipfile
 from typing import Any
+from xml.etree import ElementTree
 
 import pytest
 from django.contrib.auth.models import User
@@ -14,11 +16,13 @@ from django.test import Client
 
 from games import history, services, snapshots
 from games.models import ClientToken, Event, Game
-from games.rules import engine
+from games.rules import engine, solo
+from games.rules.cards import CARDS
 from tests.games.histories import finished_game
 
 pytestmark = pytest.mark.django_db
 MARKED = re.compile(r'data-element="([^"]+)" data-mark="([^"]*)"')
+SVG = "{http://www.w3.org/2000/svg}"
 
 
 @pytest.fixture
@@ -211,3 +215,100 @@ def test_client_tokens_are_listed_never_shown_or_made(staff: Client, make_player
     assert token.digest[:12] in page
     assert staff.get("/admin/games/clienttoken/add/").status_code == 403
     assert staff.get("/admin/auth/user/").status_code == 200
+
+
+def svg_of(figure_html: str) -> ElementTree.Element:
+    return ElementTree.fromstring(figure_html[figure_html.index("<svg") : figure_html.index("</svg>") + 6])
+
+
+def test_the_viewer_draws_a_battle_sheet_with_both_sides_apart_and_who_plays_it(staff: Client) -> None:
+    game = finished_game(8, players=3, seed=6, bot_seats=(2,))
+    seq = Event.objects.get(game=game, kind="turn_started", turn=6).seq + 3
+    state = snapshots.at(game=game, seq=seq)
+    page = staff.get(viewer(game, f"?seq={seq}")).content.decode()
+    names = {0: "seat 0 (ann)", 1: "seat 1 (ben)", 2: "seat 2 (greedy bot)"}
+    figures = page.split('<figure class="sheet-figure"')[1:]
+    assert len(figures) == len(state.sheets) == 3
+    for sheet, figure in zip(state.sheets, figures, strict=True):
+        svg = svg_of(figure)
+        expected = engine.referee_sheet_view(state, sheet.id)
+        panels = {g.get("data-side"): g for g in svg.iter(f"{SVG}g") if g.get("class") == "panel"}
+        assert {side: g.get("data-owner") for side, g in panels.items()} == {
+            side: names[seat] for side, seat in sheet.sides.items()
+        }
+        # turn 6 is even: every seat plays its right sheet, on side N
+        assert {side: g.get("data-active") for side, g in panels.items()} == {"S": "false", "N": "true"}
+        assert sheet.sides["N"] == expected["active_seat"]
+        for side, panel in panels.items():
+            total = next(g for g in panel.iter(f"{SVG}g") if g.get("data-score") == "total")
+            assert total.get("data-value") == str(expected["score"][side]["total"])
+        insignias = {
+            g.get("data-element"): g.get("data-mark")
+            for g in svg.iter(f"{SVG}g")
+            if g.get("data-mark") in ("S", "N", "SN")
+        }
+        assert insignias == {e: m for e, m in expected["marks"].items() if m in ("S", "N", "SN")}
+    end = staff.get(viewer(game)).content.decode()
+    assert 'data-active="true"' not in end and "plays this sheet now" not in end  # the game is over
+    # a mission is written on the home sheet of the seat that accomplished it, not its neighbour's
+    accomplished = list(Event.objects.filter(game=game, kind="mission_accomplished"))
+    assert accomplished, "this seed's game has accomplished missions"
+    for event in accomplished:
+        row = end.split(f'<tr data-mission="{event.data["letter"]}">')[1].split("</tr>")[0]
+        assert f"seat {event.seat} ({event.data['value']})" in row
+
+
+@pytest.mark.parametrize("adventure", [1, 4])
+def test_the_viewer_shows_astra_its_pile_bonuses_pass_score_and_the_hand(
+    staff: Client, adventure: int
+) -> None:
+    game = finished_game(adventure, players=1, astra_level=3, seed=4)
+    flip = Event.objects.get(game=game, kind="turn_started", turn=6).seq
+    state = snapshots.at(game=game, seq=flip)
+    assert state.astra is not None
+    seen = solo.view(state)
+    page = staff.get(viewer(game, f"?seq={flip}")).content.decode()
+    section = page.split('<section id="astra"')[1].split("</section>")[0]
+    bonuses = seen["bonuses"]
+    assert (
+        f'data-score="{seen["score"]}" data-pass="{seen["pass"]}" data-boxes="{bonuses["boxes"]}" '
+        f'data-circled="{bonuses["circled"]}" data-used="{bonuses["used"]}"'
+    ) in section
+    assert f"{seen['name']} (level 3)" in section
+    breakdown = solo.astra_score(state)["breakdown"]
+    for action, cards in seen["pile"].items():
+        points = breakdown[action] if adventure != 1 else "—"
+        row = f'<tr data-action="{action}"><td>{action}</td><td>{cards}</td><td>{points}</td></tr>'
+        assert row in section
+    assert re.findall(r'<tr data-card="(\d+)">', section) == [str(card) for card in state.astra.hand]
+    card = svg_of(section.split('<figure class="astra-card">')[1])
+    marked = {g.get("data-element"): g.get("data-mark") for g in card.iter(f"{SVG}g") if g.get("data-mark")}
+    crossed_track = sum(1 for element in marked if element and not element.startswith("astra.bonus"))
+    assert crossed_track == (breakdown["boxes_crossed"] if adventure == 1 else 0)
+    assert list(marked.values()).count("circle") == bonuses["circled"] - bonuses["used"]
+    # ASTRA's part of the turn reads as lines
+    took = Event.objects.filter(game=game, kind="astra_took", data__removed=False).first()
+    assert took is not None
+    number, action = CARDS[took.data["card"]].number, CARDS[took.data["card"]].action
+    assert f"turn {took.turn}: ASTRA took card {took.data['card']} ({number} {action})" in page
+    assert re.search(r"turn \d+: drew card \d+ \(\d+ \w+\) from the solo deck", page)
+    result = Event.objects.get(game=game, kind="result").data
+    end = staff.get(viewer(game)).content.decode()
+    assert f'<tr id="result-astra"><td>—</td><td>ASTRA</td><td>{result["astra"]["total"]}</td>' in end
+    winners = ", ".join("ASTRA" if winner == "astra" else "seat 0 (ann)" for winner in result["winners"])
+    assert f'<p id="winners">Winner(s): {winners}</p>' in end
+    assert "seat 0: ann, against ASTRA" in end
+
+
+def test_a_bots_seat_is_named_as_a_bot_in_the_admin_and_the_viewer(staff: Client) -> None:
+    game = finished_game(2, players=2, bot_seats=(1,))
+    listing = staff.get("/admin/games/game/").content.decode()
+    assert "ann, greedy bot" in listing
+    change = staff.get(f"/admin/games/game/{game.pk}/change/").content.decode()
+    assert re.search(r'field-player">\s*<p>greedy bot</p>', change)
+    page = staff.get(viewer(game)).content.decode()
+    assert "seat 0: ann, seat 1: greedy bot" in page
+    assert "Sheet 1: seat 1 (greedy bot)" in page
+    assert "<td>1</td><td>greedy bot</td>" in page  # the result, and the seats' turn
+    events = staff.get(f"/admin/games/event/?game={game.pk}&seat=1").content.decode()
+    assert '<td class="field-seat_player">1 (greedy bot)</td>' in events

@@ -285,3 +285,41 @@ def test_the_higher_total_wins_and_equal_totals_draw(
     assert result["astra"]["total"] == astra_total
     assert result["scores"][0]["total"] == player
     assert (result["winners"], result["scores"][0]["rank"]) == (winners, rank)
+
+
+# --- what the staff who review a solo game see ----------------------------------------------
+
+
+def test_the_referee_sees_astra_its_hand_and_its_card_with_the_bonuses_circled_and_used() -> None:
+    state = start_solo(2, level=2)
+    assert state.astra is not None
+    assert engine.referee_astra(engine.replay(engine.new_game(adventure=2, players=2, seed=1))) is None
+    state.astra.pile.update(robot=2, water=1)
+    state.astra.bonuses_circled, state.astra.bonuses_used = 3, 1
+    seen = engine.referee_astra(state)
+    assert seen is not None
+    assert {key: seen[key] for key in solo.view(state)} == solo.view(state)
+    assert seen["hand"] == solo.hand_view(state) and len(seen["hand"]) == 3
+    assert seen["breakdown"] == solo.astra_score(state)["breakdown"]
+    assert seen["breakdown"]["robot"] == 2 * state.astra.multipliers["robot"]
+    bonus_boxes = [row.cells for area in seen["schematic"].areas for row in area.rows]
+    assert bonus_boxes == [tuple(f"astra.bonus{n}" for n in range(1, 11))]  # ASTRA card 2: 10 boxes
+    assert seen["marks"] == {"astra.bonus1": "cross", "astra.bonus2": "circle", "astra.bonus3": "circle"}
+
+
+def test_a1_t5_the_referee_sees_astras_rocket_track_crossed_as_the_cards_cross_it() -> None:
+    state = start_solo(1, level=1)  # Katherine: b01-b15 crossed at setup
+    assert state.astra is not None
+    state.astra.pile["planning"] = 1  # her planning multiplier is 4: b16 (the "10" box) to b19
+    seen = engine.referee_astra(state)
+    assert seen is not None
+    _, track = seen["schematic"].areas
+    assert [row.label for row in track.rows] == [f"row {row}" for row in range(1, 7)]  # top row first
+    assert track.rows[0].captions[:3] == ("level 8", "level 8", "level 7")
+    assert track.rows[1].cells[0] == "astra.b16" and track.rows[1].captions[0] == "10"
+    crossed = [box for row in track.rows for box in row.cells if seen["marks"].get(box) == "cross"]
+    assert crossed == [f"astra.b{n:02d}" for n in range(1, 20)]
+    assert seen["score"] == 20 and seen["breakdown"]["boxes_crossed"] == 19
+    state.astra.pile["astronaut"] = 1  # multiplier 1: b20
+    again = engine.referee_astra(state)
+    assert again is not None and again["marks"].get("astra.b20") == "cross"

@@ -4,13 +4,27 @@ flags and resource symbols, the asteroid field between the two ships, and the tw
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 from games.rules.layout import SheetLayout
+from games.rules.schematic import MARKS, ZONE, Area, Row, Schematic
 from games.rules.sheet import Marks
 
 SIDES = ("S", "N")
 # The planet types, in the order of the side panels' multiplier columns.
 TYPES = ("green", "blue", "grey")
+# A side panel's tracks as drawn, top to bottom: name, label and how the track counts.
+PANEL_TRACKS = (
+    ("plant", "plants +"),
+    ("water", "water +"),
+    ("green", "green planets \u00d7"),
+    ("blue", "blue planets \u00d7"),
+    ("grey", "grey planets \u00d7"),
+    ("planning", "planning \u2212"),
+    ("error", "System Errors \u2212"),
+)
+# Where a planet's elements stand on its line: its spaces from column 0, then these.
+MOON_COLUMN, FLAG_COLUMN, DONE_COLUMN, PLANT_COLUMN, WATER_COLUMN = 8, 11, 12, 14, 17
 
 
 @dataclass(frozen=True)
@@ -209,6 +223,95 @@ class Layout(SheetLayout):
     def markable(self) -> frozenset[str]:
         """The elements a setup modifier may mark: those of both side panels."""
         return self.side_elements["S"] | self.side_elements["N"]
+
+    # --- the sheet drawn --------------------------------------------------------------------
+
+    def lay_out(self) -> Schematic:
+        """The sheet as it lies on the table: side N's panel at the top (its owner sits at
+        that edge), the planets and the asteroid field both owners share in the middle, side
+        S's panel (the one with the mission boxes) at the bottom. A planet is one line: its
+        spaces in fill order, its moon, its flag and completion circle, its plant and water
+        symbols, each in the same column on every planet. The asteroid field runs from side
+        S's end (``ast01``, left) to side N's (``ast13``, right), each asteroid's bonus symbols
+        under it."""
+        return Schematic(
+            (self._panel("N"), self._planet_area(), self._asteroid_area(), self._panel("S"))
+        )
+
+    def _planet_area(self) -> Area:
+        rows = []
+        for planet in self.planets.values():
+            tail = (
+                *((MOON_COLUMN + index, moon, "moon") for index, moon in enumerate(planet.moon)),
+                (FLAG_COLUMN, planet.flag, "flag"),
+                (DONE_COLUMN, planet.done, "done"),
+                *((PLANT_COLUMN + index, plant, "plant") for index, plant in enumerate(planet.plants)),
+                *((WATER_COLUMN + index, water, "water") for index, water in enumerate(planet.waters)),
+            )
+            spaces = tuple(
+                f"{space.rsplit('.', 1)[1]} {self.spaces[space]['bonus'] or ''}".strip()
+                for space in planet.spaces
+            )
+            rows.append(
+                Row(
+                    f"{planet.id} \u00b7 {planet.type}\n{self.raw_planets[planet.id]['label']}",
+                    (*planet.spaces, *(cell for _, cell, _ in tail)),
+                    columns=(*range(len(planet.spaces)), *(column for column, _, _ in tail)),
+                    captions=(*spaces, *(caption for _, _, caption in tail)),
+                    kinds=(*(ZONE for _ in planet.spaces), *(MARKS for _ in tail)),
+                )
+            )
+        return Area("Planets (shared)", tuple(rows))
+
+    def _asteroid_area(self) -> Area:
+        asteroids = list(self.asteroids.values())
+        last = len(asteroids)
+        ends = {1: " (S)", last: " (N)"}
+        rows = [
+            Row(
+                f"asteroids\nS from 01, N from {last:02d}",
+                tuple(asteroid.id for asteroid in asteroids),
+                captions=tuple(f"{order:02d}{ends.get(order, '')}" for order in range(1, last + 1)),
+            )
+        ]
+        for place in range(max(len(asteroid.bonuses) for asteroid in asteroids)):
+            holding = [
+                (column, a.bonuses[place]) for column, a in enumerate(asteroids) if len(a.bonuses) > place
+            ]
+            rows.append(
+                Row(
+                    f"bonus {place + 1}",
+                    tuple(element for _, (element, _) in holding),
+                    columns=tuple(column for column, _ in holding),
+                    captions=tuple(kind for _, (_, kind) in holding),
+                )
+            )
+        return Area("Asteroid field (shared)", tuple(rows))
+
+    def _panel(self, side: str) -> Area:
+        """A side's panel: its ship, its tracks with their printed values (and the value once
+        every box is crossed), its astronaut symbols and, on side S, the mission boxes."""
+        rows = [Row("ship", (self.ships[side],), captions=("insignia",))]
+        for name, text in PANEL_TRACKS:
+            track = self.track(side, name)
+            rows.append(
+                Row(
+                    f"{text}\nall crossed: {track.values[-1]}",
+                    track.boxes,
+                    captions=tuple(str(value) for value in track.values[: len(track.boxes)]),
+                )
+            )
+        rows.append(Row("astronauts", self.astronauts[side]))
+        if side == "S":
+            boxes = self.mission_boxes
+            rows.append(Row("missions", tuple(boxes.values()), captions=tuple(boxes)))
+        edge = "bottom edge, mission side" if side == "S" else "top edge"
+        return Area(f"Side {side} ({edge})", tuple(rows), side=side)
+
+    @cached_property
+    def raw_planets(self) -> dict[str, dict[str, Any]]:
+        """The planets as the data file lists them (their printed labels)."""
+        return {raw["id"]: raw for raw in self.raw["planets"]}
 
     # --- seating --------------------------------------------------------------------------
 

@@ -51,6 +51,7 @@ class Layout(WildLayout):
     """The sheet of adventure 7."""
 
     adventure = 7
+    zones_from_bottom = True  # ship 1 is the bottom row of the sheet
 
     # --- ships, blocks and spaces ---------------------------------------------------------
 

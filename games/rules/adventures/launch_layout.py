@@ -14,6 +14,7 @@ class Layout(SheetLayout):
     """The sheet of adventure 1, read from its data file."""
 
     adventure = 1
+    zones_from_bottom = True  # floor 1 is the bottom floor of the sheet
 
     @cached_property
     def floors(self) -> dict[str, dict[str, Any]]:
