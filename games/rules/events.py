@@ -116,7 +116,8 @@ class InsigniaDrawn(TypedDict):
 
 class SystemErrorMarked(TypedDict):
     sheet: int
-    box: str
+    # Version 3: None when no box was left to mark (see ``adventures.base``).
+    box: str | None
     cause: str
 
 
@@ -355,7 +356,8 @@ def _insignia_drawn(state: GameState, event: Event) -> None:
 
 def _system_error(state: GameState, event: Event) -> None:
     data = event["data"]
-    state.sheets[data["sheet"]].marks[data["box"]] = "circle"
+    if data["box"] is not None:
+        state.sheets[data["sheet"]].marks[data["box"]] = "circle"
     if data["cause"] == "no_writable_number":
         state.seats[_seat(event)].chosen = "system_error"
 
@@ -518,7 +520,7 @@ KINDS: dict[str, Kind] = {
         Kind("turn_started", 1, TurnStarted, _turn_started, ALL),
         Kind("number_written", 2, NumberWritten, _number_written, SEAT_AND_SHEET),
         Kind("insignia_drawn", 1, InsigniaDrawn, _insignia_drawn, SEAT_AND_SHEET),
-        Kind("system_error", 2, SystemErrorMarked, _system_error, SEAT_AND_SHEET),
+        Kind("system_error", 3, SystemErrorMarked, _system_error, SEAT_AND_SHEET),
         Kind("mark", 2, MarkMade, _mark, SEAT_AND_SHEET),
         Kind("effects_pending", 1, EffectsPending, _effects_pending, SEAT),
         Kind("effect_resolved", 1, EffectResolved, _effect_resolved, SEAT),

@@ -127,7 +127,11 @@ TELLERS: dict[str, Callable[[dict[str, Any]], str]] = {
     "turn_started": _turn,
     "number_written": _written,
     "insignia_drawn": _insignia,
-    "system_error": lambda d: f"circled System Error box {d['box']} ({d['cause'].replace('_', ' ')})",
+    "system_error": lambda d: (
+        f"circled System Error box {d['box']} ({d['cause'].replace('_', ' ')})"
+        if d["box"] is not None
+        else f"had a System Error with no box left to circle ({d['cause'].replace('_', ' ')})"
+    ),
     "mark": _mark,
     "effects_pending": lambda d: f"has to resolve {', '.join(d['effects'])} (from {d['source']})",
     "effect_resolved": lambda d: (

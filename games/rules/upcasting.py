@@ -59,10 +59,19 @@ def _setup_v1(event: Event) -> dict[str, Any]:
     }
 
 
+# --- version 2 -> 3 of system_error: a box may be None (none left to mark) -------------------
+
+
+def _unchanged(event: Event) -> dict[str, Any]:
+    """A version that only widened what its data may hold: an older event reads as it was."""
+    return dict(event["data"])
+
+
 UPCASTERS: dict[tuple[str, int], Upcaster] = {
     ("game_started", 1): _setup_v1,
     ("number_written", 1): _sheet_of_seat,
     ("system_error", 1): _sheet_of_seat,
+    ("system_error", 2): _unchanged,
     ("mark", 1): _sheet_of_seat,
     ("mission_accomplished", 1): _sheet_of_seat,
 }

@@ -87,6 +87,15 @@ def test_a_recorded_log_of_version_1_reads_as_the_current_versions(path: Path) -
     assert all(event["data"]["sheet"] == event["seat"] for event in marks)
 
 
+def test_a_system_error_of_version_2_reads_as_version_3_unchanged() -> None:
+    """Version 3 only lets ``box`` be None (no box left to mark): a stored v2 reads as it was."""
+    stored: Event = {"kind": "system_error", "v": 2, "seat": 1, "turn": 4,
+              "data": {"sheet": 1, "box": "error.2", "cause": "no_writable_number"}}
+    read = engine.upcast(stored)
+    assert read == {**stored, "v": 3}
+    assert engine.schema_problem(read) is None
+
+
 def test_a_current_event_is_read_as_it_is() -> None:
     opening = engine.new_game(adventure=1, players=2, seed=5)
     assert all(engine.upcast(event) is event for event in opening)

@@ -8,7 +8,7 @@ import pytest
 
 from games.rules import bots, engine, narration
 from games.rules.adventures import PLAYABLE
-from games.rules.events import KINDS
+from games.rules.events import KINDS, Event
 
 LOGS_V1 = sorted((Path(__file__).parent.parent / "fixtures" / "logs_v1").glob("*.json"))
 
@@ -34,6 +34,14 @@ def test_a_write_reads_as_the_issue_puts_it() -> None:
 )
 def test_marks_read_as_what_was_done_and_where(seat: int | None, data: dict[str, object], line: str) -> None:
     assert narration.describe({"kind": "mark", "v": 2, "seat": seat, "turn": 3, "data": data}) == line
+
+
+def test_a_system_error_with_no_box_left_says_so() -> None:
+    event: Event = {"kind": "system_error", "v": 3, "seat": 0, "turn": 9,
+             "data": {"sheet": 0, "box": None, "cause": "no_writable_number"}}
+    assert narration.describe(event) == (
+        "turn 9, seat 0 had a System Error with no box left to circle (no writable number)"
+    )
 
 
 def test_every_kind_of_event_has_its_sentence() -> None:

@@ -9,13 +9,15 @@ import pytest
 from games.rules import astra, engine, solo
 from games.rules.adventures import rules_for
 from games.rules.events import Recorder
-from games.rules.sheet import CIRCLE, CROSS
+from games.rules.sheet import CIRCLE, CROSS, X
 from games.rules.state import GameState
 from tests.rules.playing import (
     astra_part,
+    confirm,
     move,
     options,
     refused,
+    send,
     set_deck,
     set_hand,
     set_sheet,
@@ -351,3 +353,35 @@ def test_a_mission_flipped_by_astra_gives_only_its_later_value() -> None:
 
     assert not gives_first_value(state, "B") and values["later"] < values["first"]
     assert options(state, 0)  # the next turn is the player's
+
+
+def test_a1_effect_on_the_last_error_box_leaves_a_system_error_that_marks_no_box() -> None:
+    """ASTRA's Effect card circles the player's last System Error box before their pick; with
+    no pair to write, the System Error is still theirs to take (marking nothing), a card is
+    given, and the game ends with that turn."""
+    state = start_solo(1)
+    rules = rules_for(1)
+    boxes = state.sheets[0].error_boxes
+    # One empty space left, before a 0: no number can go there.
+    first, second = list(rules.layout.floors["f1"]["spaces"])[:2]
+    filled: dict[str, Any] = {space: X for space in rules.layout.spaces if space != first}
+    set_sheet(state, 0, filled | {second: 0} | {box: CIRCLE for box in boxes[:-1]})
+    draw_effect(state, C)
+    choose(state, C, targets(state)[0])
+    assert marks(state)[boxes[-1]] == CIRCLE
+    astra_part(state)
+    assert options(state, 0) == [{"action": "system_error", "box": None}]
+    assert refused(state, 0, {"action": "system_error", "box": boxes[0]}) == "error_box_not_free"
+    before = dict(marks(state))
+    (error,) = move(state, 0, {"action": "system_error", "box": None})
+    assert error["kind"] == "system_error" and error["data"]["box"] is None
+    assert marks(state) == before
+    move(state, 0, options(state, 0)[0])
+    events = confirm(state, 0, claim=False)
+    while (offered := engine.options(state, 0)).kind == "mission":  # the sheet's missions
+        if offered.options:
+            events += move(state, 0, offered.options[0])
+        else:
+            events += send(state, 0, {"type": "confirm"})
+    (ended,) = [event for event in events + astra_part(state) if event["kind"] == "game_ended"]
+    assert "all_system_errors" in {reason["reason"] for reason in ended["data"]["reasons"]}

@@ -8,7 +8,9 @@ same on every sheet lives here once:
 - setup: who plays on which sheet (a sheet per seat), modifiers checked against the sheet, a
   sheet's setup for the opening event;
 - phases 2-3: every legal write listed from the open range of each empty space (computed once
-  per decision), a pick checked and written, the System Error when nothing can be written;
+  per decision), a pick checked and written, the System Error when nothing can be written
+  (marking no box when none is left: an ASTRA Effect card can circle the last one before the
+  player's pick, and the game then ends with that turn);
 - phase 4: steps waiting for a choice, offered with their uses (and a skip when optional),
   settled by themselves when they can change nothing;
 - phase 5: races ("the first players to ... in the same turn");
@@ -54,6 +56,11 @@ Uses = Callable[[GameState, int, str], Iterable[Option]]
 Use = Callable[[Recorder, int, str, Option], None]
 Condition = Callable[[Sheet], bool]
 L = TypeVar("L", bound=SheetLayout)
+
+
+def error_choices(free: Sequence[str]) -> list[str | None]:
+    """The boxes a System Error may mark: those ``free`` now, or, with none left, no box."""
+    return list(free) or [None]
 
 
 @dataclass(frozen=True)
@@ -251,7 +258,7 @@ class Adventure(Generic[L]):
             return writes
         return [
             {"action": "system_error", "box": box}
-            for box in self.error_boxes_to_mark(state.sheet_of(seat))
+            for box in error_choices(self.error_boxes_to_mark(state.sheet_of(seat)))
         ]
 
     def placement_problem(self, marks: Marks, space: str, number: int) -> RuleViolation | None:
@@ -401,10 +408,11 @@ class Adventure(Generic[L]):
             )
         free = self.error_boxes_to_mark(sheet)
         box = choice.get("box", free[0] if free else None)
-        if box not in free:
+        if box not in error_choices(free):
             raise self.error_box_refusal(sheet, box)
         rec.emit("system_error", seat, box=box, cause="no_writable_number")
-        self.after_system_error(rec, seat, box)
+        if box is not None:
+            self.after_system_error(rec, seat, box)
 
     def after_system_error(self, rec: Recorder, seat: int, box: str) -> None:
         """What marking a System Error box gives (some sheets compensate)."""

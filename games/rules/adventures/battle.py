@@ -89,7 +89,7 @@ from typing import Any
 from games.rules import cards
 from games.rules import modifiers as modifiers_rules
 from games.rules.actions import ASTRONAUT
-from games.rules.adventures.base import Adventure, Option, Step
+from games.rules.adventures.base import Adventure, Option, Step, error_choices
 from games.rules.adventures.battle_layout import SIDES, TYPES, Layout, Planet
 from games.rules.cards import ACTIONS, Combination
 from games.rules.errors import RuleViolation
@@ -306,7 +306,7 @@ class BattleRules(Adventure[Layout]):
         sheet = state.sheet_of(seat)
         return [
             {"action": "system_error", "box": box}
-            for box in self.side_errors_to_mark(sheet, side_of(sheet, seat))
+            for box in error_choices(self.side_errors_to_mark(sheet, side_of(sheet, seat)))
         ]
 
     def play_pick(self, rec: Recorder, seat: int, choice: Option, *, listed: bool) -> None:
@@ -461,7 +461,7 @@ class BattleRules(Adventure[Layout]):
             )
         free = self.side_errors_to_mark(sheet, side_of(sheet, seat))
         box = choice.get("box", free[0] if free else None)
-        if box not in free:
+        if box not in error_choices(free):
             raise RuleViolation(
                 "error_box_not_next",
                 f"System Error boxes of your side are crossed in order: the next one is "

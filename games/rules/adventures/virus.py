@@ -81,7 +81,7 @@ from typing import Any
 
 from games.rules import cards
 from games.rules.actions import ASTRONAUT, ASTRONAUT_SHIFTS
-from games.rules.adventures.base import Condition, Option, Step
+from games.rules.adventures.base import Condition, Option, Step, error_choices
 from games.rules.adventures.virus_layout import Layout, Quarter, Track
 from games.rules.adventures.wilds import WildActions
 from games.rules.cards import ACTIONS
@@ -265,7 +265,9 @@ class VirusRules(WildActions[Layout]):
         writes = self._writes(state, fits, wild=None)
         if not writes:
             errors = self.error_boxes_to_mark(sheet)
-            writes = Options([(lambda box: {"action": "system_error", "box": box}, errors)])
+            writes = Options(
+                [(lambda box: {"action": "system_error", "box": box}, error_choices(errors))]
+            )
         wilds = self.available_wilds(sheet.marks)
         if wilds:
             writes += self._writes(state, fits, wild=wilds[0])
