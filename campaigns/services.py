@@ -107,13 +107,14 @@ def join_campaign(*, campaign: Campaign, by: User) -> CampaignSeat:
             raise Conflict("campaign_not_in_lobby", "This campaign has already started.")
         if seated:
             raise Conflict("already_seated", "You already have a seat in this campaign.")
-        if len(seats) >= campaign.max_players:
-            raise Conflict("campaign_full", f"All {campaign.max_players} seats are taken.")
-        try:
-            with transaction.atomic():
-                return CampaignSeat.objects.create(campaign=campaign, user=by, index=len(seats))
-        except IntegrityError as exc:
-            raise Conflict("concurrent_command", "Someone else joined at the same time.") from exc
+        return game_services.take_next_seat(
+            taken=len(seats),
+            capacity=campaign.max_players,
+            full_code="campaign_full",
+            create=lambda index: CampaignSeat.objects.create(
+                campaign=campaign, user=by, index=index
+            ),
+        )
 
 
 def add_bot(*, campaign: Campaign, by: User, kind: str) -> CampaignSeat:
@@ -133,13 +134,14 @@ def add_bot(*, campaign: Campaign, by: User, kind: str) -> CampaignSeat:
             raise Forbidden("not_creator", "Only the creator of the campaign can add a bot.")
         if campaign.status != Campaign.Status.LOBBY:
             raise Conflict("campaign_not_in_lobby", "This campaign has already started.")
-        if len(seats) >= campaign.max_players:
-            raise Conflict("campaign_full", f"All {campaign.max_players} seats are taken.")
-        try:
-            with transaction.atomic():
-                return CampaignSeat.objects.create(campaign=campaign, bot=kind, index=len(seats))
-        except IntegrityError as exc:
-            raise Conflict("concurrent_command", "Someone else joined at the same time.") from exc
+        return game_services.take_next_seat(
+            taken=len(seats),
+            capacity=campaign.max_players,
+            full_code="campaign_full",
+            create=lambda index: CampaignSeat.objects.create(
+                campaign=campaign, bot=kind, index=index
+            ),
+        )
 
 
 def start_campaign(*, campaign: Campaign, by: User) -> CampaignResult:

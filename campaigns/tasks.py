@@ -9,17 +9,12 @@ often it runs, the chapter's end is appended once, and a bot's choice is made on
 """
 
 import logging
-import os
-import socket
-import time
 from typing import Any
-
-from celery import shared_task
-from django.db import OperationalError
 
 from campaigns import followups, services
 from games import followups as game_followups
 from games.services import RESULT
+from games.tasks import delay_for_tests, log_context, retried_task
 
 logger = logging.getLogger(__name__)
 
@@ -28,30 +23,13 @@ logger = logging.getLogger(__name__)
 # in production.
 CHAPTER_END_DELAY_ENV = "MOON_CHAPTER_END_DELAY_SECONDS"
 
-# Every task: retried on a database hiccup, acknowledged only once it has run.
-retried_task = shared_task(
-    bind=True,
-    autoretry_for=(OperationalError,),
-    retry_backoff=True,
-    max_retries=5,
-    acks_late=True,
-    reject_on_worker_lost=True,
-)
-
-
-def _hostname(task: Any) -> str:
-    return str(task.request.hostname or socket.gethostname())
-
 
 @retried_task
 def end_chapter(self: Any, game_id: int) -> int | None:
     """Append the end of the chapter played in a game (once): stars, captain, cards offered."""
-    context = {"game_id": game_id, "task_id": self.request.id, "hostname": _hostname(self)}
+    context = log_context(self, game_id=game_id)
     logger.info("chapter end started", extra=context)
-    delay = float(os.environ.get(CHAPTER_END_DELAY_ENV) or 0)
-    if delay > 0:
-        logger.warning("task delayed by %s s (%s)", delay, CHAPTER_END_DELAY_ENV, extra=context)
-        time.sleep(delay)
+    delay_for_tests(CHAPTER_END_DELAY_ENV, context)
     rows = services.end_chapter(game_id=game_id)
     seq = rows[-1].seq if rows else None
     logger.info("chapter end done", extra={**context, "seq": seq, "count": len(rows)})
@@ -63,16 +41,8 @@ def play_bot_choice(self: Any, campaign_id: int, version: int) -> int | None:
     """Make the choice a bot seat was asked when the campaign's log was at ``version`` (once)."""
     rows = services.play_bot_choice(campaign_id=campaign_id, version=version)
     seq = rows[-1].seq if rows else None
-    logger.info(
-        "bot choice done",
-        extra={
-            "campaign_id": campaign_id,
-            "task_id": self.request.id,
-            "hostname": _hostname(self),
-            "seq": seq,
-            "count": len(rows),
-        },
-    )
+    context = log_context(self, campaign_id=campaign_id)
+    logger.info("bot choice done", extra={**context, "seq": seq, "count": len(rows)})
     return seq
 
 

@@ -11,10 +11,10 @@ import logging
 import random
 import secrets
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.contrib.auth import authenticate
@@ -176,6 +176,25 @@ def create_game(
     return game
 
 
+# A seat row: a game's Seat or a campaign's CampaignSeat.
+SeatRow = TypeVar("SeatRow")
+
+
+def take_next_seat(
+    *, taken: int, capacity: int, full_code: str, create: Callable[[int], SeatRow]
+) -> SeatRow:
+    """Create the seat after the ``taken`` ones of a table of ``capacity`` (a game's or a
+    campaign's), in the caller's transaction: refused when the table is full, and when someone
+    took that seat at the same moment."""
+    if taken >= capacity:
+        raise Conflict(full_code, f"All {capacity} seats are taken.")
+    try:
+        with transaction.atomic():
+            return create(taken)
+    except IntegrityError as exc:
+        raise Conflict("concurrent_command", "Someone else joined at the same time.") from exc
+
+
 def join_game(*, game: Game, by: User) -> Seat:
     """Take the next free seat of a game in the lobby."""
     with transaction.atomic():
@@ -188,13 +207,12 @@ def join_game(*, game: Game, by: User) -> Seat:
             raise Conflict("game_not_in_lobby", "This game has already started.")
         if seated:
             raise Conflict("already_seated", "You already have a seat in this game.")
-        if len(seats) >= game.max_players:
-            raise Conflict("game_full", f"All {game.max_players} seats are taken.")
-        try:
-            with transaction.atomic():
-                return Seat.objects.create(game=game, user=by, index=len(seats))
-        except IntegrityError as exc:
-            raise Conflict("concurrent_command", "Someone else joined at the same time.") from exc
+        return take_next_seat(
+            taken=len(seats),
+            capacity=game.max_players,
+            full_code="game_full",
+            create=lambda index: Seat.objects.create(game=game, user=by, index=index),
+        )
 
 
 def add_bot(*, game: Game, by: User, kind: str) -> Seat:
@@ -211,13 +229,12 @@ def add_bot(*, game: Game, by: User, kind: str) -> Seat:
             raise Forbidden("not_creator", "Only the creator of the game can add a bot.")
         if game.status != Game.Status.LOBBY:
             raise Conflict("game_not_in_lobby", "This game has already started.")
-        if len(seats) >= game.max_players:
-            raise Conflict("game_full", f"All {game.max_players} seats are taken.")
-        try:
-            with transaction.atomic():
-                return Seat.objects.create(game=game, bot=kind, index=len(seats))
-        except IntegrityError as exc:
-            raise Conflict("concurrent_command", "Someone else joined at the same time.") from exc
+        return take_next_seat(
+            taken=len(seats),
+            capacity=game.max_players,
+            full_code="game_full",
+            create=lambda index: Seat.objects.create(game=game, bot=kind, index=index),
+        )
 
 
 def start_game(

@@ -38,15 +38,13 @@ retried_task = shared_task(
 )
 
 
-def _context(task: Any, game_id: int) -> dict[str, object]:
-    return {
-        "game_id": game_id,
-        "task_id": task.request.id,
-        "hostname": task.request.hostname or socket.gethostname(),
-    }
+def log_context(task: Any, **ids: int) -> dict[str, object]:
+    """What a task's log lines carry: the ids it works on, its task id and its worker."""
+    return {**ids, "task_id": task.request.id, "hostname": task.request.hostname or socket.gethostname()}
 
 
-def _test_delay(variable: str, context: dict[str, object]) -> None:
+def delay_for_tests(variable: str, context: dict[str, object]) -> None:
+    """Wait the seconds the test-only environment ``variable`` names (none when unset)."""
     delay = float(os.environ.get(variable) or 0)
     if delay > 0:
         logger.warning("task delayed by %s s (%s)", delay, variable, extra=context)
@@ -56,9 +54,9 @@ def _test_delay(variable: str, context: dict[str, object]) -> None:
 @retried_task
 def score_game(self: Any, game_id: int) -> int | None:
     """Append the result event of an ended game (once) and mark the game finished."""
-    context = _context(self, game_id)
+    context = log_context(self, game_id=game_id)
     logger.info("scoring started", extra=context)
-    _test_delay(SCORING_DELAY_ENV, context)
+    delay_for_tests(SCORING_DELAY_ENV, context)
     event = services.score_game(game_id=game_id)
     seq = event.seq if event is not None else None
     logger.info("scoring done", extra={**context, "seq": seq})
@@ -68,9 +66,9 @@ def score_game(self: Any, game_id: int) -> int | None:
 @retried_task
 def play_astra(self: Any, game_id: int) -> int | None:
     """Append ASTRA's part of the turn of a solo game, if it is due (once)."""
-    context = _context(self, game_id)
+    context = log_context(self, game_id=game_id)
     logger.info("astra turn started", extra=context)
-    _test_delay(ASTRA_DELAY_ENV, context)
+    delay_for_tests(ASTRA_DELAY_ENV, context)
     appended = services.play_astra(game_id=game_id)
     seq = appended[-1].seq if appended else None
     logger.info("astra turn done", extra={**context, "seq": seq, "count": len(appended)})
@@ -80,7 +78,7 @@ def play_astra(self: Any, game_id: int) -> int | None:
 @retried_task
 def play_bots(self: Any, game_id: int) -> int:
     """Play the turn of each bot seat of a game that has something to decide (once)."""
-    context = _context(self, game_id)
+    context = log_context(self, game_id=game_id)
     played = services.play_bot_turns(game_id=game_id)
     logger.info("bots played", extra={**context, "count": played})
     return played
