@@ -272,6 +272,21 @@ def evolve(state: GameState, event: Event) -> GameState:
     return state
 
 
+def astra_state(setup: AstraSetup, *, deck: list[int]) -> AstraState:
+    """ASTRA as a solo game's opening sets it up: its opponent card, its Adventure card's
+    points and bonus boxes, an empty pile, and ``deck`` to draw from."""
+    return AstraState(
+        level=setup["level"],
+        bonus_boxes=setup["bonus_boxes"],
+        name=setup["name"],
+        multipliers=dict(setup["multipliers"]),
+        fixed_points=setup["fixed_points"],
+        points_per_level=setup["points_per_level"],
+        pile={action: 0 for action in cards.ACTIONS},
+        deck=deck,
+    )
+
+
 def _game_started(state: GameState, event: Event) -> None:
     data = event["data"]
     state.adventure = data["adventure"]
@@ -298,16 +313,7 @@ def _game_started(state: GameState, event: Event) -> None:
         SeatState(sheets=tuple(seat["sheets"]), sheet=seat["sheets"][0]) for seat in data["seats"]
     ]
     if setup is not None:
-        state.astra = AstraState(
-            level=setup["level"],
-            bonus_boxes=setup["bonus_boxes"],
-            name=setup["name"],
-            multipliers=dict(setup["multipliers"]),
-            fixed_points=setup["fixed_points"],
-            points_per_level=setup["points_per_level"],
-            pile={action: 0 for action in cards.ACTIONS},
-            deck=astra.solo_deck(data["seed"]),
-        )
+        state.astra = astra_state(setup, deck=astra.solo_deck(data["seed"]))
     state.status = "playing"
 
 

@@ -12,10 +12,11 @@ from typing import Any
 import pytest
 
 from games.rules import astra, engine, solo
-from games.rules.cards import ACTIONS, Combination
+from games.rules.cards import Combination
 from games.rules.engine import Event, GameState
+from games.rules.events import astra_state
 from games.rules.sheet import Mark, Marks
-from games.rules.state import INCIDENTS_PHASE, MISSIONS_PHASE, SETUP_PHASE, AstraState
+from games.rules.state import INCIDENTS_PHASE, MISSIONS_PHASE, SETUP_PHASE
 
 Choice = dict[str, Any]
 
@@ -180,16 +181,8 @@ def setup_made(state: GameState) -> GameState:
 
 def against_astra(state: GameState, level: int, pile: Mapping[str, int] | None = None) -> None:
     """Make a one-player game a solo game against ASTRA of ``level`` holding ``pile``."""
-    setup = solo.setup(state.adventure, level)
-    state.astra = AstraState(
-        level=setup["level"],
-        bonus_boxes=setup["bonus_boxes"],
-        name=setup["name"],
-        multipliers=dict(setup["multipliers"]),
-        fixed_points=setup["fixed_points"],
-        points_per_level=setup["points_per_level"],
-        pile={action: 0 for action in ACTIONS} | dict(pile or {}),
-    )
+    state.astra = astra_state(solo.setup(state.adventure, level), deck=[])
+    state.astra.pile.update(pile or {})
     state.decisions.clear()
 
 
