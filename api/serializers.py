@@ -154,6 +154,16 @@ class WinnerField(serializers.Field):
         return value
 
 
+@extend_schema_field(
+    {"oneOf": [{"type": "integer"}, {"type": "string", "enum": ["astra"]}]}
+)
+class OwnerField(serializers.Field):
+    """The seat owning a side of a shared sheet, or "astra" for ASTRA's side in a solo game."""
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
 class ScoreSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
     total = serializers.IntegerField()
@@ -266,7 +276,10 @@ class GameSummarySerializer(serializers.Serializer):
 
 class SidesSerializer(serializers.Serializer):
     S = serializers.IntegerField(help_text="The seat owning side S (its left sheet; missions).")
-    N = serializers.IntegerField(help_text="The seat owning side N (its right sheet).")
+    N = OwnerField(
+        help_text='The seat owning side N (its right sheet); "astra" in a solo game, where ASTRA '
+        "owns side N of both sheets."
+    )
 
 
 class SheetRefSerializer(serializers.Serializer):

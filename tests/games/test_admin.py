@@ -234,7 +234,7 @@ def test_the_viewer_draws_a_battle_sheet_with_both_sides_apart_and_who_plays_it(
         expected = engine.referee_sheet_view(state, sheet.id)
         panels = {g.get("data-side"): g for g in svg.iter(f"{SVG}g") if g.get("class") == "panel"}
         assert {side: g.get("data-owner") for side, g in panels.items()} == {
-            side: names[seat] for side, seat in sheet.sides.items()
+            side: names[int(seat)] for side, seat in sheet.sides.items()
         }
         # turn 6 is even: every seat plays its right sheet, on side N
         assert {side: g.get("data-active") for side, g in panels.items()} == {"S": "false", "N": "true"}
