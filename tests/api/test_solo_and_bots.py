@@ -35,7 +35,9 @@ def play_solo(player: CheckedClient, base: str, rng: random.Random) -> dict[str,
     raise AssertionError("the solo game did not end")
 
 
-@pytest.mark.parametrize(("adventure", "level"), [(1, 1), (2, 8), (3, 3), (4, 5), (5, 2), (6, 7), (7, 4)])
+@pytest.mark.parametrize(
+    ("adventure", "level"), [(1, 1), (2, 8), (3, 3), (4, 5), (5, 2), (6, 7), (7, 4), (8, 6)]
+)
 def test_a_solo_game_against_astra_over_http(alice: APIClient, post: Any, adventure: int, level: int) -> None:
     player = CheckedClient(alice, load(alice), post)
     created = player.post(
@@ -50,6 +52,14 @@ def test_a_solo_game_against_astra_over_http(alice: APIClient, post: Any, advent
         assert started["hand"] == [] and started["combinations"] == []
         grey = player.get(f"{base}/decision").json()["options"][0]
         player.post(f"{base}/moves", {"choice": grey})
+        started = player.get(base).json()
+    if adventure == 8 and len(started["hand"]) == 1:  # ASTRA's first card: the player chooses where
+        placing = player.get(f"{base}/decision").json()
+        assert placing["kind"] == "effect" and placing["sheet"] == 0
+        assert {option["action"] for option in placing["options"]} == {"astra_place"}
+        answer = player.post(f"{base}/moves", {"choice": placing["options"][0]}).json()
+        assert answer["decision"]["kind"] == "choose"  # ASTRA's part ran before the answer
+        assert answer["decision"]["sheet"] == 0
         started = player.get(base).json()
     assert len(started["hand"]) == 3 and len(started["combinations"]) == 6
     assert {"number_card", "action_card"} <= set(started["combinations"][0])
@@ -77,6 +87,15 @@ def test_a_solo_game_against_astra_over_http(alice: APIClient, post: Any, advent
 
     feed = player.get(f"{base}/events", {"limit": 500}).json()["events"]
     assert {"card_drawn", "card_given", "astra_took"} <= {event["kind"] for event in feed}
+    if adventure == 8:  # ASTRA plays a card of its own each round, on side N of both sheets
+        logged = list(Event.objects.filter(game_id=created["id"]).values_list("kind", flat=True))
+        rounds = logged.count("turn_started")
+        # one card each round (one more when the deck ran out after ASTRA's card)
+        assert logged.count("astra_played") in (rounds, rounds + 1)
+        for sheet in (0, 1):
+            view = player.get(f"{base}/sheets/{sheet}").json()
+            assert view["sides"] == {"S": 0, "N": "astra"} and view["seats"] == [0]
+            assert view["derived"]["panels"]["N"]["seat"] == "astra"
     assert all("seed" not in event["data"] for event in feed)  # so the deck order cannot be derived
     drawn = [event["data"] for event in feed if event["kind"] == "card_drawn"]
     assert all(set(data) == {"card"} for data in drawn)  # one card at a time, as it is drawn
