@@ -13,7 +13,10 @@ A solo turn, as its events tell it:
   of space). The deck running out the first time is reshuffled with the discards and the
   Effect cards (``deck_reshuffled``); the second time the game ends at once. The next turn then begins
   (``turn_started``) with the six ordered pairs of the hand as its combinations. A game's first
-  hand is drawn with its setup (no Effect card can be among the top 42 cards).
+  hand is drawn with its setup (no Effect card can be among the top 42 cards). In adventure 8
+  ASTRA plays a card of its own once the hand's first card is drawn (``astra_played``, see
+  ``adventures.battle_solo``), before the two others; when the rules leave its planet to the
+  player, ASTRA's part stops there as for an Effect card's target (``astra_place``).
 - the player's part: a pick (``choose``: the number of one card with the action of another,
   every pair listed with its cards, the compulsory-placement rule over the six), the actions
   as in every game, then ``give``: the card left over goes to ASTRA, or leaves the game with a

@@ -57,9 +57,7 @@ def test_a_solo_game_against_astra_over_http(alice: APIClient, post: Any, advent
         placing = player.get(f"{base}/decision").json()
         assert placing["kind"] == "effect" and placing["sheet"] == 0
         assert {option["action"] for option in placing["options"]} == {"astra_place"}
-        answer = player.post(f"{base}/moves", {"choice": placing["options"][0]}).json()
-        assert answer["decision"]["kind"] == "choose"  # ASTRA's part ran before the answer
-        assert answer["decision"]["sheet"] == 0
+        player.post(f"{base}/moves", {"choice": placing["options"][0]})
         started = player.get(base).json()
     assert len(started["hand"]) == 3 and len(started["combinations"]) == 6
     assert {"number_card", "action_card"} <= set(started["combinations"][0])
@@ -138,6 +136,33 @@ def test_the_player_waits_while_astra_plays_and_may_not_move(alice: APIClient, p
     refused = alice.post(f"{base}/moves", {"choice": {"action": "give"}}, format="json")
     assert refused.status_code == 409 and refused.json()["code"] == "astra_playing"
     assert alice.get(base).json()["turn"] == 1
+
+
+def test_with_real_commits_a_command_that_makes_astra_due_answers_after_astras_part(
+    emptied_log: None, alice: APIClient
+) -> None:
+    """In the embedded mode ASTRA's part runs on the commit of the command that made it due (as
+    outside tests, where nothing defers the commit): the answer carries ASTRA's events and the
+    player's decision after them, never a wait."""
+    game = alice.post("/api/v1/games", {"adventure": 8, "max_players": 1}, format="json").json()
+    base = f"/api/v1/games/{game['id']}"
+    alice.post(f"{base}/start", format="json")
+    answers: list[tuple[list[str], dict[str, Any]]] = []
+    while len(answers) < 3:
+        decision = alice.get(f"{base}/decision").json()
+        assert decision["kind"] != "wait"
+        if decision["options"]:
+            answer = alice.post(f"{base}/moves", {"choice": decision["options"][0]}, format="json")
+        else:
+            answer = alice.post(f"{base}/confirm", format="json")
+        kinds = [event["kind"] for event in answer.json()["events"]]
+        if "astra_took" in kinds or "astra_played" in kinds:
+            answers.append((kinds, answer.json()["decision"]))
+    for kinds, after in answers:
+        assert after["kind"] in ("choose", "effect")  # the next pick, or ASTRA's card to place
+        assert kinds[-1] == "turn_started" or after["options"][0]["action"] == "astra_place"
+    version = alice.get(base).json()["version"]
+    assert answer.json()["version"] == version
 
 
 # --- bot seats -----------------------------------------------------------------------------
