@@ -349,15 +349,18 @@ class ReplayGameSerializer(serializers.Serializer):
 class DecisionSerializer(serializers.Serializer):
     kind = serializers.CharField(
         help_text="What is to decide: `choose`, `effect` (a waiting step, also at setup and in "
-        "phase 5, where it is not undone), `give` (solo: the card left over goes to ASTRA or, "
-        "with a circled bonus, leaves the game), `confirm`, `mission` (phase 6: claim a listed "
+        "phase 5, where it is not undone; in solo, the target of an ASTRA effect card, and in "
+        "adventure 8 the planet ASTRA's own card goes to), `give` (solo: the card left over "
+        "goes to ASTRA or, with a circled bonus, leaves the game), `confirm`, `mission` (phase "
+        "6: claim a listed "
         "mission or confirm to claim no more), or `wait` when nothing (in solo, also while ASTRA "
         "plays its part of the turn)."
     )
     sheet = serializers.IntegerField(
         allow_null=True,
-        help_text="The sheet your seat plays this turn (adventure 8 alternates between two); "
-        "null when the game is not being played.",
+        help_text="The sheet your seat plays this turn (adventure 8 alternates between two; "
+        "in a solo game of adventure 8, while ASTRA's part waits for your choice, the sheet of "
+        "the coming turn, where it plays); null when the game is not being played.",
     )
     options = serializers.ListField(
         child=serializers.JSONField(), help_text="Every legal choice, for POST /moves."
