@@ -103,14 +103,13 @@ def placements_waiting(state: GameState) -> list[str]:
     """Where ASTRA's own card of the round may go (adventure 8), while it is to be played:
     after the first card of the hand is drawn and before the two others (several: the player
     chooses)."""
-    solo = _astra(state)
-    rules = rules_for(state.adventure)
-    if not rules.astra_places_cards or solo.placed or len(solo.hand) != 1 or solo.effect is not None:
+    if not _placement_due(state) or _astra(state).effect is not None:
         return []
-    return rules.astra_placements(state)
+    return rules_for(state.adventure).astra_placements(state)
 
 
 def _placement_due(state: GameState) -> bool:
+    """Whether ASTRA's own card of the round (adventure 8), the hand's first, is to be played."""
     solo = _astra(state)
     return rules_for(state.adventure).astra_places_cards and not solo.placed and len(solo.hand) == 1
 
@@ -221,11 +220,12 @@ def options(state: GameState, seat: int) -> Decision | None:
     decides): the target of an Effect card, waiting for ASTRA, the pick listed with its
     cards, and the card left over."""
     solo = _astra(state)
-    sheet = rules_for(state.adventure).astra_sheet(state).id
-    if solo.effect is not None:
-        return Decision("effect", _effect_options(state), sheet=sheet)
     placements = placements_waiting(state)
-    if len(placements) > 1:
+    if solo.effect is not None or len(placements) > 1:
+        # a choice for ASTRA's part, on the sheet it plays (adventure 8: the coming turn's)
+        sheet = rules_for(state.adventure).astra_sheet(state).id
+        if solo.effect is not None:
+            return Decision("effect", _effect_options(state), sheet=sheet)
         return Decision("effect", _placement_options(state, placements), sheet=sheet)
     if _left_to_player(state):
         return Decision("effect", rules_for(state.adventure).effect_options(state, seat))
