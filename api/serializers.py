@@ -154,6 +154,16 @@ class WinnerField(serializers.Field):
         return value
 
 
+@extend_schema_field(
+    {"oneOf": [{"type": "integer"}, {"type": "string", "enum": ["astra"]}]}
+)
+class OwnerField(serializers.Field):
+    """The seat owning a side of a shared sheet, or "astra" for ASTRA's side in a solo game."""
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
 class ScoreSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
     total = serializers.IntegerField()
@@ -266,7 +276,10 @@ class GameSummarySerializer(serializers.Serializer):
 
 class SidesSerializer(serializers.Serializer):
     S = serializers.IntegerField(help_text="The seat owning side S (its left sheet; missions).")
-    N = serializers.IntegerField(help_text="The seat owning side N (its right sheet).")
+    N = OwnerField(
+        help_text='The seat owning side N (its right sheet); "astra" in a solo game, where ASTRA '
+        "owns side N of both sheets."
+    )
 
 
 class SheetRefSerializer(serializers.Serializer):
@@ -336,15 +349,18 @@ class ReplayGameSerializer(serializers.Serializer):
 class DecisionSerializer(serializers.Serializer):
     kind = serializers.CharField(
         help_text="What is to decide: `choose`, `effect` (a waiting step, also at setup and in "
-        "phase 5, where it is not undone), `give` (solo: the card left over goes to ASTRA or, "
-        "with a circled bonus, leaves the game), `confirm`, `mission` (phase 6: claim a listed "
+        "phase 5, where it is not undone; in solo, the target of an ASTRA effect card, and in "
+        "adventure 8 the planet ASTRA's own card goes to), `give` (solo: the card left over "
+        "goes to ASTRA or, with a circled bonus, leaves the game), `confirm`, `mission` (phase "
+        "6: claim a listed "
         "mission or confirm to claim no more), or `wait` when nothing (in solo, also while ASTRA "
         "plays its part of the turn)."
     )
     sheet = serializers.IntegerField(
         allow_null=True,
-        help_text="The sheet your seat plays this turn (adventure 8 alternates between two); "
-        "null when the game is not being played.",
+        help_text="The sheet your seat plays this turn (adventure 8 alternates between two; "
+        "in a solo game of adventure 8, while ASTRA's part waits for your choice, the sheet of "
+        "the coming turn, where it plays); null when the game is not being played.",
     )
     options = serializers.ListField(
         child=serializers.JSONField(), help_text="Every legal choice, for POST /moves."

@@ -439,9 +439,11 @@ class SheetView(APIView):
             "1-7 sheet n is seat n's. In adventure 8 sheet n is shared: seat n owns its side S "
             "and seat n+1 (mod the players) its side N; `sides` names them and `active_seat` "
             "the one playing it this turn, `score` holds each side's points and `derived` the "
-            "planets, moons, flags, asteroid field and both side panels. This turn's marks on "
-            "a sheet are shown only to the seat playing it until the turn resolves (on a shared "
-            "sheet, not to its other owner either)."
+            "planets, moons, flags, asteroid field and both side panels. A solo game of "
+            "adventure 8 has sheets 0 (L, odd turns) and 1 (R, even turns): the player owns "
+            'side S of both and ASTRA side N (`"N": "astra"`). This turn\'s marks on a sheet '
+            "are shown only to the seat playing it until the turn resolves (on a shared sheet, "
+            "not to its other owner either)."
         ),
         tags=["reading"],
     )

@@ -1,4 +1,4 @@
-"""How often the greedy bot beats ASTRA, for each adventure 1-7 and each ASTRA level: a
+"""How often the greedy bot beats ASTRA, for each adventure 1-8 and each ASTRA level: a
 difficulty table over ``--games`` solo games per cell (200 by default), played through the
 rules engine with the same seeds at every level. Each cell is the share of games won (a draw is
 not a win), then the greedy bot's mean total and ASTRA's.

@@ -399,7 +399,22 @@ def _command(*, game: Game, by: User, command: dict[str, Any]) -> CommandResult:
         state, version = snapshots.current(game=game)
         new_events = _engine_call(engine.decide, state, seat, command)
         appended, state = _record(game, state, new_events, version=version, actor=by)
+    if appended and engine.astra_due(state):
+        return _after_astra(CommandResult(game=game, seat=seat, events=appended, state=state))
     return CommandResult(game=game, seat=seat, events=appended, state=state)
+
+
+def _after_astra(result: CommandResult) -> CommandResult:
+    """A command that made ASTRA's part of the turn due, once committed: in the embedded mode
+    ASTRA's part has run (eagerly, on that commit), and the answer shows the game after it;
+    with workers nothing has followed yet, and the command's own result stands."""
+    game, last = result.game, result.events[-1].seq
+    state, seq = snapshots.current(game=game)
+    if seq == last:
+        return result
+    game.refresh_from_db(fields=["status"])
+    later = list(Event.objects.filter(game=game, seq__gt=last, seq__lte=seq).order_by("seq"))
+    return CommandResult(game=game, seat=result.seat, events=[*result.events, *later], state=state)
 
 
 def _record(

@@ -5,8 +5,9 @@
 not trusted: ``reenact`` plays it again through ``decide``. Its opening events must be those
 ``new_game`` deals for the adventure, players, seed, missions and modifiers they name; every
 later run of events must be exactly what one command of the seat of its first event causes
-(a move among the options listed to that seat then, an undo or a confirm), or in a solo game,
-when ASTRA's part of the turn is due, exactly what ASTRA plays; and the last event must be the
+(a move among the options listed to that seat then, an undo or a confirm; in a solo game a run
+of ASTRA's events, of no seat, may be what a choice the player makes for ASTRA causes), or in a
+solo game, when ASTRA's part of the turn is due, exactly what ASTRA plays; and the last event must be the
 result the engine gives for the ended game. The first event that fits none of these is named by
 its position in the log.
 
@@ -22,7 +23,7 @@ from typing import Any, cast
 
 from games.rules.errors import RuleViolation
 from games.rules.events import Event, evolve, schema_problem
-from games.rules.solo import astra_due, astra_turn
+from games.rules.solo import PLAYER, astra_due, astra_turn
 from games.rules.state import GameState
 from games.rules.turn import advance, new_game, options, result_event
 from games.rules.upcasting import upcast
@@ -94,6 +95,10 @@ def _command(state: GameState, stored: list[Event], index: int) -> tuple[int, Ga
     """The position after the run of events one command caused, and the state it led to."""
     first = stored[index]
     seat = first["seat"]
+    if seat is None and state.astra is not None:
+        # what the player chooses for ASTRA (adventure 8: where its card goes, the moons of its
+        # effect) is recorded as ASTRA's events, of no seat
+        seat = PLAYER
     if not isinstance(seat, int) or not 0 <= seat < state.players:
         raise LogRefused(
             index, f"a {first['kind']} event of seat {seat!r} cannot begin a player's command."

@@ -25,6 +25,9 @@ from games.rules.state import (
     Sheet,
 )
 
+# The side ASTRA owns on the sheets of a solo Battle (adventure 8): its insignia's mark.
+ASTRA_SIDE = "N"
+
 
 class Event(TypedDict):
     kind: str
@@ -43,8 +46,9 @@ class SheetSetup(TypedDict):
     error_boxes: list[str]
     marks: dict[str, Mark]
     bonus_points: int
-    # A sheet shared by two seats (adventure 8) names the seat owning each side.
-    sides: NotRequired[dict[str, int]]
+    # A sheet shared by two seats (adventure 8) names the seat owning each side (solo: ASTRA,
+    # "astra", owns side N of both sheets).
+    sides: NotRequired[dict[str, int | str]]
 
 
 class SeatSetup(TypedDict):
@@ -196,6 +200,19 @@ class AstraEffect(TypedDict):
     letter: str
     deck_pass: int
     target: str | None
+
+
+class AstraPlayed(TypedDict):
+    """Solo, adventure 8: ASTRA's own card of the round played on the sheet of the round: its
+    insignia (side ``N``) in the first empty ``space`` of ``planet`` (both null when no planet
+    had room). What its action then marks, and a planet's control, follow as marks."""
+
+    sheet: int
+    card: int
+    number: int
+    action: str
+    planet: str | None
+    space: str | None
 
 
 class CardGiven(TypedDict):
@@ -463,6 +480,13 @@ def _astra_effect(state: GameState, event: Event) -> None:
     solo.discard.append(event["data"]["card"])
 
 
+def _astra_played(state: GameState, event: Event) -> None:
+    data = event["data"]
+    if data["space"] is not None:
+        state.sheets[data["sheet"]].marks[data["space"]] = ASTRA_SIDE
+    _astra(state).placed = True
+
+
 def _card_given(state: GameState, event: Event) -> None:
     solo = _astra(state)
     solo.given = event["data"]["card"]
@@ -487,6 +511,7 @@ def _astra_took(state: GameState, event: Event) -> None:
     solo.hand = []
     solo.given = None
     solo.removing = False
+    solo.placed = False
     state.combinations = []
 
 
@@ -515,6 +540,7 @@ SEAT = frozenset({"seat"})
 SHEET = frozenset({"sheet"})
 SEAT_AND_SHEET = frozenset({"seat", "sheet"})
 ASTRA = frozenset({"astra"})
+SHEET_AND_ASTRA = frozenset({"sheet", "astra"})
 UNDO = frozenset({"seat", "sheet", "astra"})
 ALL = frozenset({"all"})
 GAME: frozenset[str] = frozenset()
@@ -540,6 +566,7 @@ KINDS: dict[str, Kind] = {
         Kind("card_drawn", 1, CardDrawn, _card_drawn, ASTRA),
         Kind("deck_reshuffled", 1, DeckReshuffled, _deck_reshuffled, ASTRA),
         Kind("astra_effect", 1, AstraEffect, _astra_effect, ASTRA),
+        Kind("astra_played", 1, AstraPlayed, _astra_played, SHEET_AND_ASTRA),
         Kind("card_given", 1, CardGiven, _card_given, ASTRA),
         Kind("astra_bonus", 1, AstraBonus, _astra_bonus, ASTRA),
         Kind("astra_took", 1, AstraTook, _astra_took, ASTRA),

@@ -72,6 +72,13 @@ def _insignia(data: dict[str, Any]) -> str:
     return line + ")"
 
 
+def _astra_played(data: dict[str, Any]) -> str:
+    line = f"ASTRA played {_card(data['card'])}"
+    if data["space"] is None:
+        return line + ": no planet had room"
+    return line + f": insignia N in {data['space']} of {data['planet']}"
+
+
 def _started(data: dict[str, Any]) -> str:
     missions = ", ".join(f"{letter} card {card}" for letter, card in sorted(data["missions"].items()))
     players = data["players"]
@@ -155,6 +162,7 @@ TELLERS: dict[str, Callable[[dict[str, Any]], str]] = {
         f"ASTRA effect card {d['letter']} (card {d['card']}, pass {d['deck_pass']})"
         + (f" on {d['target']}" if d.get("target") is not None else "")
     ),
+    "astra_played": _astra_played,
     "card_given": lambda d: (
         f"removed {_card(d['card'])} with an ASTRA bonus"
         if d["removed"]

@@ -13,7 +13,10 @@ A solo turn, as its events tell it:
   of space). The deck running out the first time is reshuffled with the discards and the
   Effect cards (``deck_reshuffled``); the second time the game ends at once. The next turn then begins
   (``turn_started``) with the six ordered pairs of the hand as its combinations. A game's first
-  hand is drawn with its setup (no Effect card can be among the top 42 cards).
+  hand is drawn with its setup (no Effect card can be among the top 42 cards). In adventure 8
+  ASTRA plays a card of its own once the hand's first card is drawn (``astra_played``, see
+  ``adventures.battle_solo``), before the two others; when the rules leave its planet to the
+  player, ASTRA's part stops there as for an Effect card's target (``astra_place``).
 - the player's part: a pick (``choose``: the number of one card with the action of another,
   every pair listed with its cards, the compulsory-placement rule over the six), the actions
   as in every game, then ``give``: the card left over goes to ASTRA, or leaves the game with a
@@ -50,6 +53,7 @@ from games.rules.state import ACTIONS_PHASE, AstraState, GameState
 # The player's seat: a solo game has one.
 PLAYER = 0
 GIVE = "give"
+ASTRA_PLACE = "astra_place"
 REMOVE = "remove"
 ASTRA_EFFECT = "astra_effect"
 ASTRA = "astra"
@@ -79,15 +83,43 @@ def opening(rec: Recorder) -> None:
 
 
 def astra_due(state: GameState) -> bool:
-    """Whether ASTRA has its part of the turn to play: the player confirmed, and no Effect
-    card waits for the player's choice of target."""
+    """Whether ASTRA has its part of the turn to play: the player confirmed (or, adventure 8,
+    the first hand is still being dealt after ASTRA's card), and neither an Effect card nor
+    ASTRA's own card (adventure 8) waits for the player's choice of target."""
     solo = state.astra
     return (
         solo is not None
         and state.status == "playing"
         and solo.effect is None
-        and all(seat.confirmed and not seat.pending for seat in state.seats)
+        and (
+            all(seat.confirmed and not seat.pending for seat in state.seats)
+            or (state.turn == 0 and solo.placed)  # the first hand, once ASTRA's card is placed
+        )
+        and len(placements_waiting(state)) < 2
     )
+
+
+def placements_waiting(state: GameState) -> list[str]:
+    """Where ASTRA's own card of the round may go (adventure 8), while it is to be played:
+    after the first card of the hand is drawn and before the two others (several: the player
+    chooses)."""
+    if not _placement_due(state) or _astra(state).effect is not None:
+        return []
+    return rules_for(state.adventure).astra_placements(state)
+
+
+def _placement_due(state: GameState) -> bool:
+    """Whether ASTRA's own card of the round (adventure 8), the hand's first, is to be played."""
+    solo = _astra(state)
+    return rules_for(state.adventure).astra_places_cards and not solo.placed and len(solo.hand) == 1
+
+
+def _place(rec: Recorder, rules: Adventure, target: str | None) -> None:
+    """ASTRA plays its own card of the round, and the flags this draws for the player may
+    earn ASTRA bonuses."""
+    since = len(rec.events)
+    rules.astra_play(rec, target)
+    circle_bonuses(rec, PLAYER, since=since)
 
 
 def astra_turn(state: GameState) -> list[Event]:
@@ -116,6 +148,12 @@ def _draw(rec: Recorder, rules: Adventure) -> None:
         solo = _astra(rec.state)
         if solo.effect is not None or _left_to_player(rec.state):
             return  # the player chooses the effect's target (or the spaces its virus infects)
+        if _placement_due(rec.state):
+            targets = rules.astra_placements(rec.state)
+            if len(targets) > 1:
+                return  # the player chooses where ASTRA's card goes
+            _place(rec, rules, targets[0] if targets else None)
+            continue
         if len(solo.hand) == astra.HAND_SIZE:
             break
         if not solo.deck:
@@ -128,7 +166,6 @@ def _draw(rec: Recorder, rules: Adventure) -> None:
         rec.emit("card_drawn", card=card)
         if card in astra.EFFECT_CARDS:
             _effect_drawn(rec, rules, card)
-    rules.astra_turn_start(rec)
     hand = _astra(rec.state).hand
     rec.emit(
         "turn_started",
@@ -162,7 +199,7 @@ def effect_targets(state: GameState) -> list[str]:
     letter = astra.EFFECT_CARDS[solo.effect]
     if not rules.astra_acts(letter):
         return []
-    return rules.astra_targets(state, state.sheet_of(PLAYER), letter, solo.deck_pass)
+    return rules.astra_targets(state, rules.astra_sheet(state), letter, solo.deck_pass)
 
 
 def _resolve_effect(rec: Recorder, rules: Adventure, target: str | None) -> None:
@@ -183,8 +220,13 @@ def options(state: GameState, seat: int) -> Decision | None:
     decides): the target of an Effect card, waiting for ASTRA, the pick listed with its
     cards, and the card left over."""
     solo = _astra(state)
-    if solo.effect is not None:
-        return Decision("effect", _effect_options(state))
+    placements = placements_waiting(state)
+    if solo.effect is not None or len(placements) > 1:
+        # a choice for ASTRA's part, on the sheet it plays (adventure 8: the coming turn's)
+        sheet = rules_for(state.adventure).astra_sheet(state).id
+        if solo.effect is not None:
+            return Decision("effect", _effect_options(state), sheet=sheet)
+        return Decision("effect", _placement_options(state, placements), sheet=sheet)
     if _left_to_player(state):
         return Decision("effect", rules_for(state.adventure).effect_options(state, seat))
     if astra_due(state):
@@ -202,8 +244,8 @@ def options(state: GameState, seat: int) -> Decision | None:
 
 
 def _with_cards(state: GameState, option: Option) -> Option:
-    """A write option naming the two cards of its pair."""
-    if option.get("action") != "write":
+    """A write option (adventure 8: a draw) naming the two cards of its pair."""
+    if option.get("action") not in ("write", "draw"):
         return option
     pair = state.combinations[option["combination"]]
     return {**option, "number_card": pair.number_card, "action_card": pair.action_card}
@@ -212,6 +254,11 @@ def _with_cards(state: GameState, option: Option) -> Option:
 def _effect_options(state: GameState) -> list[Option]:
     card = _astra(state).effect
     return [{"action": ASTRA_EFFECT, "card": card, "target": target} for target in effect_targets(state)]
+
+
+def _placement_options(state: GameState, planets: list[str]) -> list[Option]:
+    card = _astra(state).hand[0]
+    return [{"action": ASTRA_PLACE, "card": card, "planet": planet} for planet in planets]
 
 
 def left_over(state: GameState, seat: int) -> list[int]:
@@ -253,6 +300,15 @@ def advance(
             )
         rec = Recorder(state, in_place=in_place)
         _choose_target(rec, command.get("choice"))
+        return rec.events, rec.state
+    placements = placements_waiting(state)
+    if len(placements) > 1:
+        if kind != "move":
+            raise OutOfTurn(
+                "astra_placement_pending", "Choose the planet ASTRA's card goes to first."
+            )
+        rec = Recorder(state, in_place=in_place)
+        _choose_placement(rec, command.get("choice"), placements)
         return rec.events, rec.state
     if _left_to_player(state):
         if kind != "move":
@@ -319,6 +375,24 @@ def _choose_target(rec: Recorder, choice: Any) -> None:
     _resolve_effect(rec, rules_for(state.adventure), target)
 
 
+def _choose_placement(rec: Recorder, choice: Any, planets: list[str]) -> None:
+    if not isinstance(choice, dict) or choice.get("action") != ASTRA_PLACE:
+        raise RuleViolation(
+            "illegal_choice",
+            "ASTRA's card waits: choose the planet it goes to ({'action': 'astra_place', ...}).",
+        )
+    card = _astra(rec.state).hand[0]
+    if choice.get("card", card) != card:
+        raise RuleViolation("not_this_astra_card", f"ASTRA's card of the round is {card}.")
+    planet = choice.get("planet")
+    if planet not in planets:
+        raise RuleViolation(
+            "astra_planet_not_available",
+            f"{planet!r} is not a planet ASTRA's card can go to: choose one of {planets}.",
+        )
+    _place(rec, rules_for(rec.state.adventure), planet)
+
+
 def _give(rec: Recorder, seat: int, choice: Any) -> None:
     state = rec.state
     action = choice.get("action") if isinstance(choice, dict) else None
@@ -343,17 +417,11 @@ def _give(rec: Recorder, seat: int, choice: Any) -> None:
 
 
 def circle_bonuses(rec: Recorder, seat: int, since: int) -> None:
-    """Circle the ASTRA bonuses earned by what the player's command marked on their sheet
-    (its events from ``since`` on)."""
+    """Circle the ASTRA bonuses earned by what was just recorded (the events from ``since``
+    on: the player's command, or ASTRA's own card in adventure 8)."""
     rules = rules_for(rec.state.adventure)
-    sheet = rec.state.seats[seat].sheet
-    for event in rec.events[since:]:
-        data = event["data"]
-        if event["kind"] != "mark" or data["sheet"] != sheet:
-            continue
-        count = rules.astra_bonuses(data["element"], data["mark"])
-        if count:
-            rec.emit("astra_bonus", seat, count=count, element=data["element"])
+    for count, element in rules.astra_bonuses_earned(rec.state, seat, rec.events[since:]):
+        rec.emit("astra_bonus", seat, count=count, element=element)
 
 
 # --- ASTRA's score and the result ---------------------------------------------------------

@@ -38,8 +38,8 @@ class Sheet:
     error_boxes: tuple[str, ...]
     bonus_points: int = 0
     # The seat owning each side of a shared sheet (adventure 8: "S", the mission side, and
-    # "N"); empty for a sheet of one seat.
-    sides: dict[str, int] = field(default_factory=dict)
+    # "N"; in solo ASTRA, "astra", owns side N); empty for a sheet of one seat.
+    sides: dict[str, int | str] = field(default_factory=dict)
     # The sheet as it was when the turn began: what other seats see while a turn is played,
     # and what an undo restores.
     turn_start_marks: Marks = field(default_factory=dict)
@@ -81,8 +81,9 @@ class AstraState:
 
     The deck (top card first) is derived from the seed and never shown; ``hand`` holds the
     starship cards drawn for the turn, ``effect`` an Effect card drawn whose target the player
-    is choosing, ``given`` the card the player leaves over this turn (``removing`` when a
-    circled bonus takes it out of the game instead).
+    is choosing, ``placed`` whether ASTRA played its own card of the round (adventure 8),
+    ``given`` the card the player leaves over this turn (``removing`` when a circled bonus
+    takes it out of the game instead).
     """
 
     level: int
@@ -100,6 +101,9 @@ class AstraState:
     hand: list[int] = field(default_factory=list)
     removed: list[int] = field(default_factory=list)
     effect: int | None = None
+    # Adventure 8: whether ASTRA has played its own card of the round on the sheets (it is the
+    # first card of the hand, drawn before the two others).
+    placed: bool = False
     given: int | None = None
     removing: bool = False
     # The bonuses circled when the turn began: what an undo returns to.

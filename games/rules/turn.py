@@ -64,6 +64,12 @@ def new_game(
         astra.opponent(astra_level)
         if players != 1:
             raise RuleViolation("astra_needs_one_player", "Only a one-player game plays ASTRA.")
+    elif players < rules.min_players:
+        raise RuleViolation(
+            "solo_needs_astra",
+            f"A one-player game of {rules.name} is played against ASTRA: create it for one "
+            "player (max_players 1), or seat 2 to 6 players.",
+        )
     modifiers = modifiers or {}
     for seat, seat_modifiers in modifiers.items():
         if not isinstance(seat, int) or not 0 <= seat < players:
@@ -113,7 +119,8 @@ def _options(state: GameState, seat: int) -> Decision:
     if state.astra is not None:
         decision = solo.options(state, seat)
         if decision is not None:
-            decision.sheet = state.seats[seat].sheet
+            if decision.sheet is None:
+                decision.sheet = state.seats[seat].sheet
             return decision
     player = state.seats[seat]
     sheet = player.sheet

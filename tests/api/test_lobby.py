@@ -144,18 +144,18 @@ def test_list_shows_my_games(lobby: int, alice: APIClient, bob: APIClient) -> No
     assert bob.get("/api/v1/games").json() == []
 
 
-def test_a_solo_game_of_the_battle_is_refused_until_astra_plays_it(alice: APIClient, post: Any) -> None:
-    """A one-player game of adventure 8 is the solo mode against ASTRA: not playable yet, it is
-    refused when created for one player, and when started with one player seated."""
-    response = post(alice, "/api/v1/games", {"adventure": 8, "max_players": 1})
-    assert response.status_code == 400
-    assert response.json()["code"] == "solo_not_available"
-    assert "ASTRA" in response.json()["detail"]
-    assert Game.objects.count() == 0
+def test_a_solo_game_of_the_battle_is_played_against_astra_only(alice: APIClient, post: Any) -> None:
+    """A one-player game of adventure 8 is the solo mode against ASTRA: created for one player
+    it plays ASTRA; a lobby for more started with one player seated is refused."""
+    response = post(alice, "/api/v1/games", {"adventure": 8, "max_players": 1, "astra_level": 2})
+    assert response.status_code == 201
+    assert Game.objects.get().astra_level == 2
 
     lobby = post(alice, "/api/v1/games", {"adventure": 8, "max_players": 2})
     assert lobby.status_code == 201
     started = post(alice, f"/api/v1/games/{lobby.json()['id']}/start")
-    assert (started.status_code, started.json()["code"]) == (400, "solo_not_available")
-    assert Game.objects.get().status == "lobby"
-    assert not Game.objects.get().events.exists()
+    assert (started.status_code, started.json()["code"]) == (400, "solo_needs_astra")
+    assert "ASTRA" in started.json()["detail"]
+    refused = Game.objects.get(pk=lobby.json()["id"])
+    assert refused.status == "lobby"
+    assert not refused.events.exists()

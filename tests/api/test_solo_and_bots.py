@@ -35,7 +35,9 @@ def play_solo(player: CheckedClient, base: str, rng: random.Random) -> dict[str,
     raise AssertionError("the solo game did not end")
 
 
-@pytest.mark.parametrize(("adventure", "level"), [(1, 1), (2, 8), (3, 3), (4, 5), (5, 2), (6, 7), (7, 4)])
+@pytest.mark.parametrize(
+    ("adventure", "level"), [(1, 1), (2, 8), (3, 3), (4, 5), (5, 2), (6, 7), (7, 4), (8, 6)]
+)
 def test_a_solo_game_against_astra_over_http(alice: APIClient, post: Any, adventure: int, level: int) -> None:
     player = CheckedClient(alice, load(alice), post)
     created = player.post(
@@ -50,6 +52,12 @@ def test_a_solo_game_against_astra_over_http(alice: APIClient, post: Any, advent
         assert started["hand"] == [] and started["combinations"] == []
         grey = player.get(f"{base}/decision").json()["options"][0]
         player.post(f"{base}/moves", {"choice": grey})
+        started = player.get(base).json()
+    if adventure == 8 and len(started["hand"]) == 1:  # ASTRA's first card: the player chooses where
+        placing = player.get(f"{base}/decision").json()
+        assert placing["kind"] == "effect" and placing["sheet"] == 0
+        assert {option["action"] for option in placing["options"]} == {"astra_place"}
+        player.post(f"{base}/moves", {"choice": placing["options"][0]})
         started = player.get(base).json()
     assert len(started["hand"]) == 3 and len(started["combinations"]) == 6
     assert {"number_card", "action_card"} <= set(started["combinations"][0])
@@ -77,6 +85,15 @@ def test_a_solo_game_against_astra_over_http(alice: APIClient, post: Any, advent
 
     feed = player.get(f"{base}/events", {"limit": 500}).json()["events"]
     assert {"card_drawn", "card_given", "astra_took"} <= {event["kind"] for event in feed}
+    if adventure == 8:  # ASTRA plays a card of its own each round, on side N of both sheets
+        logged = list(Event.objects.filter(game_id=created["id"]).values_list("kind", flat=True))
+        rounds = logged.count("turn_started")
+        # one card each round (one more when the deck ran out after ASTRA's card)
+        assert logged.count("astra_played") in (rounds, rounds + 1)
+        for sheet in (0, 1):
+            view = player.get(f"{base}/sheets/{sheet}").json()
+            assert view["sides"] == {"S": 0, "N": "astra"} and view["seats"] == [0]
+            assert view["derived"]["panels"]["N"]["seat"] == "astra"
     assert all("seed" not in event["data"] for event in feed)  # so the deck order cannot be derived
     drawn = [event["data"] for event in feed if event["kind"] == "card_drawn"]
     assert all(set(data) == {"card"} for data in drawn)  # one card at a time, as it is drawn
@@ -119,6 +136,33 @@ def test_the_player_waits_while_astra_plays_and_may_not_move(alice: APIClient, p
     refused = alice.post(f"{base}/moves", {"choice": {"action": "give"}}, format="json")
     assert refused.status_code == 409 and refused.json()["code"] == "astra_playing"
     assert alice.get(base).json()["turn"] == 1
+
+
+def test_with_real_commits_a_command_that_makes_astra_due_answers_after_astras_part(
+    emptied_log: None, alice: APIClient
+) -> None:
+    """In the embedded mode ASTRA's part runs on the commit of the command that made it due (as
+    outside tests, where nothing defers the commit): the answer carries ASTRA's events and the
+    player's decision after them, never a wait."""
+    game = alice.post("/api/v1/games", {"adventure": 8, "max_players": 1}, format="json").json()
+    base = f"/api/v1/games/{game['id']}"
+    alice.post(f"{base}/start", format="json")
+    answers: list[tuple[list[str], dict[str, Any]]] = []
+    while len(answers) < 3:
+        decision = alice.get(f"{base}/decision").json()
+        assert decision["kind"] != "wait"
+        if decision["options"]:
+            answer = alice.post(f"{base}/moves", {"choice": decision["options"][0]}, format="json")
+        else:
+            answer = alice.post(f"{base}/confirm", format="json")
+        kinds = [event["kind"] for event in answer.json()["events"]]
+        if "astra_took" in kinds or "astra_played" in kinds:
+            answers.append((kinds, answer.json()["decision"]))
+    for kinds, after in answers:
+        assert after["kind"] in ("choose", "effect")  # the next pick, or ASTRA's card to place
+        assert kinds[-1] == "turn_started" or after["options"][0]["action"] == "astra_place"
+    version = alice.get(base).json()["version"]
+    assert answer.json()["version"] == version
 
 
 # --- bot seats -----------------------------------------------------------------------------

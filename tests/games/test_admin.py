@@ -234,7 +234,7 @@ def test_the_viewer_draws_a_battle_sheet_with_both_sides_apart_and_who_plays_it(
         expected = engine.referee_sheet_view(state, sheet.id)
         panels = {g.get("data-side"): g for g in svg.iter(f"{SVG}g") if g.get("class") == "panel"}
         assert {side: g.get("data-owner") for side, g in panels.items()} == {
-            side: names[seat] for side, seat in sheet.sides.items()
+            side: names[int(seat)] for side, seat in sheet.sides.items()
         }
         # turn 6 is even: every seat plays its right sheet, on side N
         assert {side: g.get("data-active") for side, g in panels.items()} == {"S": "false", "N": "true"}
@@ -258,7 +258,36 @@ def test_the_viewer_draws_a_battle_sheet_with_both_sides_apart_and_who_plays_it(
         assert f"seat {event.seat} ({event.data['value']})" in row
 
 
-@pytest.mark.parametrize("adventure", [1, 4])
+def test_the_viewer_draws_a_solo_battle_with_astra_owning_side_n_of_both_sheets(staff: Client) -> None:
+    game = finished_game(8, players=1, seed=5, astra_level=4)
+    seq = Event.objects.get(game=game, kind="turn_started", turn=5).seq + 3
+    state = snapshots.at(game=game, seq=seq)
+    page = staff.get(viewer(game, f"?seq={seq}")).content.decode()
+    figures = page.split('<figure class="sheet-figure"')[1:]
+    assert len(figures) == len(state.sheets) == 2
+    for sheet, figure in zip(state.sheets, figures, strict=True):
+        svg = svg_of(figure)
+        expected = engine.referee_sheet_view(state, sheet.id)
+        panels = {g.get("data-side"): g for g in svg.iter(f"{SVG}g") if g.get("class") == "panel"}
+        owners = {side: g.get("data-owner") for side, g in panels.items()}
+        assert owners == {"S": "seat 0 (ann)", "N": "ASTRA"}
+        # turn 5 is odd: the player plays L (sheet 0), side S; nobody plays R now
+        active = "true" if sheet.id == 0 else "false"
+        assert {side: g.get("data-active") for side, g in panels.items()} == {"S": active, "N": "false"}
+        insignias = {
+            g.get("data-element"): g.get("data-mark")
+            for g in svg.iter(f"{SVG}g")
+            if g.get("data-mark") in ("S", "N")
+        }
+        assert insignias == {e: m for e, m in expected["marks"].items() if m in ("S", "N")}
+        assert "N" in insignias.values()  # ASTRA's insignias, drawn in its side's colour
+    end = staff.get(viewer(game)).content.decode()
+    played = Event.objects.filter(game=game, kind="astra_played").first()
+    assert played is not None
+    assert f"ASTRA played card {played.data['card']} ({played.data['number']} {played.data['action']})" in end
+
+
+@pytest.mark.parametrize("adventure", [1, 4, 8])
 def test_the_viewer_shows_astra_its_pile_bonuses_pass_score_and_the_hand(
     staff: Client, adventure: int
 ) -> None:

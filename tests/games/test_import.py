@@ -91,6 +91,10 @@ def test_a_solo_game_and_a_bot_seat_import_as_they_were_played() -> None:
     imported = history.import_game(lines=export_of(solo)).game
     assert (imported.max_players, imported.astra_level) == (1, 5)
     assert imported.snapshot.state["result"] == solo.snapshot.state["result"]
+    battle = finished_game(8, players=1, seed=8, astra_level=3)  # with the player's choices for ASTRA
+    assert history.import_game(lines=export_of(battle)).game.snapshot.state["result"] == (
+        battle.snapshot.state["result"]
+    )
     with_bot = finished_game(3, players=3, seed=9, bot_seats=(1,))
     lines = export_of(with_bot)
     assert json.loads(lines[0])["seats"][1] == {"seat": 1, "bot": "greedy"}

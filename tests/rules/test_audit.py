@@ -40,6 +40,21 @@ def test_a_log_the_engine_appended_is_reenacted_to_its_replay(adventure: int) ->
     assert state.status == "finished" and state.result == log[-1]["data"]
 
 
+@pytest.mark.parametrize("kind", ["random", "greedy"])
+def test_a_solo_battle_is_reenacted_with_the_players_choices_for_astra(kind: str) -> None:
+    """In a solo Battle the player's choice of the planet ASTRA's card goes to (and of the moons
+    of its effect) is recorded as ASTRA's events, of no seat: each is what that choice causes."""
+    for seed in range(3):
+        rng = random.Random(f"audit/solo/{kind}/{seed}")
+        state, events = bots.play_game(adventure=8, bots=[bots.KINDS[kind](rng)], seed=seed, astra_level=4)
+        log = [*events, engine.result_event(state)]
+        assert engine.reenact(log) == engine.replay(log)
+    chosen = first(log, "astra_played", 1)
+    log = copy.deepcopy(log)
+    log[chosen]["data"]["space"] = "pl7.s3"
+    assert refusal(log).index == chosen
+
+
 def test_undone_moves_are_what_an_undo_causes() -> None:
     state = start_game(1, 2, seed=5)
     log = engine.new_game(adventure=1, players=2, seed=5)

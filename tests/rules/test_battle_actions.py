@@ -356,7 +356,7 @@ def test_each_mission_holds_for_the_side_that_meets_it_on_either_sheet(card: int
     letter = "ABC"[(card - 106) // 2]
     for sheet in (0, 1):  # alice's left sheet (she owns S), then bob's (alice owns N)
         state = game(missions={letter: card}, sheets={sheet: MISSION_SHEETS[card]})
-        owner_s = state.sheets[sheet].sides["S"]
+        owner_s = int(state.sheets[sheet].sides["S"])
         assert RULES.mission_holds(state, owner_s, card)
         assert not RULES.mission_holds(state, 1 - owner_s, card)
 
@@ -426,12 +426,6 @@ def test_a_players_total_adds_its_two_sides_missions_and_campaign_points() -> No
 
 
 # --- setup -------------------------------------------------------------------------------------
-
-
-def test_a_one_player_game_is_the_solo_mode_against_astra_and_is_refused() -> None:
-    with pytest.raises(engine.RuleViolation) as refusal:
-        engine.new_game(adventure=THE_BATTLE, players=1, seed=1)
-    assert refusal.value.code == "solo_not_available"
 
 
 def test_start_marks_go_on_the_side_they_name_of_the_seats_sheets() -> None:

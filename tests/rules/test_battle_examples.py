@@ -1,7 +1,6 @@
 """The worked examples of The Battle's rules (spec section 12), with the numbers they give: the
-scoring examples S1-S3, then turn examples T1-T4 played move by move. Example T5 and ASTRA's
-half of S2 are ASTRA's turns, which come with the solo mode (a one-player game is refused until
-then); S2's human sides are scored here."""
+scoring examples S1 and S3, then turn examples T1-T4 played move by move. The solo examples S2
+and T5 are in ``test_battle_solo``."""
 
 from games.rules import engine
 from tests.rules import playing
@@ -111,34 +110,6 @@ def test_s1_totals_winner_and_the_end() -> None:
     standings = RULES.standings(state)
     assert [score["total"] for score in standings["scores"]] == [86, 53]
     assert standings["winners"] == [ALICE]
-
-
-# --- S2: the human's sides of a solo game -----------------------------------------------------
-
-
-def test_s2_the_human_sides_of_the_solo_example() -> None:
-    """Side S of L and of R stand for the human (ASTRA's insignias on side N). Ties were
-    the human's in solo; the majority rule shares them, which scores the same for the human."""
-    sheet_l = battle(
-        {"pl1": "SSN", "pl2": "SSNNN", "pl3": "SNNNN", "pl4": "SSSSNNN", "pl5": "SSSNN", "pl6": "SSN"},
-        {"pl2": "S", "pl5": "NN", "pl6": "S"},
-        flags={"pl1": "S", "pl2": "S", "pl3": "N", "pl4": "S", "pl5": "N"},
-        S={"plant": 8, "water": 6, "green": 3, "blue": 2, "grey": 2, "planning": 2},
-        marks={"S.mission.A": 11, "S.mission.C": 4},
-    )  # fmt: skip
-    sheet_r = battle(
-        {"pl1": "SNN", "pl2": "SSSNN", "pl3": "SSSNN", "pl4": "SNNNN", "pl5": "SN", "pl6": "SSSNN",
-         "pl7": "N"},
-        {"pl3": "S"},
-        flags={"pl1": "N", "pl2": "S", "pl3": "S", "pl6": "S"},
-        S={"plant": 2, "water": 2, "blue": 2, "grey": 1, "planning": 1, "error": 2},
-    )  # fmt: skip
-    state = ended(game(sheets={0: sheet_l, 1: sheet_r}))
-    left = side_score(state, 0, "S")
-    assert [left[line] for line in LINES] == [25, 24, 12, 6, 12, -6, 0, 73]
-    right = side_score(state, 1, "S")
-    assert [right[line] for line in LINES] == [4, 6, 2, 12, 5, -3, -10, 16]
-    assert RULES.missions_of(sheet_l) + left["total"] + right["total"] == 104
 
 
 # --- S3: three players, maximum values ----------------------------------------------------------

@@ -41,3 +41,20 @@ def test_the_engine_version_changes_with_the_snapshot_format(monkeypatch: pytest
     before = snapshots.ENGINE_VERSION
     monkeypatch.setattr(snapshots, "FORMAT", snapshots.FORMAT + 1)
     assert snapshots._engine_version() != before
+
+
+def test_a_solo_battle_snapshot_keeps_astras_card_of_the_round() -> None:
+    """Taken while the player chooses where ASTRA's card goes (before it is placed) and right
+    after (placed, the hand still to complete), a snapshot reads back as the same state."""
+    rng = random.Random("snapshots/solo-battle")
+    final, events = bots.play_game(adventure=8, bots=[bots.greedy_bot(rng)], seed=3, astra_level=5)
+    state = GameState()
+    seen = set()
+    for event in events:
+        engine.evolve(state, event)
+        assert state.astra is not None
+        if event["kind"] in ("card_drawn", "astra_played"):
+            seen.add((state.astra.placed, len(state.astra.hand)))
+            assert _through_json(state) == state
+    assert {(False, 1), (True, 1)} <= seen
+    assert engine.result_event(state) == engine.result_event(final)

@@ -33,9 +33,12 @@ def astra_runs(worker: Worker, game: Game, message: str) -> list[dict[str, objec
     ]  # fmt: skip
 
 
-def test_a_solo_game_is_played_to_its_end_with_astras_turns_on_the_worker(worker: Worker) -> None:
+@pytest.mark.parametrize(("adventure", "level"), [(3, 5), (8, 4)])
+def test_a_solo_game_is_played_to_its_end_with_astras_turns_on_the_worker(
+    worker: Worker, adventure: int, level: int
+) -> None:
     user = player("solo")
-    game = commands.create_game(by=user, adventure=3, max_players=1, astra_level=5)
+    game = commands.create_game(by=user, adventure=adventure, max_players=1, astra_level=level)
     commands.start_game(game=game, by=user)
     play_to_the_end(game, user, random.Random(3))
     wait_for(lambda: Game.objects.get(pk=game.pk).status == Game.Status.FINISHED, 60, "scoring")
@@ -48,6 +51,14 @@ def test_a_solo_game_is_played_to_its_end_with_astras_turns_on_the_worker(worker
     assert len(done) >= last_turn  # each on the worker (an Effect card's choice splits a part)
     result = selectors.game_view(game=game, viewer=user)["result"]
     assert result["astra"]["total"] == selectors.game_view(game=game, viewer=user)["astra"]["score"]
+    if adventure == 8:  # ASTRA's own card of each turn, dealt in its part of the turn before
+        played = Counter(Event.objects.filter(game=game, kind="astra_played").values_list("turn", flat=True))
+        assert set(played) <= set(range(last_turn + 1)) and set(played.values()) == {1}
+        assert len(played) >= last_turn
+        # on the worker, unless the player chose the planet (then with the player's command)
+        by_worker = Event.objects.filter(game=game, kind="astra_played", actor=None).count()
+        by_player = Event.objects.filter(game=game, kind="astra_played", actor=user).count()
+        assert by_worker + by_player == len(played) and by_worker > 0
 
 
 def test_a_worker_killed_in_astras_part_of_a_turn_leaves_it_to_the_next_worker_once(

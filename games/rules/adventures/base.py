@@ -19,7 +19,8 @@ same on every sheet lives here once:
   final ranks by score then fewer System Errors;
 - solo, against ASTRA: what an Effect card crosses on the sheet (by default one of the race
   bonuses still unmarked, the player's choice), what earns ASTRA bonuses (by default circling
-  a race bonus), and the result against ASTRA's total.
+  a race bonus), the result against ASTRA's total, and (adventure 8 only) the card ASTRA
+  places on the sheets itself each round.
 """
 
 from collections.abc import Callable, Iterable, Sequence
@@ -32,7 +33,7 @@ from games.rules.actions import ASTRONAUT, astronaut_numbers
 from games.rules.cards import Combination
 from games.rules.ending import standard_end_reasons
 from games.rules.errors import RuleViolation
-from games.rules.events import Recorder, SeatSetup
+from games.rules.events import Event, Recorder, SeatSetup
 from games.rules.events import SheetSetup as SheetOpening
 from games.rules.layout import SheetLayout
 from games.rules.missions import MISSION_BOX, MISSION_BOXES
@@ -89,7 +90,8 @@ class Adventure(Generic[L]):
     settle_outcome = "no_effect"
     # Whether the steps of one frame are alike, the first standing for all (listed once).
     frame_steps_alike = False
-    # The fewest seats a game of this adventure is dealt for (``players_problem`` refuses fewer).
+    # The fewest seats a game of this adventure is dealt for without ASTRA (fewer: one player
+    # against ASTRA only); ``players_problem`` says which counts are not played at all.
     min_players = 1
 
     def __init__(self) -> None:
@@ -721,9 +723,41 @@ class Adventure(Generic[L]):
             return int(self.astra_card["bonuses_per_trigger"])
         return 0
 
-    def astra_turn_start(self, rec: Recorder) -> None:
-        """What ASTRA does on the sheets itself as a solo turn begins, before the player's hand
-        is complete: nothing in adventures 1-7 (adventure 8's ASTRA places a card)."""
+    def astra_bonuses_earned(
+        self, state: GameState, seat: int, events: Sequence[Event]
+    ) -> list[tuple[int, str]]:
+        """The ASTRA bonuses ``events`` (just recorded, ``state`` after them) earn the player,
+        each as its count and the element that earned it: by default what ``astra_bonuses``
+        gives each mark on the sheet the seat plays."""
+        sheet = state.seats[seat].sheet
+        earned = []
+        for event in events:
+            data = event["data"]
+            if event["kind"] != "mark" or data["sheet"] != sheet:
+                continue
+            count = self.astra_bonuses(data["element"], data["mark"])
+            if count:
+                earned.append((count, data["element"]))
+        return earned
+
+    # Whether ASTRA plays a card of its own on the sheets each round (adventure 8): it draws
+    # one card first, plays it (``astra_placements``, ``astra_play``), then the hand is completed.
+    astra_places_cards = False
+
+    def astra_sheet(self, state: GameState) -> Sheet:
+        """The sheet ASTRA's part of the turn acts on (its Effect cards): the player's (adventure
+        8: the sheet of the round being dealt)."""
+        return state.sheet_of(0)
+
+    def astra_placements(self, state: GameState) -> list[str]:
+        """Where ASTRA's card of the round may go (the player chooses when there are several;
+        empty: nowhere). Only for an adventure whose ASTRA places cards."""
+        return []
+
+    def astra_play(self, rec: Recorder, target: str | None) -> None:
+        """ASTRA plays its card of the round on ``target`` (one of ``astra_placements``, or
+        None when there was none). Only for an adventure whose ASTRA places cards."""
+        raise NotImplementedError
 
     def solo_end_reasons(self, state: GameState, astra_score: dict[str, Any]) -> list[dict[str, Any]]:
         """End conditions of a solo game beyond the common ones, met at the end of a turn

@@ -46,8 +46,10 @@ Readings taken where the sources disagree (spec section 10), and choices of this
 - 10.2: turn 1 is played on the left sheet (side S);
 - 10.3: control is resolved the moment the last space is filled, before the space's bonus and
   the action, and the moon of the just-completed planet is closed to them;
-- 10.4-10.6 concern ASTRA: a one-player game (the solo mode against ASTRA) is refused with
-  ``solo_not_available`` until ASTRA plays this sheet;
+- 10.4-10.6 concern ASTRA: a one-player game is the solo mode against ASTRA, with the
+  official rulebook's layout (10.6: ASTRA on side N of both sheets), both insignias of an ASTRA
+  effect on one moon when it has room (10.4) and no ASTRA moon insignia on a planet it just
+  completed (10.5); see ``battle_solo``, which names its readings;
 - 10.7: astronaut modifiers stack: with the Astronaut action (a = 1) and k circled symbols any
   number within 2(a + k) of the card's, inside 0-17, may be used; the pick spends the fewest
   symbols that reach the planet chosen, the Astronaut action counting first, and the number
@@ -82,18 +84,19 @@ Readings taken where the sources disagree (spec section 10), and choices of this
 """
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from typing import Any
 
 from games.rules import cards
 from games.rules import modifiers as modifiers_rules
 from games.rules.actions import ASTRONAUT
+from games.rules.adventures import battle_solo
 from games.rules.adventures.base import Adventure, Option, Step, error_choices
 from games.rules.adventures.battle_layout import SIDES, TYPES, Layout, Planet
 from games.rules.cards import ACTIONS, Combination
 from games.rules.errors import RuleViolation
-from games.rules.events import Recorder, SeatSetup, SheetSetup
+from games.rules.events import Event, Recorder, SeatSetup, SheetSetup
 from games.rules.sheet import CIRCLE, CROSS, MAX_NUMBER, MIN_NUMBER, Marks, all_filled
 from games.rules.state import GameState, Sheet
 
@@ -125,13 +128,15 @@ class BattleRules(Adventure[Layout]):
     """The rules of adventure 8 (see the module docstring)."""
 
     layout_class = Layout
-    min_players = 2
+    min_players = 2  # one player plays against ASTRA
+    astra_places_cards = True
 
     def __init__(self) -> None:
         super().__init__()
         self.side_missions = self.side_mission_table()
         self.reaches = self._reaches()
         self.step_actions = self._step_actions()
+        self.flags = frozenset(planet.flag for planet in self.layout.planets.values())
 
     def step_table(self) -> dict[str, Step]:
         return {
@@ -186,31 +191,24 @@ class BattleRules(Adventure[Layout]):
 
     # --- setup -----------------------------------------------------------------------------
 
-    def players_problem(self, players: int) -> RuleViolation | None:
-        if players < self.min_players:
-            return RuleViolation(
-                "solo_not_available",
-                "A one-player game of The Battle is played against ASTRA, which does not play "
-                "this adventure yet: play it with 2 to 6 players.",
-            )
-        return None
-
     def seating(
         self, players: int, modifiers: dict[int, list[dict[str, Any]]]
     ) -> tuple[list[SheetSetup], list[SeatSetup]]:
         """Sheet k shared by seat k (side S) and seat k+1 mod n (side N); each seat plays its
         left sheet (side S) and its right sheet (side N), in that order. Each side's owner's
-        modifiers set up that side."""
+        modifiers set up that side. One player plays against ASTRA (``battle_solo.seating``)."""
+        if players == 1:
+            return battle_solo.seating(self, modifiers.get(0, []))
         sheets: list[SheetSetup] = []
         left: dict[int, int] = {}
         right: dict[int, int] = {}
         for row in self.layout.seating_tables[players]:
-            sides = {side: row[side] for side in SIDES}
+            owners = {side: row[side] for side in SIDES}
             left[row["S"]], right[row["N"]] = row["sheet"], row["sheet"]
             marks: Marks = {ship: side for side, ship in self.layout.ships.items()}
             error_boxes: list[str] = []
             bonus = 0
-            for side, owner in sides.items():
+            for side, owner in owners.items():
                 setup = modifiers_rules.sheet_from(
                     modifiers.get(owner, []), error_boxes=self.layout.side_error_boxes[side]
                 )
@@ -224,7 +222,7 @@ class BattleRules(Adventure[Layout]):
                 {
                     "id": row["sheet"],
                     "seats": [row["S"], row["N"]],
-                    "sides": sides,
+                    "sides": dict(owners),
                     "error_boxes": error_boxes,
                     "marks": marks,
                     "bonus_points": bonus,
@@ -429,20 +427,34 @@ class BattleRules(Adventure[Layout]):
                 counts[str(owner)] += 1
         return counts
 
-    def majority(self, marks: Marks, planet: Planet) -> str:
-        """Who controls the planet by its insignias: the side with strictly more, else both."""
+    def majority(self, marks: Marks, planet: Planet, *, tie: str = SHARED) -> str:
+        """Who controls the planet by its insignias: the side with strictly more, else ``tie``
+        (both; against ASTRA only the player, side S)."""
         counts = self.insignias(marks, planet)
         if counts["S"] == counts["N"]:
-            return SHARED
+            return tie
         return "S" if counts["S"] > counts["N"] else "N"
 
-    def resolve_control(self, rec: Recorder, seat: int, planet: Planet) -> None:
-        """A planet just completed: its flag goes to the majority, and it is circled."""
-        marks = rec.sheet(seat).marks
+    @staticmethod
+    def tie_of(sheet: Sheet) -> str:
+        """Who a tie for a planet of the sheet goes to: both sides, or against ASTRA only the
+        player's (spec 9.4)."""
+        return "S" if battle_solo.is_solo(sheet) else SHARED
+
+    def resolve_control(
+        self, rec: Recorder, seat: int | None, planet: Planet, *, sheet: int | None = None
+    ) -> None:
+        """A planet just completed: its flag goes to the majority, and it is circled (on the
+        sheet the seat plays, or on ``sheet``: where ASTRA plays)."""
+        index = rec.state.seats[seat].sheet if sheet is None and seat is not None else sheet
+        assert index is not None
+        played = rec.state.sheets[index]
+        marks = played.marks
         if planet.done in marks or not all_filled(marks, planet.spaces):
             return
-        rec.emit("mark", seat, element=planet.flag, mark=self.majority(marks, planet))
-        rec.emit("mark", seat, element=planet.done, mark=CIRCLE)
+        flag = self.majority(marks, planet, tie=self.tie_of(played))
+        rec.emit("mark", seat, sheet=index, element=planet.flag, mark=flag)
+        rec.emit("mark", seat, sheet=index, element=planet.done, mark=CIRCLE)
 
     # --- System Errors ---------------------------------------------------------------------
 
@@ -724,13 +736,14 @@ class BattleRules(Adventure[Layout]):
         """A sheet's usable System Error boxes, by the side they belong to."""
         return {side: tuple(box for box in error_boxes if box.startswith(f"{side}.")) for side in SIDES}
 
-    def control(self, marks: Marks, planet: Planet, *, final: bool) -> str:
+    def control(self, marks: Marks, planet: Planet, *, final: bool, tie: str = SHARED) -> str:
         """The sides whose insignia is on the planet's flag (``S``, ``N``, ``SN`` or none);
-        once the game has ended, a planet without a flag is resolved by majority."""
+        once the game has ended, a planet without a flag is resolved by majority (a tie going
+        to ``tie``)."""
         flag = marks.get(planet.flag)
         if flag is not None:
             return str(flag)
-        return self.majority(marks, planet) if final else ""
+        return self.majority(marks, planet, tie=tie) if final else ""
 
     def errors_marked_on(self, sheet: Sheet, side: str, marks: Marks) -> int:
         return sum(1 for box in self.layout.side_error_boxes[side] if box in marks)
@@ -740,8 +753,9 @@ class BattleRules(Adventure[Layout]):
         controls by type and its multipliers."""
         track = self.layout.track
         controlled = dict.fromkeys(TYPES, 0)
+        tie = self.tie_of(sheet)
         for planet in self.layout.planets.values():
-            if side in self.control(marks, planet, final=final):
+            if side in self.control(marks, planet, final=final, tie=tie):
                 controlled[planet.type] += 1
         multipliers = {kind: track(side, kind).value(marks) for kind in TYPES}
         lines = {
@@ -776,12 +790,12 @@ class BattleRules(Adventure[Layout]):
         on its right sheet, and its campaign points."""
         final = state.status != "playing"
         home = state.home_sheet(seat)
-        sides = {}
-        for index in state.seats[seat].sheets:
+        sides = []
+        for index in state.seats[seat].sheets:  # its left sheet, then its right one
             sheet = state.sheets[index]
             side = side_of(sheet, seat)
-            sides[side] = (sheet, self.side_score(sheet, side, sheet.marks, final=final))
-        (left, left_score), (right, right_score) = sides["S"], sides["N"]
+            sides.append((sheet, side, self.side_score(sheet, side, sheet.marks, final=final)))
+        (left, _, left_score), (right, _, right_score) = sides
         score = {
             "missions": self.missions_of(home.marks),
             "left": left_score["total"],
@@ -794,7 +808,7 @@ class BattleRules(Adventure[Layout]):
             "left_sheet": left.id,
             "right_sheet": right.id,
             "system_errors_marked": sum(
-                self.errors_marked_on(sheet, side, sheet.marks) for side, (sheet, _) in sides.items()
+                self.errors_marked_on(sheet, side, sheet.marks) for sheet, side, _ in sides
             ),
             "total": total,
         }
@@ -862,6 +876,36 @@ class BattleRules(Adventure[Layout]):
         )
         return held * (track.values[crossed + 1] - track.values[crossed])
 
+    # --- solo: ASTRA on the sheets (battle_solo) ----------------------------------------------
+
+    def astra_sheet(self, state: GameState) -> Sheet:
+        """The sheet of the round ASTRA's part deals: its card and its Effect cards play there."""
+        return battle_solo.round_sheet(state)
+
+    def astra_placements(self, state: GameState) -> list[str]:
+        assert state.astra is not None
+        number = cards.CARDS[state.astra.hand[0]].number
+        return battle_solo.placements(self, self.astra_sheet(state).marks, number)
+
+    def astra_play(self, rec: Recorder, target: str | None) -> None:
+        assert rec.state.astra is not None
+        battle_solo.play(self, rec, rec.state.astra.hand[0], target)
+
+    def astra_targets(self, state: GameState, sheet: Sheet, letter: str, deck_pass: int) -> list[str]:
+        """The outcomes of the ASTRA effect on the sheet of the round (every Effect card acts
+        alike on both passes)."""
+        return battle_solo.effect_outcomes(self, sheet.marks)
+
+    def astra_effect(
+        self, rec: Recorder, seat: int, letter: str, deck_pass: int, target: str | None
+    ) -> None:
+        battle_solo.apply_effect(rec, target)
+
+    def astra_bonuses_earned(
+        self, state: GameState, seat: int, events: Sequence[Event]
+    ) -> list[tuple[int, str]]:
+        return battle_solo.bonuses_earned(self, state, events)
+
     def derived(self, state: GameState, sheet: Sheet, *, marks: Marks) -> dict[str, Any]:
         """What a front end draws: each planet (insignias by side, next space, moon, flag and
         who controls it), the asteroid field from both ends, and both side panels."""
@@ -869,7 +913,10 @@ class BattleRules(Adventure[Layout]):
         planets = self.layout.planets.values()
         asteroids = self.layout.asteroids
         return {
-            "planets": {planet.id: self._planet_view(marks, planet, final=final) for planet in planets},
+            "planets": {
+                planet.id: self._planet_view(marks, planet, final=final, tie=self.tie_of(sheet))
+                for planet in planets
+            },
             "asteroids": {
                 "claimed": {side: [a for a in asteroids if marks.get(a) == side] for side in SIDES},
                 "next": {side: self.next_asteroid(marks, side) for side in SIDES},
@@ -878,7 +925,7 @@ class BattleRules(Adventure[Layout]):
             "panels": {side: self._panel_view(sheet, side, marks) for side in SIDES},
         }  # fmt: skip
 
-    def _planet_view(self, marks: Marks, planet: Planet, *, final: bool) -> dict[str, Any]:
+    def _planet_view(self, marks: Marks, planet: Planet, *, final: bool, tie: str) -> dict[str, Any]:
         complete = planet.done in marks
         return {
             "type": planet.type,
@@ -890,8 +937,8 @@ class BattleRules(Adventure[Layout]):
             "moon_open": not complete and any(moon not in marks for moon in planet.moon),
             "complete": complete,
             "flag": str(marks.get(planet.flag, "")),
-            "control": self.control(marks, planet, final=final),
-            "leader": self.majority(marks, planet),
+            "control": self.control(marks, planet, final=final, tie=tie),
+            "leader": self.majority(marks, planet, tie=tie),
             "plant_symbols_left": sum(1 for s in planet.plants if s not in marks),
             "water_symbols_left": sum(1 for s in planet.waters if s not in marks),
         }

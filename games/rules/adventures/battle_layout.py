@@ -111,6 +111,23 @@ class Layout(SheetLayout):
         return {space: raw["bonus"] for space, raw in self.spaces.items() if raw["bonus"]}
 
     @cached_property
+    def number_to_planets(self) -> dict[int, tuple[str, ...]]:
+        """The planets accepting each number 0-17, in planet order."""
+        return {int(number): tuple(planets) for number, planets in self.raw["number_to_planets"].items()}
+
+    @cached_property
+    def astra_planet_order(self) -> tuple[str, ...]:
+        """The order ASTRA walks the planets in, cyclically, when none accepting its number has
+        room."""
+        return tuple(self.raw["planet_order_for_astra"])
+
+    @cached_property
+    def astra_actions(self) -> dict[str, str]:
+        """What ASTRA does for each action of its card (energy is played as robot, astronaut as
+        planning)."""
+        return dict(self.raw["astra"]["turn"]["action_substitution"])
+
+    @cached_property
     def planet_spaces(self) -> frozenset[str]:
         """The 33 planet spaces: all filled on one sheet ends the game."""
         return frozenset(self.spaces)
