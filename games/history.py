@@ -4,7 +4,7 @@ The export is one header line, then one line per event in seq order:
 
     {"format": "moon-game/1", "game": 12, "adventure": 3, "players": 2,
      "seats": [{"seat": 0, "username": "ann"}, {"seat": 1, "bot": "greedy"}]}
-    {"seq": 1, "turn": 0, "seat": null, "kind": "game_started", "v": 2, "data": {...},
+    {"seq": 1, "turn": 0, "seat": null, "kind": "game_started", "v": 3, "data": {...},
      "created_at": "2026-11-25T10:00:00.000000+00:00", "prev_hash": "000...0", "hash": "9f2..."}
 
 ``v`` (the version of the kind's schema the event was stored with) is carried beside the

@@ -548,7 +548,7 @@ GAME: frozenset[str] = frozenset()
 KINDS: dict[str, Kind] = {
     kind.name: kind
     for kind in (
-        Kind("game_started", 2, GameStarted, _game_started, ALL),
+        Kind("game_started", 3, GameStarted, _game_started, ALL),
         Kind("turn_started", 1, TurnStarted, _turn_started, ALL),
         Kind("number_written", 2, NumberWritten, _number_written, SEAT_AND_SHEET),
         Kind("insignia_drawn", 1, InsigniaDrawn, _insignia_drawn, SEAT_AND_SHEET),

@@ -59,7 +59,9 @@ def _setup_v1(event: Event) -> dict[str, Any]:
     }
 
 
-# --- version 2 -> 3 of system_error: a box may be None (none left to mark) -------------------
+# --- versions 2 -> 3 that only widened a field ------------------------------------------------
+# system_error: a box may be None (none left to mark); game_started: a sheet's side may be
+# owned by ASTRA ("astra"), in the solo Battle.
 
 
 def _unchanged(event: Event) -> dict[str, Any]:
@@ -69,6 +71,7 @@ def _unchanged(event: Event) -> dict[str, Any]:
 
 UPCASTERS: dict[tuple[str, int], Upcaster] = {
     ("game_started", 1): _setup_v1,
+    ("game_started", 2): _unchanged,
     ("number_written", 1): _sheet_of_seat,
     ("system_error", 1): _sheet_of_seat,
     ("system_error", 2): _unchanged,

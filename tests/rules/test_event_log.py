@@ -96,6 +96,15 @@ def test_a_system_error_of_version_2_reads_as_version_3_unchanged() -> None:
     assert engine.schema_problem(read) is None
 
 
+def test_a_setup_of_version_2_reads_as_version_3_unchanged() -> None:
+    """Version 3 only lets a shared sheet's side be owned by ASTRA: a stored v2 reads as it was."""
+    opening = engine.new_game(adventure=8, players=3, seed=4)[0]
+    stored: Event = {**opening, "v": 2}
+    read = engine.upcast(stored)
+    assert read == {**opening, "v": 3}
+    assert engine.schema_problem(read) is None
+
+
 def test_a_current_event_is_read_as_it_is() -> None:
     opening = engine.new_game(adventure=1, players=2, seed=5)
     assert all(engine.upcast(event) is event for event in opening)

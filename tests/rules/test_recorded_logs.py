@@ -1,4 +1,4 @@
-"""Logs recorded with an earlier event format replay to the same sheets and result today."""
+"""Logs recorded with earlier event formats replay to the same sheets and result today."""
 
 import json
 from pathlib import Path
@@ -6,9 +6,12 @@ from typing import Any
 
 import pytest
 
-from games.rules import engine
+from games.rules import engine, events
 
-RECORDED = sorted((Path(__file__).parent.parent / "fixtures" / "logs_v1").glob("*.json"))
+FIXTURES = Path(__file__).parent.parent / "fixtures"
+RECORDED_V1 = sorted((FIXTURES / "logs_v1").glob("*.json"))
+RECORDED_V2 = sorted((FIXTURES / "logs_v2").glob("*.json"))
+RECORDED = RECORDED_V1 + RECORDED_V2
 
 
 def load(path: Path) -> dict[str, Any]:
@@ -16,7 +19,7 @@ def load(path: Path) -> dict[str, Any]:
     return recorded
 
 
-@pytest.mark.parametrize("path", RECORDED, ids=[path.stem for path in RECORDED])
+@pytest.mark.parametrize("path", RECORDED_V1, ids=[path.stem for path in RECORDED_V1])
 def test_a_recorded_game_replays_to_its_sheets_and_result(path: Path) -> None:
     recorded = load(path)
     expected = recorded["expected"]
@@ -31,13 +34,38 @@ def test_a_recorded_game_replays_to_its_sheets_and_result(path: Path) -> None:
         assert view["score"] == sheet["score"]
 
 
+@pytest.mark.parametrize("path", RECORDED_V2, ids=[path.stem for path in RECORDED_V2])
+def test_a_game_recorded_with_the_version_2_setup_replays_to_its_sheets_and_result(path: Path) -> None:
+    recorded = load(path)
+    expected = recorded["expected"]
+    assert recorded["events"][0]["v"] == 2
+    state = engine.replay(recorded["events"])
+    assert state.status == "finished"
+    assert (state.turn, state.end, state.result) == (expected["turn"], expected["end"], expected["result"])
+    assert len(state.sheets) == len(expected["sheets"])
+    for sheet, drawn in expected["sheets"].items():
+        view = engine.sheet_view(state, int(sheet), viewer=None)
+        assert (view["marks"], view["score"]) == (drawn["marks"], drawn["score"]), f"sheet {sheet}"
+
+
 @pytest.mark.parametrize("path", RECORDED, ids=[path.stem for path in RECORDED])
 def test_a_recorded_game_scores_the_same_when_scored_again(path: Path) -> None:
-    events = load(path)["events"]
-    assert events[-1]["kind"] == "result"
-    state = engine.replay(events[:-1])
-    assert engine.result_event(state)["data"] == events[-1]["data"]
+    stored = load(path)["events"]
+    assert stored[-1]["kind"] == "result"
+    state = engine.replay(stored[:-1])
+    assert engine.result_event(state)["data"] == stored[-1]["data"]
 
 
-def test_there_are_recorded_logs_of_every_adventure_of_that_format() -> None:
-    assert {load(path)["adventure"] for path in RECORDED} == {1, 2, 3, 4}
+@pytest.mark.parametrize("path", RECORDED_V2, ids=[path.stem for path in RECORDED_V2])
+def test_every_event_of_a_version_2_log_reads_as_a_current_event(path: Path) -> None:
+    for stored in load(path)["events"]:
+        read = engine.upcast(stored)
+        assert read["v"] == events.KINDS[stored["kind"]].version
+        assert engine.schema_problem(read) is None, stored
+
+
+def test_there_are_recorded_logs_of_every_adventure_of_each_format() -> None:
+    assert {load(path)["adventure"] for path in RECORDED_V1} == {1, 2, 3, 4}
+    v2 = [load(path) for path in RECORDED_V2]
+    assert {recorded["adventure"] for recorded in v2} == set(range(1, 9))
+    assert {recorded["adventure"] for recorded in v2 if recorded["astra_level"]} == set(range(1, 9))
