@@ -3,7 +3,8 @@ playable adventure, step forward and back, jump to a turn, and find on every dra
 marks the API's `/replay?seq=` gives the game's players for that moment: on a Battle sheet, each
 side's panel with its owner and the side played at that moment; in a solo game, ASTRA's pile,
 bonuses, pass, score and the hand, as the player's replay has them, and ASTRA's part of the turn
-in words. Players who are not staff get the admin's login page instead. Screenshots of each
+in words (a solo Battle's sheets with ASTRA as the owner of side N).
+Players who are not staff get the admin's login page instead. Screenshots of each
 page, and of one sheet at full size, go to var/browser/."""
 
 import re
@@ -167,7 +168,7 @@ def expected_panels(game: Game, seq: int) -> list[dict[str, dict[str, str]]]:
         view = engine.referee_sheet_view(state, sheet.id)
         sheets.append({
             side: {
-                "owner": f"seat {seat} ({names[int(seat)]})",
+                "owner": f"seat {seat} ({names[seat]})" if seat in names else "ASTRA",
                 "active": "true" if seat == view["active_seat"] else "false",
                 "total": str(view["score"][side]["total"]),
             }
@@ -260,7 +261,7 @@ def test_staff_step_through_a_finished_game_and_see_what_replay_reports(
     assert seq_shown(browser) == last
 
 
-@pytest.mark.parametrize("adventure", [1, 5])
+@pytest.mark.parametrize("adventure", [1, 5, BATTLE])
 def test_staff_step_through_a_solo_game_and_see_astra_as_the_players_replay_has_it(
     browser: Any, site: str, adventure: int
 ) -> None:
@@ -299,6 +300,15 @@ def test_staff_step_through_a_solo_game_and_see_astra_as_the_players_replay_has_
     assert drawn(browser) == [as_text(sheet["marks"]) for sheet in replay["sheets"]]
     shoot(browser, f"solo-adventure-{adventure}-turn-{turn}")
     shoot_one(browser, "#astra", f"solo-adventure-{adventure}-turn-{turn}-astra")
+    if adventure == BATTLE:  # ASTRA owns side N of both sheets; the player plays S of one a round
+        shown = panels(browser)
+        assert shown == expected_panels(game, flip)
+        assert [{side: sides[side]["owner"] for side in sides} for sides in shown] == [
+            {"N": "ASTRA", "S": f"seat 0 ({game.creator.username})"}
+        ] * 2
+        played = ["true", "false"] if turn % 2 else ["false", "true"]
+        assert [sides["S"]["active"] for sides in shown] == played
+        shoot_one(browser, "figure.sheet-figure", f"solo-adventure-{adventure}-turn-{turn}-sheet-0")
 
     # ASTRA's part of that turn, event by event, in words
     took = Event.objects.filter(game=game, kind="astra_took", turn=turn).first()
