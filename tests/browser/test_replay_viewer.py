@@ -168,7 +168,7 @@ def expected_panels(game: Game, seq: int) -> list[dict[str, dict[str, str]]]:
         view = engine.referee_sheet_view(state, sheet.id)
         sheets.append({
             side: {
-                "owner": f"seat {seat} ({names[seat]})" if seat in names else "ASTRA",
+                "owner": f"seat {seat} ({names[seat]})" if isinstance(seat, int) else "ASTRA",
                 "active": "true" if seat == view["active_seat"] else "false",
                 "total": str(view["score"][side]["total"]),
             }
