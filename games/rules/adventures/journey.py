@@ -61,7 +61,7 @@ from games.rules.adventures.wilds import WildActions
 from games.rules.cards import ACTIONS
 from games.rules.errors import RuleViolation
 from games.rules.events import Recorder
-from games.rules.sheet import CIRCLE, CROSS, MAX_NUMBER, MIN_NUMBER, Marks, first_unmarked
+from games.rules.sheet import CIRCLE, CROSS, MAX_NUMBER, MIN_NUMBER, Marks, first_unmarked, open_runs
 from games.rules.state import GameState, Sheet
 
 WALL = "wall"
@@ -83,6 +83,12 @@ TANK_RUN_NEEDED = 4
 
 # Solo: ASTRA's count of complete zones is its Energy cards by pairs (spec section 9).
 ENERGY_CARDS_PER_ASTRA_ZONE = 2
+
+# The greedy bot's room to write (``prospects``): a number a card shows counts ROOM_SCALE,
+# one only an Astronaut shift writes (0, 16, 17) RARE_ROOM.
+CARD_MIN, CARD_MAX = 1, 15
+ROOM_SCALE = 2
+RARE_ROOM = 1
 
 UNMARKABLE_KINDS = ("mission_box", "score_box", "rank_box", "campaign_area", "station")
 
@@ -287,6 +293,18 @@ class JourneyRules(WildActions[Layout]):
         zone = self.layout.zone_of(marks, option["space"])
         completes = all(space in marks or space == option["space"] for space in zone.spaces)
         return (zone.id if completes else None, "modifier" in option, option.get("wild"))
+
+    def prospects(self, state: GameState, sheet: Sheet, marks: Marks) -> int:
+        """The room left to write: how many more numbers the trajectory can still take. A
+        gap of empty spaces between two numbers of a zone takes at most as many numbers as
+        lie between them, so a number written in the middle of a long empty stretch, or a
+        wall cut where the stretch is short of numbers, keeps the sheet writable; a sheet
+        with no room left ends in System Errors."""
+        return sum(
+            min(len(run) * ROOM_SCALE, _room(low, high))
+            for zone in self.numbering_zones(marks)
+            for low, high, run in _gaps(marks, zone)
+        )
 
     def after_system_error(self, rec: Recorder, seat: int, box: str) -> None:
         if box in self.layout.error_gives_energy:
@@ -534,6 +552,23 @@ class JourneyRules(WildActions[Layout]):
             "walls": [wall for wall in self.layout.walls if wall in marks],
             "available_wilds": self.available_wilds(marks),
         }
+
+
+def _room(low: int, high: int) -> int:
+    """How many numbers lie strictly between ``low`` and ``high``, in ROOM_SCALE units: the
+    numbers no card shows (only an Astronaut shift writes them) count for less."""
+    return sum(ROOM_SCALE if CARD_MIN <= n <= CARD_MAX else RARE_ROOM for n in range(low + 1, high))
+
+
+def _gaps(marks: Marks, zone: tuple[str, ...]) -> list[tuple[int, int, list[str]]]:
+    """The empty spaces of ``zone`` grouped by the open range (low, high) they share."""
+    gaps: list[tuple[int, int, list[str]]] = []
+    for space, low, high in open_runs(marks, zone):
+        if gaps and gaps[-1][:2] == (low, high):
+            gaps[-1][2].append(space)
+        else:
+            gaps.append((low, high, [space]))
+    return gaps
 
 
 def _write_option(
