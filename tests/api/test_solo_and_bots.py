@@ -198,12 +198,13 @@ def test_bot_seats_are_added_by_the_creator_in_the_lobby_only(
     assert post(bob, f"/api/v1/games/{other['id']}/bots", {"kind": "random"}).status_code == 404
 
 
-@pytest.mark.parametrize(("adventure", "bots"), [(4, 5), (6, 2)])
+@pytest.mark.parametrize(("adventure", "bots"), [(4, 5), (6, 2), (8, 3)])
 def test_one_player_and_greedy_bots_play_a_game_to_its_end(
     alice: APIClient, post: Any, adventure: int, bots: int
 ) -> None:
     """Five bots in The Mine; two in The Virus, whose bots also place their grey virus before
-    the first turn and choose where viruses infect them in phase 5."""
+    the first turn and choose where viruses infect them in phase 5; three in The Battle, where
+    the player shares each of their two sheets with a bot."""
     player = CheckedClient(alice, load(alice), post)
     game = player.post("/api/v1/games", {"adventure": adventure, "max_players": bots + 1}).json()
     base = f"/api/v1/games/{game['id']}"
