@@ -94,6 +94,15 @@ def open_runs(marks: Marks, zone: Sequence[str]) -> list[tuple[str, int, int]]:
     return runs
 
 
+def open_gaps(marks: Marks, zone: Sequence[str]) -> list[tuple[int, int, tuple[str, ...]]]:
+    """The runs of empty spaces of ``zone`` between two numbers, each with the open range
+    (low, high) of the numbers its spaces take (as ``open_runs`` gives it)."""
+    gaps: dict[tuple[int, int], list[str]] = {}
+    for space, low, high in open_runs(marks, zone):
+        gaps.setdefault((low, high), []).append(space)
+    return [(low, high, tuple(spaces)) for (low, high), spaces in gaps.items()]
+
+
 def open_ranges(marks: Marks, zones: Iterable[Sequence[str]]) -> dict[str, tuple[int, int]]:
     """The open range of every empty space of ``zones`` (as ``open_runs`` gives it); a space
     in several zones takes the numbers all of them allow."""

@@ -61,7 +61,7 @@ from games.rules.adventures.wilds import WildActions
 from games.rules.cards import ACTIONS
 from games.rules.errors import RuleViolation
 from games.rules.events import Recorder
-from games.rules.sheet import CIRCLE, CROSS, MAX_NUMBER, MIN_NUMBER, Marks, first_unmarked, open_runs
+from games.rules.sheet import CIRCLE, CROSS, MAX_NUMBER, MIN_NUMBER, Marks, first_unmarked, open_gaps
 from games.rules.state import GameState, Sheet
 
 WALL = "wall"
@@ -303,7 +303,7 @@ class JourneyRules(WildActions[Layout]):
         return sum(
             min(len(run) * ROOM_SCALE, _room(low, high))
             for zone in self.numbering_zones(marks)
-            for low, high, run in _gaps(marks, zone)
+            for low, high, run in open_gaps(marks, zone)
         )
 
     def after_system_error(self, rec: Recorder, seat: int, box: str) -> None:
@@ -558,17 +558,6 @@ def _room(low: int, high: int) -> int:
     """How many numbers lie strictly between ``low`` and ``high``, in ROOM_SCALE units: the
     numbers no card shows (only an Astronaut shift writes them) count for less."""
     return sum(ROOM_SCALE if CARD_MIN <= n <= CARD_MAX else RARE_ROOM for n in range(low + 1, high))
-
-
-def _gaps(marks: Marks, zone: tuple[str, ...]) -> list[tuple[int, int, list[str]]]:
-    """The empty spaces of ``zone`` grouped by the open range (low, high) they share."""
-    gaps: list[tuple[int, int, list[str]]] = []
-    for space, low, high in open_runs(marks, zone):
-        if gaps and gaps[-1][:2] == (low, high):
-            gaps[-1][2].append(space)
-        else:
-            gaps.append((low, high, [space]))
-    return gaps
 
 
 def _write_option(

@@ -89,7 +89,7 @@ from games.rules.errors import RuleViolation
 from games.rules.events import Recorder
 from games.rules.missions import MISSION_BOX
 from games.rules.options import Group, Options
-from games.rules.sheet import CIRCLE, CROSS, LINE, MAX_NUMBER, MIN_NUMBER, Marks, X, open_runs
+from games.rules.sheet import CIRCLE, CROSS, LINE, MAX_NUMBER, MIN_NUMBER, Marks, X, open_gaps, open_runs
 from games.rules.state import GameState, Sheet
 
 GREY = "grey"
@@ -315,7 +315,7 @@ class VirusRules(WildActions[Layout]):
             if found is None:
                 if len(cache) >= FLOOR_CACHE_SIZE:
                     cache.clear()
-                found = cache[key] = _runs(marks, zone)
+                found = cache[key] = open_gaps(marks, zone)
             runs += found
         return runs
 
@@ -851,15 +851,6 @@ def _active(marks: Marks, quarter: Quarter) -> bool:
 def _runs_propagation(step: str) -> bool:
     """Whether a waiting step runs (or goes on with) a propagation, with no choice of its own."""
     return step == PROPAGATION or step.startswith(SPREAD)
-
-
-def _runs(marks: Marks, zone: tuple[str, ...]) -> list[tuple[int, int, tuple[str, ...]]]:
-    """The runs of empty spaces of a floor between two numbers, each with the open range of the
-    numbers its spaces take (``low < number < high``, as ``open_runs`` gives them)."""
-    runs: dict[tuple[int, int], list[str]] = {}
-    for space, low, high in open_runs(marks, zone):
-        runs.setdefault((low, high), []).append(space)
-    return [(low, high, tuple(spaces)) for (low, high), spaces in runs.items()]
 
 
 def _first_free(marks: Marks, elements: Iterable[str]) -> str | None:
