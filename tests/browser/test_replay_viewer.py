@@ -67,13 +67,23 @@ def drawn(browser: Any) -> list[dict[str, str]]:
 def follow(browser: Any, css: str) -> None:
     """Click a link or button that loads another page, and wait until it has replaced this one
     (a click returns before the next page is there)."""
+    from selenium.common.exceptions import WebDriverException
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support import expected_conditions
     from selenium.webdriver.support.wait import WebDriverWait
 
     page = browser.find_element(By.TAG_NAME, "html")
     browser.find_element(By.CSS_SELECTOR, css).click()
-    WebDriverWait(browser, 30).until(expected_conditions.staleness_of(page))
+
+    def replaced(_: Any) -> bool:
+        # Asked while the old document is being torn down, Chromium may answer with an
+        # inspector error rather than a stale element: either means the page is gone.
+        try:
+            page.is_enabled()
+        except WebDriverException:
+            return True
+        return False
+
+    WebDriverWait(browser, 30).until(replaced)
     WebDriverWait(browser, 30).until(
         lambda driver: driver.execute_script("return document.readyState") == "complete"
     )
