@@ -102,6 +102,16 @@ def test_robot_activates_an_airlock_touching_an_accessible_block() -> None:
     assert "ship2.modB" in derived(state)["accessible_blocks"]
 
 
+def test_robot_may_activate_an_airlock_between_two_open_blocks_which_opens_nothing() -> None:
+    state = game(sheet=escape(airlocks=("1A-1G",)))
+    reveal(state, (5, "robot"), (9, "plant"), (12, "energy"))
+    write(state, 0, 0, "ship1.s2")
+    before = derived(state)["accessible_blocks"]
+    activate(state, 0, "action.robot", "1G-1B")
+    assert state.sheets[0].marks["airlock.1G-1B"] == "line"
+    assert derived(state)["accessible_blocks"] == before == ["ship1.modA", "ship1.gh", "ship1.modB"]
+
+
 def test_robot_refuses_an_active_airlock_and_may_be_skipped() -> None:
     state = game(sheet=escape(airlocks=("1A-2A",)))
     reveal(state, (5, "robot"), (9, "plant"), (12, "energy"))

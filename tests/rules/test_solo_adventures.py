@@ -367,6 +367,7 @@ def test_a7_each_x2_circled_by_a_number_or_an_x_circles_an_astra_bonus() -> None
     move(state, 0, {"action": "planning", "effect": "action.planning", "space": "ship2.s7"})
     assert (marks(state)["x2.1"], marks(state)["x2.2"]) == (CIRCLE, CIRCLE)
     assert state.astra.bonuses_circled == 2
+    assert rules_for(7).astra_card["bonus_boxes"] == len(rules_for(7).race_elements()) == 6
 
 
 @pytest.mark.parametrize("deck_pass", [1, 2])
