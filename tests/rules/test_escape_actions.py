@@ -102,6 +102,16 @@ def test_robot_activates_an_airlock_touching_an_accessible_block() -> None:
     assert "ship2.modB" in derived(state)["accessible_blocks"]
 
 
+def test_robot_may_activate_an_airlock_between_two_open_blocks_which_opens_nothing() -> None:
+    state = game(sheet=escape(airlocks=("1A-1G",)))
+    reveal(state, (5, "robot"), (9, "plant"), (12, "energy"))
+    write(state, 0, 0, "ship1.s2")
+    before = derived(state)["accessible_blocks"]
+    activate(state, 0, "action.robot", "1G-1B")
+    assert state.sheets[0].marks["airlock.1G-1B"] == "line"
+    assert derived(state)["accessible_blocks"] == before == ["ship1.modA", "ship1.gh", "ship1.modB"]
+
+
 def test_robot_refuses_an_active_airlock_and_may_be_skipped() -> None:
     state = game(sheet=escape(airlocks=("1A-2A",)))
     reveal(state, (5, "robot"), (9, "plant"), (12, "energy"))
@@ -161,6 +171,27 @@ def test_the_first_two_system_errors_activate_an_airlock_the_third_ends_the_game
     assert score(state)["system_errors"] == -15
 
 
+def test_the_second_system_error_activates_an_airlock_too() -> None:
+    stuck = escape({"ship1": range(1, 9)}, numbers={"ship1.s9": 17}, marks=boxes("error.", 1, "circle"))
+    state = game(sheet=stuck)
+    reveal(state, (3, "water"), (9, "plant"), (12, "energy"))
+    move(state, 0, **system_error("error.2"))
+    assert pending(state) == [["error.2"]]
+    activate(state, 0, "error.2", "1B-2C")
+    assert "ship2.modC" in derived(state)["accessible_blocks"]
+    assert score(state)["system_errors"] == -10
+
+
+def test_the_robot_action_does_nothing_once_every_airlock_is_active() -> None:
+    every = [code.removeprefix("airlock.") for code in LAYOUT.airlocks]
+    state = game(sheet=escape(airlocks=every))
+    reveal(state, (5, "robot"), (9, "plant"), (12, "energy"))
+    events = write(state, 0, 0, "ship1.s2")
+    resolved = [e["data"] for e in events if e["kind"] == "effect_resolved"]
+    assert {"effect": "action.robot", "outcome": "no_effect", "target": None} in resolved
+    assert engine.options(state, 0).kind == "confirm"
+
+
 # --- energy, plant, water --------------------------------------------------------------------
 
 
@@ -210,6 +241,15 @@ def test_plant_circles_a_plant_of_the_ships_greenhouse_accessible_or_not() -> No
     assert RULES.plants(state.sheets[0].marks, "ship3") == 2
 
 
+def test_plant_does_nothing_when_the_ships_three_plants_are_circled() -> None:
+    # ship6 prints two plants circled; the third one circled leaves nothing for Plant.
+    state = game(sheet=escape(airlocks=("1A-2A", "2A-3A", "3A-4A", "4A-5A", "5A-6A"), marks=plants(6, 3)))
+    reveal(state, (5, "plant"), (9, "water"), (12, "robot"))
+    write(state, 0, 0, "ship6.s1")
+    assert engine.options(state, 0).kind == "confirm"
+    assert RULES.plants(state.sheets[0].marks, "ship6") == 3
+
+
 def test_water_circles_the_tank_printed_on_the_numbers_space_only() -> None:
     state = game()
     reveal(state, (5, "water"), (9, "plant"), (12, "robot"))
@@ -255,6 +295,16 @@ def test_astronaut_without_a_change_is_an_optional_step() -> None:
     ]
     move(state, 0, action="astronaut", effect="action.astronaut")
     assert state.sheets[0].marks["astro.1"] == "cross"
+
+
+def test_past_the_sixth_astronaut_the_modifier_still_works_and_nothing_is_crossed() -> None:
+    spent = escape(marks=crossed(*(f"astro.{k}" for k in range(1, 7)), "wild.1", "wild.2", "wild.3"))
+    state = game(sheet=spent)
+    reveal(state, (6, "astronaut"), (9, "plant"), (12, "robot"))
+    assert {o["number"] for o in options(state, 0) if o["combination"] == 0} == {4, 5, 6, 7, 8}
+    write(state, 0, 0, "ship1.s2", 8)
+    assert engine.options(state, 0).kind == "confirm"
+    assert state.sheets[0].marks == {**spent, "ship1.s2": 8}
 
 
 def test_a_wild_action_replaces_the_combinations_action_once() -> None:
@@ -329,6 +379,22 @@ def test_an_x_in_a_greenhouse_circles_its_x2_and_counts_as_numbered() -> None:
     assert score(state)["greenhouses"] == 4
 
 
+def test_a_planning_x_may_go_where_the_numbers_robot_just_opened_and_fire_its_own_robot() -> None:
+    # Two activations in one turn: the number's robot space, then the X's robot space.
+    state = game()
+    reveal(state, (5, "planning"), (9, "plant"), (12, "robot"))
+    write(state, 0, 0, "ship1.s1")
+    activate(state, 0, "robot.ship1.s1", "1A-2A")
+    assert "ship2.s3" in {o["space"] for o in options(state, 0) if o["action"] == "planning"}
+    move(state, 0, action="planning", effect="action.planning", space="ship2.s3")
+    assert pending(state) == [["robot.ship2.s3"]]
+    activate(state, 0, "robot.ship2.s3", "2A-3A")
+    assert engine.options(state, 0).kind == "confirm"
+    marks = state.sheets[0].marks
+    assert (marks["ship2.s3"], marks["plan.b1"]) == ("X", "cross")
+    assert derived(state)["active_airlocks"] == ["airlock.1A-2A", "airlock.2A-3A"]
+
+
 # --- the x2 race -------------------------------------------------------------------------------
 
 
@@ -341,6 +407,16 @@ def test_x2_goes_to_every_player_numbering_the_greenhouse_in_the_same_turn() -> 
     after = phase_5(state)
     assert [after.sheets[seat].marks.get("x2.1") for seat in range(3)] == ["circle", "circle", "cross"]
     assert [after.sheets[seat].marks.get("x2.2") for seat in range(3)] == [None, None, None]
+
+
+def test_x2_is_lost_even_by_a_player_whose_greenhouse_is_still_closed() -> None:
+    state = game(2, sheet=escape(airlocks=("1A-1G",)))
+    set_sheet(state, 1, escape())
+    reveal(state, (5, "water"), (9, "plant"), (12, "robot"))
+    write(state, 0, 0, "ship1.s5")
+    write(state, 1, 0, "ship1.s4")
+    after = phase_5(state)
+    assert [after.sheets[seat].marks.get("x2.1") for seat in range(2)] == ["circle", "cross"]
 
 
 def test_x2_already_crossed_stays_crossed_and_a_solo_player_races_nobody() -> None:

@@ -16,6 +16,7 @@ from tests.rules.playing import (
     confirm,
     move,
     options,
+    pick,
     refused,
     send,
     set_deck,
@@ -353,6 +354,32 @@ def test_a_mission_flipped_by_astra_gives_only_its_later_value() -> None:
 
     assert not gives_first_value(state, "B") and values["later"] < values["first"]
     assert options(state, 0)  # the next turn is the player's
+
+
+def test_a7_each_x2_circled_by_a_number_or_an_x_circles_an_astra_bonus() -> None:
+    planning_12, water_7, robot_5 = 56, 28, 12
+    state = start_solo(7)
+    greenhouses_open = {f"airlock.{code}": "line" for code in ("1A-1G", "1A-2A", "2A-2B", "2B-2G")}
+    set_sheet(state, 0, {**rules_for(7).layout.printed_marks, **greenhouses_open})
+    set_hand(state, planning_12, water_7, robot_5)
+    move(state, 0, pick(state, water_7, planning_12, space="ship1.s5"))
+    assert state.astra is not None and state.astra.bonuses_circled == 1
+    move(state, 0, {"action": "planning", "effect": "action.planning", "space": "ship2.s7"})
+    assert (marks(state)["x2.1"], marks(state)["x2.2"]) == (CIRCLE, CIRCLE)
+    assert state.astra.bonuses_circled == 2
+    assert rules_for(7).astra_card["bonus_boxes"] == len(rules_for(7).race_elements()) == 6
+
+
+@pytest.mark.parametrize("deck_pass", [1, 2])
+def test_a7_effect_with_no_x2_left_crosses_nothing_but_still_flips_its_mission(deck_pass: int) -> None:
+    state = start_solo(7)
+    every_x2 = {x2: CROSS for x2 in rules_for(7).race_elements()}
+    set_sheet(state, 0, {**rules_for(7).layout.printed_marks, **every_x2})
+    before = dict(marks(state))
+    draw_effect(state, A, deck_pass=deck_pass)
+    assert marks(state) == before
+    assert ("A" in state.flipped_missions) == (deck_pass == 2)
+    assert engine.options(state, 0).kind == "choose"
 
 
 def test_a1_effect_on_the_last_error_box_leaves_a_system_error_that_marks_no_box() -> None:
