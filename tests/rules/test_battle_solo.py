@@ -361,6 +361,18 @@ def test_a_mission_met_on_r_in_an_even_round_is_written_on_l() -> None:
 # --- the end -----------------------------------------------------------------------------------
 
 
+def test_the_players_three_missions_on_l_or_both_errors_of_one_sheet_end_the_game() -> None:
+    state = solo_battle()
+    set_sheet(state, L, battle(marks={"S.mission.A": 12, "S.mission.B": 9, "S.mission.C": 10}))
+    assert RULES.end_reasons(state) == [{"reason": "all_missions", "seats": [0]}]
+    state = solo_battle()
+    set_sheet(state, L, battle(S={"error": 1}))
+    set_sheet(state, R, battle(S={"error": 1}))
+    assert RULES.end_reasons(state) == []  # one box on each sheet
+    set_sheet(state, R, battle(S={"error": 2}))
+    assert RULES.end_reasons(state) == [{"reason": "all_system_errors", "seats": [0]}]
+
+
 def test_the_deck_running_out_a_second_time_ends_the_game_at_once() -> None:
     state = solo_battle()
     assert state.astra is not None
