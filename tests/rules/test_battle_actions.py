@@ -100,6 +100,16 @@ def test_a_draw_is_refused_with_the_rule_it_breaks(choice: dict[str, Any], code:
     assert refused(state, ALICE, action="write", combination=0, space="pl4.s1", number=7) == "illegal_choice"
 
 
+def test_an_astronaut_may_bring_a_one_down_to_zero_on_pl1_but_never_below() -> None:
+    state = game()
+    reveal(state, (1, "astronaut"), (12, "energy"), (8, "plant"))
+    assert refused(state, ALICE, action="draw", combination=0, planet="pl1", number=-1) == (
+        "number_not_on_planet"
+    )
+    draw(state, ALICE, 0, "pl1", number=0)
+    assert (marks_of(state, 0)["pl1.s1"], marks_of(state, 0)["S.astro.a1"]) == ("S", "circle")
+
+
 def test_a_stored_symbol_is_spent_only_as_far_as_the_planet_needs() -> None:
     """(15, astronaut) with two circled symbols: pl6 takes the action alone, pl5 one symbol,
     pl4 both; pl5 with 9 would need the second, so 9 is out of reach there."""
@@ -232,6 +242,17 @@ def test_energy_crosses_the_next_box_of_a_column_not_full() -> None:
     assert side_score(state, 0, "S")["multipliers"] == {"green": 3, "blue": 2, "grey": 12}
 
 
+def test_energy_with_every_column_full_does_nothing_and_an_asteroids_energy_is_lost() -> None:
+    full = {"green": 4, "blue": 4, "grey": 4}
+    state = after_draw(battle(S=full), (6, "energy"), planet="pl3")
+    assert engine.options(state, ALICE).kind == "confirm"
+    claimed = after_draw(battle(S=full, asteroids={"S": 4}), (6, "robot"), planet="pl3")
+    use(claimed, ALICE, "action.robot")  # ast05: its water crossed, its energy lost
+    marks = marks_of(claimed, 0)
+    assert (marks["ast05"], marks["ast05.energy"], marks["S.water.b1"]) == ("S", "cross", "cross")
+    assert engine.options(claimed, ALICE).kind == "confirm"
+
+
 def test_planning_draws_on_a_moon_of_an_incomplete_planet_and_costs_a_box() -> None:
     sheet = battle({"pl1": "NNN"}, {"pl3": "N"}, flags={"pl1": "N"})
     state = after_draw(sheet, (6, "planning"), planet="pl3")
@@ -260,6 +281,18 @@ def test_the_planning_bonus_of_ast07_draws_on_moons_without_a_box() -> None:
     marks = marks_of(state, 0)
     assert (marks["pl1.moon1"], marks["pl1.moon2"]) == ("S", "S")
     assert "S.planning.b1" not in marks
+
+
+def test_with_no_moon_space_open_planning_and_its_bonus_do_nothing() -> None:
+    """Every moon full: the Planning action crosses no box, ast07's planning bonuses are lost."""
+    moons = {planet: "NN" for planet in LAYOUT.planets}
+    state = after_draw(battle(moons=moons), (6, "planning"), planet="pl3")
+    assert engine.options(state, ALICE).kind == "confirm"
+    claimed = after_draw(battle(moons=moons, asteroids={"S": 6}), (6, "robot"), planet="pl3")
+    use(claimed, ALICE, "action.robot")
+    assert engine.options(claimed, ALICE).kind == "confirm"
+    marks = marks_of(claimed, 0)
+    assert marks["ast07"] == "S" and "S.planning.b1" not in marks
 
 
 def test_space_bonuses_cross_only_the_track_and_may_be_skipped() -> None:
@@ -426,6 +459,12 @@ def test_a_players_total_adds_its_two_sides_missions_and_campaign_points() -> No
 
 
 # --- setup -------------------------------------------------------------------------------------
+
+
+def test_each_ship_carries_its_sides_insignia_from_the_setup_on() -> None:
+    opening = engine.new_game(adventure=THE_BATTLE, players=3, seed=1)[0]["data"]
+    for sheet in opening["sheets"]:
+        assert (sheet["marks"]["S.ship"], sheet["marks"]["N.ship"]) == ("S", "N")
 
 
 def test_start_marks_go_on_the_side_they_name_of_the_seats_sheets() -> None:

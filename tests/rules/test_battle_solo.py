@@ -22,10 +22,11 @@ FOURTEEN_PLANT, FOURTEEN_ROBOT, FIFTEEN_ROBOT, FIFTEEN_ENERGY = 61, 60, 62, 63
 THIRTEEN_WATER, TWELVE_ENERGY, TWO_PLANT = 57, 53, 4
 
 
-def solo_battle(level: int = 3, seed: int = 1) -> GameState:
+def solo_battle(level: int = 3, seed: int = 1, missions: dict[str, int] | None = None) -> GameState:
     """A solo Battle at the start of turn 1 (ASTRA's first card placed on the first planet
     offered when the player had to choose)."""
-    state = engine.replay(engine.new_game(adventure=8, players=1, seed=seed, astra_level=level))
+    opening = engine.new_game(adventure=8, players=1, seed=seed, astra_level=level, missions=missions or {})
+    state = engine.replay(opening)
     if options(state, 0):
         move(state, 0, options(state, 0)[0])
         astra_part(state)
@@ -214,6 +215,14 @@ def test_an_impossible_action_does_nothing() -> None:
     set_sheet(state, R, battle(asteroids={"S": 6, "N": 7}))
     events = end_turn(state, SIX_ROBOT, SIX_PLANNING, EIGHT_PLANT)
     assert astra_marks(events) == []  # every asteroid claimed
+    state = solo_battle()
+    set_sheet(state, R, battle({"pl3": "S"}, {"pl3": "SN"}))
+    events = end_turn(state, SIX_PLANNING, SIX_ROBOT, EIGHT_PLANT)
+    assert (played(events)["space"], astra_marks(events)) == ("pl3.s2", [])  # its moon is full
+    state = solo_battle()
+    set_sheet(state, R, battle({"pl3": "S"}, marks={"pl3.plant1": CROSS, "pl3.plant2": CROSS}))
+    events = end_turn(state, 19, SIX_ROBOT, EIGHT_PLANT)  # 6 plant: both symbols crossed
+    assert (played(events)["space"], astra_marks(events)) == ("pl3.s2", [])
 
 
 # --- T5: ASTRA's turn and the ASTRA effect ---------------------------------------------------
@@ -327,7 +336,41 @@ def test_flags_of_the_final_resolution_give_no_bonus_and_ties_are_the_players() 
     assert state.astra is not None and state.astra.bonuses_circled == 0
 
 
+# --- missions ----------------------------------------------------------------------------------
+
+
+def test_a_mission_met_on_r_in_an_even_round_is_written_on_l() -> None:
+    state = solo_battle(missions={"C": 110})
+    end_turn(state, SIX_ROBOT, SIX_PLANNING, EIGHT_PLANT)
+    assert (state.turn, state.seats[0].sheet) == (2, R)
+    set_sheet(state, R, {**marks_of(state, R), **battle(S={"plant": 6, "water": 4})})
+    set_hand(state, SIX_ROBOT, SIX_PLANNING, EIGHT_PLANT)
+    move(state, 0, pick(state, EIGHT_PLANT, SIX_ROBOT, planet="pl4"))
+    move(state, 0, skip("bonus.plant"))  # pl4.s1 shows a plant
+    move(state, 0, skip("action.robot"))
+    move(state, 0, {"action": "give", "card": SIX_PLANNING})
+    events = confirm(state, 0, claim=False)
+    while (offered := engine.options(state, 0)).kind == "mission":
+        events += move(state, 0, offered.options[0]) if offered.options else confirm(state, 0, claim=False)
+    written = [event["data"] for event in events if event["kind"] == "mission_accomplished"]
+    assert written == [{"sheet": L, "letter": "C", "card": 110, "value": 10, "box": "S.mission.C"}]
+    assert marks_of(state, L)["S.mission.C"] == 10 and "S.mission.C" not in marks_of(state, R)
+    assert total(state, 0)["missions"] == 10
+
+
 # --- the end -----------------------------------------------------------------------------------
+
+
+def test_the_players_three_missions_on_l_or_both_errors_of_one_sheet_end_the_game() -> None:
+    state = solo_battle()
+    set_sheet(state, L, battle(marks={"S.mission.A": 12, "S.mission.B": 9, "S.mission.C": 10}))
+    assert RULES.end_reasons(state) == [{"reason": "all_missions", "seats": [0]}]
+    state = solo_battle()
+    set_sheet(state, L, battle(S={"error": 1}))
+    set_sheet(state, R, battle(S={"error": 1}))
+    assert RULES.end_reasons(state) == []  # one box on each sheet
+    set_sheet(state, R, battle(S={"error": 2}))
+    assert RULES.end_reasons(state) == [{"reason": "all_system_errors", "seats": [0]}]
 
 
 def test_the_deck_running_out_a_second_time_ends_the_game_at_once() -> None:
