@@ -174,6 +174,14 @@ def test_water_circles_the_water_of_the_connected_level() -> None:
     assert score(state)["tower"] == 5  # two symbols on one level, row 1
 
 
+def test_water_on_a_level_whose_water_is_circled_has_no_effect() -> None:
+    state = game(sheet={**skyscrapers({"sk4": {"u1": 3}}), **circled("tower.u2.water")})
+    reveal(state, (6, "water"), (1, "robot"), (2, "robot"))
+    events = move(state, 0, action="write", combination=0, space="sk4.u2", number=6)
+    assert events[-1]["data"] == {"effect": "action.water", "outcome": "no_effect", "target": None}
+    assert engine.options(state, 0).kind == "confirm"
+
+
 def test_either_plant_of_a_level_may_be_named() -> None:
     state = game(sheet=tower({"d1": 1}))
     reveal(state, (6, "plant"), (1, "robot"), (2, "robot"))
