@@ -62,6 +62,16 @@ def test_x_marks_carry_the_run_but_not_the_order() -> None:
     assert {o["space"] for o in options(state) if o["space"].startswith("sk2")} == {"sk2.d2", "sk2.u2"}
 
 
+def test_an_x_in_the_run_leaves_the_numbers_below_it_to_beat() -> None:
+    state = game(sheet=skyscrapers({"sk1": {"d1": 5, "u1": "X"}}))
+    reveal(state, (4, "energy"), (6, "energy"), (2, "energy"))
+    assert {(o["number"], o["space"]) for o in options(state) if o["space"].startswith("sk1")} == {
+        (4, "sk1.d2"), (6, "sk1.u2"), (2, "sk1.d2"),
+    }  # fmt: skip
+    assert refused(state, 0, action="write", combination=0, space="sk1.u2",
+                   number=4) == "space_not_ascending"
+
+
 def test_write_refusals_name_the_rule() -> None:
     state = game(sheet=skyscrapers({"sk1": {"d1": 6}}))
     reveal(state, (6, "energy"), (8, "astronaut"), (2, "energy"))
@@ -164,6 +174,14 @@ def test_water_circles_the_water_of_the_connected_level() -> None:
     assert score(state)["tower"] == 5  # two symbols on one level, row 1
 
 
+def test_water_on_a_level_whose_water_is_circled_has_no_effect() -> None:
+    state = game(sheet={**skyscrapers({"sk4": {"u1": 3}}), **circled("tower.u2.water")})
+    reveal(state, (6, "water"), (1, "robot"), (2, "robot"))
+    events = move(state, 0, action="write", combination=0, space="sk4.u2", number=6)
+    assert events[-1]["data"] == {"effect": "action.water", "outcome": "no_effect", "target": None}
+    assert engine.options(state, 0).kind == "confirm"
+
+
 def test_either_plant_of_a_level_may_be_named() -> None:
     state = game(sheet=tower({"d1": 1}))
     reveal(state, (6, "plant"), (1, "robot"), (2, "robot"))
@@ -181,6 +199,10 @@ def test_astronaut_unchanged_number_leaves_an_optional_cross() -> None:
     state = game()
     reveal(state, (6, "astronaut"), (1, "robot"), (2, "robot"))
     assert {o["number"] for o in options(state) if o["combination"] == 0} == {4, 5, 6, 7, 8}
+    reveal(state, (1, "astronaut"), (15, "astronaut"), (2, "robot"))
+    by_card = {n: {o["number"] for o in options(state) if o["combination"] == n} for n in (0, 1)}
+    assert by_card == {0: {0, 1, 2, 3}, 1: {13, 14, 15, 16, 17}}  # never below 0, up to 17
+    reveal(state, (6, "astronaut"), (1, "robot"), (2, "robot"))
     write(state, 0, 0, "sk1.u1")
     assert options(state) == [
         {"action": "astronaut", "effect": "action.astronaut"},
@@ -227,6 +249,7 @@ def test_split_refusals_and_a_split_with_nothing_left_to_split() -> None:
     assert "dome.1" not in {o["section"] for o in options(state)}
     assert refused(state, 0, action="split", effect="split", section="dome.2") == "section_already_split"
     assert refused(state, 0, action="split", effect="split", section="dome.1") == "section_built"
+    assert refused(state, 0, action="split", effect="split", section="dome.2a") == "unknown_section"
 
     state = game(sheet=dome(split=range(1, 9)))
     reveal(state, (6, "planning"), (1, "robot"), (2, "robot"))

@@ -18,6 +18,7 @@ from tests.rules.playing import (
     options,
     pick,
     refused,
+    score,
     send,
     set_deck,
     set_hand,
@@ -270,6 +271,76 @@ def test_a5_card_c_crosses_a_high_skyscraper_bonus_too() -> None:
     assert targets(state) == list(rules_for(5).race_elements())
     choose(state, C, "sk4.bottom.high")
     assert marks(state)["sk4.bottom.high"] == CROSS
+
+
+def _sk3_below_its_top(state: GameState, **extra: str) -> None:
+    """Skyscraper 3 numbered up to its 6th level above ground, 13 left for its top."""
+    run = dict(zip(rules_for(5).layout.skyscrapers["sk3"][2:-1], (4, 5, 6, 7, 9, 10, 12), strict=True))
+    set_sheet(state, 0, {**run, **extra})
+
+
+@pytest.mark.parametrize("by_planning", [False, True])
+def test_a5_a_high_skyscraper_bonus_circles_two_astra_bonuses(by_planning: bool) -> None:
+    """13 on the top of skyscraper 3, or a Planning X there after 11 on another level."""
+    state = start_solo(5)
+    _sk3_below_its_top(state)
+    set_hand(state, 59, 8, 49)  # 13 / planning, 4 / energy, 11 / robot
+    if by_planning:
+        move(state, 0, pick(state, 49, 59, space="sk1.u1"))
+        move(state, 0, {"action": "planning", "effect": "action.planning", "space": "sk3.u7"})
+    else:
+        move(state, 0, pick(state, 59, 8, space="sk3.u7"))
+    assert marks(state)["sk3.top.high"] == CIRCLE
+    assert state.astra is not None and state.astra.bonuses_circled == 2
+
+
+def test_a5_the_low_value_of_a_skyscraper_end_earns_no_astra_bonus() -> None:
+    state = start_solo(5)
+    _sk3_below_its_top(state, **{"sk3.top.high": CROSS})
+    set_hand(state, 59, 8, 49)
+    move(state, 0, pick(state, 59, 8, space="sk3.u7"))
+    assert marks(state)["sk3.top.low"] == CIRCLE
+    assert state.astra is not None and state.astra.bonuses_circled == 0
+
+
+def test_a5_effect_with_every_high_bonus_taken_or_lost_does_nothing() -> None:
+    state = start_solo(5)
+    highs = rules_for(5).race_elements()
+    set_sheet(state, 0, {high: CIRCLE if index % 2 else CROSS for index, high in enumerate(highs)})
+    before = dict(marks(state))
+    events = draw_effect(state, B)
+    assert [e["data"]["target"] for e in events if e["kind"] == "astra_effect"] == [None]
+    assert kinds(events)[-1] == "turn_started" and marks(state) == before
+
+
+def test_a5_second_pass_effect_flips_the_mission_so_the_player_circles_its_eight_pointed_star() -> None:
+    state = start_solo(5, missions={"A": 89, "B": 90, "C": 92})
+    _sk3_below_its_top(state, **{"sk1.u3": "X"})
+    draw_effect(state, A, deck_pass=2)
+    choose(state, A, "sk4.bottom.high")
+    assert "A" in state.flipped_missions and marks(state)["sk4.bottom.high"] == CROSS
+    astra_part(state)
+    set_hand(state, 59, 8, 49)
+    move(state, 0, pick(state, 59, 8, space="sk3.u7"))  # a second top level: mission 89
+    move(state, 0, {"action": "skip", "effect": "action.energy"})
+    move(state, 0, {"action": "give", "card": 49})
+    confirm(state, 0, claim=False)
+    move(state, 0, {"action": "claim_mission", "letter": "A"})
+    send(state, 0, {"type": "confirm"})
+    assert marks(state)["mission.A.later"] == CIRCLE and "mission.A.first" not in marks(state)
+    assert score(state, 0)["missions"] == 4
+
+
+@pytest.mark.parametrize(("crossed", "astra_cards", "points"), [(0, 0, 0), (1, 0, -10), (2, 3, 0)])
+def test_a5_the_player_leads_the_astronauts_with_as_many_as_astra_holds(
+    crossed: int, astra_cards: int, points: int
+) -> None:
+    state = start_solo(5)
+    astronauts = rules_for(5).layout.astronaut_symbols[:crossed]
+    set_sheet(state, 0, {symbol: CROSS for symbol in astronauts})
+    assert state.astra is not None
+    state.astra.pile["astronaut"] = astra_cards
+    assert score(state, 0)["astronauts"] == points
 
 
 # --- adventure 6: the Virus --------------------------------------------------------------------
