@@ -98,16 +98,20 @@ def choose_incidents(state: GameState) -> list[Event]:
     none is asked (a test that cares which space is infected plays its own)."""
     events: list[Event] = []
     while state.status == "playing" and state.phase == INCIDENTS_PHASE:
-        seat = next(seat for seat in range(state.players) if engine.options(state, seat).kind != "wait")
-        events += move(state, seat, engine.options(state, seat).options[0])
+        asked = [seat for seat in range(state.players) if engine.options(state, seat).kind != "wait"]
+        if not asked:
+            break
+        events += move(state, asked[0], engine.options(state, asked[0]).options[0])
     return events
 
 
 def claim_all(state: GameState) -> list[Event]:
     """Phase 6: every seat claims every mission it is offered, then confirms (and again when
-    the claims set off a new phase 5 and phase 6, as the Virus's do)."""
+    the claims set off a new phase 5 and phase 6, as the Virus's do). It stops when no seat
+    is asked anything: in a solo game, the turn then waits for ASTRA's part (``astra_part``)."""
     events: list[Event] = []
     while state.status == "playing" and state.phase in (MISSIONS_PHASE, INCIDENTS_PHASE):
+        before = len(events)
         events += choose_incidents(state)
         for seat in range(state.players):
             while engine.options(state, seat).kind == "mission":
@@ -116,6 +120,8 @@ def claim_all(state: GameState) -> list[Event]:
                     events += move(state, seat, offered[0])
                 else:
                     events += send(state, seat, {"type": "confirm"})
+        if len(events) == before:
+            break
     return events
 
 
