@@ -436,6 +436,62 @@ def test_three_missions_end_the_game() -> None:
     assert {r["reason"] for r in state.end["reasons"]} == {"all_missions"}  # type: ignore[index]
 
 
+# --- missions (spec 9) -----------------------------------------------------------------------
+
+
+def closed(*quarters: str) -> Marks:
+    """Every walkway of these quarters closed."""
+    return {walkway: "line" for name in quarters for walkway, _ in LAYOUT.quarters[name].neighbours}
+
+
+def full_floor(floor: int, *, but_one: bool = False) -> Marks:
+    """Every quarter of a floor evacuated (one space left empty when ``but_one``)."""
+    spaces = LAYOUT.zone_of[f"floor{floor}.s1"]
+    return evacuated(blank() | {space: "X" for space in spaces[: len(spaces) - int(but_one)]})
+
+
+def without(marks: Marks, element: str) -> Marks:
+    return {key: mark for key, mark in marks.items() if key != element}
+
+
+def resources(*floors: int) -> Marks:
+    """Every plant and tank of these floors circled."""
+    return circled(*(e for f in floors for q in LAYOUT.floors[f] for e in q.plants_and_tank))
+
+
+@pytest.mark.parametrize(
+    ("card", "met", "short"),
+    [
+        (94, quarter("q2R", numbered=3, infected=2) | quarter("q5R", numbered=5), quarter("q5R", numbered=5)),
+        (95, full_floor(4), full_floor(4, but_one=True)),
+        (96, closed("q1L", "q4L", "q5R"), closed("q1L", "q4L") | {"w06": "line", "w15": "line"}),
+        # a group of three sealed off together (q1L, q3L, q4L) quarantines none of them
+        (96, closed("q1L", "q4L", "q5R"), crossed("w01", "w03", "w05", "w10", "w17")),
+        (97, closed("q2M", "q4M"), without(closed("q2M", "q4M"), "w22")),
+        (98, circled("q1L.e2", "q1L.e3", "q1M.e2", "q1M.e3", "q5M.e2", "q5M.e3", "q5R.e2", "q5R.e3"),
+         circled("q1L.e2", "q1L.e3", "q1M.e2", "q1M.e3", "q5M.e2", "q5M.e3", "q5R.e2")),
+        (99, resources(1, 5), without(resources(1, 5), "q5R.tank")),
+    ],
+)  # fmt: skip
+def test_each_mission_is_met_by_its_condition_and_not_one_short(card: int, met: Marks, short: Marks) -> None:
+    def holds(marks: Marks) -> bool:
+        return RULES.mission_holds_on(game(sheet=blank() | active("q1L") | evacuated(marks)).sheets[0], card)
+
+    assert holds(met) and not holds(short)
+
+
+@pytest.mark.parametrize(
+    ("missions", "values"),
+    [
+        ({"A": 94, "B": 96, "C": 98}, ((8, 3), (11, 4), (10, 4))),
+        ({"A": 95, "B": 97, "C": 99}, ((8, 3), (12, 5), (10, 4))),
+    ],
+)
+def test_the_missions_are_worth_their_card_values(missions: dict[str, int], values: tuple) -> None:
+    worth = game(missions=missions).mission_values
+    assert tuple((worth[letter]["first"], worth[letter]["later"]) for letter in "ABC") == values
+
+
 # --- setup -------------------------------------------------------------------------------
 
 
