@@ -466,7 +466,7 @@ def resources(*floors: int) -> Marks:
         (95, full_floor(4), full_floor(4, but_one=True)),
         (96, closed("q1L", "q4L", "q5R"), closed("q1L", "q4L") | {"w06": "line", "w15": "line"}),
         # a group of three sealed off together (q1L, q3L, q4L) quarantines none of them
-        (96, closed("q1L", "q4L", "q5R"), crossed("w01", "w03", "w05", "w10", "w17")),
+        (96, closed("q1L", "q4L", "q5R"), {w: "line" for w in ("w01", "w03", "w05", "w10", "w17")}),
         (97, closed("q2M", "q4M"), without(closed("q2M", "q4M"), "w22")),
         (98, circled("q1L.e2", "q1L.e3", "q1M.e2", "q1M.e3", "q5M.e2", "q5M.e3", "q5R.e2", "q5R.e3"),
          circled("q1L.e2", "q1L.e3", "q1M.e2", "q1M.e3", "q5M.e2", "q5M.e3", "q5R.e2")),
