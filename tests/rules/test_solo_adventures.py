@@ -8,6 +8,7 @@ import pytest
 
 from games.rules import astra, engine, solo
 from games.rules.adventures import rules_for
+from games.rules.adventures.virus import PROPAGATION
 from games.rules.events import Recorder
 from games.rules.sheet import CIRCLE, CROSS, X
 from games.rules.state import GameState
@@ -399,6 +400,142 @@ def test_a6_bonuses_for_the_players_own_activations_and_propagation_symbols() ->
 
 def _infected(state: GameState) -> list[str]:
     return sorted(e for e, mark in marks(state).items() if str(mark).startswith("infected"))
+
+
+# Cards of the solo hands below: 7 / Plant, 5 / Robot, 14 / Robot.
+PLANT7, ROBOT5, ROBOT14 = 26, 12, 60
+PLANT_ROWS_1_2 = {f"plant.t0{n}": CROSS for n in range(1, 5)} | {
+    f"plant.{box}{n}": CROSS for box in ("box", "bonus") for n in (1, 2)
+}
+
+
+def a6_turn(state: GameState, choice: dict[str, Any]) -> list[Any]:
+    """A solo turn of the Virus up to ASTRA's part: the pick, its steps with their first
+    options, the card left over given to ASTRA, the confirmation, then phase 5's infections and
+    phase 6's claims with the first options (every mission offered is claimed)."""
+    events = move(state, 0, choice)
+    while engine.options(state, 0).kind == "effect":
+        events += move(state, 0, options(state, 0)[0])
+    events += move(state, 0, options(state, 0)[0])  # the card left over, to ASTRA
+    events += send(state, 0, {"type": "confirm"})
+    while state.status == "playing" and (decision := engine.options(state, 0)).kind in ("effect", "mission"):
+        if decision.options:
+            events += move(state, 0, decision.options[0])
+        else:
+            events += send(state, 0, {"type": "confirm"})
+    return events
+
+
+def propagations(events: list[Any]) -> int:
+    """The propagations the events leave the player to suffer."""
+    return sum(
+        event["data"]["effects"].count(PROPAGATION) for event in events if event["kind"] == "effects_pending"
+    )
+
+
+def bonuses(events: list[Any]) -> list[str]:
+    return [event["data"]["element"] for event in events if event["kind"] == "astra_bonus"]
+
+
+def test_a6_a_propagation_symbol_of_the_player_earns_a_bonus_and_costs_no_propagation() -> None:
+    """Spec 11: the symbol only hits the others, of whom there are none in solo."""
+    state = start_solo(6)
+    set_sheet(state, 0, marks(state) | PLANT_ROWS_1_2 | {
+        "plant.t05": CROSS, "plant.t06": CROSS, "plant.t07": CROSS, "plant.box3": CROSS,
+        "plant.bonus3": CROSS, "act.green": CROSS, "q2M.target": CIRCLE,
+    })  # fmt: skip
+    set_hand(state, PLANT7, ROBOT5, ROBOT14)
+    events = a6_turn(state, pick(state, ROBOT5, PLANT7, space="floor3.s5"))
+    assert marks(state)["plant.t08"] == CROSS and marks(state)["prop.plant1"] == CROSS
+    assert bonuses(events) == ["prop.plant1"]
+    assert propagations(events) == 0
+
+
+def test_a6_a_virus_the_player_wakes_earns_a_bonus_and_one_propagation() -> None:
+    state = start_solo(6)
+    set_sheet(state, 0, marks(state) | PLANT_ROWS_1_2)
+    set_hand(state, PLANT7, ROBOT5, ROBOT14)
+    events = a6_turn(state, pick(state, ROBOT5, PLANT7, space="floor3.s5"))
+    assert marks(state)["plant.t05"] == CROSS and marks(state)["q2M.target"] == CIRCLE
+    assert bonuses(events) == ["act.green"]
+    assert propagations(events) == 1
+
+
+def test_a6_a_first_claim_earns_a_bonus_and_its_virus_one_propagation() -> None:
+    state = start_solo(6, missions={"A": 94, "B": 96, "C": 98})
+    full = {space: X for space in (*_spaces("q2R"), *_spaces("q5R"))}
+    set_sheet(state, 0, marks(state) | full)
+    set_hand(state, PLANT7, ROBOT5, ROBOT14)
+    events = a6_turn(state, pick(state, ROBOT5, PLANT7, space="floor3.s5"))
+    assert marks(state)["mission.A"] == 8 and marks(state)["q1M.target"] == CIRCLE
+    assert bonuses(events) == ["act.red"]
+    assert propagations(events) == 1
+
+
+def test_a6_a_virus_astra_woke_costs_no_propagation_in_the_next_phase_5() -> None:
+    """Spec 6.3: the Effect card's single propagation is all that virus costs."""
+    state = start_solo(6)
+    draw_effect(state, B)
+    choose(state, B, "act.blue")
+    infect_as_listed(state)
+    set_hand(state, PLANT7, ROBOT5, ROBOT14)
+    events = a6_turn(state, pick(state, PLANT7, ROBOT5, space="floor3.s8"))
+    assert propagations(events) == 0 and bonuses(events) == []
+
+
+def test_a6_a_mission_astra_flipped_gives_its_later_value_wakes_nothing_and_earns_nothing() -> None:
+    state = start_solo(6, missions={"A": 94, "B": 96, "C": 98})
+    draw_effect(state, A, deck_pass=2)
+    infect_as_listed(state)
+    assert "A" in state.flipped_missions and marks(state)["q1M.target"] == CIRCLE
+    full = {space: X for space in (*_spaces("q2R"), *_spaces("q5R"))}
+    set_sheet(state, 0, marks(state) | full)
+    set_hand(state, PLANT7, ROBOT5, ROBOT14)
+    events = a6_turn(state, pick(state, ROBOT5, PLANT7, space="floor3.s5"))
+    assert marks(state)["mission.A"] == 3
+    assert propagations(events) == 0 and bonuses(events) == []
+
+
+def test_a6_error_2_gives_one_propagation_and_no_bonus() -> None:
+    """Spec 8 and 12.2: the System Error's propagation is the player's own, and earns nothing."""
+    state = start_solo(6)
+    # 16 leftmost on every floor (grey infected floor1.s1): the hand's 5, 7 and 14 fit nowhere
+    high = {"floor1.s2": 16} | {f"floor{n}.s1": 16 for n in range(2, 6)}
+    set_sheet(state, 0, marks(state) | high | {"error.1": CIRCLE})
+    set_hand(state, PLANT7, ROBOT5, ROBOT14)
+    (error,) = options(state, 0)
+    events = a6_turn(state, error)
+    assert marks(state)["error.2"] == CIRCLE
+    assert propagations(events) == 1 and bonuses(events) == []
+
+
+@pytest.mark.parametrize("awake", ["act.green", "act.blue"])
+def test_a6_first_pass_wakes_the_one_of_green_and_blue_still_asleep_without_asking(awake: str) -> None:
+    layout = rules_for(6).layout
+    asleep = next(act for act in layout.track_activations if act != awake)
+    state = start_solo(6)
+    set_sheet(state, 0, marks(state) | {awake: CROSS, layout.activation_target[awake]: CIRCLE})
+    events = draw_effect(state, A)
+    assert "astra_effect" in kinds(events)
+    assert marks(state)[asleep] == CROSS and marks(state)[layout.activation_target[asleep]] == CIRCLE
+
+
+def test_a6_first_pass_with_nothing_left_to_wake_or_cross_still_propagates() -> None:
+    """Spec 12.6, the recommended reading."""
+    layout = rules_for(6).layout
+    state = start_solo(6)
+    woken = {act: CROSS for act in layout.track_activations}
+    woken |= {layout.activation_target[act]: CIRCLE for act in layout.track_activations}
+    set_sheet(state, 0, marks(state) | woken | {s: CROSS for s in layout.propagation_symbols})
+    before = _infected(state)
+    events = draw_effect(state, C)
+    events += infect_as_listed(state)
+    assert "astra_effect" in kinds(events) and propagations(events) == 1
+    assert len(_infected(state)) == len(before) + 3  # grey, green and blue each infect once
+
+
+def _spaces(quarter: str) -> tuple[str, ...]:
+    return rules_for(6).layout.quarters[quarter].spaces
 
 
 # --- adventure 7: the Escape ---------------------------------------------------------------------

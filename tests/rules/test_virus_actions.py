@@ -1,6 +1,7 @@
-"""Adventure 6 rules one by one: each action legal and refused, the reactions and chains of
-the tracks, propagation counts shared in phase 5, setup, end conditions, what the sheet view
-derives, and how the greedy bot weighs a claim that wakes a virus."""
+"""Adventure 6 rules one by one: the printed sheet (walkways, quarters, tracks), each action
+legal and refused, the reactions and chains of the tracks, propagation counts shared in phase 5,
+setup, end conditions, what the sheet view derives, and how the greedy bot weighs a claim that
+wakes a virus."""
 
 import random
 from collections import Counter
@@ -54,6 +55,71 @@ def propagations(monkeypatch: pytest.MonkeyPatch) -> Counter[int]:
 
     monkeypatch.setattr(RULES, "propagate", counted)
     return calls
+
+
+# --- the sheet (spec 3) ------------------------------------------------------------------
+
+# Spec 3.4: each walkway and the two quarters it joins.
+WALKWAYS = {
+    "w01": "q1L q1M", "w02": "q2M q2R", "w03": "q3L q3M", "w04": "q3M q3R", "w05": "q4L q4M",
+    "w06": "q5M q5R", "w07": "q1L q3L", "w08": "q1L q4L", "w09": "q1M q2M", "w10": "q1M q3L",
+    "w11": "q1M q3M", "w12": "q2M q3M", "w13": "q2M q3R", "w14": "q2R q3R", "w15": "q2R q5R",
+    "w16": "q3L q4L", "w17": "q3L q4M", "w18": "q3M q4M", "w19": "q3M q5M", "w20": "q3R q5M",
+    "w21": "q3R q5R", "w22": "q4M q5M",
+}  # fmt: skip
+# Spec 3.3: each quarter's first space, plants, tank space and virus target.
+QUARTERS = {
+    "q1L": ("floor1.s1", 1, "floor1.s1", "empty"), "q1M": ("floor1.s6", 1, "floor1.s7", "red"),
+    "q2M": ("floor2.s1", 2, "floor2.s3", "green"), "q2R": ("floor2.s6", 1, "floor2.s10", "empty"),
+    "q3L": ("floor3.s1", 2, "floor3.s3", None), "q3M": ("floor3.s6", 2, None, "purple"),
+    "q3R": ("floor3.s11", 2, "floor3.s14", None), "q4L": ("floor4.s1", 1, "floor4.s2", "empty"),
+    "q4M": ("floor4.s6", 2, "floor4.s8", "blue"), "q5M": ("floor5.s1", 1, "floor5.s2", "yellow"),
+    "q5R": ("floor5.s6", 1, "floor5.s8", "empty"),
+}  # fmt: skip
+
+
+def test_the_walkways_join_the_quarters_of_the_printed_sheet() -> None:
+    joined = {(q.id, walkway, other) for q in LAYOUT.quarters.values() for walkway, other in q.neighbours}
+    expected = set()
+    for walkway, ends in WALKWAYS.items():
+        one, two = ends.split()
+        expected |= {(one, walkway, two), (two, walkway, one)}
+    assert joined == expected
+
+
+@pytest.mark.parametrize("name", QUARTERS)
+def test_each_quarter_has_five_spaces_three_energies_its_plants_tank_and_virus(name: str) -> None:
+    first, plants, tank, virus = QUARTERS[name]
+    q = LAYOUT.quarters[name]
+    floor = LAYOUT.zone_of[first]
+    assert q.spaces == floor[floor.index(first) : floor.index(first) + 5]
+    assert (len(q.energies), len(q.plants), q.colour) == (3, plants, virus)
+    assert [space for space in q.spaces if space in LAYOUT.tank_on] == ([tank] if tank else [])
+    assert blank().keys() & set(q.energies) == {q.energies[0]}  # the first energy printed circled
+
+
+@pytest.mark.parametrize(
+    ("track", "area", "values"),
+    [
+        ("plant", "plants", [0, 0, 5, 5, 10, 10, 10, 20, 20, 20, 35, 35, 35, 55, 55, 55, 80]),
+        ("water", "water", [0, 0, 10, 10, 20, 20, 35, 35, 55, 55, 80]),
+    ],
+)
+def test_a_track_scores_the_value_of_its_rows_completed(track: str, area: str, values: list[int]) -> None:
+    symbols = getattr(LAYOUT, f"{track}_track").symbols
+    rows = getattr(LAYOUT, f"{track}_track").rows
+    for crossed_count, value in enumerate(values):
+        marks = crossed(*symbols[:crossed_count])
+        marks |= crossed(*(rows[s].box for s in symbols[:crossed_count] if s in rows))
+        assert score(game(sheet=blank() | active("q1L") | marks))[area] == value
+
+
+def test_the_track_symbols_that_wake_a_virus_or_trigger_a_propagation() -> None:
+    assert LAYOUT.plant_track.activations == {"plant.t05": "act.green"}
+    assert LAYOUT.water_track.activations == {"water.t03": "act.blue"}
+    assert LAYOUT.plant_track.propagations == {"plant.t08": "prop.plant1", "plant.t11": "prop.plant2"}
+    assert LAYOUT.water_track.propagations == {"water.t05": "prop.water1", "water.t07": "prop.water2"}
+    assert LAYOUT.self_propagating_errors == {"error.2", "error.3"}
 
 
 # --- phases 2-3 -------------------------------------------------------------------------
@@ -368,6 +434,62 @@ def test_three_missions_end_the_game() -> None:
     confirm(state, 0)
     assert state.sheets[0].marks["mission.C"] == 10
     assert {r["reason"] for r in state.end["reasons"]} == {"all_missions"}  # type: ignore[index]
+
+
+# --- missions (spec 9) -----------------------------------------------------------------------
+
+
+def closed(*quarters: str) -> Marks:
+    """Every walkway of these quarters closed."""
+    return {walkway: "line" for name in quarters for walkway, _ in LAYOUT.quarters[name].neighbours}
+
+
+def full_floor(floor: int, *, but_one: bool = False) -> Marks:
+    """Every quarter of a floor evacuated (one space left empty when ``but_one``)."""
+    spaces = LAYOUT.zone_of[f"floor{floor}.s1"]
+    return evacuated(blank() | {space: "X" for space in spaces[: len(spaces) - int(but_one)]})
+
+
+def without(marks: Marks, element: str) -> Marks:
+    return {key: mark for key, mark in marks.items() if key != element}
+
+
+def resources(*floors: int) -> Marks:
+    """Every plant and tank of these floors circled."""
+    return circled(*(e for f in floors for q in LAYOUT.floors[f] for e in q.plants_and_tank))
+
+
+@pytest.mark.parametrize(
+    ("card", "met", "short"),
+    [
+        (94, quarter("q2R", numbered=3, infected=2) | quarter("q5R", numbered=5), quarter("q5R", numbered=5)),
+        (95, full_floor(4), full_floor(4, but_one=True)),
+        (96, closed("q1L", "q4L", "q5R"), closed("q1L", "q4L") | {"w06": "line", "w15": "line"}),
+        # a group of three sealed off together (q1L, q3L, q4L) quarantines none of them
+        (96, closed("q1L", "q4L", "q5R"), {w: "line" for w in ("w01", "w03", "w05", "w10", "w17")}),
+        (97, closed("q2M", "q4M"), without(closed("q2M", "q4M"), "w22")),
+        (98, circled("q1L.e2", "q1L.e3", "q1M.e2", "q1M.e3", "q5M.e2", "q5M.e3", "q5R.e2", "q5R.e3"),
+         circled("q1L.e2", "q1L.e3", "q1M.e2", "q1M.e3", "q5M.e2", "q5M.e3", "q5R.e2")),
+        (99, resources(1, 5), without(resources(1, 5), "q5R.tank")),
+    ],
+)  # fmt: skip
+def test_each_mission_is_met_by_its_condition_and_not_one_short(card: int, met: Marks, short: Marks) -> None:
+    def holds(marks: Marks) -> bool:
+        return RULES.mission_holds_on(game(sheet=blank() | active("q1L") | evacuated(marks)).sheets[0], card)
+
+    assert holds(met) and not holds(short)
+
+
+@pytest.mark.parametrize(
+    ("missions", "values"),
+    [
+        ({"A": 94, "B": 96, "C": 98}, ((8, 3), (11, 4), (10, 4))),
+        ({"A": 95, "B": 97, "C": 99}, ((8, 3), (12, 5), (10, 4))),
+    ],
+)
+def test_the_missions_are_worth_their_card_values(missions: dict[str, int], values: tuple) -> None:
+    worth = game(missions=missions).mission_values
+    assert tuple((worth[letter]["first"], worth[letter]["later"]) for letter in "ABC") == values
 
 
 # --- setup -------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """Properties of the Virus over random games (1-6 players, random moves and claims): infections
 never cross a closed walkway, a quarter is evacuated once at most, phase 5 gives each player the
-propagations of spec section 6.3, and replaying the log gives the same spread."""
+propagations of spec section 6.3, and replaying the log gives the same spread; and on random
+sheets, propagations infect and evacuate exactly as the algorithm of spec section 6.4."""
 
 import random
 from collections import Counter
@@ -10,11 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.rules import engine
-from games.rules.adventures.virus import PROPAGATION
+from games.rules.adventures.virus import INFECTED_BY, PROPAGATION
 from games.rules.engine import Event, GameState
+from games.rules.events import Recorder
 from games.rules.sheet import Marks
 from tests.rules.playing import apply
-from tests.rules.virus_helpers import LAYOUT
+from tests.rules.virus_helpers import LAYOUT, RULES, active, blank, evacuated, game
 
 SETTINGS = settings(max_examples=12, deadline=None)
 MAX_TURNS = 40
@@ -135,3 +137,68 @@ def test_random_games_spread_viruses_by_the_rules(seed: int, players: int, moves
     check_log(events)
     replayed = engine.replay(events)
     assert [sheet.marks for sheet in replayed.sheets] == [sheet.marks for sheet in state.sheets]
+
+
+# --- one propagation against the spec's algorithm (6.4) -------------------------------------
+
+# The propagation order as the spec writes it (left to right, top floor first).
+SPEC_ORDER = ("q1L", "q1M", "q2M", "q2R", "q3L", "q3M", "q3R", "q4L", "q4M", "q5M", "q5R")
+VIRUS_COLOURS = {"q1M": "red", "q2M": "green", "q3M": "purple", "q4M": "blue", "q5M": "yellow"}
+
+
+def random_sheet(rng: random.Random) -> Marks:
+    """A sheet with spaces numbered (X), infected or empty at random, walkways closed, energies
+    circled and viruses active at random (grey in one of its quarters), complete quarters
+    evacuated."""
+    marks = blank()
+    for space in LAYOUT.spaces:
+        roll = rng.random()
+        if roll < 0.4:
+            marks[space] = "X" if roll < 0.3 else INFECTED_BY["grey"]
+    marks |= {walkway: "line" for walkway in LAYOUT.walkways if rng.random() < 0.3}
+    marks |= {q.energies[1]: "circle" for q in LAYOUT.quarters.values() if rng.random() < 0.5}
+    marks |= active(rng.choice(LAYOUT.grey_candidates), *(q for q in VIRUS_COLOURS if rng.random() < 0.5))
+    return evacuated(marks)
+
+
+def leftmost_empty(marks: Marks, name: str) -> str | None:
+    return next((s for s in LAYOUT.quarters[name].spaces if s not in marks), None)
+
+
+def spec_propagations(marks: Marks, times: int) -> Marks:
+    """Spec 6.4 read literally, each infection in the leftmost empty space: every active virus
+    in the propagation order infects its quarter, or once that is complete one space of each
+    neighbour behind an open walkway; complete quarters are evacuated before the next virus."""
+    marks = dict(marks)
+    for _ in range(times):
+        for q in map(LAYOUT.quarters.__getitem__, SPEC_ORDER):
+            if q.target is None or marks.get(q.target) != "circle":
+                continue
+            mark = INFECTED_BY[VIRUS_COLOURS.get(q.id, "grey")]
+            own = leftmost_empty(marks, q.id)
+            if own is not None:
+                marks[own] = mark
+            else:
+                spills = (leftmost_empty(marks, n) for w, n in q.neighbours if w not in marks)
+                marks |= {space: mark for space in spills if space is not None}
+            marks = evacuated(marks)
+    return marks
+
+
+def engine_propagations(marks: Marks, times: int) -> Marks:
+    """The engine's propagations on a one-seat game with this sheet, the seat infecting the
+    leftmost empty space wherever it is asked."""
+    rec = Recorder(game(sheet=marks))
+    RULES.propagate(rec, 0, times=times)
+    while rec.seat(0).pending:
+        step = rec.seat(0).pending[-1][0]
+        space = leftmost_empty(rec.sheet(0).marks, step.split(".")[1])
+        RULES.play_effect(rec, 0, {"action": "infect", "effect": step, "space": space})
+    return rec.sheet(0).marks
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=seeds, times=st.integers(min_value=1, max_value=3))
+def test_propagations_infect_and_evacuate_as_the_spec_algorithm_says(seed: int, times: int) -> None:
+    marks = random_sheet(random.Random(seed))
+    assert engine_propagations(marks, times) == spec_propagations(marks, times)
