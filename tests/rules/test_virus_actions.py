@@ -252,7 +252,10 @@ def test_a_symbol_already_crossed_triggers_nothing() -> None:
     state = one(marks, (6, "water"), (3, "robot"), (12, "robot"))
     write(state, 0, 0, "floor1.s1", 6)
     move(state, 0, action="water", effect="action.water")
-    assert RULES.propagations_due(state.sheets[0], 0, 0, {}) == 0
+    sheet = state.sheets[0]
+    marked_now = sheet.marks.keys() - sheet.turn_start_marks.keys()
+    assert "water.t05" in marked_now  # the track moved on past the crossed symbol
+    assert not marked_now & set(RULES.layout.propagation_symbols)
 
 
 def test_water_needs_the_tank_of_the_space_and_circles_it() -> None:
