@@ -26,6 +26,8 @@ CARDS: dict[int, Card] = {
     raw["id"]: Card(raw["id"], raw["number"], raw["action"])
     for raw in data.common()["starship_cards"]
 }
+# The numbers some starship card shows (the others only an Astronaut shift writes).
+CARD_NUMBERS: frozenset[int] = frozenset(card.number for card in CARDS.values())
 
 
 @dataclass

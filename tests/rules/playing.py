@@ -98,10 +98,12 @@ def choose_incidents(state: GameState) -> list[Event]:
     none is asked (a test that cares which space is infected plays its own)."""
     events: list[Event] = []
     while state.status == "playing" and state.phase == INCIDENTS_PHASE:
-        asked = [seat for seat in range(state.players) if engine.options(state, seat).kind != "wait"]
-        if not asked:
+        decisions = ((seat, engine.options(state, seat)) for seat in range(state.players))
+        asked = next(((seat, decision) for seat, decision in decisions if decision.kind != "wait"), None)
+        if asked is None:
             break
-        events += move(state, asked[0], engine.options(state, asked[0]).options[0])
+        seat, decision = asked
+        events += move(state, seat, decision.options[0])
     return events
 
 

@@ -138,13 +138,19 @@ def test_a_robot_space_gives_an_airlock_before_the_action_and_cannot_be_skipped(
     assert derived(state)["accessible_blocks"][-2:] == ["ship2.modA", "ship3.modA"]
 
 
+def every_airlock_active() -> engine.GameState:
+    return game(sheet=escape(airlocks=[code.removeprefix("airlock.") for code in LAYOUT.airlocks]))
+
+
+def resolved(events: list[engine.Event]) -> list[dict[str, object]]:
+    return [event["data"] for event in events if event["kind"] == "effect_resolved"]
+
+
 def test_a_robot_space_is_lost_when_no_airlock_can_be_activated() -> None:
-    every = [code.removeprefix("airlock.") for code in LAYOUT.airlocks]
-    state = game(sheet=escape(airlocks=every))
+    state = every_airlock_active()
     reveal(state, (5, "water"), (9, "plant"), (12, "energy"))
     events = write(state, 0, 0, "ship1.s8")
-    resolved = [e["data"] for e in events if e["kind"] == "effect_resolved"]
-    assert {"effect": "robot.ship1.s8", "outcome": "no_effect", "target": None} in resolved
+    assert {"effect": "robot.ship1.s8", "outcome": "no_effect", "target": None} in resolved(events)
     assert engine.options(state, 0).kind == "confirm"
 
 
@@ -183,12 +189,10 @@ def test_the_second_system_error_activates_an_airlock_too() -> None:
 
 
 def test_the_robot_action_does_nothing_once_every_airlock_is_active() -> None:
-    every = [code.removeprefix("airlock.") for code in LAYOUT.airlocks]
-    state = game(sheet=escape(airlocks=every))
+    state = every_airlock_active()
     reveal(state, (5, "robot"), (9, "plant"), (12, "energy"))
     events = write(state, 0, 0, "ship1.s2")
-    resolved = [e["data"] for e in events if e["kind"] == "effect_resolved"]
-    assert {"effect": "action.robot", "outcome": "no_effect", "target": None} in resolved
+    assert {"effect": "action.robot", "outcome": "no_effect", "target": None} in resolved(events)
     assert engine.options(state, 0).kind == "confirm"
 
 

@@ -47,4 +47,3 @@ def test_the_greedy_bot_draws_the_wall_that_frees_stuck_spaces(seed: int) -> Non
     command = bots.greedy_bot(random.Random(seed))(_wall_due(), 0)
     assert command["choice"]["action"] == "wall"
     assert command["choice"]["wall"] in FREEING_WALLS
-

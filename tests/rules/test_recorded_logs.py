@@ -1,12 +1,14 @@
 """Logs recorded with earlier event formats replay to the same sheets and result today."""
 
 import json
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from games.rules import engine, events
+from games.rules.engine import GameState
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 RECORDED_V1 = sorted((FIXTURES / "logs_v1").glob("*.json"))
@@ -19,33 +21,32 @@ def load(path: Path) -> dict[str, Any]:
     return recorded
 
 
-@pytest.mark.parametrize("path", RECORDED_V1, ids=[path.stem for path in RECORDED_V1])
-def test_a_recorded_game_replays_to_its_sheets_and_result(path: Path) -> None:
-    recorded = load(path)
+def replays_as_recorded(recorded: dict[str, Any], sheets: Iterable[tuple[int, dict[str, Any]]]) -> GameState:
+    """Replay a recorded game and check its end, its result and each of ``sheets`` (by id: the
+    marks and live score recorded)."""
     expected = recorded["expected"]
     state = engine.replay(recorded["events"])
     assert state.status == "finished"
-    assert state.turn == expected["turn"]
-    assert state.end == expected["end"]
-    assert state.result == expected["result"]
-    for seat, sheet in enumerate(expected["sheets"]):
-        view = engine.sheet_view(state, seat, viewer=None)
-        assert view["marks"] == sheet["marks"]
-        assert view["score"] == sheet["score"]
+    assert (state.turn, state.end, state.result) == (expected["turn"], expected["end"], expected["result"])
+    for sheet, drawn in sheets:
+        view = engine.sheet_view(state, sheet, viewer=None)
+        assert (view["marks"], view["score"]) == (drawn["marks"], drawn["score"]), f"sheet {sheet}"
+    return state
+
+
+@pytest.mark.parametrize("path", RECORDED_V1, ids=[path.stem for path in RECORDED_V1])
+def test_a_recorded_game_replays_to_its_sheets_and_result(path: Path) -> None:
+    recorded = load(path)
+    replays_as_recorded(recorded, enumerate(recorded["expected"]["sheets"]))  # by seat, = sheet id
 
 
 @pytest.mark.parametrize("path", RECORDED_V2, ids=[path.stem for path in RECORDED_V2])
 def test_a_game_recorded_with_the_version_2_setup_replays_to_its_sheets_and_result(path: Path) -> None:
     recorded = load(path)
-    expected = recorded["expected"]
     assert recorded["events"][0]["v"] == 2
-    state = engine.replay(recorded["events"])
-    assert state.status == "finished"
-    assert (state.turn, state.end, state.result) == (expected["turn"], expected["end"], expected["result"])
-    assert len(state.sheets) == len(expected["sheets"])
-    for sheet, drawn in expected["sheets"].items():
-        view = engine.sheet_view(state, int(sheet), viewer=None)
-        assert (view["marks"], view["score"]) == (drawn["marks"], drawn["score"]), f"sheet {sheet}"
+    drawn = recorded["expected"]["sheets"]
+    state = replays_as_recorded(recorded, ((int(sheet), marks) for sheet, marks in drawn.items()))
+    assert len(state.sheets) == len(drawn)
 
 
 @pytest.mark.parametrize("path", RECORDED, ids=[path.stem for path in RECORDED])

@@ -58,7 +58,7 @@ from games.rules.actions import ASTRONAUT, ASTRONAUT_SHIFTS
 from games.rules.adventures.base import Condition, Option, Step
 from games.rules.adventures.journey_layout import WALL_DRAWN, Layout, Station, Zone
 from games.rules.adventures.wilds import WildActions
-from games.rules.cards import ACTIONS
+from games.rules.cards import ACTIONS, CARD_NUMBERS
 from games.rules.errors import RuleViolation
 from games.rules.events import Recorder
 from games.rules.sheet import CIRCLE, CROSS, MAX_NUMBER, MIN_NUMBER, Marks, first_unmarked, open_gaps
@@ -86,7 +86,6 @@ ENERGY_CARDS_PER_ASTRA_ZONE = 2
 
 # The greedy bot's room to write (``prospects``): a number a card shows counts ROOM_SCALE,
 # one only an Astronaut shift writes (0, 16, 17) RARE_ROOM.
-CARD_MIN, CARD_MAX = 1, 15
 ROOM_SCALE = 2
 RARE_ROOM = 1
 
@@ -557,7 +556,7 @@ class JourneyRules(WildActions[Layout]):
 def _room(low: int, high: int) -> int:
     """How many numbers lie strictly between ``low`` and ``high``, in ROOM_SCALE units: the
     numbers no card shows (only an Astronaut shift writes them) count for less."""
-    return sum(ROOM_SCALE if CARD_MIN <= n <= CARD_MAX else RARE_ROOM for n in range(low + 1, high))
+    return sum(ROOM_SCALE if n in CARD_NUMBERS else RARE_ROOM for n in range(low + 1, high))
 
 
 def _write_option(
