@@ -1,6 +1,8 @@
 """HTTP in, HTTP out for campaigns: parse and validate, call a service or a selector, shape the
 answer through its output serializer."""
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -9,10 +11,10 @@ from rest_framework.views import APIView
 
 from api import campaign_serializers as cs
 from api import serializers as s
-from api.idempotency import idempotent
+from api.idempotency import answered
 from api.ids import path_id
 from api.permissions import SignedIn
-from api.views import ERRORS, IDEMPOTENCY, POST_ERRORS, _body, _out, _user, _valid
+from api.views import ERRORS, IDEMPOTENCY, POST_ERRORS, _body, _data, _out, _user, _valid
 from campaigns import selectors, services
 from campaigns.models import Campaign
 
@@ -23,8 +25,9 @@ def _campaign(campaign_id: str) -> Campaign:
     return selectors.get_campaign(campaign_id=path_id(campaign_id, what="campaign"))
 
 
-def _command_answer(result: services.CampaignResult) -> Response:
-    return _out(
+def _command_answer(result: services.CampaignResult) -> Any:
+    """The answer to a campaign choice, once it has committed."""
+    return _data(
         cs.CampaignCommandResultSerializer,
         selectors.command_answer(
             campaign=result.campaign, rows=result.events, state=result.state, seat=result.seat
@@ -60,19 +63,21 @@ class CampaignsView(APIView):
         ),
         tags=TAGS,
     )
-    @idempotent
     def post(self, request: Request) -> Response:
         data = _valid(cs.CreateCampaignSerializer, _body(request))
-        campaign = services.create_campaign(
-            by=_user(request),
-            max_players=data["max_players"],
-            astra_level=data.get("astra_level"),
-            pack=data.get("pack"),
-        )
-        return _out(
-            cs.CampaignSerializer,
-            selectors.campaign_view(campaign=campaign, viewer=_user(request)),
-            code=status.HTTP_201_CREATED,
+        user = _user(request)
+        return answered(
+            request,
+            lambda: services.create_campaign(
+                by=user,
+                max_players=data["max_players"],
+                astra_level=data.get("astra_level"),
+                pack=data.get("pack"),
+            ),
+            lambda campaign: _data(
+                cs.CampaignSerializer, selectors.campaign_view(campaign=campaign, viewer=user)
+            ),
+            status=status.HTTP_201_CREATED,
         )
 
 
@@ -101,10 +106,13 @@ class CampaignJoinView(APIView):
         summary="Take the next free seat of a campaign in the lobby",
         tags=TAGS,
     )
-    @idempotent
     def post(self, request: Request, campaign_id: str) -> Response:
-        seat = services.join_campaign(campaign=_campaign(campaign_id), by=_user(request))
-        return _out(s.JoinedSerializer, {"seat": seat.index})
+        campaign, user = _campaign(campaign_id), _user(request)
+        return answered(
+            request,
+            lambda: services.join_campaign(campaign=campaign, by=user),
+            lambda seat: _data(s.JoinedSerializer, {"seat": seat.index}),
+        )
 
 
 class CampaignBotsView(APIView):
@@ -122,12 +130,14 @@ class CampaignBotsView(APIView):
         ),
         tags=TAGS,
     )
-    @idempotent
     def post(self, request: Request, campaign_id: str) -> Response:
+        campaign, user = _campaign(campaign_id), _user(request)
         data = _valid(s.AddBotSerializer, _body(request))
-        seat = services.add_bot(campaign=_campaign(campaign_id), by=_user(request), kind=data["kind"])
-        return _out(
-            s.BotSeatSerializer, {"seat": seat.index, "bot": seat.bot}, code=status.HTTP_201_CREATED
+        return answered(
+            request,
+            lambda: services.add_bot(campaign=campaign, by=user, kind=data["kind"]),
+            lambda seat: _data(s.BotSeatSerializer, {"seat": seat.index, "bot": seat.bot}),
+            status=status.HTTP_201_CREATED,
         )
 
 
@@ -141,12 +151,14 @@ class CampaignStartView(APIView):
         summary="Start the campaign with its seats (creator only): chapter 1's game starts",
         tags=TAGS,
     )
-    @idempotent
     def post(self, request: Request, campaign_id: str) -> Response:
-        result = services.start_campaign(campaign=_campaign(campaign_id), by=_user(request))
-        return _out(
-            cs.CampaignSerializer,
-            selectors.campaign_view(campaign=result.campaign, viewer=_user(request)),
+        campaign, user = _campaign(campaign_id), _user(request)
+        return answered(
+            request,
+            lambda: services.start_campaign(campaign=campaign, by=user),
+            lambda result: _data(
+                cs.CampaignSerializer, selectors.campaign_view(campaign=result.campaign, viewer=user)
+            ),
         )
 
 
@@ -179,12 +191,14 @@ class CampaignMovesView(APIView):
         ),
         tags=TAGS,
     )
-    @idempotent
     def post(self, request: Request, campaign_id: str) -> Response:
-        campaign = _campaign(campaign_id)
+        campaign, user = _campaign(campaign_id), _user(request)
         data = _valid(s.MoveSerializer, _body(request))
-        result = services.play_choice(campaign=campaign, by=_user(request), choice=data["choice"])
-        return _command_answer(result)
+        return answered(
+            request,
+            lambda: services.play_choice(campaign=campaign, by=user, choice=data["choice"]),
+            _command_answer,
+        )
 
 
 class CampaignEventsView(APIView):

@@ -11,7 +11,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 
 from api.authentication import TokenExpired
-from games.errors import Conflict, Forbidden, GameError, Invalid, NotFound
+from eventstore.errors import Conflict, Forbidden, GameError, Invalid, NotFound, Unprocessable
 
 logger = logging.getLogger(__name__)
 
@@ -20,6 +20,7 @@ GAME_ERROR_STATUS: dict[type[GameError], int] = {
     Forbidden: status.HTTP_403_FORBIDDEN,
     NotFound: status.HTTP_404_NOT_FOUND,
     Conflict: status.HTTP_409_CONFLICT,
+    Unprocessable: status.HTTP_422_UNPROCESSABLE_ENTITY,
 }
 
 API_ERROR_CODES: list[tuple[type[exceptions.APIException], str]] = [
@@ -35,16 +36,6 @@ API_ERROR_CODES: list[tuple[type[exceptions.APIException], str]] = [
     (exceptions.ParseError, "malformed_request"),
     (exceptions.ValidationError, "invalid_request"),
 ]
-
-
-class Unprocessable(exceptions.APIException):
-    status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
-    default_code = "unprocessable"
-    default_detail = "The request cannot be processed."
-
-    def __init__(self, code: str, detail: str) -> None:
-        super().__init__(detail=detail, code=code)
-        self.error_code = code
 
 
 def error_body(code: str, detail: str, **extra: Any) -> dict[str, Any]:
@@ -78,9 +69,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
             headers["WWW-Authenticate"] = exc.auth_header  # type: ignore[attr-defined]
         if getattr(exc, "wait", None):
             headers["Retry-After"] = str(int(exc.wait))  # type: ignore[attr-defined]
-        if isinstance(exc, Unprocessable):
-            body = error_body(exc.error_code, str(exc.detail))
-        elif isinstance(exc, exceptions.ValidationError):
+        if isinstance(exc, exceptions.ValidationError):
             body = error_body(
                 "invalid_request", _validation_sentence(exc.detail), errors=exc.detail
             )

@@ -1,6 +1,6 @@
 """Ids in paths: plain ASCII digits in canonical form, in range, or they name nothing."""
 
-from games.errors import NotFound
+from eventstore.errors import NotFound
 
 MAX_ID = 2**63 - 1
 

@@ -16,11 +16,11 @@ from rest_framework.serializers import Serializer
 from rest_framework.views import APIView
 
 from api import serializers as s
-from api.idempotency import HEADER, MAX_KEY_LENGTH, idempotent
+from api.idempotency import HEADER, MAX_KEY_LENGTH, answered
 from api.ids import path_id
 from api.permissions import Public, SignedIn
+from eventstore.errors import Invalid
 from games import history, selectors, services
-from games.errors import Invalid
 from games.models import ClientToken, Game
 from moon import health
 from moon.celery import app as celery_app
@@ -86,12 +86,16 @@ def _out(
     return Response(serializer_class(data, many=many).data, status=code)
 
 
-def _command_answer(result: services.CommandResult) -> Response:
-    return _out(
+def _data(serializer_class: type[Serializer], data: Any) -> Any:
+    """What an answer sends, through its output serializer."""
+    return serializer_class(data).data
+
+
+def _command_answer(result: services.CommandResult) -> Any:
+    """The answer to a turn's command, once it has committed: see ``selectors.command_answer``."""
+    return _data(
         s.CommandResultSerializer,
-        selectors.command_answer(
-            game=result.game, rows=result.events, state=result.state, seat=result.seat
-        ),
+        selectors.command_answer(game=result.game, rows=result.events, state=result.state, seat=result.seat),
     )
 
 
@@ -274,19 +278,19 @@ class GamesView(APIView):
         ),
         tags=["games"],
     )
-    @idempotent
     def post(self, request: Request) -> Response:
         data = _valid(s.CreateGameSerializer, _body(request))
-        game = services.create_game(
-            by=_user(request),
-            adventure=data["adventure"],
-            max_players=data["max_players"],
-            astra_level=data.get("astra_level"),
-        )
-        return _out(
-            s.GameSerializer,
-            selectors.game_view(game=game, viewer=_user(request)),
-            code=status.HTTP_201_CREATED,
+        user = _user(request)
+        return answered(
+            request,
+            lambda: services.create_game(
+                by=user,
+                adventure=data["adventure"],
+                max_players=data["max_players"],
+                astra_level=data.get("astra_level"),
+            ),
+            lambda game: _data(s.GameSerializer, selectors.game_view(game=game, viewer=user)),
+            status=status.HTTP_201_CREATED,
         )
 
 
@@ -312,10 +316,13 @@ class JoinView(APIView):
         summary="Take the next free seat of a game in the lobby",
         tags=["games"],
     )
-    @idempotent
     def post(self, request: Request, game_id: str) -> Response:
-        seat = services.join_game(game=_game(game_id), by=_user(request))
-        return _out(s.JoinedSerializer, {"seat": seat.index})
+        game, user = _game(game_id), _user(request)
+        return answered(
+            request,
+            lambda: services.join_game(game=game, by=user),
+            lambda seat: _data(s.JoinedSerializer, {"seat": seat.index}),
+        )
 
 
 class BotsView(APIView):
@@ -332,12 +339,14 @@ class BotsView(APIView):
         ),
         tags=["games"],
     )
-    @idempotent
     def post(self, request: Request, game_id: str) -> Response:
+        game, user = _game(game_id), _user(request)
         data = _valid(s.AddBotSerializer, _body(request))
-        seat = services.add_bot(game=_game(game_id), by=_user(request), kind=data["kind"])
-        return _out(
-            s.BotSeatSerializer, {"seat": seat.index, "bot": seat.bot}, code=status.HTTP_201_CREATED
+        return answered(
+            request,
+            lambda: services.add_bot(game=game, by=user, kind=data["kind"]),
+            lambda seat: _data(s.BotSeatSerializer, {"seat": seat.index, "bot": seat.bot}),
+            status=status.HTTP_201_CREATED,
         )
 
 
@@ -351,11 +360,13 @@ class StartView(APIView):
         summary="Start the game with the seated players (creator only)",
         tags=["games"],
     )
-    @idempotent
     def post(self, request: Request, game_id: str) -> Response:
-        game = _game(game_id)
-        result = services.start_game(game=game, by=_user(request))
-        return _out(s.GameSerializer, selectors.game_view(game=result.game, viewer=_user(request)))
+        game, user = _game(game_id), _user(request)
+        return answered(
+            request,
+            lambda: services.start_game(game=game, by=user),
+            lambda result: _data(s.GameSerializer, selectors.game_view(game=result.game, viewer=user)),
+        )
 
 
 # --- turns -------------------------------------------------------------------------------------
@@ -385,12 +396,12 @@ class MovesView(APIView):
         summary="Play one of the options of your decision",
         tags=["turns"],
     )
-    @idempotent
     def post(self, request: Request, game_id: str) -> Response:
-        game = _game(game_id)
+        game, user = _game(game_id), _user(request)
         data = _valid(s.MoveSerializer, _body(request))
-        result = services.play_move(game=game, by=_user(request), choice=data["choice"])
-        return _command_answer(result)
+        return answered(
+            request, lambda: services.play_move(game=game, by=user, choice=data["choice"]), _command_answer
+        )
 
 
 class UndoView(APIView):
@@ -403,10 +414,9 @@ class UndoView(APIView):
         summary="Undo your unconfirmed turn",
         tags=["turns"],
     )
-    @idempotent
     def post(self, request: Request, game_id: str) -> Response:
-        result = services.undo_turn(game=_game(game_id), by=_user(request))
-        return _command_answer(result)
+        game, user = _game(game_id), _user(request)
+        return answered(request, lambda: services.undo_turn(game=game, by=user), _command_answer)
 
 
 class ConfirmView(APIView):
@@ -419,10 +429,9 @@ class ConfirmView(APIView):
         summary="Confirm your turn",
         tags=["turns"],
     )
-    @idempotent
     def post(self, request: Request, game_id: str) -> Response:
-        result = services.confirm_turn(game=_game(game_id), by=_user(request))
-        return _command_answer(result)
+        game, user = _game(game_id), _user(request)
+        return answered(request, lambda: services.confirm_turn(game=game, by=user), _command_answer)
 
 
 # --- reading -----------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ class CampaignsConfig(AppConfig):
     verbose_name = "Campaigns"
 
     def ready(self) -> None:
-        from campaigns import library, tasks  # noqa: F401  (tasks registers its follow-ups)
+        from campaigns import library
 
         # The content packs are checked at start-up: a bad pack stops the server, naming why.
         library.load_offered()

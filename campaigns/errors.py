@@ -1,6 +1,6 @@
 """Refusals particular to campaigns (the classes are the games' own: the API maps them)."""
 
-from games.errors import Forbidden, NotFound
+from eventstore.errors import Forbidden, NotFound
 
 
 def outsider(*, campaign_id: int, in_lobby: bool) -> NotFound | Forbidden:

@@ -15,7 +15,7 @@ from django.core.exceptions import ImproperlyConfigured
 from campaigns.models import Pack as PackRow
 from campaigns.rules import packs
 from campaigns.rules.packs import Pack, PackError
-from games.errors import Invalid
+from eventstore.errors import Invalid
 
 SHIPPED = Path(__file__).resolve().parent / "packs"
 DEFAULT_PACK = "open"

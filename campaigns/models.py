@@ -3,13 +3,14 @@ packs they were created with.
 
 A campaign's truth is its events (and, through them, its chapters' results); the rows beside
 them hold what the lobby and the API need to find and lock a campaign quickly. Event rows are
-never updated or deleted: database triggers refuse it (migration 0002), as for game events.
+never updated or deleted, and are hash-chained, as game events are (eventstore/models.py).
 """
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
+from eventstore.models import StoredEvent
 from games.models import Game, Seat
 
 
@@ -104,18 +105,13 @@ class CampaignSeat(models.Model):
         return f"Campaign {self.campaign_id} seat {self.index}{bot}"
 
 
-class CampaignEvent(models.Model):
+class CampaignEvent(StoredEvent):
+    """A campaign's event: the common stored event (its seat: the seat whose choice it records,
+    null for what the campaign does by itself)."""
+
+    STREAM = "campaign"
+
     campaign = models.ForeignKey(Campaign, on_delete=models.PROTECT, related_name="events")
-    seq = models.PositiveIntegerField()
-    # the seat whose choice the event records; null for what the campaign does by itself
-    seat = models.PositiveSmallIntegerField(null=True, blank=True)
-    kind = models.CharField(max_length=64)
-    version = models.PositiveSmallIntegerField(default=1)
-    data = models.JSONField(default=dict)
-    created_at = models.DateTimeField(auto_now_add=True)
-    actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
-    )
 
     class Meta:
         ordering = ["campaign", "seq"]
@@ -125,10 +121,6 @@ class CampaignEvent(models.Model):
 
     def __str__(self) -> str:
         return f"Campaign {self.campaign_id} #{self.seq} {self.kind}"
-
-    def as_rules_event(self) -> dict[str, object]:
-        """The event as the campaign rules know it."""
-        return {"kind": self.kind, "v": self.version, "seat": self.seat, "data": self.data}
 
 
 class ChapterGame(models.Model):

@@ -16,7 +16,7 @@ from campaigns.rules import decider
 from campaigns.rules.effects import adventure_name
 from campaigns.rules.packs import CHAPTERS, LAST_CHAPTER, Pack
 from campaigns.rules.state import Attempt, CampaignState, replay
-from games.errors import Invalid, NotFound
+from eventstore.errors import Invalid, NotFound
 
 MAX_PAGE = 500
 

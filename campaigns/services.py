@@ -1,15 +1,15 @@
 """Commands on campaigns: everything that writes. No HTTP here.
 
 Each command runs in one transaction: lock the campaign row, replay its log, ask the campaign
-rules (``campaigns.rules.decider``) to decide, append the events they return with dense sequence
-numbers. When a chapter is ready to start, its game is created, seated (campaign seat n is the
-game's seat n, a bot seat a bot of the same kind) and started in the same transaction through
+rules (``campaigns.rules.decider``) to decide, append the events they return through the event
+store (eventstore/store.py: dense sequence numbers, hash-chained). When a chapter is ready to
+start, its game is created, seated (campaign seat n is the game's seat n, a bot seat a bot of
+the same kind) and started in the same transaction through
 ``games.services``, with the setup the cards in effect give it (in a solo campaign, ASTRA's
-level), and ``chapter_started`` names it. The unique (campaign, seq) constraint is the last
-guard against a lost race.
+level), and ``chapter_started`` names it.
 
 When the choice the campaign then waits for is a bot seat's, a worker makes it
-(``play_bot_choice``, scheduled on commit through ``campaigns.followups`` with the log's
+(``play_bot_choice``, scheduled on commit through ``eventstore.followups`` with the log's
 version): through the same options and decision as a player's, once, drawn from the campaign's
 seed and the position in its log.
 """
@@ -22,20 +22,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import IntegrityError, transaction
+from django.db import transaction
 
-from campaigns import followups, library, selectors
+from campaigns import library, selectors
 from campaigns.errors import outsider
 from campaigns.models import Campaign, CampaignEvent, CampaignSeat, ChapterGame
 from campaigns.rules import bots, decider, events
 from campaigns.rules.events import Event
 from campaigns.rules.packs import Pack
 from campaigns.rules.state import CampaignState, evolve
+from eventstore import followups, store
+from eventstore.errors import Conflict, Forbidden, Invalid
 from games import selectors as game_selectors
 from games import services as game_services
-from games.errors import Conflict, Forbidden, Invalid
 from games.models import Game, Seat
-from games.rules.engine import OutOfTurn, RuleViolation
 
 logger = logging.getLogger(__name__)
 
@@ -178,7 +178,7 @@ def play_choice(*, campaign: Campaign, by: User, choice: Any) -> CampaignResult:
             campaign,
             seat,
             by,
-            lambda state, pack: _rules_call(decider.decide, state, pack, seat, choice),
+            lambda state, pack: game_services.rules_call(decider.decide, state, pack, seat, choice),
         )
 
 
@@ -192,7 +192,7 @@ def play_bot_choice(*, campaign_id: int, version: int) -> list[CampaignEvent]:
     makes it once."""
     context = {"campaign_id": campaign_id, "seq": version}
     with transaction.atomic():
-        campaign = Campaign.objects.select_for_update().get(pk=campaign_id)
+        campaign = store.lock(Campaign, campaign_id)
         state, last = selectors.state_of(campaign=campaign)
         pack = library.stored(campaign.pack)
         asked = decider.pending(state, pack)
@@ -232,7 +232,7 @@ def end_chapter(*, game_id: int) -> list[CampaignEvent]:
         return []
     context = {"campaign_id": link.campaign_id, "game_id": game_id}
     with transaction.atomic():
-        campaign = Campaign.objects.select_for_update().get(pk=link.campaign_id)
+        campaign = store.lock(Campaign, link.campaign_id)
         state, version = selectors.state_of(campaign=campaign)
         if state.attempt(link.chapter, link.attempt).finished:
             logger.info("chapter already ended", extra=context)
@@ -305,7 +305,7 @@ def _follow_up(campaign: Campaign, state: CampaignState, pack: Pack, *, version:
     asked = decider.pending(state, pack)
     if asked is not None and _bot_kind(campaign, asked.seat) is not None:
         followups.after_commit(
-            campaign_id=campaign.pk, version=version, kinds=[followups.BOT_TO_CHOOSE]
+            stream="campaign", stream_id=campaign.pk, version=version, kinds=[followups.BOT_TO_CHOOSE]
         )
 
 
@@ -359,15 +359,11 @@ def _save_status(campaign: Campaign, state: CampaignState) -> None:
 
 
 def _lock(campaign: Campaign) -> Campaign:
-    return Campaign.objects.select_for_update().get(pk=campaign.pk)
+    return store.lock(Campaign, campaign.pk)
 
 
 def _seat_index(campaign: Campaign, user: User) -> int:
-    index = (
-        CampaignSeat.objects.filter(campaign=campaign, user_id=user.pk)
-        .values_list("index", flat=True)
-        .first()
-    )
+    index = store.seat_index(CampaignSeat, "campaign", campaign.pk, user.pk)
     if index is None:
         raise outsider(campaign_id=campaign.pk, in_lobby=campaign.status == Campaign.Status.LOBBY)
     return index
@@ -376,50 +372,7 @@ def _seat_index(campaign: Campaign, user: User) -> int:
 def _append(
     campaign: Campaign, new: Sequence[Event], *, version: int, actor: User | None
 ) -> list[CampaignEvent]:
-    for event in new:
-        # Stored events are forever: one off its kind's schema is a bug, never stored.
-        problem = events.schema_problem(event)
-        if problem is not None:
-            raise ValueError(f"refusing to store a campaign event off its schema: {problem}")
-    rows = [
-        CampaignEvent(
-            campaign=campaign,
-            seq=version + offset,
-            seat=event.get("seat"),
-            kind=event["kind"],
-            version=event["v"],
-            data=event["data"],
-            actor_id=actor.pk if actor is not None else None,
-        )
-        for offset, event in enumerate(new, start=1)
-    ]
-    try:
-        with transaction.atomic():
-            appended = CampaignEvent.objects.bulk_create(rows)
-    except IntegrityError as exc:
-        logger.warning("lost a race to append", extra={"campaign_id": campaign.pk, "seq": version + 1})
-        raise Conflict(
-            "concurrent_command", "Another command on this campaign came first; read it and retry."
-        ) from exc
-    if appended:
-        logger.info(
-            "campaign events appended: %s",
-            ", ".join(row.kind for row in appended),
-            extra={
-                "campaign_id": campaign.pk,
-                "seq": appended[-1].seq,
-                "count": len(appended),
-                "user_id": actor.pk if actor is not None else None,
-            },
-        )
-    return appended
-
-
-def _rules_call(function: Callable[..., list[Event]], *args: Any) -> list[Event]:
-    """Call the campaign rules, turning their refusals into refusals the API understands."""
-    try:
-        return list(function(*args))
-    except OutOfTurn as exc:
-        raise Conflict(exc.code, exc.detail) from exc
-    except RuleViolation as exc:
-        raise Invalid(exc.code, exc.detail) from exc
+    return store.append(
+        CampaignEvent, campaign, new, version=version, actor_id=actor.pk if actor else None,
+        schema_problem=events.schema_problem,
+    )

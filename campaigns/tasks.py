@@ -1,9 +1,9 @@
 """Celery tasks of campaigns. Each is idempotent: it reads the log before it appends.
 
-`end_chapter` follows the result of a chapter's game (registered below with games.followups,
-which ``games.services.score_game`` schedules after every run, also a run that finds the game
-scored already); `play_bot_choice` follows campaign events after which the campaign waits for a
-bot seat's choice (registered with campaigns.followups, with the log's version then). Each
+`end_chapter` follows the result of a chapter's game (moon/followups.py; ``games.services.
+score_game`` schedules it after every run, also a run that finds the game scored already);
+`play_bot_choice` follows campaign events after which the campaign waits for a bot seat's
+choice, with the log's version then. Each
 acknowledges its message only once it has run and is handed back when its worker dies; however
 often it runs, the chapter's end is appended once, and a bot's choice is made once.
 """
@@ -11,9 +11,7 @@ often it runs, the chapter's end is appended once, and a bot's choice is made on
 import logging
 from typing import Any
 
-from campaigns import followups, services
-from games import followups as game_followups
-from games.services import RESULT
+from campaigns import services
 from games.tasks import delay_for_tests, log_context, retried_task
 
 logger = logging.getLogger(__name__)
@@ -44,15 +42,3 @@ def play_bot_choice(self: Any, campaign_id: int, version: int) -> int | None:
     context = log_context(self, campaign_id=campaign_id)
     logger.info("bot choice done", extra={**context, "seq": seq, "count": len(rows)})
     return seq
-
-
-def _after_result(game_id: int) -> None:
-    if services.is_chapter_game(game_id=game_id):
-        end_chapter.delay(game_id)
-
-
-# What follows appended events, on commit (see games.followups and campaigns.followups).
-game_followups.register(RESULT, _after_result)
-followups.register(
-    followups.BOT_TO_CHOOSE, lambda campaign_id, version: play_bot_choice.delay(campaign_id, version)
-)

@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from games import history, review
-from games.models import Account, ClientToken, Event, Game, IdempotencyRecord, Seat
+from games.models import Account, ClientToken, Event, Game, Seat
 from games.rules import engine, narration
 from games.rules.adventures import PLAYABLE
 from games.rules.events import KINDS
@@ -296,9 +296,3 @@ class ClientTokenAdmin(admin.ModelAdmin):
 class AccountAdmin(ReadOnly, admin.ModelAdmin):
     list_display = ("user", "name_key")
     search_fields = ("name_key", "user__username")
-
-
-@admin.register(IdempotencyRecord)
-class IdempotencyRecordAdmin(admin.ModelAdmin):
-    list_display = ("user", "key", "method", "path", "status_code", "created_at")
-

@@ -24,14 +24,15 @@ then only checked against their kinds' schemas, and its result against the repla
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from itertools import groupby
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from games import chain, snapshots
-from games.errors import Conflict, outsider
+from eventstore import chain, store
+from eventstore.errors import Conflict
+from games import snapshots
+from games.errors import outsider
 from games.models import Account, Event, Game, Seat
 from games.rules import engine
 from games.services import name_key
@@ -39,30 +40,14 @@ from games.services import name_key
 FORMAT = "moon-game/1"
 HEADER_FIELDS = ("format", "game", "adventure", "players", "seats")
 EVENT_FIELDS = ("seq", "turn", "seat", "kind", "v", "data", "created_at", "prev_hash", "hash")
-CHAIN_FIELDS = ("seq", "turn", "seat", "kind", "data", "prev_hash", "hash")
 
 
 # --- checking the chains in the database ------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class ChainReport:
-    """One game's chain as ``verify_chains`` found it: its events, and its first broken link."""
-
-    game_id: int
-    events: int
-    broken: chain.Break | None
-
-
-def verify_chains(*, game_id: int | None = None) -> Iterator[ChainReport]:
+def verify_chains(*, game_id: int | None = None) -> Iterator[store.ChainReport]:
     """Walk the chain of every game with events (or of one game), in game order."""
-    rows = Event.objects.order_by("game_id", "seq")
-    if game_id is not None:
-        rows = rows.filter(game_id=game_id)
-    stream = rows.values_list("game_id", *CHAIN_FIELDS).iterator(chunk_size=2000)
-    for game, game_rows in groupby(stream, key=lambda row: row[0]):
-        links = [chain.Link(*row[1:]) for row in game_rows]
-        yield ChainReport(game_id=game, events=len(links), broken=chain.first_break(links))
+    return store.verify(Event, stream_id=game_id)
 
 
 # --- export ------------------------------------------------------------------------------------
@@ -157,7 +142,10 @@ def import_game(*, lines: Iterable[str | bytes], strict: bool = True) -> Importe
     """
     header, events = _parse(lines)
     broken = chain.first_break(
-        chain.Link(**{name: event[name] for name in CHAIN_FIELDS}) for event in events
+        chain.Link(
+            {name: event[name] for name in Event.chained_fields()}, event["prev_hash"], event["hash"]
+        )
+        for event in events
     )
     if broken is not None:
         raise ImportRefused(broken.index + 2, broken.reason)

@@ -1,48 +1,23 @@
 """The queries every game request runs, as plain SQL.
 
-A move reads the game, the caller's seat, the snapshot and the events after it, then writes the
-events and the snapshot, and reads back what the caller's feed holds; a decision reads the first
-four. Each is one indexed lookup for the database, but Django's SQL compiler spent more on
-building them than the database on running them (three quarters of a command's query time, in
+A move reads the game, the caller's seat, the snapshot and the events after it (the event store,
+eventstore/store.py, reads the game, the seat and the events), then writes the events and the
+snapshot, and reads back what the caller's feed holds; a decision reads the first four. Each is
+one indexed lookup for the database, but Django's SQL compiler spent more on building them than
+the database on running them (three quarters of a command's query time, in
 the profile of bench/load.py's move path), so they are written out here once, for SQLite and
 PostgreSQL alike. Everything else goes through the ORM.
 """
 
-import json
 from typing import Any
 
 from django.db import connection
 
-from games.models import Event, Game, GameSnapshot, Seat
+from eventstore import store
+from games.models import Event, GameSnapshot
 
-GAME = Game._meta.db_table
-SEAT = Seat._meta.db_table
 EVENT = Event._meta.db_table
 SNAPSHOT = GameSnapshot._meta.db_table
-GAME_FIELDS = tuple(field.attname for field in Game._meta.concrete_fields)
-EVENT_FIELDS = ("seq", "kind", "version", "seat", "turn", "data")
-
-
-def game(game_id: int, *, lock: bool = False) -> Game | None:
-    """The game with that id (None when there is none); ``lock``: its row is locked for the
-    transaction (on SQLite the transaction itself takes the write lock)."""
-    columns = ", ".join(GAME_FIELDS)
-    for_update = " FOR UPDATE" if lock and connection.features.has_select_for_update else ""
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT {columns} FROM {GAME} WHERE id = %s{for_update}", [game_id])
-        row = cursor.fetchone()
-    return None if row is None else Game.from_db(connection.alias, list(GAME_FIELDS), row)
-
-
-def seat_index(game_id: int, user_id: int) -> int | None:
-    """The index of the user's seat in the game, or None."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT {connection.ops.quote_name('index')} FROM {SEAT} WHERE game_id = %s AND user_id = %s",
-            [game_id, user_id],
-        )
-        row = cursor.fetchone()
-    return None if row is None else int(row[0])
 
 
 def snapshot(game_id: int, engine_version: str) -> tuple[int, Any] | None:
@@ -54,17 +29,7 @@ def snapshot(game_id: int, engine_version: str) -> tuple[int, Any] | None:
             [game_id, engine_version],
         )
         row = cursor.fetchone()
-    return None if row is None else (row[0], _json(row[1]))
-
-
-def events_after(game_id: int, seq: int) -> list[tuple[Any, ...]]:
-    """The game's events after ``seq`` as tuples of ``EVENT_FIELDS`` (data decoded)."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT {', '.join(EVENT_FIELDS)} FROM {EVENT} WHERE game_id = %s AND seq > %s ORDER BY seq",
-            [game_id, seq],
-        )
-        return [(*row[:-1], _json(row[-1])) for row in cursor.fetchall()]
+    return None if row is None else (row[0], store.decoded(row[1]))
 
 
 def window(game_id: int, *, from_turn: int, last: int) -> tuple[int, list[tuple[int, int, int | None, str]]]:
@@ -83,8 +48,3 @@ def window(game_id: int, *, from_turn: int, last: int) -> tuple[int, list[tuple[
         )
         rows = [(seq, turn, seat, kind) for seq, turn, seat, kind in cursor.fetchall()]
     return int(before), rows
-
-
-def _json(value: Any) -> Any:
-    """A JSON column as Python: the drivers hand it over as text (Django decodes it for the ORM)."""
-    return json.loads(value) if isinstance(value, str | bytes) else value

@@ -2,15 +2,18 @@
 
 A game's truth is its events; everything else here (status, seats) is what the lobby and the
 API need to find and lock a game quickly. Event rows are never updated or deleted: database
-triggers refuse it (see migration 0002), and each carries a hash chained to the one before it, so
-that a row changed behind the triggers' back shows (games/chain.py).
+triggers refuse it, and each carries a hash chained to the one before it (the event store,
+eventstore/models.py).
 """
+
+from typing import cast
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
 
+from eventstore.models import StoredEvent
 from games.rules.engine import Event as EngineEvent
 
 
@@ -127,28 +130,14 @@ class Seat(models.Model):
         return self.user.get_username() if self.user is not None else f"{self.bot} bot"
 
 
-class Event(models.Model):
+class Event(StoredEvent):
+    """A game's event: the common stored event, with the turn it belongs to."""
+
+    STREAM = "game"
+    OWN_FIELDS = ("turn",)
+
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
-    seq = models.PositiveIntegerField()
     turn = models.PositiveIntegerField(default=0)
-    seat = models.PositiveSmallIntegerField(null=True, blank=True)
-    kind = models.CharField(max_length=64)
-    # The version of the kind's schema the data was stored with; null for events stored before
-    # versions existed (version 1). Old versions are upcast on read, never rewritten.
-    version = models.PositiveSmallIntegerField(null=True, blank=True)
-    data = models.JSONField(default=dict)
-    created_at = models.DateTimeField(auto_now_add=True)
-    actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="+",
-    )
-    # The hash chain (games/chain.py): the hash of the game's previous event (64 zeros for the
-    # first) and this event's own, computed in the transaction that appends it.
-    prev_hash = models.CharField(max_length=64)
-    hash = models.CharField(max_length=64)
 
     class Meta:
         ordering = ["game", "seq"]
@@ -163,38 +152,8 @@ class Event(models.Model):
 
     def as_engine_event(self) -> EngineEvent:
         """The event as the rules engine knows it."""
-        return {
-            "kind": self.kind,
-            "v": self.version or 1,
-            "seat": self.seat,
-            "turn": self.turn,
-            "data": self.data,
-        }
+        return cast(EngineEvent, self.as_stored())
 
-
-class IdempotencyRecord(models.Model):
-    """The first answer to a POST sent with an Idempotency-Key, replayed to retries."""
-
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
-    )
-    key = models.CharField(max_length=255)
-    method = models.CharField(max_length=10)
-    path = models.CharField(max_length=512)
-    # sha256 of the request's JSON body, canonical (sorted keys): a key sent again with another
-    # body is refused. Empty for records written before bodies were compared.
-    body_hash = models.CharField(max_length=64, default="", blank=True)
-    status_code = models.PositiveSmallIntegerField()
-    response = models.JSONField(null=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["user", "key"], name="idempotency_unique_key"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.method} {self.path} [{self.key}]"
 
 
 class GameSnapshot(models.Model):

@@ -9,9 +9,11 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db.models import QuerySet
 
+from eventstore import store
+from eventstore.errors import Conflict, Invalid, NotFound
 from games import hot_queries, snapshots
-from games.errors import Conflict, Invalid, NotFound, outsider
-from games.models import Event, Game
+from games.errors import outsider
+from games.models import Event, Game, Seat
 from games.rules import engine
 from games.rules.engine import Event as EngineEvent
 from games.rules.engine import GameState
@@ -27,14 +29,14 @@ def games_of(*, user: User) -> QuerySet[Game]:
 
 
 def get_game(*, game_id: int) -> Game:
-    game = hot_queries.game(game_id)
+    game = store.row(Game, game_id)
     if game is None:
         raise NotFound("not_found", f"There is no game {game_id}.")
     return game
 
 
 def seat_of(*, game: Game, user: User) -> int | None:
-    return hot_queries.seat_index(game.pk, user.pk)
+    return store.seat_index(Seat, "game", game.pk, user.pk)
 
 
 def game_summary(*, game: Game) -> dict[str, Any]:
@@ -178,9 +180,13 @@ def events_page(
 
 
 def command_answer(*, game: Game, rows: list[Event], state: GameState, seat: int) -> dict[str, Any]:
-    """What a command's author reads back: the events it appended that the author may read,
-    each at its position in the author's feed, the author's next decision, the game's status
-    and the author's version."""
+    """What a command's author reads back once the command has committed: the events it
+    appended that the author may read, each at its position in the author's feed, the author's
+    next decision, the game's status and the author's version. When the command made ASTRA's
+    part of the turn due, the answer shows the game after that part if it has been played (in
+    the embedded mode it runs on the commit, before this answer is read)."""
+    if rows and engine.astra_due(state):
+        game, rows, state = _after_astra(game, rows, state)
     events = []
     version = 0
     if rows:
@@ -198,6 +204,18 @@ def command_answer(*, game: Game, rows: list[Event], state: GameState, seat: int
         "status": game.status,
         "version": version,
     }
+
+
+def _after_astra(game: Game, rows: list[Event], state: GameState) -> tuple[Game, list[Event], GameState]:
+    """The game, the command's rows with those appended after them, and the state, as they are
+    now: unchanged when nothing followed the command yet (workers)."""
+    now, seq = snapshots.current(game=game)
+    last = rows[-1].seq
+    if seq == last:
+        return game, rows, state
+    game.refresh_from_db(fields=["status"])
+    later = list(Event.objects.filter(game=game, seq__gt=last, seq__lte=seq).order_by("seq"))
+    return game, [*rows, *later], now
 
 
 def replay_view(*, game: Game, viewer: User, seq: int) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from eventstore import store
 from games import hot_queries
 from games.models import Event, Game, GameSnapshot
 from games.rules import engine, snapshots
@@ -26,7 +27,7 @@ def current(*, game: Game) -> tuple[GameState, int]:
     else:
         seq, data = stored
         state = snapshots.load(data)
-    return fold(state, hot_queries.events_after(game.pk, seq), seq)
+    return fold(state, store.rows_after(Event, game.pk, seq), seq)
 
 
 def at(*, game: Game, seq: int) -> GameState:

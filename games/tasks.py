@@ -17,7 +17,7 @@ from typing import Any
 from celery import shared_task
 from django.db import OperationalError
 
-from games import followups, services
+from games import services
 
 logger = logging.getLogger(__name__)
 
@@ -82,9 +82,3 @@ def play_bots(self: Any, game_id: int) -> int:
     played = services.play_bot_turns(game_id=game_id)
     logger.info("bots played", extra={**context, "count": played})
     return played
-
-
-# What follows appended events, on commit (see games.followups).
-followups.register(services.GAME_ENDED, lambda game_id: score_game.delay(game_id))
-followups.register(services.ASTRA_DUE, lambda game_id: play_astra.delay(game_id))
-followups.register(services.BOTS_TO_PLAY, lambda game_id: play_bots.delay(game_id))

@@ -43,6 +43,9 @@ if not SECRET_KEY:
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
 
+# What committed events set off: one table (eventstore/followups.py reads it).
+FOLLOW_UPS = "moon.followups.FOLLOW_UPS"
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",
@@ -54,6 +57,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "corsheaders",
+    "eventstore",
     "games",
     "campaigns",
     "api",

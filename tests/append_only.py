@@ -1,37 +1,45 @@
-"""Lifting the event log's append-only triggers inside a test, as only a test may: to change a
-row behind their back, or to empty the log when a transactional test ends."""
+"""Lifting the event logs' append-only triggers inside a test, as only a test may: to change a
+row behind their back, or to empty the logs when a transactional test ends."""
 
-import importlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 from django.db import connection
 
-append_only = importlib.import_module("games.migrations.0002_event_append_only")
+from eventstore.triggers import CAMPAIGN_EVENTS, GAME_EVENTS, AppendOnly
+
+LOGS = (GAME_EVENTS, CAMPAIGN_EVENTS)
 
 
-def _run(*, forward: bool) -> None:
+def _run(statements: list[str]) -> None:
     with connection.cursor() as cursor:
-        for statement in append_only._statements(connection.vendor, forward=forward):
+        for statement in statements:
             cursor.execute(statement)
 
 
 @contextmanager
-def triggers_lifted() -> Iterator[None]:
-    """Drop the append-only triggers, and put them back as migration 0002 installs them."""
-    _run(forward=False)
+def triggers_lifted(*logs: AppendOnly) -> Iterator[None]:
+    """Drop the append-only triggers of ``logs`` (the games' by default), and put them back as
+    the migrations install them."""
+    logs = logs or (GAME_EVENTS,)
+    for log in logs:
+        _run(log.drop_statements(connection.vendor))
     try:
         yield
     finally:
-        _run(forward=True)
+        for log in logs:
+            _run(log.create_statements(connection.vendor))
 
 
 def empty_the_log() -> None:
-    """Delete every event, for a transactional test's flush. On PostgreSQL the flush is a
-    TRUNCATE, which the log's statement trigger refuses even on an empty table: that trigger is
-    left disabled in this throwaway test database, as tests/services/conftest.py leaves it."""
-    with triggers_lifted(), connection.cursor() as cursor:
-        cursor.execute("DELETE FROM games_event")
+    """Delete every event of every log, for a transactional test's flush. On PostgreSQL the
+    flush is a TRUNCATE, which each log's statement trigger refuses even on an empty table: that
+    trigger is left disabled in this throwaway test database, as tests/services/conftest.py
+    leaves it."""
+    with triggers_lifted(*LOGS), connection.cursor() as cursor:
+        for log in reversed(LOGS):
+            cursor.execute(f"DELETE FROM {log.table}")
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            cursor.execute("ALTER TABLE games_event DISABLE TRIGGER games_event_no_truncate")
+            for log in LOGS:
+                cursor.execute(f"ALTER TABLE {log.table} DISABLE TRIGGER {log.prefix}_no_truncate")

@@ -3,7 +3,7 @@ stored before them.
 
 Filling them is an UPDATE of stored events, which the append-only triggers of migration 0002
 refuse: this migration lifts them for its own update and puts them back, as 0002 installs them,
-before it ends (it runs in one transaction). Making the columns NOT NULL rebuilds the table on
+before it ends (it runs in one transaction; eventstore/triggers.py). Making the columns NOT NULL rebuilds the table on
 SQLite, which drops its triggers: they are put back after that step, too.
 
 The hash is computed here with a copy of the rule of games/chain.py: a migration keeps what
@@ -11,27 +11,19 @@ it did, whatever the application code becomes.
 """
 
 import hashlib
-import importlib
 import json
 
 from django.db import migrations, models
 
+from eventstore.triggers import GAME_EVENTS
+
 GENESIS = "0" * 64
-append_only = importlib.import_module("games.migrations.0002_event_append_only")
 
 
 def _hash(prev_hash, seq, turn, seat, kind, data):
     content = {"seq": seq, "turn": turn, "seat": seat, "kind": kind, "data": data}
     canonical = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256((prev_hash + canonical).encode()).hexdigest()
-
-
-def lift_triggers(apps, schema_editor):
-    append_only.backward(apps, schema_editor)
-
-
-def restore_triggers(apps, schema_editor):
-    append_only.forward(apps, schema_editor)
 
 
 def chain_stored_events(apps, schema_editor):
@@ -55,8 +47,7 @@ def chain_stored_events(apps, schema_editor):
 class Migration(migrations.Migration):
     dependencies = [("games", "0011_solo_astra_and_bot_seats")]
 
-    operations = [
-        migrations.RunPython(lift_triggers, restore_triggers),
+    operations = GAME_EVENTS.lifted([
         migrations.AddField(
             model_name="event", name="prev_hash", field=models.CharField(max_length=64, null=True)
         ),
@@ -68,5 +59,4 @@ class Migration(migrations.Migration):
             model_name="event", name="prev_hash", field=models.CharField(max_length=64)
         ),
         migrations.AlterField(model_name="event", name="hash", field=models.CharField(max_length=64)),
-        migrations.RunPython(restore_triggers, lift_triggers),
-    ]
+    ])

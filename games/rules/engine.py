@@ -2,11 +2,12 @@
 
 - ``new_game(...)`` -> the opening events of a game;
 - ``decide(state, seat, command)`` -> the events a command causes, or a RuleViolation;
+  ``advance`` -> the same with the state they lead to (each event applied once);
 - ``evolve(state, event)`` -> the state after one stored event; ``replay(events)`` folds them
   (events of an older version are upcast first);
 - ``options(state, seat)`` -> what the seat must or may do, every choice listed;
 - ``astra_turn(state)`` -> solo: the events of ASTRA's part of the turn when ``astra_due``
-  (none otherwise, so asking twice plays it once);
+  (none otherwise, so asking twice plays it once); ``astra_advance`` with the state after;
 - ``result_event(state)`` -> the final scores of an ended game, as an event;
 - ``game_view`` / ``sheet_view`` / ``redact`` / ``feed`` -> what one viewer may see, and in
   which order the events became readable to it; ``referee_sheet_view`` / ``referee_seats`` /
@@ -23,9 +24,9 @@ from games.rules import events
 from games.rules.audit import LogRefused, reenact, replay_checked
 from games.rules.errors import OutOfTurn, RuleViolation
 from games.rules.events import Event, schema_problem
-from games.rules.solo import astra_due, astra_turn
+from games.rules.solo import astra_advance, astra_due, astra_turn
 from games.rules.state import GameState
-from games.rules.turn import Decision, decide, new_game, options, result_event
+from games.rules.turn import Decision, advance, decide, new_game, options, result_event
 from games.rules.upcasting import upcast
 from games.rules.views import (
     feed,
@@ -46,6 +47,8 @@ __all__ = [
     "LogRefused",
     "OutOfTurn",
     "RuleViolation",
+    "advance",
+    "astra_advance",
     "astra_due",
     "astra_turn",
     "decide",

@@ -127,8 +127,13 @@ def astra_turn(state: GameState) -> list[Event]:
     asked for twice is played once): it takes the card left over and checks the end of the
     game, then draws the next hand, resolving the Effect cards drawn (it stops at one whose
     target the player chooses), and begins the next turn."""
+    return astra_advance(state)[0]
+
+
+def astra_advance(state: GameState) -> tuple[list[Event], GameState]:
+    """``astra_turn``, with the state its events lead to (``state`` itself is left as it was)."""
     if not astra_due(state):
-        return []
+        return [], state
     rules = rules_for(state.adventure)
     rec = Recorder(state)
     solo = _astra(rec.state)
@@ -138,9 +143,9 @@ def astra_turn(state: GameState) -> list[Event]:
         reasons = rules.end_reasons(after) + rules.solo_end_reasons(after, astra_score(after))
         if reasons:
             rec.emit("game_ended", reasons=reasons)
-            return rec.events
+            return rec.events, rec.state
     _draw(rec, rules)
-    return rec.events
+    return rec.events, rec.state
 
 
 def _draw(rec: Recorder, rules: Adventure) -> None:

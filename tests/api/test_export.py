@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
-from games import chain
+from eventstore import chain
 from games.models import Event, Game, Seat
 from tests.api.openapi_check import CheckedClient, load
 from tests.games.histories import finished_game

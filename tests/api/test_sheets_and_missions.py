@@ -7,10 +7,10 @@ from typing import Any
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
-from games import services
 from games.models import Event, Game, Seat
 from games.rules import events
 from games.rules.adventures import PLAYABLE
+from tests.games.histories import append_events
 
 RECORDED = Path(__file__).parent.parent / "fixtures" / "logs_v1" / "adventure3-3p-seed31.json"
 COLONY = PLAYABLE[3].layout
@@ -47,7 +47,7 @@ def _colony_meeting_mission_c(alice: APIClient, bob: APIClient, post: Any) -> st
         events.make("mark", 0, 1, {"sheet": 0, "element": element, "mark": "circle"})
         for element in MISSION_C_MET
     ]
-    services._append(game, marks, version=Event.objects.filter(game=game).count(), actor=None)
+    append_events(game, marks, version=Event.objects.filter(game=game).count(), actor=None)
     return base
 
 

@@ -5,7 +5,8 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from games.models import Event, IdempotencyRecord
+from eventstore.models import IdempotencyRecord
+from games.models import Event
 
 pytestmark = pytest.mark.django_db
 

@@ -108,12 +108,12 @@ def test_a_bot_holds_its_seat_in_each_chapter_and_makes_its_choices_once(
     row = Campaign.objects.get(pk=campaign)
     pack = library.stored(row.pack)
     for event in made:
-        state = replay(earlier.as_rules_event() for earlier in events if earlier.seq < event.seq)
+        state = replay(earlier.as_stored() for earlier in events if earlier.seq < event.seq)
         pending = decider.pending(state, pack)
         assert pending is not None and pending.seat == 1
         bot = bots.random_bot(random.Random(f"{row.seed}/bot/1/{event.seq - 1}"))
         drawn = bot(state, pack, 1, pending.decision)
-        assert decider.decide(state, pack, 1, drawn) == [event.as_rules_event()]
+        assert decider.decide(state, pack, 1, drawn) == [event.as_stored()]
 
     # every delivery again, of the bots' choices and of the chapter's end, appends nothing
     count = len(events)

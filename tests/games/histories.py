@@ -1,14 +1,27 @@
 """Finished games stored as the server stores them, made quickly: bots play the game through
-the rules engine, and the events are appended through ``services._append`` (so each carries
-its chained hash) before the game is marked finished, as the scoring task leaves it."""
+the rules engine, and the events are appended through the event store (``append_events``, so
+each carries its chained hash) before the game is marked finished, as the scoring task leaves
+it."""
 
 import random
+from collections.abc import Sequence
 
 from django.contrib.auth.models import User
 
-from games import services, snapshots
-from games.models import Game, Seat
+from eventstore import store
+from games import snapshots
+from games.models import Event, Game, Seat
 from games.rules import bots, engine
+
+
+def append_events(
+    game: Game, events: Sequence[engine.Event], *, version: int, actor: User | None
+) -> list[Event]:
+    """Append ``events`` to ``game``'s log after event ``version``, as a command does."""
+    actor_id = actor.pk if actor is not None else None
+    return store.append(
+        Event, game, events, version=version, actor_id=actor_id, schema_problem=engine.schema_problem
+    )
 
 
 def player(name: str) -> User:
@@ -45,6 +58,6 @@ def finished_game(
         Seat(game=game, user=user, bot="" if user is not None else Seat.Bot.GREEDY, index=i)
         for i, user in enumerate(users)
     )
-    rows = services._append(game, events, version=0, actor=None)
+    rows = append_events(game, events, version=0, actor=None)
     snapshots.save(game=game, state=state, seq=rows[-1].seq)
     return game

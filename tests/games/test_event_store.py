@@ -6,6 +6,7 @@ from django.db import DatabaseError, connection, transaction
 
 from games import services
 from games.models import Event, Game
+from tests.games.histories import append_events
 
 pytestmark = pytest.mark.django_db
 
@@ -56,12 +57,12 @@ def test_seq_is_dense_and_starts_at_1(started: Game) -> None:
 
 
 def test_a_lost_race_is_a_concurrent_command_conflict(started: Game) -> None:
-    from games.errors import Conflict
+    from eventstore.errors import Conflict
 
     last = Event.objects.filter(game=started).order_by("-seq").first()
     assert last is not None
     with pytest.raises(Conflict) as refused:
-        services._append(
+        append_events(
             started,
             [{"kind": "confirmed", "v": 1, "seat": 0, "turn": 1, "data": {}}],
             version=last.seq - 1,
@@ -73,7 +74,7 @@ def test_a_lost_race_is_a_concurrent_command_conflict(started: Game) -> None:
 def test_an_event_off_its_schema_is_never_stored(started: Game) -> None:
     count = Event.objects.filter(game=started).count()
     with pytest.raises(ValueError, match="off its schema"):
-        services._append(
+        append_events(
             started,
             [{"kind": "mark", "v": 2, "seat": 0, "turn": 1, "data": {"element": "f1.s1", "mark": "X"}}],
             version=count,

@@ -19,7 +19,7 @@ from games.models import Event, Game
 from games.rules import engine
 from tests.api.test_reading import base, play_until_confirm
 from tests.append_only import triggers_lifted
-from tests.games.histories import finished_game
+from tests.games.histories import append_events, finished_game
 
 pytestmark = pytest.mark.django_db
 
@@ -64,7 +64,7 @@ def test_non_ascii_data_hashes_as_utf8_and_survives_the_database() -> None:
     version = Event.objects.filter(game=game).count()
     mark: engine.Event = {"kind": "mark", "v": 2, "seat": 0, "turn": 1,
             "data": {"sheet": 0, "element": "étoile ☾", "mark": "cercle"}}
-    (row,) = services._append(game, [mark], version=version, actor=None)
+    (row,) = append_events(game, [mark], version=version, actor=None)
     stored = Event.objects.get(pk=row.pk)
     ascii_escaped = hashlib.sha256(
         (stored.prev_hash + json.dumps(
@@ -81,7 +81,8 @@ def test_verify_events_reports_every_chain_intact(capsys: pytest.CaptureFixture[
     games = [finished_game(1), finished_game(2, seed=2)]
     events = Event.objects.count()
     call_command("verify_events")
-    assert f"2 game(s), {events} event(s) checked: every chain holds." in capsys.readouterr().out
+    checked = f"2 game(s), 0 campaign(s), {events} event(s) checked: every chain holds."
+    assert checked in capsys.readouterr().out
     call_command("verify_events", "--game", str(games[1].pk))
     assert "1 game(s)" in capsys.readouterr().out
 

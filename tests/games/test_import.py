@@ -12,7 +12,8 @@ from django.core.management import CommandError, call_command
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import chain, history
+from eventstore import chain
+from games import history
 from games.models import Event, Game, Seat
 from games.rules.adventures import PLAYABLE
 from tests.games.histories import finished_game, player
@@ -30,7 +31,7 @@ def rechained(lines: list[str]) -> list[str]:
     for line in lines[1:]:
         event = json.loads(line)
         fields = {name: event[name] for name in ("seq", "turn", "seat", "kind", "data")}
-        event["prev_hash"], event["hash"] = prev, chain.link(prev, **fields)
+        event["prev_hash"], event["hash"] = prev, chain.link(prev, fields)
         prev = event["hash"]
         out.append(json.dumps(event, ensure_ascii=False) + "\n")
     return out
@@ -117,7 +118,7 @@ def recorded_export(path: Path) -> list[str]:
     for seq, event in enumerate(events, start=1):
         fields = {"seq": seq, "turn": event["turn"], "seat": event["seat"], "kind": event["kind"],
                   "data": event["data"]}  # fmt: skip
-        digest = chain.link(prev, **fields)
+        digest = chain.link(prev, fields)
         line = {**fields, "v": event.get("v", 1), "created_at": "2026-11-01T10:00:00+00:00",
                 "prev_hash": prev, "hash": digest}  # fmt: skip
         lines.append(json.dumps(line) + "\n")

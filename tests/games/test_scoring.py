@@ -63,7 +63,7 @@ def test_scoring_twice_appends_one_result(ended: tuple[Game, list[User]]) -> Non
 
 
 def test_replay_of_a_finished_game(ended: tuple[Game, list[User]]) -> None:
-    from games.errors import Invalid
+    from eventstore.errors import Invalid
 
     game, users = ended
     score_game.delay(game.pk)

@@ -11,7 +11,8 @@ from collections.abc import Callable
 
 import pytest
 
-from games.models import Event, IdempotencyRecord
+from eventstore.models import IdempotencyRecord
+from games.models import Event
 from tests.services.conftest import HttpClient, Worker, open_game
 from tests.services.test_parallel_confirms import all_at_once
 

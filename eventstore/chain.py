@@ -1,46 +1,48 @@
-"""The hash chain that makes a game's history tamper-evident.
+"""The hash chain that makes a stream's history tamper-evident.
 
 Each stored event carries ``hash = sha256(prev_hash + canonical)``, hex digests both, where
-``canonical`` is the UTF-8 JSON of the event's ``seq``, ``turn``, ``seat``, ``kind`` and
-``data`` (keys sorted, no spaces, non-ASCII kept as is) and ``prev_hash`` is the hash of the
-event before it in the same game (64 zeros for the first). Changing any stored byte of an event
-changes its hash, and so breaks the link to every event after it: ``first_break`` names the
-first link that does not hold, in the database (``manage.py verify_events``) or in an export.
+``canonical`` is the UTF-8 JSON of the fields its stream chains (keys sorted, no spaces,
+non-ASCII kept as is): ``seq``, ``seat``, ``kind``, ``data``, and for a game's events ``turn``
+(``StoredEvent.CHAINED``). ``prev_hash`` is the hash of the event before it in the same stream
+(64 zeros for the first). Changing any chained byte of an event changes its hash, and so breaks
+the link to every event after it: ``first_break`` names the first link that does not hold, in
+the database (``manage.py verify_events``) or in an export.
 """
 
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 GENESIS = "0" * 64
 
 
-def canonical(*, seq: int, turn: int, seat: int | None, kind: str, data: Any) -> bytes:
-    """The bytes an event's hash covers."""
-    content = {"seq": seq, "turn": turn, "seat": seat, "kind": kind, "data": data}
+def canonical(content: Mapping[str, Any]) -> bytes:
+    """The bytes an event's hash covers: its chained fields."""
     return json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
 
-def link(prev_hash: str, *, seq: int, turn: int, seat: int | None, kind: str, data: Any) -> str:
-    """The hash of an event that follows the event whose hash is ``prev_hash``."""
+def link(prev_hash: str, content: Mapping[str, Any]) -> str:
+    """The hash of an event with chained fields ``content`` that follows the event whose hash is
+    ``prev_hash``."""
     digest = hashlib.sha256(prev_hash.encode())
-    digest.update(canonical(seq=seq, turn=turn, seat=seat, kind=kind, data=data))
+    digest.update(canonical(content))
     return digest.hexdigest()
 
 
 @dataclass(frozen=True)
 class Link:
-    """One event as the chain sees it: what its hash covers and the two hashes it carries."""
+    """One event as the chain sees it: the fields its hash covers (``seq`` among them) and the
+    two hashes it carries."""
 
-    seq: int
-    turn: int
-    seat: int | None
-    kind: str
-    data: Any
+    content: Mapping[str, Any]
     prev_hash: str | None
     hash: str | None
+
+    @property
+    def seq(self) -> Any:
+        return self.content["seq"]
 
 
 @dataclass(frozen=True)
@@ -54,7 +56,7 @@ class Break:
 
 
 def first_break(links: Iterable[Link]) -> Break | None:
-    """The first broken link of one game's events given in their order, or None when every
+    """The first broken link of one stream's events given in their order, or None when every
     event follows the one before it (seq 1, 2, 3...) and carries the hash of its content."""
     prev_hash = GENESIS
     expected_seq = 1
@@ -67,15 +69,13 @@ def first_break(links: Iterable[Link]) -> Break | None:
         if item.prev_hash != prev_hash:
             before = "the chain's start (64 zeros)" if item.seq == 1 else f"the hash of event {item.seq - 1}"
             return Break(index, item.seq, f"event {item.seq}'s prev_hash is not {before}.")
-        computed = link(
-            prev_hash, seq=item.seq, turn=item.turn, seat=item.seat, kind=item.kind, data=item.data
-        )
+        computed = link(prev_hash, item.content)
         if item.hash != computed:
             return Break(
                 index,
                 item.seq,
-                f"event {item.seq} ({item.kind}) does not hash to its stored hash: its content "
-                "was changed after it was stored.",
+                f"event {item.seq} ({item.content['kind']}) does not hash to its stored hash: its "
+                "content was changed after it was stored.",
             )
         prev_hash = computed
         expected_seq += 1

@@ -1,0 +1,44 @@
+"""Why a command or a read was refused, in a form the API turns into `{code, detail}`.
+
+Services and selectors raise these; they know nothing about HTTP. The API maps each class to
+its status code.
+"""
+
+
+class GameError(Exception):
+    """A refused request: `code` is stable for machines, `detail` is a sentence for people."""
+
+    code = "refused"
+
+    def __init__(self, code: str | None = None, detail: str = "") -> None:
+        self.code = code or self.code
+        self.detail = detail or self.code.replace("_", " ").capitalize() + "."
+        super().__init__(self.detail)
+
+
+class Invalid(GameError):
+    """The request breaks a rule (an illegal move, a bad setup)."""
+
+    code = "invalid"
+
+
+class Forbidden(GameError):
+    """The caller may not do this (not seated, not the creator)."""
+
+    code = "forbidden"
+
+
+class NotFound(GameError):
+    code = "not_found"
+
+
+class Conflict(GameError):
+    """Not now: the stream is not in the right state, or another command won a race."""
+
+    code = "conflict"
+
+
+class Unprocessable(GameError):
+    """Well-formed, but not a request the server can act on (an idempotency key reused)."""
+
+    code = "unprocessable"

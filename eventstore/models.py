@@ -1,0 +1,92 @@
+"""The stored event every event-sourced stream shares, and the first answers of idempotent
+commands.
+
+A stream's app declares its event table as a subclass of ``StoredEvent`` with the foreign key to
+its stream (``STREAM`` names it) and any column of its own (a game's events carry their
+``turn``). Rows are never updated or deleted: database triggers refuse it
+(eventstore/triggers.py), and each row carries a hash chained to the one before it
+(eventstore/chain.py), so that a row changed behind the triggers' back shows.
+"""
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from django.conf import settings
+from django.db import models
+
+# The event as the stream's rules know it: {"kind", "v", "seat", "data"} (a game's: and "turn").
+Stored = Mapping[str, Any]
+
+
+class StoredEvent(models.Model):
+    # The name of the foreign key to the stream the event belongs to ("game", "campaign").
+    STREAM: ClassVar[str]
+    # Columns a stream's events carry beyond the common ones, all chained (a game's: "turn").
+    OWN_FIELDS: ClassVar[tuple[str, ...]] = ()
+
+    seq = models.PositiveIntegerField()
+    # the seat whose command caused the event; null for what the stream does by itself
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    kind = models.CharField(max_length=64)
+    # The version of the kind's schema the data was stored with; null for game events stored
+    # before versions existed (version 1). Old versions are upcast on read, never rewritten.
+    version = models.PositiveSmallIntegerField(null=True, blank=True)
+    data = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    # The hash chain (eventstore/chain.py): the hash of the stream's previous event (64 zeros
+    # for the first) and this event's own, computed in the transaction that appends it.
+    prev_hash = models.CharField(max_length=64)
+    hash = models.CharField(max_length=64)
+
+    class Meta:
+        abstract = True
+
+    @classmethod
+    def chained_fields(cls) -> tuple[str, ...]:
+        """The columns the hash covers, in the order an export lists them."""
+        return ("seq", *cls.OWN_FIELDS, "seat", "kind", "data")
+
+    @classmethod
+    def content(cls, seq: int, event: Stored) -> dict[str, Any]:
+        """What the hash of ``event`` stored at ``seq`` covers."""
+        own = {name: event.get(name) or 0 for name in cls.OWN_FIELDS}
+        return {
+            "seq": seq,
+            **own,
+            "seat": event.get("seat"),
+            "kind": event["kind"],
+            "data": event.get("data") or {},
+        }
+
+    def as_stored(self) -> dict[str, Any]:
+        """The event as the stream's rules know it."""
+        own = {name: getattr(self, name) for name in self.OWN_FIELDS}
+        return {"kind": self.kind, "v": self.version or 1, "seat": self.seat, **own, "data": self.data}
+
+
+class IdempotencyRecord(models.Model):
+    """The first answer to a command sent with an Idempotency-Key, replayed to retries."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=255)
+    method = models.CharField(max_length=10)
+    path = models.CharField(max_length=512)
+    # sha256 of the request's JSON body, canonical (sorted keys): a key sent again with another
+    # body is refused. Empty for records written before bodies were compared.
+    body_hash = models.CharField(max_length=64, default="", blank=True)
+    # 0 while the command runs (its transaction holds the record), then the answer's status
+    status_code = models.PositiveSmallIntegerField()
+    response = models.JSONField(null=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "games_idempotencyrecord"
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="idempotency_unique_key"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.method} {self.path} [{self.key}]"

@@ -1,0 +1,191 @@
+"""Append, lock and load: the one way every stream's events are written and read.
+
+A command locks its stream's row for the transaction (``lock``), folds what it needs from the
+events (``rows_after``), and appends what its rules decided (``append``) with dense sequence
+numbers, each event chained to the one before it by its hash; the unique (stream, seq)
+constraint is the last guard against a lost race. The queries every command runs are written
+out as plain SQL: Django's SQL compiler spent more on building them than the database on
+running them (see bench/load.py).
+"""
+
+import json
+import logging
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from itertools import groupby
+from typing import Any, TypeVar
+
+from django.db import IntegrityError, connection, models, transaction
+
+from eventstore import chain
+from eventstore.errors import Conflict
+from eventstore.models import Stored, StoredEvent
+
+logger = logging.getLogger(__name__)
+
+E = TypeVar("E", bound=StoredEvent)
+S = TypeVar("S", bound=models.Model)
+# Why an event does not fit the current schema of its kind, or None: the stream's registry.
+SchemaCheck = Callable[[Any], str | None]
+
+
+def row(model: type[S], pk: int, *, lock: bool = False) -> S | None:
+    """The stream's row with that id (None when there is none); ``lock``: locked for the
+    transaction (on SQLite the transaction itself takes the write lock)."""
+    fields = [field.attname for field in model._meta.concrete_fields]
+    columns = ", ".join(connection.ops.quote_name(name) for name in fields)
+    for_update = " FOR UPDATE" if lock and connection.features.has_select_for_update else ""
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {columns} FROM {model._meta.db_table} WHERE id = %s{for_update}", [pk])
+        found = cursor.fetchone()
+    return None if found is None else model.from_db(connection.alias, fields, found)
+
+
+def lock(model: type[S], pk: int) -> S:
+    """The stream's row, locked for the command's transaction."""
+    locked = row(model, pk, lock=True)
+    if locked is None:
+        raise model.DoesNotExist(f"{model.__name__} {pk} does not exist.")  # type: ignore[attr-defined]
+    return locked
+
+
+def seat_index(seat_model: type[models.Model], stream: str, stream_id: int, user_id: int) -> int | None:
+    """The index of the user's seat in the stream (a game's or a campaign's), or None."""
+    index = connection.ops.quote_name("index")
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {index} FROM {seat_model._meta.db_table} WHERE {stream}_id = %s AND user_id = %s",
+            [stream_id, user_id],
+        )
+        found = cursor.fetchone()
+    return None if found is None else int(found[0])
+
+
+def rows_after(model: type[StoredEvent], stream_id: int, seq: int) -> list[tuple[Any, ...]]:
+    """The stream's events after ``seq`` in order, as tuples of ``seq``, ``kind``, ``version``,
+    ``seat``, the stream's own columns and ``data`` (decoded)."""
+    columns = ", ".join(["seq", "kind", "version", "seat", *model.OWN_FIELDS, "data"])
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {columns} FROM {model._meta.db_table} "
+            f"WHERE {model.STREAM}_id = %s AND seq > %s ORDER BY seq",
+            [stream_id, seq],
+        )
+        return [(*row[:-1], decoded(row[-1])) for row in cursor.fetchall()]
+
+
+def stored_events(model: type[StoredEvent], rows: Sequence[tuple[Any, ...]]) -> Iterator[dict[str, Any]]:
+    """The rows of ``rows_after`` as the stream's rules know events."""
+    own = model.OWN_FIELDS
+    for row in rows:
+        _, kind, version, seat, *rest = row
+        yield {
+            "kind": kind,
+            "v": version or 1,
+            "seat": seat,
+            **dict(zip(own, rest, strict=False)),
+            "data": rest[-1],
+        }
+
+
+def append(
+    model: type[E],
+    stream: models.Model,
+    events: Sequence[Stored],
+    *,
+    version: int,
+    actor_id: int | None,
+    schema_problem: SchemaCheck,
+) -> list[E]:
+    """Append ``events`` after the stream's event ``version``, chained, in the caller's
+    transaction (which holds the stream's lock). Refused with ``concurrent_command`` when
+    another command appended first."""
+    for event in events:
+        # Stored events are forever: one off its kind's schema is a bug, never stored.
+        problem = schema_problem(event)
+        if problem is not None:
+            raise ValueError(f"refusing to store an event off its schema: {problem}")
+    prev_hash = last_hash(model, stream.pk, version)
+    rows = []
+    for seq, event in enumerate(events, start=version + 1):
+        content = model.content(seq, event)
+        digest = chain.link(prev_hash, content)
+        fields = {name: content[name] for name in (*model.OWN_FIELDS, "seat", "kind", "data")}
+        rows.append(
+            model(
+                **{model.STREAM: stream},
+                seq=seq,
+                version=event.get("v", 1),
+                actor_id=actor_id,
+                prev_hash=prev_hash,
+                hash=digest,
+                **fields,
+            )
+        )
+        prev_hash = digest
+    context = {f"{model.STREAM}_id": stream.pk, "seq": version + 1}
+    try:
+        with transaction.atomic():
+            appended = model._default_manager.bulk_create(rows)
+    except IntegrityError as exc:
+        logger.warning("lost a race to append", extra=context)
+        raise Conflict(
+            "concurrent_command", f"Another command on this {model.STREAM} came first; read it and retry."
+        ) from exc
+    if appended:
+        logger.info(
+            "events appended: %s",
+            ", ".join(row.kind for row in appended),
+            extra={**context, "seq": appended[-1].seq, "count": len(appended), "user_id": actor_id},
+        )
+    return appended
+
+
+def last_hash(model: type[StoredEvent], stream_id: int, seq: int) -> str:
+    """The hash of the stream's event ``seq`` (the chain's start for 0): one read by the unique
+    (stream, seq) index; the stream's row is locked, so it stays the last."""
+    if seq == 0:
+        return chain.GENESIS
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT hash FROM {model._meta.db_table} WHERE {model.STREAM}_id = %s AND seq = %s",
+            [stream_id, seq],
+        )
+        found = cursor.fetchone()
+    if found is None:
+        raise ValueError(f"{model.STREAM} {stream_id} has no event {seq} to chain the next one to")
+    return str(found[0])
+
+
+# --- the chains --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ChainReport:
+    """One stream's chain as ``verify`` found it: its events, and its first broken link."""
+
+    stream: str
+    stream_id: int
+    events: int
+    broken: chain.Break | None
+
+
+def verify(model: type[StoredEvent], *, stream_id: int | None = None) -> Iterator[ChainReport]:
+    """Walk the chain of every stream of ``model``'s with events (or of one), in id order."""
+    key = f"{model.STREAM}_id"
+    rows = model._default_manager.order_by(key, "seq")
+    if stream_id is not None:
+        rows = rows.filter(**{key: stream_id})
+    fields = model.chained_fields()
+    stream = rows.values_list(key, *fields, "prev_hash", "hash").iterator(chunk_size=2000)
+    for owner, owned in groupby(stream, key=lambda row: row[0]):
+        links = [
+            chain.Link(dict(zip(fields, row[1:-2], strict=True)), prev_hash=row[-2], hash=row[-1])
+            for row in owned
+        ]
+        yield ChainReport(model.STREAM, owner, len(links), chain.first_break(links))
+
+
+def decoded(value: Any) -> Any:
+    """A JSON column as Python: the drivers hand it over as text (Django decodes it for the ORM)."""
+    return json.loads(value) if isinstance(value, str | bytes) else value
