@@ -36,6 +36,7 @@ urlpatterns = [
     path(f"{CAMPAIGN}/decision", campaign_views.CampaignDecisionView.as_view(), name="campaign_decision"),
     path(f"{CAMPAIGN}/moves", campaign_views.CampaignMovesView.as_view(), name="campaign_moves"),
     path(f"{CAMPAIGN}/events", campaign_views.CampaignEventsView.as_view(), name="campaign_events"),
+    path(f"{CAMPAIGN}/export", campaign_views.CampaignExportView.as_view(), name="campaign_export"),
     path("schema", SpectacularAPIView.as_view(), name="schema"),
     path("docs", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     re_path(r"^.*$", not_found),

@@ -11,7 +11,7 @@ from django.db.models import QuerySet
 
 from campaigns import library
 from campaigns.errors import outsider
-from campaigns.models import Campaign, CampaignEvent, CampaignSeat
+from campaigns.models import Campaign, CampaignEvent, CampaignSeat, ChapterGame
 from campaigns.rules import decider
 from campaigns.rules.effects import adventure_name
 from campaigns.rules.packs import CHAPTERS, LAST_CHAPTER, Pack
@@ -97,13 +97,14 @@ def campaign_view(*, campaign: Campaign, viewer: User) -> dict[str, Any]:
     for entry in view["seats"]:
         entry["stars"] = stars[entry["seat"]] if entry["seat"] < len(stars) else 0
     current = state.current
+    games = _games_here(campaign)
     return {
         **view,
         "status": state.status,
         "seat": seat,
         "captain": state.captain,
         "chapter": current.chapter if current is not None else None,
-        "chapters": [_chapter_view(state, chapter) for chapter in CHAPTERS],
+        "chapters": [_chapter_view(state, chapter, games) for chapter in CHAPTERS],
         "cards": _cards_view(state, pack),
         "offered": _offered_view(state, pack),
         "version": version,
@@ -173,7 +174,15 @@ def _require_seat(campaign: Campaign, viewer: User) -> int:
     return seat
 
 
-def _chapter_view(state: CampaignState, chapter: int) -> dict[str, Any]:
+def _games_here(campaign: Campaign) -> dict[tuple[int, int], int]:
+    """The id on this server of each attempt's game, by (chapter, attempt): the log names the
+    games by the ids they had where it was recorded, which differ in a campaign imported from
+    another server (campaigns/history.py)."""
+    links = ChapterGame.objects.filter(campaign_id=campaign.pk).values_list("chapter", "attempt", "game_id")
+    return {(chapter, attempt): game for chapter, attempt, game in links}
+
+
+def _chapter_view(state: CampaignState, chapter: int, games: dict[tuple[int, int], int]) -> dict[str, Any]:
     # before the start, the seats the campaign is for (every adventure plays 2 to 6 alike)
     reason = decider.unavailable(chapter, players=state.players or state.max_players)
     counting = state.counting(chapter)
@@ -184,15 +193,18 @@ def _chapter_view(state: CampaignState, chapter: int) -> dict[str, Any]:
         "available": reason is None,
         "unavailable": reason,
         "counts": counting.number if counting is not None else None,
-        "attempts": [_attempt_view(attempt) for attempt in state.attempts_of(chapter)],
+        "attempts": [
+            _attempt_view(attempt, games.get((attempt.chapter, attempt.number)))
+            for attempt in state.attempts_of(chapter)
+        ],
     }
 
 
-def _attempt_view(attempt: Attempt) -> dict[str, Any]:
+def _attempt_view(attempt: Attempt, game: int | None) -> dict[str, Any]:
     status = "preparing" if attempt.game is None else "finished" if attempt.finished else "playing"
     return {
         "attempt": attempt.number,
-        "game": attempt.game,
+        "game": game,
         "status": status,
         "missions": {letter: chosen["card"] for letter, chosen in attempt.missions.items()},
         "cards": list((attempt.setup or {}).get("cards", [])),

@@ -9,9 +9,11 @@ The export is one header line, then one line per event in seq order:
 
 ``v`` (the version of the kind's schema the event was stored with) is carried beside the
 fields the chain covers, so that an older event is read as it was written. The hash covers
-``seq``, ``turn``, ``seat``, ``kind`` and ``data`` (games/chain.py); the header and
+``seq``, ``turn``, ``seat``, ``kind`` and ``data`` (eventstore/chain.py); the header and
 ``created_at`` are outside the chain. Line numbers count from 1: the header is line 1, event
-``n`` is line ``n + 1``.
+``n`` is line ``n + 1``. The lines of events, and what every export shares, are
+eventstore/exchange.py's; a campaign's export holds its chapter games as sections of this
+format (campaigns/history.py).
 
 An import is refused, naming the line, when a line is not such JSON, when the chain breaks,
 when an event is not what the engine appends at that point (``engine.reenact``), or when the
@@ -21,16 +23,16 @@ then only checked against their kinds' schemas, and its result against the repla
 (``engine.replay_checked``).
 """
 
-import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, cast
 
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from eventstore import chain, store
+from eventstore import exchange, store
 from eventstore.errors import Conflict
+from eventstore.exchange import ImportRefused
 from games import snapshots
 from games.errors import outsider
 from games.models import Account, Event, Game, Seat
@@ -39,7 +41,6 @@ from games.services import name_key
 
 FORMAT = "moon-game/1"
 HEADER_FIELDS = ("format", "game", "adventure", "players", "seats")
-EVENT_FIELDS = ("seq", "turn", "seat", "kind", "v", "data", "created_at", "prev_hash", "hash")
 
 
 # --- checking the chains in the database ------------------------------------------------------
@@ -67,36 +68,34 @@ def export_lines(*, game: Game, viewer: User) -> Iterator[str]:
 
 def history_lines(*, game: Game) -> Iterator[str]:
     """Every line of the export, each ending with a newline, read as it is sent."""
+    yield exchange.to_line(header(game))
+    yield from exchange.event_lines(Event, game.pk)
+
+
+def header(game: Game) -> dict[str, Any]:
+    """The header line of a game's section."""
     seats = list(game.seats.select_related("user").order_by("index"))
-    yield _line(
-        {
-            "format": FORMAT,
-            "game": game.pk,
-            "adventure": game.adventure,
-            "players": len(seats),
-            "seats": [_seat_line(seat) for seat in seats],
-        }
-    )
-    rows = Event.objects.filter(game_id=game.pk).order_by("seq")
-    for seq, turn, seat, kind, version, data, created_at, prev_hash, digest in rows.values_list(
-        "seq", "turn", "seat", "kind", "version", "data", "created_at", "prev_hash", "hash"
-    ).iterator(chunk_size=500):
-        yield _line(
-            {
-                "seq": seq,
-                "turn": turn,
-                "seat": seat,
-                "kind": kind,
-                "v": version or 1,
-                "data": data,
-                "created_at": created_at.isoformat(),
-                "prev_hash": prev_hash,
-                "hash": digest,
-            }
-        )
+    return {
+        "format": FORMAT,
+        "game": game.pk,
+        "adventure": game.adventure,
+        "players": len(seats),
+        "seats": [seat_line(seat) for seat in seats],
+    }
 
 
-def _seat_line(seat: Seat) -> dict[str, Any]:
+class SeatRow(Protocol):
+    """A game's or a campaign's seat, as an export names it."""
+
+    index: int
+    bot: str
+
+    @property
+    def user(self) -> User | None: ...
+
+
+def seat_line(seat: SeatRow) -> dict[str, Any]:
+    """A seat as an export names it: its player's username, or its kind of bot."""
     if seat.user is None:
         return {"seat": seat.index, "bot": seat.bot}
     return {"seat": seat.index, "username": seat.user.get_username()}
@@ -106,20 +105,8 @@ def export_filename(game: Game) -> str:
     return f"moon-game-{game.pk}.jsonl"
 
 
-def _line(value: dict[str, Any]) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":")) + "\n"
-
 
 # --- import ------------------------------------------------------------------------------------
-
-
-class ImportRefused(Exception):
-    """An export that cannot be imported: ``line`` (from 1) is the first line at fault."""
-
-    def __init__(self, line: int, detail: str) -> None:
-        super().__init__(f"line {line}: {detail}")
-        self.line = line
-        self.detail = detail
 
 
 @dataclass(frozen=True)
@@ -140,86 +127,51 @@ def import_game(*, lines: Iterable[str | bytes], strict: bool = True) -> Importe
     name with no account here gets a new inactive account that cannot sign in. A bot's seat
     stays a bot's, and a solo game keeps its ASTRA level.
     """
-    header, events = _parse(lines)
-    broken = chain.first_break(
-        chain.Link(
-            {name: event[name] for name in Event.chained_fields()}, event["prev_hash"], event["hash"]
-        )
-        for event in events
-    )
-    if broken is not None:
-        raise ImportRefused(broken.index + 2, broken.reason)
-    stored: list[engine.Event] = [
-        {"kind": e["kind"], "v": e["v"], "seat": e["seat"], "turn": e["turn"], "data": e["data"]}
-        for e in events
-    ]
+    game_section, *more = exchange.sections(lines)
+    if more:
+        fields = ", ".join(exchange.event_fields(Event))
+        raise ImportRefused(more[0].line, f"an event line is an object with exactly {fields}.")
+    state = checked_section(game_section, strict=strict)
+    with transaction.atomic():
+        players, new_accounts = players_named([seat.get("username") for seat in game_section.header["seats"]])
+        game = store_section(game_section, state, players)
+    return Imported(game=game, events=len(game_section.events), new_accounts=new_accounts)
+
+
+def checked_section(section: exchange.Section, *, strict: bool) -> engine.GameState:
+    """The state of a finished game after a section of an export, once its header, its chain
+    and its events hold (see ``import_game``)."""
+    _header(section.header, section.line)
+    exchange.check_events(Event, section)
     try:
+        stored = cast(list[engine.Event], section.stored(Event))
         state = engine.reenact(stored) if strict else engine.replay_checked(stored)
     except engine.LogRefused as refused:
-        raise ImportRefused(refused.index + 2, refused.detail) from refused
-    _check_header(header, state)
-    with transaction.atomic():
-        players, new_accounts = _players([seat.get("username") for seat in header["seats"]])
-        creator = next((user for user in players if user is not None), None)
-        if creator is None:
-            raise ImportRefused(1, "no seat names a player: a game is created by one.")
-        game = Game.objects.create(
-            adventure=state.adventure,
-            max_players=state.players,
-            status=Game.Status.FINISHED,
-            creator=creator,
-            seed=state.seed,
-            astra_level=state.astra.level if state.astra is not None else None,
-        )
-        Seat.objects.bulk_create(
-            Seat(game=game, user=user, bot=seat.get("bot", ""), index=index)
-            for index, (user, seat) in enumerate(zip(players, header["seats"], strict=True))
-        )
-        Event.objects.bulk_create(
-            Event(
-                game=game,
-                seq=event["seq"],
-                turn=event["turn"],
-                seat=event["seat"],
-                kind=event["kind"],
-                version=event["v"],
-                data=event["data"],
-                prev_hash=event["prev_hash"],
-                hash=event["hash"],
-            )
-            for event in events
-        )
-        snapshots.save(game=game, state=state, seq=len(events))
-    return Imported(game=game, events=len(events), new_accounts=new_accounts)
+        raise ImportRefused(section.events[refused.index][0], refused.detail) from refused
+    _check_header(section.header, state, section.line)
+    return state
 
 
-def _parse(lines: Iterable[str | bytes]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    header: dict[str, Any] | None = None
-    events: list[dict[str, Any]] = []
-    blank_at: int | None = None
-    for number, raw in enumerate(lines, start=1):
-        try:
-            text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
-        except UnicodeDecodeError as error:
-            raise ImportRefused(number, "not UTF-8 text.") from error
-        if not text.strip():
-            blank_at = blank_at or number
-            continue
-        if blank_at is not None:
-            raise ImportRefused(blank_at, "an empty line inside the export.")
-        try:
-            value = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise ImportRefused(number, f"not a JSON object ({error.msg}).") from error
-        if header is None:
-            header = _header(value, number)
-        else:
-            events.append(_event(value, number))
-    if header is None:
-        raise ImportRefused(1, "the export is empty: its first line is the header.")
-    if not events:
-        raise ImportRefused(2, "the export holds no event.")
-    return header, events
+def store_section(section: exchange.Section, state: engine.GameState, players: list[User | None]) -> Game:
+    """Store a checked section as a new finished game seating ``players`` (None: a bot)."""
+    creator = next((user for user in players if user is not None), None)
+    if creator is None:
+        raise ImportRefused(section.line, "no seat names a player: a game is created by one.")
+    game = Game.objects.create(
+        adventure=state.adventure,
+        max_players=state.players,
+        status=Game.Status.FINISHED,
+        creator=creator,
+        seed=state.seed,
+        astra_level=state.astra.level if state.astra is not None else None,
+    )
+    Seat.objects.bulk_create(
+        Seat(game=game, user=user, bot=seat.get("bot", ""), index=index)
+        for index, (user, seat) in enumerate(zip(players, section.header["seats"], strict=True))
+    )
+    exchange.store_events(Event, game, section)
+    snapshots.save(game=game, state=state, seq=len(section.events))
+    return game
 
 
 def _header(value: Any, number: int) -> dict[str, Any]:
@@ -227,16 +179,18 @@ def _header(value: Any, number: int) -> dict[str, Any]:
         raise ImportRefused(number, f"the header is an object with exactly {', '.join(HEADER_FIELDS)}.")
     if value["format"] != FORMAT:
         raise ImportRefused(number, f"format {value['format']!r} is not {FORMAT!r}.")
-    seats = value["seats"]
-    if not isinstance(seats, list) or not all(
-        _seat_of(seat, index) for index, seat in enumerate(seats)
-    ):
+    check_seats(value["seats"], number)
+    return value
+
+
+def check_seats(seats: Any, line: int) -> None:
+    """The header's ``seats`` list each seat in order, a player's or a bot's."""
+    if not isinstance(seats, list) or not all(_seat_of(seat, index) for index, seat in enumerate(seats)):
         raise ImportRefused(
-            number,
+            line,
             'seats lists each seat in order: {"seat": n, "username": ...} or, for a bot, '
             f'{{"seat": n, "bot": one of {Seat.Bot.values}}}.',
         )
-    return value
 
 
 def _seat_of(seat: Any, index: int) -> bool:
@@ -248,37 +202,20 @@ def _seat_of(seat: Any, index: int) -> bool:
     return set(seat) == {"seat", "bot"} and seat["bot"] in Seat.Bot.values
 
 
-def _event(value: Any, number: int) -> dict[str, Any]:
-    if not isinstance(value, dict) or set(value) != set(EVENT_FIELDS):
-        raise ImportRefused(number, f"an event line is an object with exactly {', '.join(EVENT_FIELDS)}.")
-    whole = {name: value[name] for name in ("seq", "turn", "v")}
-    if value["seat"] is not None:
-        whole["seat"] = value["seat"]
-    for name, item in whole.items():
-        if not isinstance(item, int) or isinstance(item, bool) or item < 0:
-            raise ImportRefused(number, f"{name} is a whole number, not {item!r}.")
-    for name in ("kind", "created_at", "prev_hash", "hash"):
-        if not isinstance(value[name], str):
-            raise ImportRefused(number, f"{name} is a string, not {value[name]!r}.")
-    if not isinstance(value["data"], dict):
-        raise ImportRefused(number, "data is an object.")
-    return value
-
-
-def _check_header(header: dict[str, Any], state: engine.GameState) -> None:
+def _check_header(header: dict[str, Any], state: engine.GameState, line: int) -> None:
     if header["adventure"] != state.adventure:
         raise ImportRefused(
-            1, f"the header names adventure {header['adventure']!r}; the game is of {state.adventure}."
+            line, f"the header names adventure {header['adventure']!r}; the game is of {state.adventure}."
         )
     if header["players"] != state.players or len(header["seats"]) != state.players:
         raise ImportRefused(
-            1,
+            line,
             f"the header names {header['players']!r} players and {len(header['seats'])} seats; "
             f"the game has {state.players}.",
         )
 
 
-def _players(names: list[str | None]) -> tuple[list[User | None], list[str]]:
+def players_named(names: list[str | None]) -> tuple[list[User | None], list[str]]:
     """The account of each seat's player (None for a bot's seat), and the names given new
     accounts."""
     users: list[User | None] = []

@@ -98,6 +98,11 @@ def final_standings(*, game_id: int) -> dict[str, Any] | None:
     if game is None:
         return None
     state, _ = snapshots.current(game=game)
+    return standings_of(state=state)
+
+
+def standings_of(*, state: GameState) -> dict[str, Any] | None:
+    """``final_standings`` of a game's state (None while it has no result)."""
     if state.result is None:
         return None
     scores = []

@@ -10,7 +10,7 @@ import pytest
 from campaigns.rules.state import replay
 from games.rules import engine
 
-RECORDED = sorted((Path(__file__).parent.parent / "fixtures" / "logs_campaign_v1").glob("*.json"))
+RECORDED = sorted((Path(__file__).parent.parent / "fixtures" / "logs_campaign_v1").glob("campaign-*.json"))
 
 
 def load(path: Path) -> dict[str, Any]:
@@ -24,7 +24,9 @@ def test_a_recorded_campaign_replays_to_its_stars_captain_and_winners(path: Path
     expected = recorded["expected"]
     state = replay(recorded["events"])
     assert (state.status, state.winners, state.captain) == (
-        expected["status"], expected["winners"], expected["captain"]
+        expected["status"],
+        expected["winners"],
+        expected["captain"],
     )
     assert (state.stars(), state.totals()) == (expected["stars"], expected["totals"])
     attempts = [

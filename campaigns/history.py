@@ -1,0 +1,226 @@
+"""A campaign's whole history, its chapter games included: exported as JSON Lines, imported on
+another server, checked on the way in.
+
+The export (eventstore/exchange.py gives its shape) is the campaign's section, then one section
+per chapter game in the order they were played, each as a game's export (games/history.py):
+
+    {"format": "moon-campaign/1", "campaign": 4, "players": 3, "astra_level": null,
+     "pack": {"id": "open", "version": "1", "hash": "5d1...", "content": {...}},
+     "seats": [{"seat": 0, "username": "ann"}, {"seat": 1, "bot": "greedy"}, ...]}
+    {"seq": 1, "seat": null, "kind": "campaign_created", "v": 1, "data": {...}, ...}
+    ...
+    {"format": "moon-game/1", "game": 31, "adventure": 1, ...}
+    {"seq": 1, "turn": 0, ...}
+
+The pack travels with its content, so that the importing server plays the campaign's own pack
+whatever it offers. The campaign's seed (what its bots' choices were drawn with) stays home: an
+imported campaign is finished, and draws nothing more.
+
+An import is refused, naming the first line at fault and storing nothing, when a line is not
+such JSON, a chain breaks (the campaign's or a game's), an event is off its kind's schema, the
+campaign is not finished, a chapter's game is missing or foreign, a game is not what the engine
+plays, or a chapter's recorded result is not its game's.
+"""
+
+import secrets
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+
+from campaigns import library
+from campaigns.errors import outsider
+from campaigns.models import Campaign, CampaignEvent, CampaignSeat, ChapterGame
+from campaigns.rules import events, packs
+from campaigns.rules.state import CampaignState, replay
+from eventstore import exchange
+from eventstore.errors import Conflict
+from eventstore.exchange import ImportRefused, Section
+from games import history as game_history
+from games import selectors as game_selectors
+from games.models import Game
+from games.rules import engine
+
+FORMAT = "moon-campaign/1"
+HEADER_FIELDS = ("format", "campaign", "players", "astra_level", "pack", "seats")
+PACK_FIELDS = ("id", "version", "hash", "content")
+
+
+# --- export ------------------------------------------------------------------------------------
+
+
+def export_lines(*, campaign: Campaign, viewer: User) -> Iterator[str]:
+    """The campaign's history as JSON Lines, for staff, or for a seated player once the
+    campaign is finished (before that, its chapter games would show the deck order)."""
+    if not viewer.is_staff:
+        if not campaign.seats.filter(user_id=viewer.pk).exists():
+            raise outsider(campaign_id=campaign.pk, in_lobby=campaign.status == Campaign.Status.LOBBY)
+        if campaign.status != Campaign.Status.FINISHED:
+            raise Conflict(
+                "campaign_not_finished", "A campaign's players can export it once it is finished."
+            )
+    return history_lines(campaign=campaign)
+
+
+def history_lines(*, campaign: Campaign) -> Iterator[str]:
+    """Every line of the export, each ending with a newline, read as it is sent."""
+    seats = campaign.seats.select_related("user").order_by("index")
+    pack = campaign.pack
+    yield exchange.to_line(
+        {
+            "format": FORMAT,
+            "campaign": campaign.pk,
+            "players": campaign.max_players,
+            "astra_level": campaign.astra_level,
+            "pack": {
+                "id": pack.key,
+                "version": pack.version,
+                "hash": pack.content_hash,
+                "content": pack.content,
+            },
+            "seats": [game_history.seat_line(seat) for seat in seats],
+        }
+    )
+    yield from exchange.event_lines(CampaignEvent, campaign.pk)
+    for link in campaign.chapter_games.select_related("game").order_by("game_id"):
+        yield from game_history.history_lines(game=link.game)
+
+
+def export_filename(campaign: Campaign) -> str:
+    return f"moon-campaign-{campaign.pk}.jsonl"
+
+
+# --- import ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Imported:
+    """A campaign stored from an export: its events, its chapter games, and the accounts made
+    for players unknown here."""
+
+    campaign: Campaign
+    events: int
+    games: list[Game]
+    new_accounts: list[str]
+
+
+def import_campaign(*, lines: Iterable[str | bytes], strict: bool = True) -> Imported:
+    """Store an exported campaign and its chapter games as a new finished campaign, once every
+    chain holds, every event fits its kind's schema, each chapter game is what the engine plays
+    (not ``strict``: each fits its schemas and its result is the replay's) and each chapter's
+    recorded result is its game's; ImportRefused (nothing stored) otherwise. Seats go to the
+    accounts with the players' names, as ``games.history.import_game`` seats them."""
+    own, *chapters = exchange.sections(lines)
+    header = _header(own)
+    pack = _pack(header["pack"], own.line)
+    exchange.check_events(CampaignEvent, own)
+    state = _replayed(own)
+    started = _chapter_games(own, chapters)
+    states = {}
+    for section in chapters:
+        if section.header.get("format") != game_history.FORMAT:
+            expected = f"a chapter game's section is of format {game_history.FORMAT!r}."
+            raise ImportRefused(section.line, expected)
+        if section.header["seats"] != header["seats"]:
+            raise ImportRefused(section.line, "a chapter game seats the campaign's seats, in their order.")
+        states[section.line] = game_history.checked_section(section, strict=strict)
+    _check_results(own, chapters, states)
+    with transaction.atomic():
+        players, new_accounts = game_history.players_named([seat.get("username") for seat in header["seats"]])
+        creator = next((user for user in players if user is not None), None)
+        if creator is None:
+            raise ImportRefused(own.line, "no seat names a player: a campaign is created by one.")
+        campaign = Campaign.objects.create(
+            pack=library.record(pack),
+            max_players=header["players"],
+            astra_level=header["astra_level"],
+            status=state.status,
+            creator=creator,
+            seed=secrets.randbits(62),
+        )
+        CampaignSeat.objects.bulk_create(
+            CampaignSeat(campaign=campaign, user=user, bot=seat.get("bot", ""), index=index)
+            for index, (user, seat) in enumerate(zip(players, header["seats"], strict=True))
+        )
+        count = exchange.store_events(CampaignEvent, campaign, own)
+        games = []
+        for section in chapters:
+            game = game_history.store_section(section, states[section.line], players)
+            chapter, attempt = started[section.header["game"]]
+            ChapterGame.objects.create(campaign=campaign, chapter=chapter, attempt=attempt, game=game)
+            games.append(game)
+    return Imported(campaign=campaign, events=count, games=games, new_accounts=new_accounts)
+
+
+def _header(section: Section) -> dict[str, Any]:
+    value = section.header
+    if not isinstance(value, dict) or set(value) != set(HEADER_FIELDS):
+        raise ImportRefused(section.line, f"the header is an object with exactly {', '.join(HEADER_FIELDS)}.")
+    if value["format"] != FORMAT:
+        raise ImportRefused(section.line, f"format {value['format']!r} is not {FORMAT!r}.")
+    players = value["players"]
+    if not isinstance(players, int) or not 1 <= players <= 6 or len(value["seats"]) != players:
+        raise ImportRefused(section.line, "players is 1 to 6, and seats lists that many seats.")
+    game_history.check_seats(value["seats"], section.line)
+    return value
+
+
+def _pack(value: Any, line: int) -> packs.Pack:
+    """The campaign's pack from its content, once it is a valid pack with that hash."""
+    if not isinstance(value, dict) or set(value) != set(PACK_FIELDS):
+        raise ImportRefused(line, f"pack is an object with exactly {', '.join(PACK_FIELDS)}.")
+    try:
+        pack = packs.parse(value["content"], source="the exported pack")
+    except packs.PackError as refused:
+        raise ImportRefused(line, str(refused)) from refused
+    if (pack.id, pack.version, pack.content_hash) != (value["id"], value["version"], value["hash"]):
+        raise ImportRefused(line, "the pack's content is not the pack its id, version and hash name.")
+    return pack
+
+
+def _replayed(section: Section) -> CampaignState:
+    """The campaign's state after its log, once each event fits its kind's schema and the
+    campaign is finished."""
+    stored = section.stored(CampaignEvent)
+    for (number, _), event in zip(section.events, stored, strict=True):
+        problem = events.schema_problem(event)
+        if problem is not None:
+            raise ImportRefused(number, f"the event is off its kind's schema: {problem}.")
+    state = replay(stored)
+    if state.status != Campaign.Status.FINISHED:
+        last = section.events[-1][0]
+        raise ImportRefused(last, "the campaign is not finished: only a finished one is imported.")
+    return state
+
+
+def _chapter_games(own: Section, chapters: list[Section]) -> dict[int, tuple[int, int]]:
+    """The (chapter, attempt) of each game the log started, by its id in the export, once each
+    has its section and no section is foreign."""
+    started = {
+        event["data"]["game"]: (event["data"]["chapter"], event["data"]["attempt"])
+        for _, event in own.events
+        if event["kind"] == "chapter_started"
+    }
+    named = [section.header.get("game") for section in chapters]
+    for section, game in zip(chapters, named, strict=True):
+        if game not in started or named.count(game) > 1:
+            foreign = f"game {game!r} is not one of the campaign's chapter games, once."
+            raise ImportRefused(section.line, foreign)
+    missing = sorted(set(started) - set(named))
+    if missing:
+        raise ImportRefused(own.line, f"the export lacks the chapter game(s) {missing}.")
+    return started
+
+
+def _check_results(own: Section, chapters: list[Section], states: dict[int, engine.GameState]) -> None:
+    """Each chapter's recorded result is its game's standings."""
+    by_game = {section.header["game"]: states[section.line] for section in chapters}
+    for number, event in own.events:
+        if event["kind"] != "chapter_finished":
+            continue
+        standings = game_selectors.standings_of(state=by_game[event["data"]["game"]])
+        recorded = {"scores": event["data"]["results"], "winners": event["data"]["winners"]}
+        if standings != recorded:
+            raise ImportRefused(number, "the chapter's result is not its game's.")

@@ -1,0 +1,144 @@
+"""A stream's history as JSON Lines, out and back in: the part every stream shares.
+
+An export is sections, each a header line (an object with ``format``) followed by one line per
+event of one stream in seq order: ``seq``, the stream's own columns (a game's ``turn``),
+``seat``, ``kind``, ``v`` (the version of the kind's schema the event was stored with),
+``data``, ``created_at``, ``prev_hash`` and ``hash``. A game's export is one section; a
+campaign's is the campaign's section, then one per chapter game. Line numbers count from 1
+over the whole file, and an import refused names the first line at fault (``ImportRefused``).
+"""
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from eventstore import chain
+from eventstore.models import StoredEvent
+
+
+class ImportRefused(Exception):
+    """An export that cannot be imported: ``line`` (from 1) is the first line at fault."""
+
+    def __init__(self, line: int, detail: str) -> None:
+        super().__init__(f"line {line}: {detail}")
+        self.line = line
+        self.detail = detail
+
+
+@dataclass
+class Section:
+    """A header and the events after it, each event with the number of its line."""
+
+    line: int
+    header: dict[str, Any]
+    events: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+
+    def stored(self, model: type[StoredEvent]) -> list[dict[str, Any]]:
+        """The section's events as the stream's rules know them."""
+        own = model.OWN_FIELDS
+        return [
+            {"kind": e["kind"], "v": e["v"], "seat": e["seat"], **{n: e[n] for n in own}, "data": e["data"]}
+            for _, e in self.events
+        ]
+
+
+def event_fields(model: type[StoredEvent]) -> tuple[str, ...]:
+    """The fields of an event line, in order."""
+    return ("seq", *model.OWN_FIELDS, "seat", "kind", "v", "data", "created_at", "prev_hash", "hash")
+
+
+def event_lines(model: type[StoredEvent], stream_id: int) -> Iterator[str]:
+    """The stream's events as lines of an export, read as they are sent."""
+    columns = ("seq", *model.OWN_FIELDS, "seat", "kind", "version", "data", "created_at", "prev_hash", "hash")
+    rows = model._default_manager.filter(**{f"{model.STREAM}_id": stream_id}).order_by("seq")
+    for values in rows.values_list(*columns).iterator(chunk_size=500):
+        line = dict(zip(event_fields(model), values, strict=True))
+        line["v"] = line["v"] or 1
+        line["created_at"] = line["created_at"].isoformat()
+        yield to_line(line)
+
+
+def to_line(value: dict[str, Any]) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def sections(lines: Iterable[str | bytes]) -> list[Section]:
+    """The export's sections, every line a JSON object; a header has ``format``, and the first
+    line is one."""
+    found: list[Section] = []
+    blank_at: int | None = None
+    for number, raw in enumerate(lines, start=1):
+        try:
+            text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+        except UnicodeDecodeError as error:
+            raise ImportRefused(number, "not UTF-8 text.") from error
+        if not text.strip():
+            blank_at = blank_at or number
+            continue
+        if blank_at is not None:
+            raise ImportRefused(blank_at, "an empty line inside the export.")
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise ImportRefused(number, f"not a JSON object ({error.msg}).") from error
+        if not found or (isinstance(value, dict) and "format" in value):
+            found.append(Section(number, value))
+        else:
+            found[-1].events.append((number, value))
+    if not found:
+        raise ImportRefused(1, "the export is empty: its first line is the header.")
+    return found
+
+
+def check_events(model: type[StoredEvent], section: Section) -> None:
+    """Each event line of ``section`` has exactly the fields of ``model``'s events, of their
+    types, and the events form an unbroken hash chain."""
+    if not section.events:
+        raise ImportRefused(section.line + 1, "the export holds no event.")
+    names = event_fields(model)
+    for number, value in section.events:
+        _check_event(value, number, names)
+    chained = model.chained_fields()
+    broken = chain.first_break(
+        chain.Link({name: event[name] for name in chained}, event["prev_hash"], event["hash"])
+        for _, event in section.events
+    )
+    if broken is not None:
+        raise ImportRefused(section.events[broken.index][0], broken.reason)
+
+
+def store_events(model: type[StoredEvent], stream: Any, section: Section) -> int:
+    """Store the section's events, as they were exported, in the stream ``stream``."""
+    own = model.OWN_FIELDS
+    model._default_manager.bulk_create(
+        model(
+            **{model.STREAM: stream},
+            seq=event["seq"],
+            **{name: event[name] for name in own},
+            seat=event["seat"],
+            kind=event["kind"],
+            version=event["v"],
+            data=event["data"],
+            prev_hash=event["prev_hash"],
+            hash=event["hash"],
+        )
+        for _, event in section.events
+    )
+    return len(section.events)
+
+
+def _check_event(value: Any, number: int, names: tuple[str, ...]) -> None:
+    if not isinstance(value, dict) or set(value) != set(names):
+        raise ImportRefused(number, f"an event line is an object with exactly {', '.join(names)}.")
+    whole = {name: value[name] for name in names if name in ("seq", "turn", "v")}
+    if value["seat"] is not None:
+        whole["seat"] = value["seat"]
+    for name, item in whole.items():
+        if not isinstance(item, int) or isinstance(item, bool) or item < 0:
+            raise ImportRefused(number, f"{name} is a whole number, not {item!r}.")
+    for name in ("kind", "created_at", "prev_hash", "hash"):
+        if not isinstance(value[name], str):
+            raise ImportRefused(number, f"{name} is a string, not {value[name]!r}.")
+    if not isinstance(value["data"], dict):
+        raise ImportRefused(number, "data is an object.")

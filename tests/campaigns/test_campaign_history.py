@@ -1,0 +1,238 @@
+"""A campaign's whole history, its chapter games included, exported as JSON Lines and imported
+on another server: every chain verified, every game replayed, each chapter's result checked
+against its game; a changed byte refused with its line, and nothing stored then.
+
+The campaigns exported here are the ones recorded before campaign events were chained
+(tests/fixtures/logs_campaign_v1), chained as migration 0004 chains stored rows, imported on the
+test's empty database; and a campaign exported over the API and imported again."""
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from rest_framework.test import APIClient
+
+from campaigns import history, selectors
+from campaigns.models import Campaign, CampaignEvent, ChapterGame
+from eventstore import chain, exchange
+from eventstore.exchange import ImportRefused
+from games.models import Event, Game
+
+pytestmark = pytest.mark.django_db
+
+FIXTURES = Path(__file__).parent.parent / "fixtures" / "logs_campaign_v1"
+RECORDED = sorted(FIXTURES.glob("campaign-*.json"))
+PACK = json.loads((FIXTURES / "pack-open-1.json").read_text(encoding="utf-8"))
+
+
+def chained(events: list[dict[str, Any]], own: tuple[str, ...]) -> list[str]:
+    """Event lines with their hash chain, as the store chains them."""
+    lines, prev = [], chain.GENESIS
+    for event in events:
+        content = {
+            "seq": event["seq"],
+            **{n: event[n] for n in own},
+            "seat": event["seat"],
+            "kind": event["kind"],
+            "data": event["data"],
+        }
+        digest = chain.link(prev, content)
+        line = {
+            **content,
+            "v": event["v"],
+            "created_at": "2026-11-26T12:00:00+00:00",
+            "prev_hash": prev,
+            "hash": digest,
+        }
+        lines.append(exchange.to_line(line))
+        prev = digest
+    return lines
+
+
+def export_of(recorded: dict[str, Any], player: str = "ann") -> list[str]:
+    """A recorded campaign as another server would export it."""
+    seats = [{"seat": 0, "username": player}] + [
+        {"seat": index, "bot": bot} for index, bot in enumerate(recorded["bots"], start=1)
+    ]
+    pack = recorded["events"][0]["data"]["pack"]
+    header = {
+        "format": "moon-campaign/1",
+        "campaign": 77,
+        "players": recorded["players"],
+        "astra_level": recorded["astra_level"],
+        "pack": {**pack, "content": PACK},
+        "seats": seats,
+    }
+    lines = [exchange.to_line(header), *chained(recorded["events"], ())]
+    for game_id, game in recorded["games"].items():
+        opening = game["events"][0]["data"]
+        game_header = {
+            "format": "moon-game/1",
+            "game": int(game_id),
+            "adventure": opening["adventure"],
+            "players": opening["players"],
+            "seats": seats,
+        }
+        lines += [exchange.to_line(game_header), *chained(game["events"], ("turn",))]
+    return lines
+
+
+def streamed(response: Any) -> str:
+    return b"".join(response.streaming_content).decode()
+
+
+def refused(lines: list[str]) -> ImportRefused:
+    counts = (
+        Campaign.objects.count(),
+        CampaignEvent.objects.count(),
+        Game.objects.count(),
+        Event.objects.count(),
+    )
+    with pytest.raises(ImportRefused) as caught:
+        history.import_campaign(lines=lines)
+    after = (
+        Campaign.objects.count(),
+        CampaignEvent.objects.count(),
+        Game.objects.count(),
+        Event.objects.count(),
+    )
+    assert after == counts  # nothing stored
+    return caught.value
+
+
+def edited(lines: list[str], index: int, change: Any) -> list[str]:
+    value = json.loads(lines[index])
+    change(value)
+    return [*lines[:index], exchange.to_line(value), *lines[index + 1 :]]
+
+
+@pytest.mark.parametrize("path", RECORDED, ids=[path.stem for path in RECORDED])
+def test_a_recorded_campaign_imports_on_a_fresh_database_and_verifies(
+    path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    recorded = json.loads(path.read_text(encoding="utf-8"))
+    export = tmp_path / "campaign.jsonl"
+    export.write_text("".join(export_of(recorded)), encoding="utf-8")
+
+    call_command("import_campaign", str(export))
+
+    campaign = Campaign.objects.get()
+    out = capsys.readouterr().out
+    assert (
+        f"as campaign {campaign.pk}: {recorded['players']} player(s), {len(recorded['events'])} events" in out
+    )
+    assert "New inactive accounts (they cannot sign in) for: ann." in out
+    assert campaign.status == Campaign.Status.FINISHED
+    fields = ("seq", "seat", "kind", "data")
+    assert [dict(zip(fields, row, strict=True)) for row in CampaignEvent.objects.values_list(*fields)] == [
+        {name: event[name] for name in fields} for event in recorded["events"]
+    ]
+    call_command("verify_events", "--campaign", str(campaign.pk))
+    call_command("verify_events")
+    assert f"{len(recorded['games'])} game(s), 1 campaign(s)" in capsys.readouterr().out
+
+    ann = campaign.seats.get(index=0).user
+    assert ann is not None and not ann.is_active
+    view = selectors.campaign_view(campaign=campaign, viewer=ann)
+    expected = recorded["expected"]
+    assert (view["winners"], view["captain"]) == (expected["winners"], expected["captain"])
+    assert [seat["stars"] for seat in view["seats"]] == expected["stars"]
+    links = {
+        (link.chapter, link.attempt): link.game_id for link in ChapterGame.objects.filter(campaign=campaign)
+    }
+    attempts = [a for chapter in view["chapters"] for a in chapter["attempts"]]
+    assert len(attempts) == len(links) == len(recorded["games"])
+    for chapter in view["chapters"]:  # the games as this server numbers them
+        for attempt in chapter["attempts"]:
+            assert attempt["game"] == links[chapter["chapter"], attempt["attempt"]]
+            assert Game.objects.get(pk=attempt["game"]).status == Game.Status.FINISHED
+
+
+@pytest.fixture
+def exported() -> list[str]:
+    return export_of(json.loads(RECORDED[0].read_text(encoding="utf-8")))
+
+
+def test_a_changed_byte_in_a_campaign_event_is_refused_at_its_line(exported: list[str]) -> None:
+    index = next(i for i, line in enumerate(exported) if '"kind":"stars_awarded"' in line)
+    changed = exported[index].replace('"stars":', '"stars": ', 1)  # same JSON, other bytes: holds
+    assert history.import_campaign(lines=[*exported[:index], changed, *exported[index + 1 :]])
+    forged = edited(exported, index, lambda e: e["data"]["awards"][0].update(stars=9))
+    caught = refused(forged)
+    assert caught.line == index + 1 and "does not hash to its stored hash" in caught.detail
+
+
+def test_a_changed_byte_in_a_chapter_game_is_refused_at_its_line(exported: list[str]) -> None:
+    index = next(i for i, line in enumerate(exported) if '"kind":"number_written"' in line)
+    caught = refused(edited(exported, index, lambda e: e["data"].update(number=e["data"]["number"] % 15 + 1)))
+    assert caught.line == index + 1 and "does not hash to its stored hash" in caught.detail
+
+
+def test_a_chapter_result_that_is_not_its_games_is_refused_even_with_a_good_chain(
+    exported: list[str],
+) -> None:
+    recorded = json.loads(RECORDED[0].read_text(encoding="utf-8"))
+    events = recorded["events"]
+    at = next(i for i, e in enumerate(events) if e["kind"] == "chapter_finished")
+    events[at]["data"]["results"][0]["total"] += 1
+    campaign_lines = chained(events, ())
+    lines = [exported[0], *campaign_lines, *exported[1 + len(campaign_lines) :]]
+    caught = refused(lines)
+    assert (caught.line, caught.detail) == (at + 2, "the chapter's result is not its game's.")
+
+
+def test_a_campaign_missing_a_chapter_game_or_unfinished_is_refused(exported: list[str]) -> None:
+    last_game = max(i for i, line in enumerate(exported) if '"format":"moon-game/1"' in line)
+    caught = refused(exported[:last_game])
+    assert caught.line == 1 and caught.detail.startswith("the export lacks the chapter game(s)")
+    finished = next(i for i, line in enumerate(exported) if '"kind":"campaign_finished"' in line)
+    caught = refused([*exported[:finished], *exported[finished + 1 :]])
+    assert caught.line == finished and "not finished" in caught.detail
+
+
+def test_the_command_says_why_and_stores_nothing(exported: list[str], tmp_path: Path) -> None:
+    path = tmp_path / "cut.jsonl"
+    path.write_text("".join(exported[:-1]), encoding="utf-8")
+    with pytest.raises(CommandError, match=rf"refused, nothing stored: line {len(exported) - 1}: "):
+        call_command("import_campaign", str(path))
+    assert not Campaign.objects.exists()
+
+
+def test_a_finished_campaign_exports_over_the_api_and_imports_as_it_was(
+    alice: APIClient, bob: APIClient
+) -> None:
+    recorded = json.loads(RECORDED[0].read_text(encoding="utf-8"))
+    history.import_campaign(lines=export_of(recorded, player="alice"))
+    original = Campaign.objects.get()
+    response = alice.get(f"/api/v1/campaigns/{original.pk}/export")
+    assert response.status_code == 200 and response["Content-Type"].startswith("application/jsonl")
+    assert f'filename="moon-campaign-{original.pk}.jsonl"' in response["Content-Disposition"]
+    lines = streamed(response).splitlines(keepends=True)
+    assert json.loads(lines[0])["pack"]["content"] == PACK
+
+    copy = history.import_campaign(lines=lines).campaign
+    fields = ("seq", "seat", "kind", "version", "data", "prev_hash", "hash")
+    assert list(copy.events.values_list(*fields)) == list(original.events.values_list(*fields))
+    assert copy.chapter_games.count() == original.chapter_games.count() == len(recorded["games"])
+    outsider = bob.get(f"/api/v1/campaigns/{original.pk}/export")
+    assert (outsider.status_code, outsider.json()["code"]) == (404, "not_found")
+
+
+def test_an_unfinished_campaign_is_exported_to_staff_only(
+    alice: APIClient, make_player: Callable[[str], APIClient]
+) -> None:
+    created = alice.post("/api/v1/campaigns", {"max_players": 2}, format="json").json()
+    refused_early = alice.get(f"/api/v1/campaigns/{created['id']}/export")
+    assert (refused_early.status_code, refused_early.json()["code"]) == (409, "campaign_not_finished")
+    referee = make_player("referee")
+    User.objects.filter(username="referee").update(is_staff=True)
+    staff = referee.get(f"/api/v1/campaigns/{created['id']}/export")
+    assert staff.status_code == 200
+    (header, created_event) = streamed(staff).splitlines()
+    assert json.loads(header)["seats"] == [{"seat": 0, "username": "alice"}]
+    assert json.loads(created_event)["kind"] == "campaign_created"
