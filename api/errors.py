@@ -10,16 +10,19 @@ from django.http import Http404, HttpRequest, JsonResponse
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
+from accounts import errors as account_errors
 from api.authentication import TokenExpired
 from games.errors import Conflict, Forbidden, GameError, Invalid, NotFound
 
 logger = logging.getLogger(__name__)
 
-GAME_ERROR_STATUS: dict[type[GameError], int] = {
+REFUSAL_STATUS: dict[type[GameError | account_errors.AccountError], int] = {
     Invalid: status.HTTP_400_BAD_REQUEST,
     Forbidden: status.HTTP_403_FORBIDDEN,
     NotFound: status.HTTP_404_NOT_FOUND,
     Conflict: status.HTTP_409_CONFLICT,
+    account_errors.Invalid: status.HTTP_400_BAD_REQUEST,
+    account_errors.Conflict: status.HTTP_409_CONFLICT,
 }
 
 API_ERROR_CODES: list[tuple[type[exceptions.APIException], str]] = [
@@ -53,9 +56,9 @@ def error_body(code: str, detail: str, **extra: Any) -> dict[str, Any]:
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     """DRF's EXCEPTION_HANDLER: map our refusals and DRF's own errors to `{code, detail}`."""
-    if isinstance(exc, GameError):
+    if isinstance(exc, GameError | account_errors.AccountError):
         http_status = next(
-            (code for cls, code in GAME_ERROR_STATUS.items() if isinstance(exc, cls)),
+            (code for cls, code in REFUSAL_STATUS.items() if isinstance(exc, cls)),
             status.HTTP_400_BAD_REQUEST,
         )
         return Response(error_body(exc.code, exc.detail), status=http_status)

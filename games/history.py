@@ -30,11 +30,12 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction
 
+from accounts.models import Account
+from accounts.services import name_key
 from games import chain, snapshots
 from games.errors import Conflict, outsider
-from games.models import Account, Event, Game, Seat
+from games.models import Event, Game, Seat
 from games.rules import engine
-from games.services import name_key
 
 FORMAT = "moon-game/1"
 HEADER_FIELDS = ("format", "game", "adventure", "players", "seats")
