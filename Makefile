@@ -43,7 +43,7 @@ run: migrate
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
-	$(BIN)/mypy moon games api campaigns tests bench
+	$(BIN)/mypy moon accounts eventstore games api campaigns tests bench
 
 test: lint | var
 	$(BIN)/pytest

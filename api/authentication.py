@@ -1,4 +1,4 @@
-"""`Authorization: Token <key>` with per-client tokens (`games.ClientToken`) that expire after
+"""`Authorization: Token <key>` with per-client tokens (`accounts.ClientToken`) that expire after
 TOKEN_LIFETIME_DAYS and are revoked one by one by signing out."""
 
 from typing import Any
@@ -6,7 +6,7 @@ from typing import Any
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
 
-from games import services
+from accounts import services
 
 
 class TokenExpired(exceptions.AuthenticationFailed):

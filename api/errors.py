@@ -15,7 +15,7 @@ from eventstore.errors import Conflict, Forbidden, GameError, Invalid, NotFound,
 
 logger = logging.getLogger(__name__)
 
-GAME_ERROR_STATUS: dict[type[GameError], int] = {
+REFUSAL_STATUS: dict[type[GameError], int] = {
     Invalid: status.HTTP_400_BAD_REQUEST,
     Forbidden: status.HTTP_403_FORBIDDEN,
     NotFound: status.HTTP_404_NOT_FOUND,
@@ -46,7 +46,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     """DRF's EXCEPTION_HANDLER: map our refusals and DRF's own errors to `{code, detail}`."""
     if isinstance(exc, GameError):
         http_status = next(
-            (code for cls, code in GAME_ERROR_STATUS.items() if isinstance(exc, cls)),
+            (code for cls, code in REFUSAL_STATUS.items() if isinstance(exc, cls)),
             status.HTTP_400_BAD_REQUEST,
         )
         return Response(error_body(exc.code, exc.detail), status=http_status)

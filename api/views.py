@@ -15,13 +15,15 @@ from rest_framework.response import Response
 from rest_framework.serializers import Serializer
 from rest_framework.views import APIView
 
+from accounts import services as accounts
+from accounts.models import ClientToken
 from api import serializers as s
 from api.idempotency import HEADER, MAX_KEY_LENGTH, answered
 from api.ids import path_id
 from api.permissions import Public, SignedIn
 from eventstore.errors import Invalid
 from games import history, selectors, services
-from games.models import ClientToken, Game
+from games.models import Game
 from moon import health
 from moon.celery import app as celery_app
 
@@ -210,7 +212,7 @@ class RegisterView(APIView):
     )
     def post(self, request: Request) -> Response:
         data = _valid(s.CredentialsSerializer, _body(request))
-        _, token = services.register_user(username=data["username"], password=data["password"])
+        _, token = accounts.register_user(username=data["username"], password=data["password"])
         return _out(s.TokenSerializer, {"token": token}, code=status.HTTP_201_CREATED)
 
 
@@ -226,7 +228,7 @@ class TokenView(APIView):
     )
     def post(self, request: Request) -> Response:
         data = _valid(s.CredentialsSerializer, _body(request))
-        token = services.sign_in(username=data["username"], password=data["password"])
+        token = accounts.sign_in(username=data["username"], password=data["password"])
         return _out(s.TokenSerializer, {"token": token})
 
 
@@ -246,7 +248,7 @@ class LogoutView(APIView):
     def post(self, request: Request) -> Response:
         token = request.auth
         assert isinstance(token, ClientToken)  # what ExpiringTokenAuthentication authenticates with
-        services.sign_out(token=token)
+        accounts.sign_out(token=token)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -72,8 +72,8 @@ def make_tokens(count: int) -> list[str]:
     django.setup()
     from django.contrib.auth.models import User
 
-    from games.models import ClientToken
-    from games.services import token_digest
+    from accounts.models import ClientToken
+    from accounts.services import token_digest
 
     stamp = time.monotonic_ns()
     users = User.objects.bulk_create(

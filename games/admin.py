@@ -1,5 +1,5 @@
 """The admin, for the staff who review games: games with their seats and events (read-only),
-the event log with its filters, the replay viewer, exports; users and client tokens.
+the event log with its filters, the replay viewer, exports.
 
 No one adds, changes or deletes an event here, superusers included: the log is append-only
 (the database refuses it too). The replay viewer (``/admin/games/game/<id>/history/?seq=n``)
@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from games import history, review
-from games.models import Account, ClientToken, Event, Game, Seat
+from games.models import Event, Game, Seat
 from games.rules import engine, narration
 from games.rules.adventures import PLAYABLE
 from games.rules.events import KINDS
@@ -271,28 +271,3 @@ class EventAdmin(ReadOnly, admin.ModelAdmin):
         return format_html('<a href="{}?seq={}">sheets after it</a>', url, event.seq)
 
 
-@admin.register(ClientToken)
-class ClientTokenAdmin(admin.ModelAdmin):
-    """A user's API tokens, one per signed-in client: only digests are stored, so a token is
-    never shown; deleting one signs that client out."""
-
-    list_display = ("user", "created", "short_digest")
-    list_filter = (("created", admin.DateFieldListFilter),)
-    search_fields = ("user__username",)
-    readonly_fields = ("user", "digest", "created")
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False  # tokens are issued by signing in
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    @admin.display(description="digest")
-    def short_digest(self, token: ClientToken) -> str:
-        return token.digest[:12]
-
-
-@admin.register(Account)
-class AccountAdmin(ReadOnly, admin.ModelAdmin):
-    list_display = ("user", "name_key")
-    search_fields = ("name_key", "user__username")

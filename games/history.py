@@ -30,14 +30,15 @@ from typing import Any, Protocol, cast
 from django.contrib.auth.models import User
 from django.db import transaction
 
+from accounts.models import Account
+from accounts.services import name_key
 from eventstore import exchange, store
 from eventstore.errors import Conflict
 from eventstore.exchange import ImportRefused
 from games import snapshots
 from games.errors import outsider
-from games.models import Account, Event, Game, Seat
+from games.models import Event, Game, Seat
 from games.rules import engine
-from games.services import name_key
 
 FORMAT = "moon-game/1"
 HEADER_FIELDS = ("format", "game", "adventure", "players", "seats")

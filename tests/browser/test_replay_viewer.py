@@ -14,7 +14,8 @@ import pytest
 from django.contrib.auth.models import Permission, User
 from rest_framework.test import APIClient
 
-from games import services, snapshots
+from accounts import services
+from games import snapshots
 from games.models import Event, Game
 from games.rules import engine
 from games.rules.adventures import PLAYABLE

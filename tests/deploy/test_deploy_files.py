@@ -30,9 +30,11 @@ def test_the_compose_file_describes_the_whole_topology() -> None:
 def test_the_dockerfile_installs_the_production_extra() -> None:
     dockerfile = (DEPLOY / "Dockerfile").read_text()
     assert "'.[production]'" in dockerfile
-    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    extras = project["project"]["optional-dependencies"]
     assert any(req.startswith("gunicorn") for req in extras["production"])
-    for copied in ("moon", "games", "api", "campaigns", "manage.py", "deploy/gunicorn.conf.py"):
+    packages = [name.rstrip("*") for name in project["tool"]["setuptools"]["packages"]["find"]["include"]]
+    for copied in (*packages, "manage.py", "deploy/gunicorn.conf.py"):
         assert f"COPY {copied}" in dockerfile
 
 

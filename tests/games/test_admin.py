@@ -7,7 +7,6 @@ import io
 import json
 import re
 import zipfile
-from typing import Any
 from xml.etree import ElementTree
 
 import pytest
@@ -15,7 +14,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from games import history, services, snapshots
-from games.models import ClientToken, Event, Game
+from games.models import Event, Game
 from games.rules import engine, solo
 from games.rules.cards import CARDS
 from tests.games.histories import finished_game
@@ -206,15 +205,6 @@ def test_exports_from_the_admin(staff: Client) -> None:
         assert names == sorted([f"moon-game-{one.pk}.jsonl", f"moon-game-{two.pk}.jsonl"])
         header = json.loads(bundle.read(f"moon-game-{two.pk}.jsonl").decode().splitlines()[0])
     assert header["game"] == two.pk and header["adventure"] == 2
-
-
-def test_client_tokens_are_listed_never_shown_or_made(staff: Client, make_player: Any) -> None:
-    make_player("ann")
-    token = ClientToken.objects.get(user__username="ann")
-    page = staff.get("/admin/games/clienttoken/").content.decode()
-    assert token.digest[:12] in page
-    assert staff.get("/admin/games/clienttoken/add/").status_code == 403
-    assert staff.get("/admin/auth/user/").status_code == 200
 
 
 def svg_of(figure_html: str) -> ElementTree.Element:

@@ -6,7 +6,7 @@ from django.db import migrations
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0012_event_hash_chain"),
+        ("games", "0013_accounts_moved_out"),
         ("eventstore", "0001_initial"),
     ]
 

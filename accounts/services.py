@@ -1,0 +1,102 @@
+"""Commands on users and their API tokens: registering, signing in and out. No HTTP here."""
+
+import hashlib
+import secrets
+import unicodedata
+from datetime import timedelta
+
+from django.conf import settings
+from django.contrib.auth import authenticate
+from django.contrib.auth.models import User
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounts.models import Account, ClientToken
+from eventstore.errors import Conflict, Invalid
+
+
+def name_key(username: str) -> str:
+    """The form in which two usernames are compared: NFKC, case-folded (folding can undo the
+    normalisation, hence NFKC again)."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", username).casefold())
+
+
+def register_user(*, username: str, password: str) -> tuple[User, str]:
+    """Create a user and their API token. A name that differs from a taken one only by case or
+    Unicode form is taken. The password must pass the configured validators (length, common
+    passwords, all digits, too close to the username)."""
+    username = User.normalize_username(username)
+    try:
+        validate_password(password, user=User(username=username))
+    except DjangoValidationError as exc:
+        raise Invalid("weak_password", " ".join(exc.messages)) from exc
+    key = name_key(username)
+    taken = Conflict("username_taken", f"The username {username!r} is already taken.")
+    with transaction.atomic():
+        # users made outside registration (the admin's createsuperuser) have no key: their
+        # names are compared as the database compares them
+        if (
+            Account.objects.filter(name_key=key).exists()
+            or User.objects.filter(username__iexact=username).exists()
+        ):
+            raise taken
+        try:
+            with transaction.atomic():
+                user = User.objects.create_user(username=username, password=password)
+                Account.objects.create(user=user, name_key=key)
+        except IntegrityError as exc:
+            raise taken from exc
+    return user, issue_token(user=user)
+
+
+def sign_in(*, username: str, password: str) -> str:
+    """A new API token for the user with that name (in any case or Unicode form) and password:
+    each sign-in is a client of its own, which signs out alone."""
+    account = Account.objects.filter(name_key=name_key(username)).select_related("user").first()
+    user = authenticate(
+        username=account.user.get_username() if account else username, password=password
+    )
+    if not isinstance(user, User):
+        raise Invalid("invalid_credentials", "Unknown username or wrong password.")
+    return issue_token(user=user)
+
+
+def token_digest(key: str) -> str:
+    """What is stored of a token: its SHA-256, so that the table does not hold usable keys."""
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def issue_token(*, user: User) -> str:
+    """A new client token for the user. Their expired tokens are dropped, and beyond
+    MAX_CLIENT_TOKENS the oldest are revoked, so that signing in again and again keeps no
+    growing pile of live keys."""
+    key = secrets.token_hex(20)
+    with transaction.atomic():
+        mine = ClientToken.objects.filter(user=user)
+        days = settings.TOKEN_LIFETIME_DAYS
+        if days:
+            mine.filter(created__lt=timezone.now() - timedelta(days=days)).delete()
+        ClientToken.objects.create(user=user, digest=token_digest(key))
+        kept = mine.order_by("-created", "-pk").values_list("pk", flat=True)[: settings.MAX_CLIENT_TOKENS]
+        mine.exclude(pk__in=list(kept)).delete()
+    return key
+
+
+def authenticate_token(*, key: str) -> ClientToken | None:
+    """The client token with that key, with its user; None when there is none."""
+    return ClientToken.objects.select_related("user").filter(digest=token_digest(key)).first()
+
+
+def token_expired(*, token: ClientToken) -> bool:
+    """Whether the token is older than TOKEN_LIFETIME_DAYS (0: tokens never expire)."""
+    days = settings.TOKEN_LIFETIME_DAYS
+    return bool(days) and timezone.now() - token.created > timedelta(days=days)
+
+
+def sign_out(*, token: ClientToken) -> None:
+    """Revoke the token in use: it authenticates no one from now on. The user's other clients
+    stay signed in."""
+    ClientToken.objects.filter(pk=token.pk).delete()
+
