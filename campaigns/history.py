@@ -31,7 +31,6 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from campaigns import library
-from campaigns.errors import outsider
 from campaigns.models import Campaign, CampaignEvent, CampaignSeat, ChapterGame
 from campaigns.rules import events, packs
 from campaigns.rules.state import CampaignState, replay
@@ -39,6 +38,7 @@ from eventstore import exchange
 from eventstore.errors import Conflict
 from eventstore.exchange import ImportRefused, Section
 from games import history as game_history
+from games import lobby
 from games import selectors as game_selectors
 from games.models import Game
 from games.rules import engine
@@ -56,7 +56,7 @@ def export_lines(*, campaign: Campaign, viewer: User) -> Iterator[str]:
     campaign is finished (before that, its chapter games would show the deck order)."""
     if not viewer.is_staff:
         if not campaign.seats.filter(user_id=viewer.pk).exists():
-            raise outsider(campaign_id=campaign.pk, in_lobby=campaign.status == Campaign.Status.LOBBY)
+            raise lobby.outsider(campaign)
         if campaign.status != Campaign.Status.FINISHED:
             raise Conflict(
                 "campaign_not_finished", "A campaign's players can export it once it is finished."

@@ -6,12 +6,11 @@ them hold what the lobby and the API need to find and lock a campaign quickly. E
 never updated or deleted, and are hash-chained, as game events are (eventstore/models.py).
 """
 
-from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
 from eventstore.models import StoredEvent
-from games.models import Game, Seat
+from games.models import Game, Table, TableSeat, players_1_to_6
 
 
 class Pack(models.Model):
@@ -32,7 +31,7 @@ class Pack(models.Model):
         return f"{self.key} {self.version} ({self.content_hash[:12]})"
 
 
-class Campaign(models.Model):
+class Campaign(Table):
     class Status(models.TextChoices):
         LOBBY = "lobby"
         PLAYING = "playing"
@@ -40,27 +39,17 @@ class Campaign(models.Model):
         FINISHED = "finished"
 
     pack = models.ForeignKey(Pack, on_delete=models.PROTECT, related_name="campaigns")
-    max_players = models.PositiveSmallIntegerField(
-        validators=[MinValueValidator(1), MaxValueValidator(6)]
-    )
     # a solo campaign's starting ASTRA level (the cards in effect move it chapter by chapter)
     astra_level = models.PositiveSmallIntegerField(null=True, blank=True)
     # the status the log gives, kept so that the lobby can list and refuse without a replay
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.LOBBY)
-    creator = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_campaigns"
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
     # what the bot seats' campaign choices are drawn with (never shown, as a game's seed)
     seed = models.BigIntegerField()
 
     class Meta:
         ordering = ["-id"]
         constraints = [
-            models.CheckConstraint(
-                condition=models.Q(max_players__gte=1, max_players__lte=6),
-                name="campaign_max_players_1_to_6",
-            ),
+            players_1_to_6("campaign"),
             models.CheckConstraint(
                 condition=models.Q(max_players=1, astra_level__gte=1, astra_level__lte=8)
                 | models.Q(max_players__gt=1, astra_level__isnull=True),
@@ -72,33 +61,15 @@ class Campaign(models.Model):
         return f"Campaign {self.pk} ({self.status})"
 
 
-class CampaignSeat(models.Model):
-    """A seat of a campaign, held in every chapter's game: a user's, or a bot's (no user;
-    ``bot`` names how it plays, the games' kinds: a worker plays its turns in each chapter's
-    game and its choices between chapters)."""
+class CampaignSeat(TableSeat):
+    """A seat of a campaign, held in every chapter's game (a bot's: a worker plays its turns in
+    each chapter's game and makes its choices between chapters)."""
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="seats")
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
-        related_name="campaign_seats",
-        null=True,
-        blank=True,
-    )
-    bot = models.CharField(max_length=16, choices=Seat.Bot.choices, blank=True, default="")
-    index = models.PositiveSmallIntegerField()
 
     class Meta:
         ordering = ["campaign", "index"]
-        constraints = [
-            models.UniqueConstraint(fields=["campaign", "index"], name="campaign_seat_unique_index"),
-            models.UniqueConstraint(fields=["campaign", "user"], name="campaign_seat_unique_user"),
-            models.CheckConstraint(
-                condition=models.Q(user__isnull=False, bot="")
-                | models.Q(user__isnull=True, bot__in=Seat.Bot.values),
-                name="campaign_seat_user_or_bot",
-            ),
-        ]
+        constraints = TableSeat.constraints("campaign", "campaign_seat")
 
     def __str__(self) -> str:
         bot = f" ({self.bot} bot)" if self.bot else ""

@@ -10,13 +10,13 @@ from django.contrib.auth.models import User
 from django.db.models import QuerySet
 
 from campaigns import library
-from campaigns.errors import outsider
 from campaigns.models import Campaign, CampaignEvent, CampaignSeat, ChapterGame
 from campaigns.rules import decider
 from campaigns.rules.effects import adventure_name
 from campaigns.rules.packs import CHAPTERS, LAST_CHAPTER, Pack
 from campaigns.rules.state import Attempt, CampaignState, replay
 from eventstore.errors import Invalid, NotFound
+from games import lobby
 
 MAX_PAGE = 500
 
@@ -89,7 +89,7 @@ def campaign_view(*, campaign: Campaign, viewer: User) -> dict[str, Any]:
     chapter with its attempts, the cards in effect and those offered now."""
     seat = seat_of(campaign=campaign, user=viewer)
     if seat is None and campaign.status != Campaign.Status.LOBBY:
-        raise outsider(campaign_id=campaign.pk, in_lobby=False)
+        raise lobby.outsider(campaign)
     state, version = state_of(campaign=campaign)
     pack = library.stored(campaign.pack)
     view = campaign_summary(campaign=campaign)
@@ -170,7 +170,7 @@ def event_json(row: CampaignEvent) -> dict[str, Any]:
 def _require_seat(campaign: Campaign, viewer: User) -> int:
     seat = seat_of(campaign=campaign, user=viewer)
     if seat is None:
-        raise outsider(campaign_id=campaign.pk, in_lobby=campaign.status == Campaign.Status.LOBBY)
+        raise lobby.outsider(campaign)
     return seat
 
 

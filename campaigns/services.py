@@ -25,7 +25,6 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from campaigns import library, selectors
-from campaigns.errors import outsider
 from campaigns.models import Campaign, CampaignEvent, CampaignSeat, ChapterGame
 from campaigns.rules import bots, decider, events
 from campaigns.rules.events import Event
@@ -33,9 +32,10 @@ from campaigns.rules.packs import Pack
 from campaigns.rules.state import CampaignState, evolve
 from eventstore import followups, store
 from eventstore.errors import Conflict, Forbidden, Invalid
+from games import lobby
 from games import selectors as game_selectors
 from games import services as game_services
-from games.models import Game, Seat
+from games.models import Game
 
 logger = logging.getLogger(__name__)
 
@@ -100,48 +100,21 @@ def join_campaign(*, campaign: Campaign, by: User) -> CampaignSeat:
     with transaction.atomic():
         campaign = _lock(campaign)
         seats = list(campaign.seats.all())
-        seated = any(seat.user_id == by.pk for seat in seats)
-        if campaign.status != Campaign.Status.LOBBY:
-            if not seated:
-                raise outsider(campaign_id=campaign.pk, in_lobby=False)
-            raise Conflict("campaign_not_in_lobby", "This campaign has already started.")
-        if seated:
-            raise Conflict("already_seated", "You already have a seat in this campaign.")
-        return game_services.take_next_seat(
-            taken=len(seats),
-            capacity=campaign.max_players,
-            full_code="campaign_full",
-            create=lambda index: CampaignSeat.objects.create(
-                campaign=campaign, user=by, index=index
-            ),
-        )
+        return lobby.seat_player(table=campaign, seats=seats, by=by, create=_seat_of(campaign))
 
 
 def add_bot(*, campaign: Campaign, by: User, kind: str) -> CampaignSeat:
     """Fill the next free seat of a campaign in the lobby with a bot of ``kind`` ("random" or
     "greedy"): it holds that seat in every chapter's game, and a worker makes its choices
     between chapters. Only the campaign's creator may add one."""
-    if kind not in Seat.Bot.values:
-        raise Invalid("invalid_bot_kind", f"A bot plays {' or '.join(Seat.Bot.values)}, not {kind!r}.")
     with transaction.atomic():
         campaign = _lock(campaign)
         seats = list(campaign.seats.all())
-        if campaign.creator_id != by.pk:
-            if not any(seat.user_id == by.pk for seat in seats):
-                raise outsider(
-                    campaign_id=campaign.pk, in_lobby=campaign.status == Campaign.Status.LOBBY
-                )
-            raise Forbidden("not_creator", "Only the creator of the campaign can add a bot.")
-        if campaign.status != Campaign.Status.LOBBY:
-            raise Conflict("campaign_not_in_lobby", "This campaign has already started.")
-        return game_services.take_next_seat(
-            taken=len(seats),
-            capacity=campaign.max_players,
-            full_code="campaign_full",
-            create=lambda index: CampaignSeat.objects.create(
-                campaign=campaign, bot=kind, index=index
-            ),
-        )
+        return lobby.seat_bot(table=campaign, seats=seats, by=by, kind=kind, create=_seat_of(campaign))
+
+
+def _seat_of(campaign: Campaign) -> Callable[..., CampaignSeat]:
+    return lambda index, **who: CampaignSeat.objects.create(campaign=campaign, index=index, **who)
 
 
 def start_campaign(*, campaign: Campaign, by: User) -> CampaignResult:
@@ -365,7 +338,7 @@ def _lock(campaign: Campaign) -> Campaign:
 def _seat_index(campaign: Campaign, user: User) -> int:
     index = store.seat_index(CampaignSeat, "campaign", campaign.pk, user.pk)
     if index is None:
-        raise outsider(campaign_id=campaign.pk, in_lobby=campaign.status == Campaign.Status.LOBBY)
+        raise lobby.outsider(campaign)
     return index
 
 

@@ -35,8 +35,7 @@ from accounts.services import name_key
 from eventstore import exchange, store
 from eventstore.errors import Conflict
 from eventstore.exchange import ImportRefused
-from games import snapshots
-from games.errors import outsider
+from games import lobby, snapshots
 from games.models import Event, Game, Seat
 from games.rules import engine
 
@@ -61,7 +60,7 @@ def export_lines(*, game: Game, viewer: User) -> Iterator[str]:
     if not viewer.is_staff:
         seated = Seat.objects.filter(game=game, user_id=viewer.pk).exists()
         if not seated:
-            raise outsider(game_id=game.pk, in_lobby=game.status == Game.Status.LOBBY)
+            raise lobby.outsider(game)
         if game.status != Game.Status.FINISHED:
             raise Conflict("game_not_finished", "A game's players can export it once it is finished.")
     return history_lines(game=game)

@@ -16,7 +16,67 @@ from eventstore.models import StoredEvent
 from games.rules.engine import Event as EngineEvent
 
 
-class Game(models.Model):
+class Table(models.Model):
+    """What a game and a campaign share as the lobby sees them: the seats they are for, who
+    opened them, when; their status and seats are each their own."""
+
+    max_players = models.PositiveSmallIntegerField(
+        validators=[MinValueValidator(1), MaxValueValidator(6)]
+    )
+    creator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_%(class)ss"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        abstract = True
+
+
+def players_1_to_6(prefix: str) -> models.CheckConstraint:
+    """The database's own check that a table is for 1 to 6 players."""
+    return models.CheckConstraint(
+        condition=models.Q(max_players__gte=1, max_players__lte=6), name=f"{prefix}_max_players_1_to_6"
+    )
+
+
+class TableSeat(models.Model):
+    """A seat at a table: a user's, or a bot's (no user; ``bot`` names how it plays, and a
+    worker plays its turns)."""
+
+    class Bot(models.TextChoices):
+        RANDOM = "random"
+        GREEDY = "greedy"
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True, blank=True
+    )
+    bot = models.CharField(max_length=16, choices=Bot.choices, blank=True, default="")
+    index = models.PositiveSmallIntegerField()
+
+    class Meta:
+        abstract = True
+
+    @property
+    def player(self) -> str:
+        """Who plays the seat, as a reader names them: the username, or the bot's kind."""
+        return self.user.get_username() if self.user is not None else f"{self.bot} bot"
+
+    @staticmethod
+    def constraints(table: str, prefix: str) -> list[models.BaseConstraint]:
+        """The database's own checks of a table's seats: one per index, one per user, and
+        either a user's or a bot's."""
+        return [
+            models.UniqueConstraint(fields=[table, "index"], name=f"{prefix}_unique_index"),
+            models.UniqueConstraint(fields=[table, "user"], name=f"{prefix}_unique_user"),
+            models.CheckConstraint(
+                condition=models.Q(user__isnull=False, bot="")
+                | models.Q(user__isnull=True, bot__in=TableSeat.Bot.values),
+                name=f"{prefix}_user_or_bot",
+            ),
+        ]
+
+
+class Game(Table):
     class Status(models.TextChoices):
         LOBBY = "lobby"
         PLAYING = "playing"
@@ -26,26 +86,16 @@ class Game(models.Model):
     adventure = models.PositiveSmallIntegerField(
         validators=[MinValueValidator(1), MaxValueValidator(8)]
     )
-    max_players = models.PositiveSmallIntegerField(
-        validators=[MinValueValidator(1), MaxValueValidator(6)]
-    )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.LOBBY)
-    creator = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_games"
-    )
     seed = models.BigIntegerField(null=True, blank=True)
     # A solo game against ASTRA: the opponent's level (1 = easiest). Null for a multiplayer
     # game, and for one-player games created before ASTRA was played (multiplayer rules alone).
     astra_level = models.PositiveSmallIntegerField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["-id"]
         constraints = [
-            models.CheckConstraint(
-                condition=models.Q(max_players__gte=1, max_players__lte=6),
-                name="game_max_players_1_to_6",
-            ),
+            players_1_to_6("game"),
             models.CheckConstraint(
                 condition=models.Q(astra_level__isnull=True)
                 | models.Q(max_players=1, astra_level__gte=1, astra_level__lte=8),
@@ -57,44 +107,17 @@ class Game(models.Model):
         return f"Game {self.pk} (adventure {self.adventure}, {self.status})"
 
 
-class Seat(models.Model):
-    """A seat of a game: a user's, or a bot's (no user; ``bot`` names how it plays, and a worker
-    plays its turns)."""
-
-    class Bot(models.TextChoices):
-        RANDOM = "random"
-        GREEDY = "greedy"
+class Seat(TableSeat):
+    """A seat of a game."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
-        related_name="seats",
-        null=True,
-        blank=True,
-    )
-    bot = models.CharField(max_length=16, choices=Bot.choices, blank=True, default="")
-    index = models.PositiveSmallIntegerField()
 
     class Meta:
         ordering = ["game", "index"]
-        constraints = [
-            models.UniqueConstraint(fields=["game", "index"], name="seat_unique_index"),
-            models.UniqueConstraint(fields=["game", "user"], name="seat_unique_user"),
-            models.CheckConstraint(
-                condition=models.Q(user__isnull=False, bot="")
-                | models.Q(user__isnull=True, bot__in=["random", "greedy"]),
-                name="seat_user_or_bot",
-            ),
-        ]
+        constraints = TableSeat.constraints("game", "seat")
 
     def __str__(self) -> str:
         return f"Game {self.game_id} seat {self.index}" + (f" ({self.bot} bot)" if self.bot else "")
-
-    @property
-    def player(self) -> str:
-        """Who plays the seat, as a reader names them: the username, or the bot's kind."""
-        return self.user.get_username() if self.user is not None else f"{self.bot} bot"
 
 
 class Event(StoredEvent):

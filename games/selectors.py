@@ -11,8 +11,7 @@ from django.db.models import QuerySet
 
 from eventstore import store
 from eventstore.errors import Conflict, Invalid, NotFound
-from games import hot_queries, snapshots
-from games.errors import outsider
+from games import hot_queries, lobby, snapshots
 from games.models import Event, Game, Seat
 from games.rules import engine
 from games.rules.engine import Event as EngineEvent
@@ -66,7 +65,7 @@ def game_view(*, game: Game, viewer: User) -> dict[str, Any]:
     """The game as the viewer may see it. Anyone signed in may look at a game in the lobby."""
     seat = seat_of(game=game, user=viewer)
     if seat is None and game.status != Game.Status.LOBBY:
-        raise outsider(game_id=game.pk, in_lobby=game.status == Game.Status.LOBBY)
+        raise lobby.outsider(game)
     state, last = snapshots.current(game=game)
     view: dict[str, Any] = {
         "turn": None, "combinations": [], "missions": [], "result": None, "astra": None, "hand": None
@@ -246,7 +245,7 @@ def replay_view(*, game: Game, viewer: User, seq: int) -> dict[str, Any]:
 def _require_seat(game: Game, viewer: User) -> int:
     seat = seat_of(game=game, user=viewer)
     if seat is None:
-        raise outsider(game_id=game.pk, in_lobby=game.status == Game.Status.LOBBY)
+        raise lobby.outsider(game)
     return seat
 
 

@@ -15,12 +15,11 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from django.contrib.auth.models import User
-from django.db import IntegrityError, transaction
+from django.db import transaction
 
 from eventstore import followups, store
 from eventstore.errors import Conflict, Forbidden, Invalid
-from games import snapshots
-from games.errors import outsider
+from games import lobby, snapshots
 from games.models import Event, Game, Seat
 from games.rules import bots, engine
 from games.rules.engine import Event as EngineEvent
@@ -80,65 +79,24 @@ def create_game(
     return game
 
 
-# A seat row: a game's Seat or a campaign's CampaignSeat.
-SeatRow = TypeVar("SeatRow")
-
-
-def take_next_seat(
-    *, taken: int, capacity: int, full_code: str, create: Callable[[int], SeatRow]
-) -> SeatRow:
-    """Create the seat after the ``taken`` ones of a table of ``capacity`` (a game's or a
-    campaign's), in the caller's transaction: refused when the table is full, and when someone
-    took that seat at the same moment."""
-    if taken >= capacity:
-        raise Conflict(full_code, f"All {capacity} seats are taken.")
-    try:
-        with transaction.atomic():
-            return create(taken)
-    except IntegrityError as exc:
-        raise Conflict("concurrent_command", "Someone else joined at the same time.") from exc
-
-
 def join_game(*, game: Game, by: User) -> Seat:
     """Take the next free seat of a game in the lobby."""
     with transaction.atomic():
         game = _lock(game)
-        seats = list(game.seats.all())
-        seated = any(seat.user_id == by.pk for seat in seats)
-        if game.status != Game.Status.LOBBY:
-            if not seated:
-                raise outsider(game_id=game.pk, in_lobby=False)
-            raise Conflict("game_not_in_lobby", "This game has already started.")
-        if seated:
-            raise Conflict("already_seated", "You already have a seat in this game.")
-        return take_next_seat(
-            taken=len(seats),
-            capacity=game.max_players,
-            full_code="game_full",
-            create=lambda index: Seat.objects.create(game=game, user=by, index=index),
-        )
+        return lobby.seat_player(table=game, seats=list(game.seats.all()), by=by, create=_seat_of(game))
 
 
 def add_bot(*, game: Game, by: User, kind: str) -> Seat:
     """Fill the next free seat of a game in the lobby with a bot of ``kind`` ("random" or
     "greedy"); its turns are played by a worker. Only the game's creator may add one."""
-    if kind not in Seat.Bot.values:
-        raise Invalid("invalid_bot_kind", f"A bot plays {' or '.join(Seat.Bot.values)}, not {kind!r}.")
     with transaction.atomic():
         game = _lock(game)
         seats = list(game.seats.all())
-        if game.creator_id != by.pk:
-            if not any(seat.user_id == by.pk for seat in seats):
-                raise outsider(game_id=game.pk, in_lobby=game.status == Game.Status.LOBBY)
-            raise Forbidden("not_creator", "Only the creator of the game can add a bot.")
-        if game.status != Game.Status.LOBBY:
-            raise Conflict("game_not_in_lobby", "This game has already started.")
-        return take_next_seat(
-            taken=len(seats),
-            capacity=game.max_players,
-            full_code="game_full",
-            create=lambda index: Seat.objects.create(game=game, bot=kind, index=index),
-        )
+        return lobby.seat_bot(table=game, seats=seats, by=by, kind=kind, create=_seat_of(game))
+
+
+def _seat_of(game: Game) -> Callable[..., Seat]:
+    return lambda index, **who: Seat.objects.create(game=game, index=index, **who)
 
 
 def start_game(
@@ -340,7 +298,7 @@ def _lock(game: Game) -> Game:
 def _seat_index(game: Game, user: User) -> int:
     index = store.seat_index(Seat, "game", game.pk, user.pk)
     if index is None:
-        raise outsider(game_id=game.pk, in_lobby=game.status == Game.Status.LOBBY)
+        raise lobby.outsider(game)
     return index
 
 
