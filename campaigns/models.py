@@ -32,13 +32,14 @@ class Pack(models.Model):
 
 
 class Campaign(Table):
+    pack = models.ForeignKey(Pack, on_delete=models.PROTECT, related_name="campaigns")
+
     class Status(models.TextChoices):
         LOBBY = "lobby"
         PLAYING = "playing"
         BETWEEN = "between"
         FINISHED = "finished"
 
-    pack = models.ForeignKey(Pack, on_delete=models.PROTECT, related_name="campaigns")
     # a solo campaign's starting ASTRA level (the cards in effect move it chapter by chapter)
     astra_level = models.PositiveSmallIntegerField(null=True, blank=True)
     # the status the log gives, kept so that the lobby can list and refuse without a replay

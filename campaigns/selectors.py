@@ -17,6 +17,7 @@ from campaigns.rules.packs import CHAPTERS, LAST_CHAPTER, Pack
 from campaigns.rules.state import Attempt, CampaignState, replay
 from eventstore.errors import Invalid, NotFound
 from games import lobby
+from games import selectors as game_selectors
 
 MAX_PAGE = 500
 
@@ -73,14 +74,7 @@ def campaign_summary(*, campaign: Campaign) -> dict[str, Any]:
             "hash": campaign.pack.content_hash,
             "title": campaign.pack.title,
         },
-        "seats": [
-            {
-                "seat": seat.index,
-                "username": seat.user.get_username() if seat.user is not None else None,
-                "bot": seat.bot or None,
-            }
-            for seat in seats
-        ],
+        "seats": [game_selectors.seat_summary(seat) for seat in seats],
     }
 
 
@@ -154,14 +148,8 @@ def command_answer(
 
 
 def event_json(row: CampaignEvent) -> dict[str, Any]:
-    return {
-        "seq": row.seq,
-        "seat": row.seat,
-        "kind": row.kind,
-        "v": row.version,
-        "data": row.data,
-        "created_at": row.created_at,
-    }
+    """An event of the campaign's feed: as the rules know it, with its place and time."""
+    return {"seq": row.seq, **row.as_stored(), "created_at": row.created_at}
 
 
 # --- internals ---------------------------------------------------------------------------------

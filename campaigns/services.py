@@ -31,7 +31,7 @@ from campaigns.rules.events import Event
 from campaigns.rules.packs import Pack
 from campaigns.rules.state import CampaignState, evolve
 from eventstore import followups, store
-from eventstore.errors import Conflict, Forbidden, Invalid
+from eventstore.errors import Conflict, Invalid
 from games import lobby
 from games import selectors as game_selectors
 from games import services as game_services
@@ -97,24 +97,14 @@ def create_campaign(
 
 def join_campaign(*, campaign: Campaign, by: User) -> CampaignSeat:
     """Take the next free seat of a campaign in the lobby."""
-    with transaction.atomic():
-        campaign = _lock(campaign)
-        seats = list(campaign.seats.all())
-        return lobby.seat_player(table=campaign, seats=seats, by=by, create=_seat_of(campaign))
+    return lobby.join(table=campaign, by=by, seats=CampaignSeat)
 
 
 def add_bot(*, campaign: Campaign, by: User, kind: str) -> CampaignSeat:
     """Fill the next free seat of a campaign in the lobby with a bot of ``kind`` ("random" or
     "greedy"): it holds that seat in every chapter's game, and a worker makes its choices
     between chapters. Only the campaign's creator may add one."""
-    with transaction.atomic():
-        campaign = _lock(campaign)
-        seats = list(campaign.seats.all())
-        return lobby.seat_bot(table=campaign, seats=seats, by=by, kind=kind, create=_seat_of(campaign))
-
-
-def _seat_of(campaign: Campaign) -> Callable[..., CampaignSeat]:
-    return lambda index, **who: CampaignSeat.objects.create(campaign=campaign, index=index, **who)
+    return lobby.add_bot(table=campaign, by=by, kind=kind, seats=CampaignSeat)
 
 
 def start_campaign(*, campaign: Campaign, by: User) -> CampaignResult:
@@ -122,13 +112,8 @@ def start_campaign(*, campaign: Campaign, by: User) -> CampaignResult:
     captain card and chapter 1's game starts. A solo campaign starts with its one player,
     any other with 2 seats at least."""
     with transaction.atomic():
-        campaign = _lock(campaign)
-        seat = _seat_index(campaign, by)
-        if campaign.creator_id != by.pk:
-            raise Forbidden("not_creator", "Only the creator of the campaign can start it.")
-        if campaign.status != Campaign.Status.LOBBY:
-            raise Conflict("campaign_not_in_lobby", "This campaign has already started.")
-        players = campaign.seats.count()
+        campaign = store.lock(Campaign, campaign.pk)
+        seat, players = lobby.starting(campaign, by, CampaignSeat)
         if players < 2 and campaign.max_players > 1:
             raise Conflict(
                 "not_enough_players",
@@ -145,8 +130,8 @@ def play_choice(*, campaign: Campaign, by: User, choice: Any) -> CampaignResult:
     """Make one of the choices the caller's decision lists (a card, an opponent, a mission,
     the next chapter or a replay)."""
     with transaction.atomic():
-        campaign = _lock(campaign)
-        seat = _seat_index(campaign, by)
+        campaign = store.lock(Campaign, campaign.pk)
+        seat = lobby.seat_index(campaign, by, CampaignSeat)
         return _command(
             campaign,
             seat,
@@ -329,17 +314,6 @@ def _save_status(campaign: Campaign, state: CampaignState) -> None:
     if campaign.status != state.status:
         campaign.status = state.status
         campaign.save(update_fields=["status"])
-
-
-def _lock(campaign: Campaign) -> Campaign:
-    return store.lock(Campaign, campaign.pk)
-
-
-def _seat_index(campaign: Campaign, user: User) -> int:
-    index = store.seat_index(CampaignSeat, "campaign", campaign.pk, user.pk)
-    if index is None:
-        raise lobby.outsider(campaign)
-    return index
 
 
 def _append(

@@ -3,37 +3,26 @@ and the refusal for someone with no seat. Each runs in the caller's transaction,
 table's row locked."""
 
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
+from eventstore import store
 from eventstore.errors import Conflict, Forbidden, GameError, Invalid, NotFound
-from games.models import TableSeat
+from games.models import Table, TableSeat
 
 LOBBY = "lobby"
 
 S = TypeVar("S", bound=TableSeat)
 
 
-class Lobby(Protocol):
-    """A game or a campaign, as its lobby reads it."""
-
-    pk: Any
-    status: str
-    creator_id: int
-    max_players: int
-
-    @property
-    def _meta(self) -> Any: ...
-
-
-def name_of(table: Lobby) -> str:
+def name_of(table: Table) -> str:
     """What players call the table: "game" or "campaign"."""
     return str(table._meta.model_name)
 
 
-def outsider(table: Lobby) -> GameError:
+def outsider(table: Table) -> GameError:
     """The refusal for someone with no seat at a table. A table in the lobby is open to anyone
     who has its id (ids are how players invite each other), so there they are told they have no
     seat; one that has started does not exist for them, so that ids cannot be probed."""
@@ -43,7 +32,54 @@ def outsider(table: Lobby) -> GameError:
     return NotFound("not_found", f"There is no {what} {table.pk}.")
 
 
-def seat_player(*, table: Lobby, seats: Sequence[TableSeat], by: User, create: Callable[..., S]) -> S:
+def seat_index(table: Table, by: User, seats: type[TableSeat]) -> int:
+    """The index of ``by``'s seat at the table (``seats``: its seats' model); the outsider's
+    refusal when there is none."""
+    index = store.seat_index(seats, name_of(table), table.pk, by.pk)
+    if index is None:
+        raise outsider(table)
+    return index
+
+
+def starting(table: Table, by: User, seats: type[TableSeat]) -> tuple[int, int]:
+    """``by``'s seat and how many seats are taken, once ``by`` may start the table: its
+    creator, while it is in the lobby."""
+    seat = seat_index(table, by, seats)
+    what = name_of(table)
+    if table.creator_id != by.pk:
+        raise Forbidden("not_creator", f"Only the creator of the {what} can start it.")
+    if table.status != LOBBY:
+        raise Conflict(f"{what}_not_in_lobby", f"This {what} has already started.")
+    return seat, seats._default_manager.filter(**{what: table}).count()
+
+
+def join(*, table: Table, by: User, seats: type[S]) -> S:
+    """Seat ``by`` in the next free seat of a table in the lobby (``seats``: its seats' model)."""
+    with transaction.atomic():
+        table = store.lock(type(table), table.pk)
+        return _seat_player(table=table, seats=list(_seats(table)), by=by, create=_creator(table, seats))
+
+
+def add_bot(*, table: Table, by: User, kind: str, seats: type[S]) -> S:
+    """Fill the next free seat of a table in the lobby with a bot of ``kind`` (the creator
+    only); a worker plays its turns."""
+    with transaction.atomic():
+        table = store.lock(type(table), table.pk)
+        return _seat_bot(
+            table=table, seats=list(_seats(table)), by=by, kind=kind, create=_creator(table, seats)
+        )
+
+
+def _seats(table: Any) -> Any:
+    return table.seats.all()
+
+
+def _creator(table: Table, seats: type[S]) -> Callable[..., S]:
+    """What creates a seat at ``table``: ``create(index, user=...)`` or ``(index, bot=...)``."""
+    return lambda index, **who: seats._default_manager.create(**{name_of(table): table}, index=index, **who)
+
+
+def _seat_player(*, table: Table, seats: Sequence[TableSeat], by: User, create: Callable[..., S]) -> S:
     """Seat ``by`` in the next free seat of a table in the lobby: ``create(index, user=by)``."""
     what = name_of(table)
     seated = any(seat.user_id == by.pk for seat in seats)
@@ -56,7 +92,9 @@ def seat_player(*, table: Lobby, seats: Sequence[TableSeat], by: User, create: C
     return _next_seat(table, len(seats), lambda index: create(index, user=by))
 
 
-def seat_bot(*, table: Lobby, seats: Sequence[TableSeat], by: User, kind: str, create: Callable[..., S]) -> S:
+def _seat_bot(
+    *, table: Table, seats: Sequence[TableSeat], by: User, kind: str, create: Callable[..., S]
+) -> S:
     """Fill the next free seat of a table in the lobby with a bot of ``kind`` (the creator
     only): ``create(index, bot=kind)``."""
     what = name_of(table)
@@ -71,7 +109,7 @@ def seat_bot(*, table: Lobby, seats: Sequence[TableSeat], by: User, kind: str, c
     return _next_seat(table, len(seats), lambda index: create(index, bot=kind))
 
 
-def _next_seat(table: Lobby, taken: int, create: Callable[[int], S]) -> S:
+def _next_seat(table: Table, taken: int, create: Callable[[int], S]) -> S:
     """Create the seat after the ``taken`` ones: refused when the table is full, and when
     someone took that seat at the same moment."""
     if taken >= table.max_players:

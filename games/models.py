@@ -27,6 +27,8 @@ class Table(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_%(class)ss"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # "lobby" until it starts; each kind of table names its other statuses (its Status)
+    status = models.CharField(max_length=16, default="lobby")
 
     class Meta:
         abstract = True

@@ -12,7 +12,7 @@ from django.db.models import QuerySet
 from eventstore import store
 from eventstore.errors import Conflict, Invalid, NotFound
 from games import hot_queries, lobby, snapshots
-from games.models import Event, Game, Seat
+from games.models import Event, Game, Seat, TableSeat
 from games.rules import engine
 from games.rules.engine import Event as EngineEvent
 from games.rules.engine import GameState
@@ -50,14 +50,16 @@ def game_summary(*, game: Game) -> dict[str, Any]:
         "status": game.status,
         "creator": game.creator.get_username(),
         "created_at": game.created_at,
-        "seats": [
-            {
-                "seat": seat.index,
-                "username": seat.user.get_username() if seat.user is not None else None,
-                "bot": seat.bot or None,
-            }
-            for seat in seats
-        ],
+        "seats": [seat_summary(seat) for seat in seats],
+    }
+
+
+def seat_summary(seat: TableSeat) -> dict[str, Any]:
+    """A seat of a game or a campaign in the lobby: a bot's has no username and names its kind."""
+    return {
+        "seat": seat.index,
+        "username": seat.user.get_username() if seat.user is not None else None,
+        "bot": seat.bot or None,
     }
 
 

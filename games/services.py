@@ -18,7 +18,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from eventstore import followups, store
-from eventstore.errors import Conflict, Forbidden, Invalid
+from eventstore.errors import Conflict, Invalid
 from games import lobby, snapshots
 from games.models import Event, Game, Seat
 from games.rules import bots, engine
@@ -81,22 +81,13 @@ def create_game(
 
 def join_game(*, game: Game, by: User) -> Seat:
     """Take the next free seat of a game in the lobby."""
-    with transaction.atomic():
-        game = _lock(game)
-        return lobby.seat_player(table=game, seats=list(game.seats.all()), by=by, create=_seat_of(game))
+    return lobby.join(table=game, by=by, seats=Seat)
 
 
 def add_bot(*, game: Game, by: User, kind: str) -> Seat:
     """Fill the next free seat of a game in the lobby with a bot of ``kind`` ("random" or
     "greedy"); its turns are played by a worker. Only the game's creator may add one."""
-    with transaction.atomic():
-        game = _lock(game)
-        seats = list(game.seats.all())
-        return lobby.seat_bot(table=game, seats=seats, by=by, kind=kind, create=_seat_of(game))
-
-
-def _seat_of(game: Game) -> Callable[..., Seat]:
-    return lambda index, **who: Seat.objects.create(game=game, index=index, **who)
+    return lobby.add_bot(table=game, by=by, kind=kind, seats=Seat)
 
 
 def start_game(
@@ -112,13 +103,8 @@ def start_game(
     letter, ``modifiers`` gives each seat its setup modifiers (see ``engine.new_game``).
     """
     with transaction.atomic():
-        game = _lock(game)
-        seat = _seat_index(game, by)
-        if game.creator_id != by.pk:
-            raise Forbidden("not_creator", "Only the creator of the game can start it.")
-        if game.status != Game.Status.LOBBY:
-            raise Conflict("game_not_in_lobby", "This game has already started.")
-        players = game.seats.count()
+        game = store.lock(Game, game.pk)
+        seat, players = lobby.starting(game, by, Seat)
         seed = secrets.randbits(62)
         opening = rules_call(
             engine.new_game,
@@ -246,8 +232,8 @@ def _play_bot_turn(*, game_id: int, seat: int, kind: str) -> int:
 
 def _command(*, game: Game, by: User, command: dict[str, Any]) -> CommandResult:
     with transaction.atomic():
-        game = _lock(game)
-        seat = _seat_index(game, by)
+        game = store.lock(Game, game.pk)
+        seat = lobby.seat_index(game, by, Seat)
         if game.status != Game.Status.PLAYING:
             raise Conflict("game_not_playing", f"The game is {game.status}, not playing.")
         state, version = snapshots.current(game=game)
@@ -289,17 +275,6 @@ def _follow_ups(game: Game, state: GameState, new_events: list[EngineEvent]) -> 
         if any(engine.options(state, seat).kind != "wait" for seat in bot_seats):
             kinds.append(followups.BOTS_TO_PLAY)
     return kinds
-
-
-def _lock(game: Game) -> Game:
-    return store.lock(Game, game.pk)
-
-
-def _seat_index(game: Game, user: User) -> int:
-    index = store.seat_index(Seat, "game", game.pk, user.pk)
-    if index is None:
-        raise lobby.outsider(game)
-    return index
 
 
 R = TypeVar("R")

@@ -12,6 +12,7 @@ import logging
 import os
 import socket
 import time
+from collections.abc import Callable
 from typing import Any
 
 from celery import shared_task
@@ -51,28 +52,33 @@ def delay_for_tests(variable: str, context: dict[str, object]) -> None:
         time.sleep(delay)
 
 
+def logged(
+    task: Any, what: str, work: Callable[..., Any], *, delay: str | None = None, **ids: int
+) -> int | None:
+    """Run a task's ``work(**ids)`` between the log lines "<what> started" and "<what> done"
+    (with the seq of the last event it appended, and how many), after the test-only ``delay``;
+    the seq."""
+    context = log_context(task, **ids)
+    logger.info("%s started", what, extra=context)
+    if delay is not None:
+        delay_for_tests(delay, context)
+    done = work(**ids)
+    rows = done if isinstance(done, list) else [] if done is None else [done]
+    seq: int | None = rows[-1].seq if rows else None
+    logger.info("%s done", what, extra={**context, "seq": seq, "count": len(rows)})
+    return seq
+
+
 @retried_task
 def score_game(self: Any, game_id: int) -> int | None:
     """Append the result event of an ended game (once) and mark the game finished."""
-    context = log_context(self, game_id=game_id)
-    logger.info("scoring started", extra=context)
-    delay_for_tests(SCORING_DELAY_ENV, context)
-    event = services.score_game(game_id=game_id)
-    seq = event.seq if event is not None else None
-    logger.info("scoring done", extra={**context, "seq": seq})
-    return seq
+    return logged(self, "scoring", services.score_game, delay=SCORING_DELAY_ENV, game_id=game_id)
 
 
 @retried_task
 def play_astra(self: Any, game_id: int) -> int | None:
     """Append ASTRA's part of the turn of a solo game, if it is due (once)."""
-    context = log_context(self, game_id=game_id)
-    logger.info("astra turn started", extra=context)
-    delay_for_tests(ASTRA_DELAY_ENV, context)
-    appended = services.play_astra(game_id=game_id)
-    seq = appended[-1].seq if appended else None
-    logger.info("astra turn done", extra={**context, "seq": seq, "count": len(appended)})
-    return seq
+    return logged(self, "astra turn", services.play_astra, delay=ASTRA_DELAY_ENV, game_id=game_id)
 
 
 @retried_task

@@ -1,0 +1,45 @@
+"""What the import commands share (``import_game``, ``import_campaign``): the file they read,
+``--replay-only``, and a refusal said with its line, nothing stored."""
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from eventstore.exchange import ImportRefused
+
+
+class ImportCommand(BaseCommand):
+    """An import of an exported history: ``store`` checks and stores the lines, and says what
+    it stored in lines for the operator."""
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("file", type=Path, help="the exported .jsonl file")
+        parser.add_argument(
+            "--replay-only",
+            action="store_true",
+            help="for games recorded under earlier rules, which today's engine plays differently: "
+            "check only that each event fits its kind's schema and that the result is the "
+            "replay's, not that each move was legal when made",
+        )
+
+    def store(self, lines: Iterable[bytes], *, strict: bool) -> tuple[str, list[str]]:
+        """Check and store the lines: what was stored, in words, and the names of the inactive
+        accounts made for players unknown here."""
+        raise NotImplementedError
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        path: Path = options["file"]
+        try:
+            with path.open("rb") as lines:
+                stored, new_accounts = self.store(lines, strict=not options["replay_only"])
+        except OSError as error:
+            raise CommandError(f"Cannot read {path}: {error.strerror}.") from error
+        except ImportRefused as refused:
+            raise CommandError(
+                f"{path}: refused, nothing stored: line {refused.line}: {refused.detail}"
+            ) from refused
+        self.stdout.write(f"Imported {path} as {stored}.")
+        if new_accounts:
+            self.stdout.write(f"New inactive accounts (they cannot sign in) for: {', '.join(new_accounts)}.")
