@@ -15,6 +15,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.db import DatabaseError, connection, transaction
+from django.db.migrations.executor import MigrationExecutor
 from rest_framework.test import APIClient
 
 from campaigns import history, selectors
@@ -236,3 +238,47 @@ def test_an_unfinished_campaign_is_exported_to_staff_only(
     (header, created_event) = streamed(staff).splitlines()
     assert json.loads(header)["seats"] == [{"seat": 0, "username": "alice"}]
     assert json.loads(created_event)["kind"] == "campaign_created"
+
+
+def test_the_migration_chains_the_campaign_events_stored_before_it_and_keeps_them(
+    emptied_log: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    executor = MigrationExecutor(connection)
+    before = [("campaigns", "0003_bot_seats_and_solo")]
+    after = executor.loader.graph.leaf_nodes("campaigns")
+    recorded = json.loads(RECORDED[0].read_text(encoding="utf-8"))
+    executor.migrate(before)
+    try:
+        old = MigrationExecutor(connection).loader.project_state(before).apps
+        user = old.get_model("auth", "User").objects.create(username="old-timer")
+        pack = old.get_model("campaigns", "Pack").objects.create(
+            key="open", version="1", title="Open", content_hash="x" * 64, content=PACK
+        )
+        OldCampaign, OldEvent = (
+            old.get_model("campaigns", "Campaign"),
+            old.get_model("campaigns", "CampaignEvent"),
+        )
+        campaign = OldCampaign.objects.create(pack=pack, max_players=1, astra_level=4, creator=user, seed=1)
+        OldEvent.objects.bulk_create(
+            OldEvent(
+                campaign_id=campaign.pk,
+                seq=e["seq"],
+                seat=e["seat"],
+                kind=e["kind"],
+                version=e["v"],
+                data=e["data"],
+            )
+            for e in recorded["events"]
+        )
+    finally:
+        MigrationExecutor(connection).migrate(after)
+    call_command("verify_events", "--campaign", str(campaign.pk))
+    assert f"{len(recorded['events'])} event(s) checked: every chain holds." in capsys.readouterr().out
+    stored = CampaignEvent.objects.filter(campaign_id=campaign.pk).order_by("seq")
+    assert [(row.seq, row.kind, row.data) for row in stored] == [
+        (e["seq"], e["kind"], e["data"]) for e in recorded["events"]
+    ]  # what each event says is unchanged
+    first = stored.first()
+    assert first is not None and first.prev_hash == chain.GENESIS
+    with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
+        stored.update(kind="forged")
