@@ -10,9 +10,9 @@ import argparse
 import random
 import statistics
 
-from games.rules import bots
 from games.rules.adventures import PLAYABLE
-from games.rules.turn import result_event
+from games.rules.play import bots
+from games.rules.turn.turn import result_event
 
 LEVELS = range(1, 9)
 

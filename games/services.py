@@ -27,9 +27,10 @@ from django.utils import timezone
 from games import chain, followups, hot_queries, snapshots
 from games.errors import Conflict, Forbidden, Invalid, outsider
 from games.models import Account, ClientToken, Event, Game, Seat
-from games.rules import bots, engine
+from games.rules import engine
 from games.rules.engine import Event as EngineEvent
 from games.rules.engine import GameState
+from games.rules.play import bots
 
 logger = logging.getLogger(__name__)
 

@@ -12,7 +12,8 @@ from django.utils import timezone
 
 from games import hot_queries
 from games.models import Event, Game, GameSnapshot
-from games.rules import engine, snapshots
+from games.rules import engine
+from games.rules.core import snapshots
 from games.rules.engine import GameState
 
 EVENT_FIELDS = ("seq", "kind", "version", "seat", "turn", "data")

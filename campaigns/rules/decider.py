@@ -37,10 +37,10 @@ from campaigns.rules.events import Event, SeatResult
 from campaigns.rules.packs import LAST_CHAPTER, Card, Pack
 from campaigns.rules.state import BETWEEN, FINISHED, LOBBY, PLAYING, CampaignState, evolve
 from games.rules.adventures import PLAYABLE
-from games.rules.astra import opponents
-from games.rules.errors import OutOfTurn, RuleViolation
-from games.rules.missions import candidates
-from games.rules.turn import OPTION_VALUE_TYPES
+from games.rules.common.astra import opponents
+from games.rules.common.missions import candidates
+from games.rules.core.errors import OutOfTurn, RuleViolation
+from games.rules.turn.turn import OPTION_VALUE_TYPES
 
 Option = dict[str, Any]
 

@@ -19,15 +19,13 @@
 
 from collections.abc import Iterable
 
-from games.rules import events
-from games.rules.audit import LogRefused, reenact, replay_checked
-from games.rules.errors import OutOfTurn, RuleViolation
-from games.rules.events import Event, schema_problem
-from games.rules.solo import astra_due, astra_turn
-from games.rules.state import GameState
-from games.rules.turn import Decision, decide, new_game, options, result_event
-from games.rules.upcasting import upcast
-from games.rules.views import (
+from games.rules.core import events
+from games.rules.core.errors import OutOfTurn, RuleViolation
+from games.rules.core.events import Event, schema_problem
+from games.rules.core.state import GameState
+from games.rules.play.audit import LogRefused, reenact, replay_checked
+from games.rules.read.upcasting import upcast
+from games.rules.read.views import (
     feed,
     game_view,
     mission_claims,
@@ -38,6 +36,8 @@ from games.rules.views import (
     sheet_schematic,
     sheet_view,
 )
+from games.rules.turn.solo import astra_due, astra_turn
+from games.rules.turn.turn import Decision, decide, new_game, options, result_event
 
 __all__ = [
     "Decision",

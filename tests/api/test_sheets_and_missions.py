@@ -9,8 +9,8 @@ from rest_framework.test import APIClient
 
 from games import services
 from games.models import Event, Game, Seat
-from games.rules import events
 from games.rules.adventures import PLAYABLE
+from games.rules.core import events
 
 RECORDED = Path(__file__).parent.parent / "fixtures" / "logs_v1" / "adventure3-3p-seed31.json"
 COLONY = PLAYABLE[3].layout

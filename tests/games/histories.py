@@ -8,7 +8,8 @@ from django.contrib.auth.models import User
 
 from games import services, snapshots
 from games.models import Game, Seat
-from games.rules import bots, engine
+from games.rules import engine
+from games.rules.play import bots
 
 
 def player(name: str) -> User:

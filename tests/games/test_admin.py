@@ -16,8 +16,9 @@ from django.test import Client
 
 from games import history, services, snapshots
 from games.models import ClientToken, Event, Game
-from games.rules import engine, solo
-from games.rules.cards import CARDS
+from games.rules import engine
+from games.rules.core.cards import CARDS
+from games.rules.turn import solo
 from tests.games.histories import finished_game
 
 pytestmark = pytest.mark.django_db

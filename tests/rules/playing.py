@@ -11,12 +11,14 @@ from typing import Any
 
 import pytest
 
-from games.rules import astra, engine, solo
-from games.rules.cards import Combination
+from games.rules import engine
+from games.rules.common import astra
+from games.rules.core.cards import Combination
+from games.rules.core.events import astra_state
+from games.rules.core.sheet import Mark, Marks
+from games.rules.core.state import INCIDENTS_PHASE, MISSIONS_PHASE, SETUP_PHASE
 from games.rules.engine import Event, GameState
-from games.rules.events import astra_state
-from games.rules.sheet import Mark, Marks
-from games.rules.state import INCIDENTS_PHASE, MISSIONS_PHASE, SETUP_PHASE
+from games.rules.turn import solo
 
 Choice = dict[str, Any]
 

@@ -2,8 +2,9 @@
 
 import pytest
 
-from games.rules import astra, engine
-from games.rules.cards import CARDS
+from games.rules import engine
+from games.rules.common import astra
+from games.rules.core.cards import CARDS
 
 
 def test_the_eight_opponents_and_their_multipliers_in_canonical_order() -> None:

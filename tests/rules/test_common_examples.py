@@ -2,10 +2,11 @@
 
 import pytest
 
-from games.rules import astra, engine, missions, ranking
-from games.rules.actions import astronaut_numbers, writable_combinations
-from games.rules.cards import CARDS, Combination, Stack, flip
-from games.rules.sheet import Marks, X, placement_problem
+from games.rules import engine
+from games.rules.common import astra, missions, ranking
+from games.rules.common.actions import astronaut_numbers, writable_combinations
+from games.rules.core.cards import CARDS, Combination, Stack, flip
+from games.rules.core.sheet import Marks, X, placement_problem
 from tests.rules import journey_helpers as journey
 from tests.rules.launch_helpers import (
     build,

@@ -10,10 +10,12 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.rules import astra, cards, engine, ranking
-from games.rules.actions import astronaut_numbers
+from games.rules import engine
 from games.rules.adventures import PLAYABLE
-from games.rules.adventures.battle import BattleRules
+from games.rules.adventures.battle.rules import BattleRules
+from games.rules.common import astra, ranking
+from games.rules.common.actions import astronaut_numbers
+from games.rules.core import cards
 from games.rules.engine import Event, GameState
 from tests.rules.launch_helpers import LAYOUT, apply
 

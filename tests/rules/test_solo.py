@@ -7,10 +7,13 @@ from typing import Any
 
 import pytest
 
-from games.rules import astra, bots, engine, solo
+from games.rules import engine
 from games.rules.adventures import rules_for
-from games.rules.events import Recorder
-from games.rules.sheet import X
+from games.rules.common import astra
+from games.rules.core.events import Recorder
+from games.rules.core.sheet import X
+from games.rules.play import bots
+from games.rules.turn import solo
 from tests.rules import journey_helpers as journey
 from tests.rules.playing import (
     astra_part,

@@ -4,8 +4,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.rules.errors import RuleViolation
-from games.rules.simulation import BOT_KINDS, simulate
+from games.rules.core.errors import RuleViolation
+from games.rules.play.simulation import BOT_KINDS, simulate
 
 
 class Command(BaseCommand):

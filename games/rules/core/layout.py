@@ -1,0 +1,111 @@
+"""What every sheet layout read from its data file has: numbering spaces and other elements."""
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, ClassVar
+
+from games.rules.core.schematic import MARKS, ZONE, Area, Row, Schematic, label
+from games.rules.core.sheet import Marks
+
+
+@dataclass(frozen=True)
+class SheetLayout:
+    """A sheet read from its data file; each adventure adds its own areas."""
+
+    # The adventure whose data file holds this sheet.
+    adventure: ClassVar[int] = 0
+    # Whether the data file lists the numbering zones from the bottom of the printed sheet up
+    # (they are drawn top first, as the sheet reads).
+    zones_from_bottom: ClassVar[bool] = False
+    raw: dict[str, Any]
+
+    @cached_property
+    def spaces(self) -> dict[str, dict[str, Any]]:
+        """The numbering spaces by id."""
+        return {space["id"]: space for space in self.raw["spaces"]}
+
+    @cached_property
+    def elements(self) -> dict[str, dict[str, Any]]:
+        """Every other element of the sheet by id (boxes, symbols, tanks, ...)."""
+        return {element["id"]: element for element in self.raw["elements"]}
+
+    @cached_property
+    def zone_spaces(self) -> list[tuple[str, ...]]:
+        """The numbering zones of the data file, each as its spaces in ascending order."""
+        return [tuple(zone["spaces"]) for zone in self.raw["zones"]]
+
+    @cached_property
+    def markable(self) -> frozenset[str]:
+        """The ids a setup modifier may mark besides the numbering spaces."""
+        return frozenset(self.elements)
+
+    @cached_property
+    def printed_marks(self) -> Marks:
+        """What the sheet prints already marked (none on most sheets)."""
+        return {}
+
+    @cached_property
+    def schematic(self) -> Schematic:
+        """The sheet as rows to draw (see ``lay_out``), worked out once."""
+        return self.lay_out()
+
+    def lay_out(self) -> Schematic:
+        """The sheet as rows to draw, laid out from its data: the numbering zones, the top one
+        of the printed sheet first (a zone all of whose spaces another zone already shows is
+        left out), the tracks, the System Error boxes, then every other element grouped by
+        kind, in the order of the data file. A sheet that reads better otherwise overrides
+        this, starting from it."""
+        placed: set[str] = set()
+
+        def fresh(label_text: str, cells: list[str], kind: str = MARKS) -> list[Row]:
+            cells = [cell for cell in dict.fromkeys(cells) if cell not in placed]
+            placed.update(cells)
+            return [Row(label_text, tuple(cells), kind)] if cells else []
+
+        zones = [row for zone in self.raw["zones"] for row in fresh(zone["id"], zone["spaces"], ZONE)]
+        if self.zones_from_bottom:
+            zones.reverse()
+        tracks = [
+            row
+            for track in self.raw.get("tracks", [])
+            for row in fresh(track["id"], [_box_id(box) for box in track.get("boxes", [])])
+        ]
+        tracks += fresh("system errors", list(self.error_boxes))
+        kinds: dict[str, list[str]] = {}
+        for element in self.raw["elements"]:
+            kinds.setdefault(element["kind"], []).append(element["id"])
+        symbols = [row for kind, ids in kinds.items() for row in fresh(label(kind), ids)]
+        areas = [
+            Area("Numbering", tuple(zones)), Area("Tracks", tuple(tracks)), Area("Symbols", tuple(symbols))
+        ]
+        return Schematic(tuple(area for area in areas if area.rows))
+
+    @property
+    def error_boxes(self) -> tuple[str, ...]:
+        """The System Error boxes, in the order they are marked."""
+        raise NotImplementedError
+
+    @property
+    def error_penalty(self) -> Any:
+        """Points lost by the number of System Error boxes marked."""
+        raise NotImplementedError
+
+
+class WildLayout(SheetLayout):
+    """A sheet with wild actions (adventures 2, 6, 7): the symbols circled to use later, and
+    the astronaut track whose use some of them follow."""
+
+    @property
+    def wilds(self) -> tuple[str, ...]:
+        """The wild action boxes, in the order they are circled."""
+        raise NotImplementedError
+
+    @property
+    def astronaut_track(self) -> tuple[str, ...]:
+        """The astronaut symbols, in the order they are crossed."""
+        raise NotImplementedError
+
+
+def _box_id(box: Any) -> str:
+    """A track's box as the data lists it: its id, or an object with its id."""
+    return str(box["id"]) if isinstance(box, dict) else str(box)
