@@ -1,30 +1,20 @@
-"""ASTRA, the solo opponent: its final score (adventures 2-8), its rocket track (adventure 1),
-the solo deck and the solo pairing rule (a number from one card, an action from another).
+"""ASTRA's cards (common.md §10.2-10.3, §10.7; adventure-1-launch.md §9.1): its opponents, its
+final score (adventures 2-8) and its rocket track (adventure 1).
 
-Pure functions over the rules data; the solo turn itself (drawing, effect cards, passes,
-ASTRA's part of a turn) is ``games.rules.turn.solo``.
+Pure functions over the rules data; the solo deck is dealt with the starship cards
+(``games.rules.core.cards``), and the solo turn is ``games.rules.turn.solo``.
 """
 
-import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from itertools import permutations
 from typing import Any
 
-from games.rules.common import actions
 from games.rules.core import data
-from games.rules.core.cards import ACTIONS, CARDS, Card, Combination
+from games.rules.core.cards import ACTIONS
 from games.rules.core.errors import RuleViolation
 
 TRACK_ADVENTURE = 1
-HAND_SIZE = 3
-# The ASTRA Effect cards by id, and the letter of the mission each flips on the second pass.
-EFFECT_CARDS: dict[int, str] = {
-    int(card): letter
-    for card, letter in data.common()["card_id_ranges"]["astra_effect_cards"].items()
-}
-PILES = 3
 
 
 # --- opponents ---------------------------------------------------------------------------
@@ -181,100 +171,3 @@ class RocketTrack:
         thresholds = _track_data()["score_thresholds"]
         return max(int(t["score"]) for t in thresholds if self.crossed >= t["crossed_at_least"])
 
-
-# --- the solo pairing rule ---------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Pair:
-    """A solo pick: the number of one card with the action of another."""
-
-    number_card: Card
-    action_card: Card
-
-    @property
-    def number(self) -> int:
-        return self.number_card.number
-
-    @property
-    def action(self) -> str:
-        return self.action_card.action
-
-
-def _check_hand(hand: Sequence[Card]) -> None:
-    if len(hand) != HAND_SIZE or len({card.id for card in hand}) != HAND_SIZE:
-        raise RuleViolation("invalid_hand", "A solo hand holds 3 different starship cards.")
-
-
-def pairs(hand: Sequence[Card]) -> list[Pair]:
-    """The 6 ordered pairs (number card, action card) of two different cards of the hand."""
-    _check_hand(hand)
-    return [Pair(number, action) for number, action in permutations(hand, 2)]
-
-
-def pair(hand: Sequence[Card], number_card: Card, action_card: Card) -> Pair:
-    """Check a pick against the hand: both cards held, and two different cards."""
-    _check_hand(hand)
-    if number_card not in hand or action_card not in hand:
-        raise RuleViolation("card_not_in_hand", "Both cards must come from your hand.")
-    if number_card == action_card:
-        raise RuleViolation(
-            "same_card_for_number_and_action",
-            f"The number and the action must come from two different cards, not both from "
-            f"card {number_card.id}.",
-        )
-    return Pair(number_card, action_card)
-
-
-def third_card(hand: Sequence[Card], chosen: Pair) -> Card:
-    """The card left over by a pick: it goes to ASTRA (or leaves the game with a bonus)."""
-    _check_hand(hand)
-    used = {chosen.number_card, chosen.action_card}
-    (left,) = [card for card in hand if card not in used]
-    return left
-
-
-def writable_pairs(
-    hand: Sequence[Card], fits: Callable[[int, str], bool], *, astronaut_modifier: bool = True
-) -> list[Pair]:
-    """The pairs the compulsory-placement rule allows: those with a number that fits (an
-    Astronaut action card modifies the other card's number by ±2 where the adventure says
-    so). Empty: the player marks a System Error and still gives a card to ASTRA."""
-    candidates = pairs(hand)
-    writable = actions.writable_combinations(
-        candidates, fits, astronaut_modifier=astronaut_modifier
-    )
-    return [candidates[index] for index in writable]
-
-
-# --- the solo deck -----------------------------------------------------------------------
-
-
-def solo_deck(seed: int) -> list[int]:
-    """The deck of a solo game, top card first, derived from the game's seed: the 63 starship
-    cards shuffled into three piles of 21, the 3 Effect cards shuffled into the last pile,
-    which goes under the two others (so they are among the bottom 24 of the 66)."""
-    ids = sorted(CARDS)
-    rng = random.Random(f"{seed}/solo/deal")
-    rng.shuffle(ids)
-    size = len(ids) // PILES
-    bottom = [*ids[(PILES - 1) * size :], *EFFECT_CARDS]
-    rng.shuffle(bottom)
-    return [*ids[: (PILES - 1) * size], *bottom]
-
-
-def second_pass_deck(seed: int, discard: Sequence[int]) -> list[int]:
-    """The deck of the second pass: the discard pile and the 3 Effect cards shuffled together
-    (cards given to ASTRA or removed from the game never come back)."""
-    cards = sorted({*discard, *EFFECT_CARDS})
-    random.Random(f"{seed}/solo/reshuffle").shuffle(cards)
-    return cards
-
-
-def hand_combinations(hand: Sequence[int]) -> list[Combination]:
-    """The six ordered pairs of a hand of three cards, as combinations (the number of one card
-    with the action of another)."""
-    return [
-        Combination(index, pair.number, pair.action, pair.number_card.id, pair.action_card.id)
-        for index, pair in enumerate(pairs([CARDS[card] for card in hand]))
-    ]

@@ -26,10 +26,3 @@ def rank_awards(counts: Sequence[int], awards: Sequence[int], *, zero_scores: bo
         for count, rank in zip(counts, ranks, strict=True)
     ]
 
-
-def final_ranks(totals: Sequence[int], system_errors: Sequence[int]) -> list[int]:
-    """Final positions: higher total first; equal totals are split by fewer System Error
-    boxes marked; players still equal share the position (dense ranking)."""
-    return dense_ranks(
-        [(-total, errors) for total, errors in zip(totals, system_errors, strict=True)]
-    )

@@ -1,11 +1,14 @@
-"""The 63 starship cards, the three stacks, flips and per-stack reshuffles.
+"""The 63 starship cards (common.md §3): the three stacks, flips and per-stack reshuffles (§5,
+phase 1), and the solo deck with its hands of three (§10.4-10.5).
 
 The deck order is derived from the game's seed alone, so replaying the events of a game
 rebuilds exactly the same stacks without the order ever being stored.
 """
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import permutations
 from typing import NamedTuple
 
 from games.rules.core import data
@@ -28,6 +31,13 @@ CARDS: dict[int, Card] = {
 }
 # The numbers some starship card shows (the others only an Astronaut shift writes).
 CARD_NUMBERS: frozenset[int] = frozenset(card.number for card in CARDS.values())
+# Solo: the ASTRA Effect cards by id, and the letter of the mission each flips on the second pass.
+EFFECT_CARDS: dict[int, str] = {
+    int(card): letter
+    for card, letter in data.common()["card_id_ranges"]["astra_effect_cards"].items()
+}
+HAND_SIZE = 3
+PILES = 3
 
 
 @dataclass
@@ -152,3 +162,38 @@ def _pair_index(combinations: list[Combination], choice: dict[str, object], name
             f"of card {action_card} (that is combination {index}).",
         )
     return index
+
+
+# --- solo: the deck and the hand ---------------------------------------------------------
+
+
+def solo_deck(seed: int) -> list[int]:
+    """The deck of a solo game, top card first, derived from the game's seed: the 63 starship
+    cards shuffled into three piles of 21, the 3 Effect cards shuffled into the last pile,
+    which goes under the two others (so they are among the bottom 24 of the 66)."""
+    ids = sorted(CARDS)
+    rng = random.Random(f"{seed}/solo/deal")
+    rng.shuffle(ids)
+    size = len(ids) // PILES
+    bottom = [*ids[(PILES - 1) * size :], *EFFECT_CARDS]
+    rng.shuffle(bottom)
+    return [*ids[: (PILES - 1) * size], *bottom]
+
+
+def second_pass_deck(seed: int, discard: Sequence[int]) -> list[int]:
+    """The deck of the second pass: the discard pile and the 3 Effect cards shuffled together
+    (cards given to ASTRA or removed from the game never come back)."""
+    cards = sorted({*discard, *EFFECT_CARDS})
+    random.Random(f"{seed}/solo/reshuffle").shuffle(cards)
+    return cards
+
+
+def hand_combinations(hand: Sequence[int]) -> list[Combination]:
+    """The six ordered pairs of a hand of three different cards, as combinations: the number
+    of one card with the action of another."""
+    if len(hand) != HAND_SIZE or len(set(hand)) != HAND_SIZE:
+        raise RuleViolation("invalid_hand", "A solo hand holds 3 different starship cards.")
+    return [
+        Combination(index, CARDS[number].number, CARDS[action].action, number, action)
+        for index, (number, action) in enumerate(permutations(hand, 2))
+    ]

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, NotRequired, TypedDict, Union, get_args, get_origin, get_type_hints
 
-from games.rules.common import astra
 from games.rules.core import cards
 from games.rules.core.sheet import Mark
 from games.rules.core.state import ACTIONS_PHASE, MISSIONS_PHASE, AstraState, GameState, SeatState, Sheet
@@ -324,7 +323,7 @@ def _game_started(state: GameState, event: Event) -> None:
         SeatState(sheets=tuple(seat["sheets"]), sheet=seat["sheets"][0]) for seat in data["seats"]
     ]
     if setup is not None:
-        state.astra = astra_state(setup, deck=astra.solo_deck(data["seed"]))
+        state.astra = astra_state(setup, deck=cards.solo_deck(data["seed"]))
     state.status = "playing"
 
 
@@ -336,7 +335,7 @@ def _turn_started(state: GameState, event: Event) -> None:
         state.combinations, _ = cards.flip(state.stacks, seed=state.seed, turn=turn)
     else:
         # Solo: the turn's combinations are the pairs of the hand ASTRA's part just drew.
-        state.combinations = astra.hand_combinations(state.astra.hand)
+        state.combinations = cards.hand_combinations(state.astra.hand)
         state.astra.turn_start_bonuses = state.astra.bonuses_circled
     for sheet in state.sheets:
         sheet.turn_start_marks = dict(sheet.marks)
@@ -455,7 +454,7 @@ def _card_drawn(state: GameState, event: Event) -> None:
     card = event["data"]["card"]
     if card in solo.deck:
         solo.deck.remove(card)
-    if card in astra.EFFECT_CARDS:
+    if card in cards.EFFECT_CARDS:
         solo.effect = card
     else:
         solo.hand.append(card)
@@ -463,7 +462,7 @@ def _card_drawn(state: GameState, event: Event) -> None:
 
 def _deck_reshuffled(state: GameState, event: Event) -> None:
     solo = _astra(state)
-    solo.deck = astra.second_pass_deck(state.seed, solo.discard)
+    solo.deck = cards.second_pass_deck(state.seed, solo.discard)
     solo.discard = []
     solo.deck_pass = event["data"]["deck_pass"]
 

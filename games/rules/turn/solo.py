@@ -33,8 +33,8 @@ Readings taken (common rules section 14, and where the rules are silent):
 - an Effect card's effect is applied by ASTRA when it has at most one target, and waits for
   the player's choice when it has several; the effect's marks are the player's sheet's (their
   seat's events, made by ASTRA's part or by that choice) and never earn ASTRA bonuses;
-- the deck order is derived from the game's seed (``astra.solo_deck``), the second pass's from
-  the seed and the discard pile (``astra.second_pass_deck``); neither is ever shown.
+- the deck order is derived from the game's seed (``cards.solo_deck``), the second pass's from
+  the seed and the discard pile (``cards.second_pass_deck``); neither is ever shown.
 """
 
 from typing import Any
@@ -43,7 +43,7 @@ from games.rules.adventures import rules_for
 from games.rules.common import astra
 from games.rules.common.base import Adventure, Option
 from games.rules.common.decisions import Decision
-from games.rules.core.cards import ACTIONS, CARDS
+from games.rules.core.cards import ACTIONS, CARDS, EFFECT_CARDS, HAND_SIZE, hand_combinations
 from games.rules.core.errors import OutOfTurn, RuleViolation
 from games.rules.core.events import AstraSetup, Event, Recorder
 from games.rules.core.schematic import Area, Row, Schematic
@@ -154,7 +154,7 @@ def _draw(rec: Recorder, rules: Adventure) -> None:
                 return  # the player chooses where ASTRA's card goes
             _place(rec, rules, targets[0] if targets else None)
             continue
-        if len(solo.hand) == astra.HAND_SIZE:
+        if len(solo.hand) == HAND_SIZE:
             break
         if not solo.deck:
             if solo.deck_pass == 1:
@@ -164,13 +164,13 @@ def _draw(rec: Recorder, rules: Adventure) -> None:
             return
         card = solo.deck[0]
         rec.emit("card_drawn", card=card)
-        if card in astra.EFFECT_CARDS:
+        if card in EFFECT_CARDS:
             _effect_drawn(rec, rules, card)
     hand = _astra(rec.state).hand
     rec.emit(
         "turn_started",
         turn=rec.state.turn + 1,
-        combinations=[c.as_dict() for c in astra.hand_combinations(hand)],
+        combinations=[c.as_dict() for c in hand_combinations(hand)],
         reshuffled=[],
     )
 
@@ -180,7 +180,7 @@ def _effect_drawn(rec: Recorder, rules: Adventure, card: int) -> None:
     once unless the player has a target to choose."""
     state = rec.state
     solo = _astra(state)
-    letter = astra.EFFECT_CARDS[card]
+    letter = EFFECT_CARDS[card]
     if solo.deck_pass > 1 and letter not in state.flipped_missions:
         rec.emit("mission_flipped", letter=letter, card=state.missions[letter])
     targets = effect_targets(rec.state)
@@ -196,7 +196,7 @@ def effect_targets(state: GameState) -> list[str]:
     if solo.effect is None:
         return []
     rules = rules_for(state.adventure)
-    letter = astra.EFFECT_CARDS[solo.effect]
+    letter = EFFECT_CARDS[solo.effect]
     if not rules.astra_acts(letter):
         return []
     return rules.astra_targets(state, rules.astra_sheet(state), letter, solo.deck_pass)
@@ -206,7 +206,7 @@ def _resolve_effect(rec: Recorder, rules: Adventure, target: str | None) -> None
     solo = _astra(rec.state)
     assert solo.effect is not None
     card, deck_pass = solo.effect, solo.deck_pass
-    letter = astra.EFFECT_CARDS[card]
+    letter = EFFECT_CARDS[card]
     if rules.astra_acts(letter):
         rules.astra_effect(rec, PLAYER, letter, deck_pass, target)
     rec.emit("astra_effect", card=card, letter=letter, deck_pass=deck_pass, target=target)
