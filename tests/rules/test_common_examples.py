@@ -5,8 +5,8 @@ import pytest
 from games.rules import engine
 from games.rules.adventures import rules_for
 from games.rules.adventures.launch.rules import LaunchRules
-from games.rules.common import astra, missions, ranking
-from games.rules.common.actions import astronaut_numbers
+from games.rules.common import astra, missions
+from games.rules.common.base import astronaut_numbers, rank_awards
 from games.rules.core.cards import CARDS, Combination, Stack, chosen_combination, flip
 from games.rules.core.sheet import Marks, X, placement_problem
 from games.rules.turn import solo
@@ -78,12 +78,12 @@ def test_c_s2_final_standings_tie_break_on_system_errors_then_shared(monkeypatch
 def test_c_s3_rank_award_with_ties_is_dense_and_nothing_at_zero() -> None:
     awards = (20, 10, 5)
 
-    assert ranking.rank_awards([6, 6, 4, 2, 0], awards, zero_scores=False) == [20, 20, 10, 5, 0]
+    assert rank_awards([6, 6, 4, 2, 0], awards, zero_scores=False) == [20, 20, 10, 5, 0]
     # The common note's example, and a count of 0 that does score when the award allows it.
-    assert ranking.rank_awards([6, 6, 4, 2], awards, zero_scores=False) == [20, 20, 10, 5]
-    assert ranking.rank_awards([3, 0], awards, zero_scores=True) == [20, 10]
+    assert rank_awards([6, 6, 4, 2], awards, zero_scores=False) == [20, 20, 10, 5]
+    assert rank_awards([3, 0], awards, zero_scores=True) == [20, 10]
     # Positions past the printed awards earn nothing.
-    assert ranking.rank_awards([4, 3, 2, 1], awards, zero_scores=False) == [20, 10, 5, 0]
+    assert rank_awards([4, 3, 2, 1], awards, zero_scores=False) == [20, 10, 5, 0]
 
 
 def test_c_s4_mission_values_over_time_first_turn_high_later_low_kept_once_won() -> None:

@@ -13,8 +13,7 @@ from hypothesis import strategies as st
 from games.rules import engine
 from games.rules.adventures import PLAYABLE
 from games.rules.adventures.battle.rules import BattleRules
-from games.rules.common import ranking
-from games.rules.common.actions import astronaut_numbers
+from games.rules.common.base import astronaut_numbers, rank_awards
 from games.rules.core import cards
 from games.rules.engine import Event, GameState
 from tests.rules.launch_helpers import LAYOUT, apply
@@ -297,7 +296,7 @@ def test_the_deck_never_deals_a_card_twice_within_a_pass(seed: int) -> None:
 @settings(max_examples=200, deadline=None)
 @given(counts=st.lists(st.integers(min_value=0, max_value=12), min_size=1, max_size=6))
 def test_rank_awards_never_give_a_higher_count_fewer_points(counts: list[int]) -> None:
-    points = ranking.rank_awards(counts, (20, 10, 5), zero_scores=False)
+    points = rank_awards(counts, (20, 10, 5), zero_scores=False)
     for a, b in itertools.combinations(range(len(counts)), 2):
         if counts[a] == counts[b]:
             assert points[a] == points[b]

@@ -23,16 +23,15 @@ same on every sheet lives here once:
   places on the sheets itself each round.
 """
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from games.rules.common import astra, ranking, steps
+from games.rules.common import astra
 from games.rules.common import modifiers as modifiers_rules
-from games.rules.common.actions import ASTRONAUT, astronaut_numbers
-from games.rules.common.ending import standard_end_reasons
 from games.rules.common.missions import MISSION_BOX, MISSION_BOXES
 from games.rules.common.modifiers import SheetSetup
+from games.rules.common.options import Option
 from games.rules.core import cards, data
 from games.rules.core.cards import Combination
 from games.rules.core.errors import RuleViolation
@@ -46,6 +45,7 @@ from games.rules.core.sheet import (
     MIN_NUMBER,
     Marks,
     X,
+    all_filled,
     first_unmarked,
     open_ranges,
     open_runs,
@@ -53,11 +53,66 @@ from games.rules.core.sheet import (
 )
 from games.rules.core.state import GameState, Sheet
 
-Option = dict[str, Any]
 Uses = Callable[[GameState, int, str], Iterable[Option]]
 Use = Callable[[Recorder, int, str, Option], None]
 Condition = Callable[[Sheet], bool]
 L = TypeVar("L", bound=SheetLayout)
+
+ASTRONAUT = "astronaut"
+ASTRONAUT_SHIFTS = (-2, -1, 0, 1, 2)
+END_REASONS = ("all_missions", "all_system_errors", "sheet_full")
+
+
+def astronaut_numbers(number: int) -> list[int]:
+    """The numbers an Astronaut action can make of ``number``: -2 to +2, within 0-17."""
+    return [
+        number + shift
+        for shift in ASTRONAUT_SHIFTS
+        if MIN_NUMBER <= number + shift <= MAX_NUMBER
+    ]
+
+
+def dense_ranks(keys: Sequence[Hashable]) -> list[int]:
+    """Rank 1 for the best key; equal keys share a rank; the next key takes the next rank.
+
+    Keys must sort best-first in ascending order.
+    """
+    ordered = sorted(set(keys))  # type: ignore[type-var]
+    position = {key: index + 1 for index, key in enumerate(ordered)}
+    return [position[key] for key in keys]
+
+
+def rank_awards(counts: Sequence[int], awards: Sequence[int], *, zero_scores: bool) -> list[int]:
+    """The points each player earns in a "most ..." award (e.g. 20/10/5).
+
+    The highest count is first; tied players all take the points of the position they tie
+    for and the next count takes the next position's points (dense ranking). Positions past
+    the printed awards earn nothing, and neither does a count of 0 unless ``zero_scores``.
+    """
+    ranks = dense_ranks([-count for count in counts])
+    return [
+        awards[rank - 1] if rank <= len(awards) and (count > 0 or zero_scores) else 0
+        for count, rank in zip(counts, ranks, strict=True)
+    ]
+
+
+def standard_end_reasons(state: GameState, *, spaces: Collection[str]) -> list[dict[str, Any]]:
+    """The general end conditions (common.md §9) met now, each with the seats that met it.
+
+    A seat ends the game when it has all three missions, has marked every usable System Error
+    box, or has filled every numbering space in ``spaces``.
+    """
+    met: dict[str, list[int]] = {reason: [] for reason in END_REASONS}
+    for seat in range(state.players):
+        sheet = state.sheet_of(seat)
+        marks: Marks = sheet.marks
+        if all_filled(marks, MISSION_BOXES):
+            met["all_missions"].append(seat)
+        if all_filled(marks, sheet.error_boxes):
+            met["all_system_errors"].append(seat)
+        if all_filled(marks, spaces):  # a frozenset or the keys of the layout's spaces
+            met["sheet_full"].append(seat)
+    return [{"reason": reason, "seats": seats} for reason, seats in met.items() if seats]
 
 
 def error_choices(free: Sequence[str]) -> list[str | None]:
@@ -546,13 +601,19 @@ class Adventure(Generic[L]):
 
     def resolve_step(self, rec: Recorder, seat: int, step: str, *, outcome: str, target: Any) -> None:
         """Record that a waiting step is done with, and how."""
-        steps.resolve(rec, seat, step, outcome=outcome, target=target)
+        rec.emit("effect_resolved", seat, effect=step, outcome=outcome, target=target)
 
     def settle(self, rec: Recorder, seat: int) -> None:
-        """Resolve by themselves the steps on top of the stack that can change nothing."""
-        steps.settle(
-            rec, seat, usable=self.usable, outcome=self.settle_outcome, resolve_step=self.resolve_step
-        )
+        """Resolve by themselves (with ``settle_outcome``) the steps on top of the stack that
+        can change nothing, until the top holds a step the seat can use or the stack is empty:
+        a seat is only asked about steps it can really use."""
+        while rec.seat(seat).pending:
+            top = rec.seat(seat).pending[-1]
+            useless = [step for step in top if not self.usable(rec.state, seat, step)]
+            if not useless:
+                return
+            for step in useless:
+                self.resolve_step(rec, seat, step, outcome=self.settle_outcome, target=None)
 
     # --- phase 5: incidents and races ------------------------------------------------------
 
@@ -677,7 +738,7 @@ class Adventure(Generic[L]):
     def standings(self, state: GameState) -> dict[str, Any]:
         """Final scores with breakdowns and ranks (shared when equal), and the winning seats."""
         scores = [self.seat_score(state, seat) for seat in range(state.players)]
-        ranks = ranking.dense_ranks(self.rank_keys(state, scores))
+        ranks = dense_ranks(self.rank_keys(state, scores))
         return {
             "scores": [
                 {"seat": seat, "total": s["total"], "rank": ranks[seat], "breakdown": s}

@@ -1,4 +1,5 @@
-"""The options of a decision listed by groups, each option made only when it is read.
+"""What a seat must or may do now (``Decision``, as ``options`` answers it for the common turn and
+the solo turn), and its options listed by groups, each option made only when it is read.
 
 A pick on a large sheet offers hundreds of options that differ in one field (the space a number
 goes in); a player reads them all, but a random player reads one. ``Options`` holds groups (a
@@ -10,6 +11,7 @@ player picked is found again at once (``choice in options``) by identity.
 
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 from itertools import accumulate
 from typing import Any, overload
 
@@ -17,6 +19,34 @@ Option = dict[str, Any]
 Make = Callable[[Any], Option]
 # One option per value: ``make(value)``.
 Group = tuple[Make, Sequence[Any]]
+
+
+@dataclass
+class Decision:
+    """What a seat must or may do now. Every option, sent back as a move, is legal.
+
+    Kinds: ``choose`` (a combination and where its number goes, or a System Error), ``effect``
+    (a waiting step, also at setup and in phase 5, or in solo the target of an ASTRA effect),
+    ``give`` (solo: the card left over goes to ASTRA, or leaves the game with a circled ASTRA
+    bonus), ``confirm`` (the turn is played), ``mission`` (phase 6: claim a mission, or confirm
+    to claim no more), ``wait``. ``sheet`` is the sheet the seat plays this turn (None outside
+    a game being played).
+    """
+
+    kind: str
+    options: Sequence[Option] = field(default_factory=list)
+    can_undo: bool = False
+    can_confirm: bool = False
+    sheet: int | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "sheet": self.sheet,
+            "options": list(self.options),
+            "can_undo": self.can_undo,
+            "can_confirm": self.can_confirm,
+        }
 
 
 class Options(Sequence[Option]):

@@ -4,8 +4,7 @@ chosen with the pick (``wild`` and ``wild_action`` in it) and crossed once used.
 
 from typing import Any, TypeVar
 
-from games.rules.common.actions import ASTRONAUT
-from games.rules.common.base import Adventure, Option
+from games.rules.common.base import ASTRONAUT, Adventure, Option
 from games.rules.core.cards import ACTIONS
 from games.rules.core.errors import RuleViolation
 from games.rules.core.events import Recorder

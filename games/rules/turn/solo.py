@@ -42,7 +42,7 @@ from typing import Any
 from games.rules.adventures import rules_for
 from games.rules.common import astra
 from games.rules.common.base import Adventure, Option
-from games.rules.common.decisions import Decision
+from games.rules.common.options import Decision
 from games.rules.core.cards import ACTIONS, CARDS, EFFECT_CARDS, HAND_SIZE, hand_combinations
 from games.rules.core.errors import OutOfTurn, RuleViolation
 from games.rules.core.events import AstraSetup, Event, Recorder

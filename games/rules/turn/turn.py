@@ -21,7 +21,7 @@ from games.rules.adventures import rules_for
 from games.rules.common import astra
 from games.rules.common import missions as phase_6
 from games.rules.common.base import Adventure, Option
-from games.rules.common.decisions import Decision
+from games.rules.common.options import Decision
 from games.rules.core import cards, events
 from games.rules.core.errors import OutOfTurn, RuleViolation
 from games.rules.core.events import Event, Recorder

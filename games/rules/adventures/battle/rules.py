@@ -91,8 +91,7 @@ from typing import Any
 from games.rules.adventures.battle import solo as battle_solo
 from games.rules.adventures.battle.layout import SIDES, TYPES, Layout, Planet
 from games.rules.common import modifiers as modifiers_rules
-from games.rules.common.actions import ASTRONAUT
-from games.rules.common.base import Adventure, Option, Step, error_choices
+from games.rules.common.base import ASTRONAUT, Adventure, Option, Step, error_choices
 from games.rules.core import cards
 from games.rules.core.cards import ACTIONS, Combination
 from games.rules.core.errors import RuleViolation

@@ -54,8 +54,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from games.rules.adventures.colony.layout import Layout
-from games.rules.common import astra, ranking
-from games.rules.common.base import Adventure, Condition, Option, Step
+from games.rules.common import astra
+from games.rules.common.base import Adventure, Condition, Option, Step, rank_awards
 from games.rules.core.errors import RuleViolation
 from games.rules.core.events import Recorder
 from games.rules.core.sheet import CIRCLE, CROSS, LINE, Marks, X, first_unmarked
@@ -372,7 +372,7 @@ class ColonyRules(Adventure[Layout]):
                 if marks.get(bonus) == CIRCLE
             ),
             "astronauts": (
-                ranking.rank_awards(counts, layout.astronaut_awards, zero_scores=False)[sheet.id]
+                rank_awards(counts, layout.astronaut_awards, zero_scores=False)[sheet.id]
                 if state.astra is None
                 else self.solo_astronauts(self.astronauts(marks), state.astra.pile.get("astronaut", 0))
             ),

@@ -61,8 +61,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from games.rules.adventures.escape.layout import Block, Layout
-from games.rules.common.actions import ASTRONAUT
-from games.rules.common.base import Condition, Option, Step
+from games.rules.common.base import ASTRONAUT, Condition, Option, Step
 from games.rules.common.wilds import WildActions
 from games.rules.core import cards
 from games.rules.core.cards import ACTIONS, Combination

@@ -54,9 +54,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from games.rules.adventures.journey.layout import WALL_DRAWN, Layout, Station, Zone
-from games.rules.common import astra, ranking
-from games.rules.common.actions import ASTRONAUT, ASTRONAUT_SHIFTS
-from games.rules.common.base import Condition, Option, Step
+from games.rules.common import astra
+from games.rules.common.base import ASTRONAUT, ASTRONAUT_SHIFTS, Condition, Option, Step, rank_awards
 from games.rules.common.wilds import WildActions
 from games.rules.core import cards
 from games.rules.core.cards import ACTIONS, CARD_NUMBERS
@@ -511,7 +510,7 @@ class JourneyRules(WildActions[Layout]):
             "water": sum(self.layout.tank_value[t] for t in self.layout.tanks if t in marks),
             "longest_zone": max((len(zone) for zone in complete), default=0),
             "most_zones": (
-                ranking.rank_awards(counts, self.layout.most_zones_awards, zero_scores=False)[sheet.id]
+                rank_awards(counts, self.layout.most_zones_awards, zero_scores=False)[sheet.id]
                 if state.astra is None
                 else self.solo_most_zones(len(complete), state.astra.pile.get("energy", 0))
             ),

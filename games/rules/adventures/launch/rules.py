@@ -35,8 +35,7 @@ from functools import cached_property
 from typing import Any
 
 from games.rules.adventures.launch.layout import Layout
-from games.rules.common.base import Adventure, Condition, Option, Step
-from games.rules.common.ending import standard_end_reasons
+from games.rules.common.base import Adventure, Condition, Option, Step, standard_end_reasons
 from games.rules.core.cards import Combination
 from games.rules.core.errors import RuleViolation
 from games.rules.core.events import Recorder

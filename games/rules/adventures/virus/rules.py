@@ -80,8 +80,7 @@ from itertools import chain
 from typing import Any
 
 from games.rules.adventures.virus.layout import Layout, Quarter, Track
-from games.rules.common.actions import ASTRONAUT, ASTRONAUT_SHIFTS
-from games.rules.common.base import Condition, Option, Step, error_choices
+from games.rules.common.base import ASTRONAUT, ASTRONAUT_SHIFTS, Condition, Option, Step, error_choices
 from games.rules.common.missions import MISSION_BOX
 from games.rules.common.options import Group, Options
 from games.rules.common.wilds import WildActions
