@@ -44,6 +44,22 @@ class Planet:
     plants: tuple[str, ...]
     waters: tuple[str, ...]
 
+    def next_space(self, marks: Marks) -> str | None:
+        """The first empty space, where the next insignia goes."""
+        for space in self.spaces:
+            if space not in marks:
+                return space
+        return None
+
+    def insignias(self, marks: Marks) -> dict[str, int]:
+        """Each side's insignias on the spaces and the moon."""
+        counts = dict.fromkeys(SIDES, 0)
+        for element in (*self.spaces, *self.moon):
+            owner = marks.get(element)
+            if owner in counts:
+                counts[str(owner)] += 1
+        return counts
+
 
 @dataclass(frozen=True)
 class Asteroid:
@@ -99,6 +115,11 @@ class Layout(SheetLayout):
             )
             for raw in self.raw["planets"]
         }
+
+    @cached_property
+    def flags(self) -> frozenset[str]:
+        """The planets' flags."""
+        return frozenset(planet.flag for planet in self.planets.values())
 
     @cached_property
     def planet_of_moon(self) -> dict[str, str]:
@@ -157,6 +178,10 @@ class Layout(SheetLayout):
         """The asteroids in the order each side claims them: from its own end."""
         from_s = tuple(self.asteroids)
         return {"S": from_s, "N": from_s[::-1]}
+
+    def next_asteroid(self, marks: Marks, side: str) -> str | None:
+        """The first free asteroid counted from the side's own end."""
+        return next((a for a in self.asteroid_order[side] if a not in marks), None)
 
     # --- side panels ----------------------------------------------------------------------
 

@@ -49,7 +49,7 @@ Readings taken where the sources disagree (spec section 10), and choices of this
 - 10.4-10.6 concern ASTRA: a one-player game is the solo mode against ASTRA, with the
   official rulebook's layout (10.6: ASTRA on side N of both sheets), both insignias of an ASTRA
   effect on one moon when it has room (10.4) and no ASTRA moon insignia on a planet it just
-  completed (10.5); see ``battle_solo``, which names its readings;
+  completed (10.5); see ``games.rules.adventures.battle.solo``, which names its readings;
 - 10.7: astronaut modifiers stack: with the Astronaut action (a = 1) and k circled symbols any
   number within 2(a + k) of the card's, inside 0-17, may be used; the pick spends the fewest
   symbols that reach the planet chosen, the Astronaut action counting first, and the number
@@ -84,18 +84,18 @@ Readings taken where the sources disagree (spec section 10), and choices of this
 """
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from functools import cache
 from typing import Any
 
-from games.rules.adventures.battle import solo as battle_solo
 from games.rules.adventures.battle.layout import SIDES, TYPES, Layout, Planet
+from games.rules.adventures.battle.solo import BattleSolo, is_solo
 from games.rules.common import modifiers as modifiers_rules
-from games.rules.common.base import ASTRONAUT, Adventure, Option, Step, error_choices
+from games.rules.common.base import ASTRONAUT, Option, Step, error_choices
 from games.rules.core import cards
 from games.rules.core.cards import ACTIONS, Combination
 from games.rules.core.errors import RuleViolation
-from games.rules.core.events import Event, Recorder, SeatSetup, SheetSetup
+from games.rules.core.events import Recorder, SeatSetup, SheetSetup
 from games.rules.core.sheet import CIRCLE, CROSS, MAX_NUMBER, MIN_NUMBER, Marks, all_filled
 from games.rules.core.state import GameState, Sheet
 
@@ -123,7 +123,7 @@ def side_of(sheet: Sheet, seat: int) -> str:
     return "S" if sheet.sides["S"] == seat else "N"
 
 
-class BattleRules(Adventure[Layout]):
+class BattleRules(BattleSolo):
     """The rules of adventure 8 (see the module docstring)."""
 
     layout_class = Layout
@@ -135,7 +135,6 @@ class BattleRules(Adventure[Layout]):
         self.side_missions = self.side_mission_table()
         self.reaches = self._reaches()
         self.step_actions = self._step_actions()
-        self.flags = frozenset(planet.flag for planet in self.layout.planets.values())
 
     def step_table(self) -> dict[str, Step]:
         return {
@@ -195,9 +194,9 @@ class BattleRules(Adventure[Layout]):
     ) -> tuple[list[SheetSetup], list[SeatSetup]]:
         """Sheet k shared by seat k (side S) and seat k+1 mod n (side N); each seat plays its
         left sheet (side S) and its right sheet (side N), in that order. Each side's owner's
-        modifiers set up that side. One player plays against ASTRA (``battle_solo.seating``)."""
+        modifiers set up that side. One player plays against ASTRA (``solo_seating``)."""
         if players == 1:
-            return battle_solo.seating(self, modifiers.get(0, []))
+            return self.solo_seating(modifiers.get(0, []))
         sheets: list[SheetSetup] = []
         left: dict[int, int] = {}
         right: dict[int, int] = {}
@@ -241,13 +240,6 @@ class BattleRules(Adventure[Layout]):
         """No number is written on this sheet: no zone asks for ascending numbers."""
         return []
 
-    def next_space(self, marks: Marks, planet: Planet) -> str | None:
-        """The planet's first empty space, where the next insignia goes."""
-        for space in planet.spaces:
-            if space not in marks:
-                return space
-        return None
-
     def stored_count(self, marks: Marks, side: str) -> int:
         """How many astronaut symbols the side holds circled, not spent yet."""
         return list(map(marks.get, self.layout.astronauts[side])).count(CIRCLE)
@@ -281,7 +273,7 @@ class BattleRules(Adventure[Layout]):
         room = [
             (planet.id, space)
             for planet in self.layout.planets.values()
-            if (space := self.next_space(marks, planet)) is not None
+            if (space := planet.next_space(marks)) is not None
         ]
         options: list[Option] = []
         for index, combination in enumerate(state.combinations):
@@ -340,7 +332,7 @@ class BattleRules(Adventure[Layout]):
             raise RuleViolation(
                 "unknown_planet", f"{named!r} is not a planet of this sheet (pl1 to pl7)."
             )
-        space = self.next_space(sheet.marks, planet)
+        space = planet.next_space(sheet.marks)
         if space is None:
             raise RuleViolation("planet_full", f"Every space of {planet.id} holds an insignia.")
         if "space" in choice and choice["space"] != space:
@@ -417,19 +409,10 @@ class BattleRules(Adventure[Layout]):
             rec.emit("effects_pending", seat, source=drawn["space"], effects=[f"bonus.{bonus}"])
         self.settle(rec, seat)
 
-    def insignias(self, marks: Marks, planet: Planet) -> dict[str, int]:
-        """Each side's insignias on the planet's spaces and moon."""
-        counts = dict.fromkeys(SIDES, 0)
-        for element in (*planet.spaces, *planet.moon):
-            owner = marks.get(element)
-            if owner in counts:
-                counts[str(owner)] += 1
-        return counts
-
     def majority(self, marks: Marks, planet: Planet, *, tie: str = SHARED) -> str:
         """Who controls the planet by its insignias: the side with strictly more, else ``tie``
         (both; against ASTRA only the player, side S)."""
-        counts = self.insignias(marks, planet)
+        counts = planet.insignias(marks)
         if counts["S"] == counts["N"]:
             return tie
         return "S" if counts["S"] > counts["N"] else "N"
@@ -438,7 +421,7 @@ class BattleRules(Adventure[Layout]):
     def tie_of(sheet: Sheet) -> str:
         """Who a tie for a planet of the sheet goes to: both sides, or against ASTRA only the
         player's (spec 9.4)."""
-        return "S" if battle_solo.is_solo(sheet) else SHARED
+        return "S" if is_solo(sheet) else SHARED
 
     def resolve_control(
         self, rec: Recorder, seat: int | None, planet: Planet, *, sheet: int | None = None
@@ -509,12 +492,8 @@ class BattleRules(Adventure[Layout]):
     def _side(state: GameState, seat: int) -> str:
         return side_of(state.sheet_of(seat), seat)
 
-    def next_asteroid(self, marks: Marks, side: str) -> str | None:
-        """The first free asteroid counted from the side's own end."""
-        return next((a for a in self.layout.asteroid_order[side] if a not in marks), None)
-
     def _asteroid_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
-        asteroid = self.next_asteroid(state.sheet_of(seat).marks, self._side(state, seat))
+        asteroid = self.layout.next_asteroid(state.sheet_of(seat).marks, self._side(state, seat))
         if asteroid is None:
             return []
         return [{"action": self.step_action(step), "effect": step, "asteroid": asteroid}]
@@ -522,7 +501,7 @@ class BattleRules(Adventure[Layout]):
     def _claim_asteroid(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
         """Robot: the first free asteroid from the seat's end, and its bonuses applied at once."""
         side = self._side(rec.state, seat)
-        next_one = self.next_asteroid(rec.sheet(seat).marks, side)
+        next_one = self.layout.next_asteroid(rec.sheet(seat).marks, side)
         asteroid = choice.get("asteroid", next_one)
         if not isinstance(asteroid, str) or asteroid not in self.layout.asteroids:
             raise RuleViolation("unknown_asteroid", f"{asteroid!r} is not an asteroid of this sheet.")
@@ -843,7 +822,7 @@ class BattleRules(Adventure[Layout]):
         if action in (ENERGY, ASTEROID_ENERGY):
             return self._bonus_worth(side, marks, ENERGY)
         if action in (ROBOT, BONUS_ROBOT):
-            asteroid = self.next_asteroid(marks, side)
+            asteroid = self.layout.next_asteroid(marks, side)
             if asteroid is None:
                 return 0
             return sum(
@@ -875,36 +854,6 @@ class BattleRules(Adventure[Layout]):
         )
         return held * (track.values[crossed + 1] - track.values[crossed])
 
-    # --- solo: ASTRA on the sheets (battle_solo) ----------------------------------------------
-
-    def astra_sheet(self, state: GameState) -> Sheet:
-        """The sheet of the round ASTRA's part deals: its card and its Effect cards play there."""
-        return battle_solo.round_sheet(state)
-
-    def astra_placements(self, state: GameState) -> list[str]:
-        assert state.astra is not None
-        number = cards.CARDS[state.astra.hand[0]].number
-        return battle_solo.placements(self, self.astra_sheet(state).marks, number)
-
-    def astra_play(self, rec: Recorder, target: str | None) -> None:
-        assert rec.state.astra is not None
-        battle_solo.play(self, rec, rec.state.astra.hand[0], target)
-
-    def astra_targets(self, state: GameState, sheet: Sheet, letter: str, deck_pass: int) -> list[str]:
-        """The outcomes of the ASTRA effect on the sheet of the round (every Effect card acts
-        alike on both passes)."""
-        return battle_solo.effect_outcomes(self, sheet.marks)
-
-    def astra_effect(
-        self, rec: Recorder, seat: int, letter: str, deck_pass: int, target: str | None
-    ) -> None:
-        battle_solo.apply_effect(rec, target)
-
-    def astra_bonuses_earned(
-        self, state: GameState, seat: int, events: Sequence[Event]
-    ) -> list[tuple[int, str]]:
-        return battle_solo.bonuses_earned(self, state, events)
-
     def derived(self, state: GameState, sheet: Sheet, *, marks: Marks) -> dict[str, Any]:
         """What a front end draws: each planet (insignias by side, next space, moon, flag and
         who controls it), the asteroid field from both ends, and both side panels."""
@@ -918,7 +867,7 @@ class BattleRules(Adventure[Layout]):
             },
             "asteroids": {
                 "claimed": {side: [a for a in asteroids if marks.get(a) == side] for side in SIDES},
-                "next": {side: self.next_asteroid(marks, side) for side in SIDES},
+                "next": {side: self.layout.next_asteroid(marks, side) for side in SIDES},
                 "free": sum(1 for a in self.layout.asteroids if a not in marks),
             },
             "panels": {side: self._panel_view(sheet, side, marks) for side in SIDES},
@@ -931,8 +880,8 @@ class BattleRules(Adventure[Layout]):
             "accepts": sorted(planet.accepts),
             "filled": sum(1 for space in planet.spaces if space in marks),
             "spaces": len(planet.spaces),
-            "next_space": self.next_space(marks, planet),
-            "insignias": self.insignias(marks, planet),
+            "next_space": planet.next_space(marks),
+            "insignias": planet.insignias(marks),
             "moon_open": not complete and any(moon not in marks for moon in planet.moon),
             "complete": complete,
             "flag": str(marks.get(planet.flag, "")),
