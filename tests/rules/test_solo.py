@@ -13,6 +13,7 @@ from games.rules.core import cards
 from games.rules.core.events import Recorder
 from games.rules.core.sheet import X
 from games.rules.play import bots
+from games.rules.read import views
 from games.rules.turn import solo
 from tests.rules import journey_helpers as journey
 from tests.rules.playing import (
@@ -301,8 +302,8 @@ def test_the_referee_sees_astra_its_hand_and_its_card_with_the_bonuses_circled_a
     state.astra.bonuses_circled, state.astra.bonuses_used = 3, 1
     seen = engine.referee_astra(state)
     assert seen is not None
-    assert {key: seen[key] for key in solo.view(state)} == solo.view(state)
-    assert seen["hand"] == solo.hand_view(state) and len(seen["hand"]) == 3
+    assert {key: seen[key] for key in views.astra_view(state)} == views.astra_view(state)
+    assert seen["hand"] == views.hand_view(state) and len(seen["hand"]) == 3
     assert seen["breakdown"] == solo.astra_score(state)["breakdown"]
     assert seen["breakdown"]["robot"] == 2 * state.astra.multipliers["robot"]
     bonus_boxes = [row.cells for area in seen["schematic"].areas for row in area.rows]

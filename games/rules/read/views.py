@@ -17,12 +17,13 @@ from collections.abc import Iterable
 from typing import Any
 
 from games.rules.adventures import rules_for
-from games.rules.common import missions
+from games.rules.common import astra, missions
+from games.rules.core.cards import ACTIONS, CARDS
 from games.rules.core.events import Event
-from games.rules.core.schematic import Schematic
-from games.rules.core.sheet import Marks
-from games.rules.core.state import GameState, Sheet
-from games.rules.turn import solo
+from games.rules.core.schematic import Area, Row, Schematic
+from games.rules.core.sheet import CIRCLE, CROSS, Marks
+from games.rules.core.state import AstraState, GameState, Sheet
+from games.rules.turn.solo import astra_score
 
 # Events of a seat in the current turn that reveal nothing of its sheet.
 ALWAYS_VISIBLE = {"confirmed"}
@@ -63,8 +64,8 @@ def game_view(state: GameState, *, viewer: int | None) -> dict[str, Any]:
         "end": state.end,
         "result": state.result,
         # Solo: ASTRA (never its deck) and the hand the combinations are paired from.
-        "astra": solo.view(state) if state.astra is not None else None,
-        "hand": solo.hand_view(state) if state.astra is not None else None,
+        "astra": astra_view(state) if state.astra is not None else None,
+        "hand": hand_view(state) if state.astra is not None else None,
     }
 
 
@@ -108,11 +109,11 @@ def referee_astra(state: GameState) -> dict[str, Any] | None:
     deck stays hidden, as the seed does."""
     if state.astra is None:
         return None
-    schematic, marks = solo.card(state)
+    schematic, marks = astra_card(state)
     return {
-        **solo.view(state),
-        "hand": solo.hand_view(state),
-        "breakdown": solo.astra_score(state)["breakdown"],
+        **astra_view(state),
+        "hand": hand_view(state),
+        "breakdown": astra_score(state)["breakdown"],
         "given": state.astra.given,
         "removing": state.astra.removing,
         "effect": state.astra.effect,
@@ -143,6 +144,73 @@ def mission_claims(state: GameState) -> dict[str, list[dict[str, Any]]]:
 def sheet_schematic(state: GameState, sheet_id: int) -> Schematic:
     """How a sheet of the game is laid out, to be drawn (see ``games.rules.core.schematic``)."""
     return rules_for(state.adventure).layout.schematic
+
+
+def astra_view(state: GameState) -> dict[str, Any]:
+    """ASTRA as a player sees it (never the deck): opponent, pile by action, bonuses, the pass
+    through the deck and its live score."""
+    solo = _astra(state)
+    return {
+        "level": solo.level,
+        "name": solo.name,
+        "pile": {action: solo.pile.get(action, 0) for action in ACTIONS},
+        "bonuses": {
+            "boxes": solo.bonus_boxes,
+            "circled": solo.bonuses_circled,
+            "used": solo.bonuses_used,
+        },
+        "pass": solo.deck_pass,
+        "score": astra_score(state)["total"],
+    }
+
+
+def hand_view(state: GameState) -> list[dict[str, Any]]:
+    """The player's hand: each card's number and action."""
+    return [
+        {"card": card, "number": CARDS[card].number, "action": CARDS[card].action}
+        for card in _astra(state).hand
+    ]
+
+
+def astra_card(state: GameState) -> tuple[Schematic, Marks]:
+    """ASTRA's Adventure card as a sheet to draw, and its marks: the bonus boxes (circled as
+    the player earns them, crossed as they are used) and, in adventure 1, the rocket track as
+    printed, top row first, its boxes crossed so far (a level box captioned with its blue
+    number, a score box with its score)."""
+    solo = _astra(state)
+    boxes = tuple(f"astra.bonus{number}" for number in range(1, solo.bonus_boxes + 1))
+    marks: Marks = {box: CIRCLE for box in boxes[: solo.bonuses_circled]}
+    marks.update({box: CROSS for box in boxes[: solo.bonuses_used]})
+    numbers = tuple(str(number) for number in range(1, len(boxes) + 1))
+    areas = [Area("ASTRA bonuses", (Row("bonus boxes", boxes, captions=numbers),))]
+    if state.adventure == astra.TRACK_ADVENTURE:
+        printed = astra.track()
+        crossed = astra_score(state)["breakdown"]["boxes_crossed"]
+        marks.update({box["id"]: CROSS for box in printed[:crossed]})
+        lines: dict[int, list[dict[str, Any]]] = {}
+        for box in printed:
+            lines.setdefault(box["row"], []).append(box)
+        rows = (
+            Row(
+                f"row {row}",
+                tuple(box["id"] for box in line),
+                captions=tuple(_track_caption(box) for box in line),
+            )
+            for row, line in sorted(lines.items())
+        )
+        areas.append(Area("Rocket track", tuple(rows)))
+    return Schematic(tuple(areas)), marks
+
+
+def _track_caption(box: dict[str, Any]) -> str:
+    if box["kind"] == "level_box":
+        return f"level {box['label']}"
+    return str(box["value"]) if box["kind"] == "score_box" else ""
+
+
+def _astra(state: GameState) -> AstraState:
+    assert state.astra is not None, "a solo game against ASTRA"
+    return state.astra
 
 
 def _sheet(state: GameState, sheet: Sheet, marks: Marks) -> dict[str, Any]:

@@ -46,8 +46,6 @@ from games.rules.common.options import Decision
 from games.rules.core.cards import ACTIONS, CARDS, EFFECT_CARDS, HAND_SIZE, hand_combinations
 from games.rules.core.errors import OutOfTurn, RuleViolation
 from games.rules.core.events import AstraSetup, Event, Recorder
-from games.rules.core.schematic import Area, Row, Schematic
-from games.rules.core.sheet import CIRCLE, CROSS, Marks
 from games.rules.core.state import ACTIONS_PHASE, AstraState, GameState
 
 # The player's seat: a solo game has one.
@@ -475,68 +473,6 @@ def standings(state: GameState) -> dict[str, Any]:
     winners: list[Any] = [PLAYER] if winner == "player" else [ASTRA] if winner == ASTRA else [PLAYER, ASTRA]
     player["rank"] = 2 if winner == ASTRA else 1
     return {"scores": [player], "winners": winners, "astra": theirs}
-
-
-def view(state: GameState) -> dict[str, Any]:
-    """ASTRA as a player sees it (never the deck): opponent, pile by action, bonuses, the pass
-    through the deck and its live score."""
-    solo = _astra(state)
-    return {
-        "level": solo.level,
-        "name": solo.name,
-        "pile": {action: solo.pile.get(action, 0) for action in ACTIONS},
-        "bonuses": {
-            "boxes": solo.bonus_boxes,
-            "circled": solo.bonuses_circled,
-            "used": solo.bonuses_used,
-        },
-        "pass": solo.deck_pass,
-        "score": astra_score(state)["total"],
-    }
-
-
-def hand_view(state: GameState) -> list[dict[str, Any]]:
-    """The player's hand: each card's number and action."""
-    return [
-        {"card": card, "number": CARDS[card].number, "action": CARDS[card].action}
-        for card in _astra(state).hand
-    ]
-
-
-def card(state: GameState) -> tuple[Schematic, Marks]:
-    """ASTRA's Adventure card as a sheet to draw, and its marks: the bonus boxes (circled as
-    the player earns them, crossed as they are used) and, in adventure 1, the rocket track as
-    printed, top row first, its boxes crossed so far (a level box captioned with its blue
-    number, a score box with its score)."""
-    solo = _astra(state)
-    boxes = tuple(f"astra.bonus{number}" for number in range(1, solo.bonus_boxes + 1))
-    marks: Marks = {box: CIRCLE for box in boxes[: solo.bonuses_circled]}
-    marks.update({box: CROSS for box in boxes[: solo.bonuses_used]})
-    numbers = tuple(str(number) for number in range(1, len(boxes) + 1))
-    areas = [Area("ASTRA bonuses", (Row("bonus boxes", boxes, captions=numbers),))]
-    if state.adventure == astra.TRACK_ADVENTURE:
-        printed = astra.track()
-        crossed = astra_score(state)["breakdown"]["boxes_crossed"]
-        marks.update({box["id"]: CROSS for box in printed[:crossed]})
-        lines: dict[int, list[dict[str, Any]]] = {}
-        for box in printed:
-            lines.setdefault(box["row"], []).append(box)
-        rows = (
-            Row(
-                f"row {row}",
-                tuple(box["id"] for box in line),
-                captions=tuple(_track_caption(box) for box in line),
-            )
-            for row, line in sorted(lines.items())
-        )
-        areas.append(Area("Rocket track", tuple(rows)))
-    return Schematic(tuple(areas)), marks
-
-
-def _track_caption(box: dict[str, Any]) -> str:
-    if box["kind"] == "level_box":
-        return f"level {box['label']}"
-    return str(box["value"]) if box["kind"] == "score_box" else ""
 
 
 def _astra(state: GameState) -> AstraState:
