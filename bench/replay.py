@@ -5,7 +5,7 @@ import random
 
 from bench.timing import best_of
 from games.rules import engine
-from games.rules.play import bots
+from games.rules.engine import bots
 
 
 def main() -> None:

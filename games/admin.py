@@ -23,9 +23,7 @@ from django.utils.html import format_html
 from games import history, review
 from games.models import Account, ClientToken, Event, Game, IdempotencyRecord, Seat
 from games.rules import engine
-from games.rules.adventures import PLAYABLE
-from games.rules.core.events import KINDS
-from games.rules.read import narration
+from games.rules.engine import KINDS, PLAYABLE, narration
 
 ADVENTURE_NAMES = {number: rules.name for number, rules in PLAYABLE.items()}
 

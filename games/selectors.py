@@ -13,9 +13,8 @@ from games import hot_queries, snapshots
 from games.errors import Conflict, Invalid, NotFound, outsider
 from games.models import Event, Game
 from games.rules import engine
-from games.rules.common.missions import MISSION_BOX
+from games.rules.engine import MISSION_BOX, GameState
 from games.rules.engine import Event as EngineEvent
-from games.rules.engine import GameState
 
 MAX_PAGE = 500
 WAIT: dict[str, Any] = {"kind": "wait", "sheet": None, "options": [], "can_undo": False, "can_confirm": False}

@@ -29,8 +29,7 @@ from games.errors import Conflict, Forbidden, Invalid, outsider
 from games.models import Account, ClientToken, Event, Game, Seat
 from games.rules import engine
 from games.rules.engine import Event as EngineEvent
-from games.rules.engine import GameState
-from games.rules.play import bots
+from games.rules.engine import GameState, bots
 
 logger = logging.getLogger(__name__)
 

@@ -13,8 +13,7 @@ from django.utils import timezone
 from games import hot_queries
 from games.models import Event, Game, GameSnapshot
 from games.rules import engine
-from games.rules.core import snapshots
-from games.rules.engine import GameState
+from games.rules.engine import GameState, snapshots
 
 EVENT_FIELDS = ("seq", "kind", "version", "seat", "turn", "data")
 

@@ -28,10 +28,7 @@ from functools import cache
 from typing import Any, TypeGuard
 
 from campaigns.rules.events import SeatResult
-from games.rules.adventures import PLAYABLE
-from games.rules.common.missions import LETTERS
-from games.rules.core import data
-from games.rules.core.errors import RuleViolation
+from games.rules.engine import LETTERS, PLAYABLE, RuleViolation, data
 
 Effect = dict[str, Any]
 # (the field of the effect, what is wrong with it)
