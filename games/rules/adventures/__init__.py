@@ -1,4 +1,5 @@
-"""One module per adventure; ``rules_for`` finds the one a game plays."""
+"""One package per adventure (its rules, its layout and its solo part), the data files of all of
+them in ``data/``; ``rules_for`` finds the rules a game plays."""
 
 from games.rules.adventures.battle.rules import BattleRules
 from games.rules.adventures.colony.rules import ColonyRules

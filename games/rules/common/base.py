@@ -1,26 +1,24 @@
 """The rules every adventure shares, as one concrete base with default hooks.
 
-An adventure module subclasses ``Adventure`` (as python-chess's variant boards subclass its
-``Board``) and holds only what its sheet does differently: its layout data, its actions as a
+An adventure's rules subclass ``Adventure`` (as python-chess's variant boards subclass its
+``Board``) and hold only what its sheet does differently: its layout data, its actions as a
 table of steps, its missions as a table of conditions, its reactions and its scoring. What is the
-same on every sheet lives here once:
+same on every sheet lives here once, as common.md states it:
 
-- setup: who plays on which sheet (a sheet per seat), modifiers checked against the sheet, a
-  sheet's setup for the opening event;
-- phases 2-3: every legal write listed from the open range of each empty space (computed once
-  per decision), a pick checked and written, the System Error when nothing can be written
-  (marking no box when none is left: an ASTRA Effect card can circle the last one before the
-  player's pick, and the game then ends with that turn);
-- phase 4: steps waiting for a choice, offered with their uses (and a skip when optional),
-  settled by themselves when they can change nothing;
-- phase 5: races ("the first players to ... in the same turn");
-- phase 6: mission conditions by card;
-- the general end conditions, the missions, System Error and campaign lines of a score, and
-  final ranks by score then fewer System Errors;
-- solo, against ASTRA: what an Effect card crosses on the sheet (by default one of the race
-  bonuses still unmarked, the player's choice), what earns ASTRA bonuses (by default circling
-  a race bonus), the result against ASTRA's total, and (adventure 8 only) the card ASTRA
-  places on the sheets itself each round.
+- setup (§4): a sheet per seat, modifiers checked against the sheet, a sheet's opening setup;
+- phases 2-3 (§5): every legal write listed from the open range of each empty space, a pick
+  checked and written, the Astronaut's -2 to +2, the System Error when nothing can be written
+  (§7; marking no box when none is left: an ASTRA Effect card can circle the last one before
+  the player's pick, and the game then ends with that turn);
+- phase 4 (§5): steps waiting for a choice, offered with their uses (and a skip when
+  optional), settled by themselves when they can change nothing;
+- phase 5: races (§6); phase 6: mission conditions by card (§8);
+- the general end conditions, the score and final ranks by score then fewer System Errors,
+  and "most ..." awards by dense ranking (§9);
+- solo (§10): what an Effect card crosses on the sheet (by default one of the race bonuses
+  still unmarked, the player's choice), what earns ASTRA bonuses (by default circling a race
+  bonus), the result against ASTRA's total, and (adventure 8 only) the card ASTRA places on the
+  sheets itself each round.
 """
 
 from collections.abc import Callable, Collection, Hashable, Iterable, Sequence

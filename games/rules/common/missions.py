@@ -1,7 +1,7 @@
-"""Mission cards: which are in play, what they are worth, and phase 6.
+"""Mission cards (common.md §8): which are in play, what they are worth, and phase 6.
 
-Phase 6 is optional (common rules, section 8): once phase 5 is resolved, every seat whose sheet
-meets the condition of a mission it has not accomplished is offered it, and claims it or not.
+Phase 6 is optional: once phase 5 is resolved, every seat whose sheet meets the condition of a
+mission it has not accomplished is offered it, and claims it or not.
 Conditions are read once, after phase 5 and before any reward is given, so a reward (adventure 1
 rockets crossing errors) cannot undo another mission of the same turn. A mission declined stays
 claimable in a later turn while its condition holds then.

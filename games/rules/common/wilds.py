@@ -1,4 +1,4 @@
-"""Wild actions (common rules, section 5), for the sheets that have them: a wild circled
+"""Wild actions (common.md §5, phase 4), for the sheets that have them: a wild circled
 earlier turns the action of the combination picked into any other action, at most one a turn,
 chosen with the pick (``wild`` and ``wild_action`` in it) and crossed once used."""
 

@@ -113,7 +113,7 @@ class InsigniaDrawn(TypedDict):
 
 class SystemErrorMarked(TypedDict):
     sheet: int
-    # Version 3: None when no box was left to mark (see ``adventures.base``).
+    # Version 3: None when no box was left to mark (see ``common.base``).
     box: str | None
     cause: str
 

@@ -1,4 +1,4 @@
-"""The solo game against ASTRA (common rules section 10; the ASTRA section of each adventure).
+"""The solo game against ASTRA (common.md §10; the ASTRA section of each adventure).
 
 A solo turn, as its events tell it:
 
@@ -15,7 +15,7 @@ A solo turn, as its events tell it:
   (``turn_started``) with the six ordered pairs of the hand as its combinations. A game's first
   hand is drawn with its setup (no Effect card can be among the top 42 cards). In adventure 8
   ASTRA plays a card of its own once the hand's first card is drawn (``astra_played``, see
-  ``adventures.battle_solo``), before the two others; when the rules leave its planet to the
+  ``adventures.battle.solo``), before the two others; when the rules leave its planet to the
   player, ASTRA's part stops there as for an Effect card's target (``astra_place``).
 - the player's part: a pick (``choose``: the number of one card with the action of another,
   every pair listed with its cards, the compulsory-placement rule over the six), the actions
@@ -24,7 +24,7 @@ A solo turn, as its events tell it:
   given); then confirm, phase 5 and phase 6 as usual. Whatever the player marks during their own
   turn that earns ASTRA bonuses circles them at once (``astra_bonus``), up to the printed boxes.
 
-Readings taken (common rules section 14, and where the rules are silent):
+Readings taken (common.md §14, and where the rules are silent):
 
 - D7: an Effect card belongs to the pass in which it is drawn; D8: the deck running out a
   second time ends the game at once, nothing more drawn or resolved; D9: equal totals draw;

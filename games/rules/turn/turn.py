@@ -1,4 +1,5 @@
-"""The common turn: setup, what a seat may do now, commands, and the end of a turn.
+"""The common turn (common.md §4-6, §8-9): setup, what a seat may do now, commands, and the end
+of a turn.
 
 Every seat plays phases 2-4 at once and confirms; the last confirmation resolves what is
 shared: phase 5 incidents, then phase 6. In phase 6 the seats whose sheet meets a mission they

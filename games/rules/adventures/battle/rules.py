@@ -1,46 +1,15 @@
-"""Adventure 8, The Battle: sheets shared by two neighbours, insignias drawn on planets chosen by
-the number, planet control with flags, the asteroid field claimed from both ends, and two side
-panels of tracks scored for each owner.
+"""Adventure 8, The Battle (adventure-8-battle.md): sheets shared by two neighbours, insignias
+drawn on planets chosen by the number, planet control with flags, the asteroid field claimed
+from both ends, and two side panels of tracks scored for each owner.
 
-Seating (spec section 2): with n players (2 to 6) there are n sheets; sheet k is shared by seat
-k, who owns its side ``S`` (the mission side; its *left* sheet, its home sheet) and seat
-k+1 mod n, who owns its side ``N`` (its *right* sheet). With two players the two sheets lie
-between the same two seats. The opening event carries the sheets with their ``sides`` and each
-seat's sheets (left, right). Odd turns every seat plays its left sheet on side S, even turns its
-right sheet on side N (the common turn moves ``SeatState.sheet``), so each sheet has exactly one
-seat playing it each turn.
+The rules are the spec's: sides, seating and the sheet of each round §2.1-2.3 (sheet k shared
+by seat k on side ``S``, its home sheet, and seat k+1 on side ``N``; odd rounds on the left
+sheet), planets §3.1-3.2, the asteroid field §3.3, the side panels §3.4, the turn §4 (drawing
+an insignia §4.2, astronaut modifiers §4.3, control §4.4, bonuses §4.5, actions §4.6, their
+order §4.7, System Errors §4.8), reactions §5, races §6, missions §7, end and scoring §8, solo
+§2.4 and §9 (``games.rules.adventures.battle.solo``). Element ids are the data file's (§11).
 
-The sheet, by its element names (layout in ``data/adventure-8-battle.json``):
-
-- the ships ``S.ship`` and ``N.ship`` carry their side's insignia from the setup on;
-- planets ``pl1``-``pl7``, spaces ``plX.sY`` filled in order from ``s1``; the pick
-  (``{"action": "draw", "combination", "planet", "space", "number"}``, recorded as an
-  ``insignia_drawn`` event) names a combination and a planet accepting its number (``accepts``
-  in the data), and the seat's insignia (its side letter, ``S`` or ``N``) goes in that planet's
-  first empty space; a pick naming a ``sheet`` other than the one of the turn is refused;
-- a planet's last space filled resolves its control at once: spaces plus moon ``plX.moon1-2``,
-  strict majority, the flag ``plX.flag`` marked with the winner's side or ``SN`` when tied, and
-  ``plX.done`` circled (its moon is closed from then on);
-- the bonus printed in a space (``bonus.plant``, ``bonus.water``, ``bonus.robot``: an optional
-  step): plant and water cross the next box of the seat's track, robot claims its next
-  asteroid;
-- the actions (``action.<name>`` steps, optional): Plant and Water cross a symbol of the planet
-  drawn on (``plX.plantN``, ``plX.water1``) then the next box of the track; Robot claims the
-  first free asteroid from the seat's own end (``ast01`` up for S, ``ast13`` down for N) and
-  applies its bonuses at once (plant and water cross the track, each energy
-  ``astNN.energyK`` and planning ``astNN.planningK`` is a step without a skip); Energy crosses
-  the next box of a planet-type column (``green``, ``blue``, ``grey``); Planning draws an
-  insignia on a free moon space of an incomplete planet and crosses the next planning box;
-  Astronaut changes the number by -2 to +2 and circles the next blank ``<side>.astro.aN``;
-- circled astronaut symbols of the seat's side of the sheet played are spent (crossed) at the
-  pick, each for -2 to +2 more; a System Error (``<side>.error.e1``, ``e2``) only when no
-  combination reaches a planet with room, symbols included;
-- missions 106-111 are checked on each of a seat's two sheets with its own side and written in
-  ``S.mission.A``-``C`` of its left sheet; score per side (spec 8.3): plants, water, the planets
-  it controls by type times that type's multiplier, minus planning, minus System Errors; a
-  player's total is its missions plus the scores of its two sides plus campaign points.
-
-Readings taken where the sources disagree (spec section 10), and choices of this module:
+Readings taken where the sources disagree (§10), and choices of this module:
 
 - 10.1: the planning penalty after 3 boxes is 10, as printed (read from the data file);
 - 10.2: turn 1 is played on the left sheet (side S);

@@ -1,48 +1,29 @@
-"""The Battle against ASTRA (adventure-8-battle.md §2.4, §9): the two sheets, ASTRA's own card of
-each round, its Effect cards and the ASTRA bonuses the player's flags earn, as the part of
-``BattleRules`` that only a solo game uses.
+"""The Battle against ASTRA (adventure-8-battle.md §2.4, §9), as the part of ``BattleRules`` that
+only a solo game uses: the two sheets, ASTRA's own card of each round, its Effect cards and the
+ASTRA bonuses the player's flags earn.
 
-The layout (spec 2.4; reading 10.6, the official rulebook's): two sheets, ``L`` (id 0) and
-``R`` (id 1), the player owning side ``S`` of both and ASTRA (``"astra"`` as the owner) side
-``N`` of both; missions are written on ``L``, odd rounds are played on ``L`` and even ones on
-``R``. The solo turn is the common one (``games.rules.turn.solo``), with ASTRA's own card first:
+The rules are the spec's: the two sheets §2.4, the round §9.2, ASTRA's card §9.3, control
+against ASTRA §9.4, Effect cards §9.5, ASTRA bonuses §9.6, the end and the comparison §9.7.
+The solo turn is the common one (``games.rules.turn.solo``) with ASTRA's card first: its part
+draws one card, plays it on the sheet of the round (an ``astra_played`` event, then ``mark``
+events without a seat for what it marks), then draws the two others.
 
-- ASTRA's part draws one card, ASTRA plays it on the sheet of the round (an ``astra_played``
-  event, then ``mark`` events without a seat for what it marks), then the two other cards are
-  drawn; an Effect card drawn before or after it is resolved where it is drawn (9.2);
-- its number ``c`` goes to the first empty space of a planet accepting ``c``; when both
-  accepting planets have room the player chooses (a decision of kind ``effect``, options
-  ``{"action": "astra_place", "card", "planet"}``); when neither has room ASTRA walks the
-  planets cyclically from the one after the highest accepting ``c`` (``planet_order_for_astra``
-  in the data) and takes the first with room; the space's bonus is ignored (9.3);
-- a planet it completes is resolved at once (9.4): ASTRA's insignia goes on the flag only with
-  strictly more insignias (spaces and moon), on a tie only the player's; the same at the final
-  resolution, so a 0-0 planet is the player's (10.8);
-- then its action on the same planet, as the data's ``action_substitution`` says: plant and
-  water cross an available symbol (no track), planning (and astronaut) an insignia on the
-  planet's moon if it is still incomplete with room (a planet it just completed has its moon
-  closed: reading 10.5, the official rulebook's), robot (and energy) an insignia on the first
-  free asteroid from ``ast13`` down, whose bonus symbols are crossed and lost; an impossible
-  action does nothing;
-- an Effect card (9.5, both passes alike; on the second pass the mission of its letter flips
-  first, as in every adventure) puts two ASTRA insignias on moons of the sheet of the round:
-  among the incomplete planets with a free moon space, the one with the most insignias of the
-  player (spaces and moon); both go there when its moon has two free spaces (reading 10.4, the
-  official rulebook's), otherwise the second goes to the next planet in that order; an insignia
-  with no candidate left is lost. The targets offered are the distinct outcomes (the moon
-  spaces, comma-separated) of the player's choices among equal planets; with one outcome ASTRA
-  applies it at once;
-- ASTRA bonuses (9.6): each time the count of flags bearing the player's insignia over both
-  sheets, drawn in play (by the player or by ASTRA completing a planet), reaches an even number,
-  one bonus is circled (up to the 6 boxes); the final resolution draws no flag, so gives none;
-- the end (9.7): the deck running out a second time ends the game at once (as in every
-  adventure); otherwise the conditions of 8.1 for the player at the end of the round. ASTRA
-  filling the last empty space of the sheet of the round needs no rule of its own: the player
-  then has no draw, takes a System Error on that sheet, gives a card, and the sheet being full
-  ends the game at the end of the round;
-- ASTRA's score is the common one (its pile at the opponent's multipliers, 20 fixed, 3 per
-  level); the player's is spec 8.4 (missions, side S of ``L``, side S of ``R``); strictly more
-  wins, equal totals draw.
+Readings taken where the sources disagree (§10), and choices of this module:
+
+- 10.6, the official rulebook's layout: sheets ``L`` (id 0) and ``R`` (id 1), the player on
+  side ``S`` of both and ASTRA (``"astra"`` as the owner) on side ``N``; missions on ``L``, odd
+  rounds on ``L``, even ones on ``R``;
+- when both planets accepting ASTRA's number have room the player chooses (a decision of kind
+  ``effect``, options ``{"action": "astra_place", "card", "planet"}``);
+- 10.8: a planet goes to ASTRA only with strictly more insignias, so a 0-0 planet is the
+  player's, in play as at the final resolution;
+- 10.5: ASTRA's planning (and astronaut) puts no insignia on the moon of a planet it just
+  completed; 10.4: both insignias of an Effect card go on one moon when it has room;
+- the targets of an Effect card are the distinct outcomes (moon spaces, comma-separated) of
+  the player's choices among equal planets; with one outcome ASTRA applies it at once;
+- the final resolution draws no flag, so it earns no ASTRA bonus; ASTRA filling the last empty
+  space of the sheet of the round needs no rule of its own (the player then takes a System
+  Error there, and the full sheet ends the game at the end of the round).
 """
 
 from collections.abc import Sequence

@@ -1,24 +1,14 @@
-"""Adventure 3, The Colony: a 6 x 6 grid of buildings numbered along its rows and columns at
-once, water tanks, greenhouses per quarter, the tunnel network grown from the rocket with its
-antennas, three multipliers raised by Energy, the quarter race (15 / 5), the astronaut ranking
-(20 / 10 / 5) and the planning penalty.
+"""Adventure 3, The Colony (adventure-3-colony.md): a 6 x 6 grid of buildings numbered along its
+rows and columns at once, water tanks, greenhouses per quarter, the tunnel network grown from
+the rocket with its antennas, three multipliers raised by Energy, the quarter race (15 / 5), the
+astronaut ranking (20 / 10 / 5) and the planning penalty.
 
-The sheet, by its element names (layout in ``data/adventure-3-colony.json``):
+The rules are the spec's: the grid, its spaces and zones §2.2-2.4, quarters §2.5, tanks,
+antennas, tunnels and greenhouses §2.6-2.9, the turn §3, reactions §4, the quarter race §5,
+System Errors §6, missions §7, end and scoring §8, solo §9. Element ids are the data file's
+(§11).
 
-- buildings ``bld.rRcC`` on a 6 x 6 grid, numbered ascending along rows ``row.R`` (left to
-  right) and columns ``col.C`` (bottom to top) at once; the rocket, the observatory and two X
-  buildings are printed as numbered;
-- quarters: completing one circles its 15 bonus while unmarked, else its 5 (the 15 is a race);
-- the actions (``action.<name>`` steps, all optional): Water circles the tank of the building
-  just numbered; Plant circles the next greenhouse of its quarter; Robot draws a tunnel
-  touching the network grown from the rocket; Energy crosses the next box of a multiplier track
-  (plants, water, antennas); Astronaut crosses the next astronaut symbol (changing the number
-  by -2..+2 uses it at once); Planning writes an X and crosses the next planning box;
-- antennas are circled as soon as their building is filled and linked to the rocket;
-- missions 76-81 score points; score: plants, tanks and antennas times their multipliers,
-  quarter bonuses, the astronaut ranking, minus planning, minus System Errors.
-
-Readings taken where the sources disagree (spec section 10), and choices of this module:
+Readings taken where the sources disagree (§10), and choices of this module:
 
 - (1) a multiplier track is worth its lowest visible value: the first uncrossed box, 0 on a
   track no Energy was spent on, the printed final value once every box is crossed;

@@ -1,27 +1,13 @@
-"""Adventure 5, The Dome: four skyscrapers grown level by level from the lunar surface, the
-plant and water research tower beside them, a dome of eight sections to build (and to split
-by Planning), and four scoring tracks upgraded by Energy, the missions one among them.
+"""Adventure 5, The Dome (adventure-5-dome.md): four skyscrapers grown level by level from the
+lunar surface, the plant and water research tower beside them, a dome of eight sections to build
+(and to split by Planning), and four scoring tracks upgraded by Energy, the missions one among
+them.
 
-The sheet, by its element names (layout in ``data/adventure-5-dome.json``):
+The rules are the spec's: skyscrapers and their bonuses §2.2-2.3, the research tower §2.4,
+the dome §2.5, the turn §3, reactions §4, races §5, System Errors §6, missions §7, end and
+scoring §8, solo §9. Element ids are the data file's (§2.1, §10).
 
-- skyscrapers ``sk1``-``sk4``, levels ``skN.uK`` above and ``skN.dK`` below the surface,
-  ascending bottom to top; a number or an X goes on a starting level (``d1``/``u1``) or on a
-  level directly above or below a marked one of the same skyscraper;
-- marking a skyscraper's top or bottom level circles its high bonus ``skN.top.high`` /
-  ``skN.bottom.high`` while that is unmarked, else its low one (the high ones are races);
-- the actions (``action.<name>`` steps, all optional): Plant / Water circle a plant / the water
-  of the tower level ``tower.<level>`` on the row of the number; Robot builds (``trace``) the
-  first or the last unbuilt element of the dome chain with the parity of the number; Energy
-  crosses the top-most uncrossed row of one track (``missions``, ``tower``, ``astronauts``,
-  ``dome``); Astronaut changes the number by -2..+2 and crosses the next ``astro.N``; Planning
-  writes an X on a level the placement rule allows, then leaves the step ``split``;
-- ``split`` (compulsory, no skip): a line across one unbuilt section never split
-  (``dome.K.split``), which replaces it in the chain by its halves ``dome.Ka``, ``dome.Kb``;
-- missions 88-93 circle a star ``mission.L.first`` or ``mission.L.later``; score: the stars at
-  the missions track's values, the tower levels by their circled symbols, the skyscraper
-  bonuses, the astronaut majority, minus the unbuilt dome elements, minus System Errors.
-
-Readings taken where the sources disagree (spec section 11), and choices of this module:
+Readings taken where the sources disagree (§11), and choices of this module:
 
 - 1: the dome penalty per unbuilt element is the top-most uncrossed box of the dome track
   (6 before any upgrade), as for every track;

@@ -1,28 +1,14 @@
-"""Adventure 7, The Escape: six ships of modules and greenhouses opened through airlocks from
-the two bottom modules, reactors and water tanks raising the modules' points, plants in the
-greenhouses, the race for each greenhouse's x2, and wild actions earned by astronauts.
+"""Adventure 7, The Escape (adventure-7-escape.md): six ships of modules and greenhouses opened
+through airlocks from the two bottom modules, reactors and water tanks raising the modules'
+points, plants in the greenhouses, the race for each greenhouse's x2, and wild actions earned by
+astronauts.
 
-The sheet, by its element names (layout in ``data/adventure-7-escape.json``):
+The rules are the spec's: ships, blocks and spaces §3.1-3.2, airlocks §3.3, greenhouses §3.4,
+reactors §3.5, tanks §3.6, robots §3.7, astronauts and wild actions §3.8, accessibility §4, the
+turn §5, reactions §6, the x2 race §7, System Errors §8, missions §9, end and scoring §10, solo
+§11. Element ids are the data file's (§2, §13).
 
-- ships ``ship1`` (bottom) to ``ship6``, spaces ``shipN.sK`` numbered ascending left to right
-  over the whole ship; each ship is cut into modules ``shipN.modA``... and one greenhouse
-  ``shipN.gh`` (one space); a number or an X goes only in an empty space of an accessible
-  block: ``ship1.modA``, ``ship1.modB`` or an end of an activated airlock ``airlock.XX-YY``;
-- an airlock is activated (marked ``line``) when one of its ends is accessible: by the Robot
-  action, by the robot printed in a space (``robot.shipN.sK``, a step of that id, when the space
-  is filled) and by the first two System Error boxes (a step named after the box);
-- filling a greenhouse space circles its ``x2.N`` unless crossed; phase 5 crosses it on every
-  sheet where it is still unmarked once anyone circled it (the race);
-- the actions (``action.<name>`` steps, optional): Energy circles a reactor of the ship of the
-  number; Plant circles a plant of that ship's greenhouse (accessible or not); Water circles the
-  tank printed on the number's space; Astronaut changes the number by -2..+2 and crosses the next
-  astronaut symbol, the 2nd, 4th and 6th circling ``wild.1``-``wild.3``; Planning writes an X in
-  an empty accessible space and crosses the next planning box;
-- missions 100-105 score points; score: numbered greenhouses by their plants (doubled with
-  their x2), complete modules by their ship's reactors (doubled with their tank), minus
-  planning, minus System Errors.
-
-Readings taken where the sources disagree (spec section 12), and choices of this module:
+Readings taken where the sources disagree (§12), and choices of this module:
 
 - D1: cards 100-105 and their first/later values follow the reference implementation (the
   common mission index); D2: ASTRA's card (15 fixed, 1 per level, 6 bonus boxes) is read

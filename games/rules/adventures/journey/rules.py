@@ -1,24 +1,13 @@
-"""Adventure 2, The Journey: one trajectory of 36 spaces cut into playing zones by the walls
-energy pairs draw, water tanks, four space stations (robots, plants, the race for the big
-multipliers), astronaut and planning tracks giving wild actions.
+"""Adventure 2, The Journey (adventure-2-journey.md): one trajectory of 36 spaces cut into playing
+zones by the walls energy pairs draw, water tanks, four space stations (robots, plants, the race
+for the big multipliers), astronaut and planning tracks giving wild actions.
 
-The sheet, by its element names (layout in ``data/adventure-2-journey.json``):
+The rules are the spec's: the trajectory, walls and zones §2.1-2.3, energy §2.4, water tanks
+§2.5, space stations §2.6, the astronaut and planning tracks with their wild actions §2.7, the
+turn §4, races §5, System Errors §6, missions §7, end and scoring §8, solo §9. Element ids are
+the data file's (§11).
 
-- the trajectory ``s01``-``s36`` (ascending from the Earth); drawn walls ``wall.NN`` cut it into
-  playing zones ``zone.sAA-sBB``, each its own ascending zone;
-- energy ``track.energy``: every second energy circled completes a pair, crosses its wall
-  marker and leaves a wall to draw (the step named after the marker, compulsory);
-- the actions (``action.<name>`` steps, optional): Robot circles a robot of any station (the
-  last one of a station circles its big multiplier while unmarked, else the small one: a race);
-  Energy circles the next energy; Plant circles a plant of a station tied to the zone of the
-  number; Water circles the tank of the number's space; Planning writes an X and crosses the
-  next planning symbol; Astronaut changes the number by -2..+2 and crosses the next astronaut
-  symbol; every second astronaut or planning symbol circles a wild action (``track.wild``);
-- the first two System Error boxes each give an energy;
-- missions 70-75 score points; score: stations (plants times multiplier), tanks, the longest
-  complete zone, the most-zones ranking, minus System Errors.
-
-Readings taken where the sources disagree (spec section 10), and choices of this module:
+Readings taken where the sources disagree (§10), and choices of this module:
 
 - D1: a completed energy pair crosses its wall marker ``energy.wN`` and leaves the wall to
   draw as a pending effect of that id (compulsory: no skip);

@@ -1,34 +1,19 @@
-"""Adventure 1, The Launch: rocket floors tied to actions, quarter effects, sabotages,
-the rocket column and the launch.
+"""Adventure 1, The Launch (adventure-1-launch.md): rocket floors tied to actions, quarter effects,
+sabotages, the rocket column and the launch.
 
-The sheet, by its element names (layout in ``data/adventure-1-launch.json``):
+The rules are the spec's: floors §2.1 and §3 (a combination's action picks the floors, the
+bottom one wild; no Astronaut modifier), quarter effects §2.2 and §4 (with the rocket-crossing
+procedure), the rocket column and scoring area §2.3, sabotages in phase 5 §5, System Errors §6,
+missions §7 (rockets, not points), end and score §8, solo §9 (ASTRA's rocket track is scored by
+``games.rules.turn.solo``). Element ids are the data file's (§10).
 
-- floors ``f1``-``f9``, spaces ``fN.sK`` numbered left to right; a combination's action only
-  says on which floors its number goes (``action_to_floors``, the bottom floor is wild), and
-  the number is written as shown (no Astronaut modifier);
-- quarters: filling a quarter's last space (number or X) applies its effects at once: an active
-  rocket crosses its value of rockets, an inactive rocket crosses its value only if its arrow
-  was filled, a sabotage is triggered; a rocket activation (fill an empty arrow of an inactive
-  rocket in an incomplete quarter, compulsory while an arrow is open) and a building (an X in
-  any empty space, optional) wait for the player's choice; an effect that can no longer be
-  used is lost, and every effect is marked ``used`` once spent;
-- the rocket column ``rocket_column``: rockets are crossed bottom line first; the last rocket
-  of a line crosses its score box; past the column, a crossed rocket crosses a circled System
-  Error instead, then a tie-break rocket;
-- System Errors: 8 boxes circled in any order; -5 per circled box not crossed off;
-- phase 5: each sabotage triggered this turn circles a System Error of every seat that did not
-  trigger it, then is crossed off on every sheet;
-- missions 64-69 give rockets, not points;
-- end: a seat launches when every column rocket and every circled error is crossed (the launch
-  ends the game, launchers first by tie-break rockets), or the general end conditions;
-- score: the lowest visible value of the column minus the error penalty;
-- solo (spec section 9): ASTRA scores on its rocket track (``games.rules.turn.solo``); a sabotage
-  the player triggers circles 1 ASTRA bonus and hits nobody; an Effect card (A, B or C, both
-  passes) crosses a sabotage still available, the player's choice, and circles a System Error
-  (the first free box: which one never matters, D8), the error even with no sabotage left
-  (D7); ASTRA's launch ends the game at the end of the turn; a launch beats no launch, two
-  launches in one turn go to the player with a tie-break rocket (else a draw), otherwise the
-  higher score wins and equal scores draw.
+Choices of this module:
+
+- an effect that can no longer be used is lost, and every effect is marked ``used`` once spent;
+- solo: a sabotage the player triggers circles 1 ASTRA bonus and hits nobody; an Effect card
+  circles the first free System Error box (which one never matters, D8), even with no sabotage
+  left to cross (D7); two launches in one turn go to the player with a tie-break rocket, else
+  a draw.
 """
 
 from functools import cached_property

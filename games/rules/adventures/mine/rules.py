@@ -1,27 +1,14 @@
-"""Adventure 4, The Mine: three mine levels numbered left to right, minerals circled on
-numbering, plants and water circled beside the number, columns extracted in phase 5 into the
-four resource factories, the filling-bonus race, upgrades of the main factories and control
-centres, and the five secondary factories with their immediate bonuses.
+"""Adventure 4, The Mine (adventure-4-mine.md): three mine levels numbered left to right, minerals
+circled on numbering, plants and water circled beside the number, columns extracted in phase 5
+into the four resource factories, the filling-bonus race, upgrades of the main factories and
+control centres, and the five secondary factories with their immediate bonuses.
 
-The sheet, by its element names (layout in ``data/adventure-4-mine.json``):
+The rules are the spec's: the mine, its elements and columns §2.1-2.3, the factories §2.4-2.6,
+numbering and actions §3.1-3.2, factory completion §3.3, extraction in phase 5 §3.4, the
+filling-bonus race §3.5, System Errors §4, missions §5, end and scoring §6, solo §7. Element
+ids are the data file's (§9).
 
-- levels ``level1``-``level3``, cavities ``levelN.cKK`` numbered left to right; filling a
-  cavity (number or X) circles its mineral ``mineral.levelN.cKK`` at once;
-- the actions (``action.<name>`` steps, all optional): Plant / Water circle a ``mine_plant`` /
-  ``mine_water`` symbol directly above or below the number; Robot / Energy cross a robot /
-  energy symbol of any factory; Astronaut crosses the next symbol of ``centre.astronaut``
-  (changing the number by -2..+2 uses it at once); Planning writes an X and crosses the next
-  symbol of ``centre.planning``;
-- factories: a factory whose energy and robot symbols are all crossed is upgraded (main:
-  ``<factory>.value_base`` crossed) or activated (secondary: its bonus icons crossed, then its
-  bonus: resources stored, or the robot factory's ``sec.robots.bonusN`` robots to use);
-- phase 5: every complete column whose pump is not circled is extracted (its circled resources
-  crossed, top to bottom, each stored in its factory), then its pump is circled; a resource
-  factory's filling bonus goes to the first players to reach its trigger box;
-- missions 82-87 score points; score: stored resources by factory value plus bonuses,
-  astronauts, minus planning, minus System Errors.
-
-Readings taken where the sources disagree (spec section 8), and choices of this module:
+Readings taken where the sources disagree (§8), and choices of this module:
 
 - extraction happens in phase 5 (``incidents``), after every action of the turn;
 - an X circles the mineral of its space, and circling a mineral is automatic;

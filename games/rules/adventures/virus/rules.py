@@ -1,36 +1,14 @@
-"""Adventure 6, The Virus: a housing block of five floors cut into eleven quarters joined by
-walkways; viruses infect their quarter and, once it is full, spill through the open walkways;
-full quarters are evacuated for their numbered spaces times their energies.
+"""Adventure 6, The Virus (adventure-6-virus.md): a housing block of five floors cut into eleven
+quarters joined by walkways; viruses infect their quarter and, once it is full, spill through
+the open walkways; full quarters are evacuated for their numbered spaces times their energies.
 
-The sheet, by its element names (layout in ``data/adventure-6-virus.json``):
+The rules are the spec's: floors and quarters §3.2-3.3, walkways §3.4, viruses §3.5, the
+plant and water tracks §3.6-3.7, setup §4, the turn §5, evacuation §6.1, phase 5 and
+propagation §6.2-6.4, races §7, System Errors §8, missions §9 (a first claim activates a virus
+and runs phases 5 and 6 again), end and scoring §10, solo §11. Element ids are the data file's
+(§2, §13).
 
-- floors ``floor1`` (top) to ``floor5``, spaces ``floorF.sN`` ascending left to right across
-  the whole floor; quarters ``q<floor><L|M|R>`` of 5 spaces each, with energies ``qX.eN``
-  (``e1`` printed circled), plants ``qX.pN``, a tank ``qX.tank`` on one space, a virus target
-  ``qX.target``, the evacuation circle ``qX.evacuated`` and the score box ``score.qX``;
-- walkways ``w01``-``w22``, closed by a line; viruses are active where their target is
-  circled: grey (one of four empty targets, at setup), green (``plant.t05``), blue
-  (``water.t03``), red / purple / yellow (the first claim of mission A / B / C);
-- the actions (``action.<name>`` steps, optional): Energy circles the next energy of the
-  number's quarter; Plant circles a plant of that quarter and crosses the next plant symbol;
-  Water circles the tank of the number's space and crosses the next water symbol; Robot closes
-  any open walkway; Planning writes an X and crosses the next planning symbol; Astronaut
-  changes the number by -2..+2 and crosses the next astronaut symbol; every second astronaut
-  or planning symbol circles a wild action;
-- a track symbol ending a row crosses its box and its bonus, which is used at once: a plant
-  row closes a walkway (``plant.bonusN``), a water row circles an energy in a quarter with an
-  empty space (``water.bonusN``); ``plant.t05`` / ``water.t03`` activate green / blue, and
-  ``plant.t08``, ``plant.t11``, ``water.t05``, ``water.t07`` trigger propagation symbols;
-- phase 5: viruses activated and propagation symbols triggered this turn are marked on every
-  sheet, then each player suffers one propagation per virus activated, per symbol triggered by
-  others only, and for ``error.2`` / ``error.3`` crossed this turn; a first claim of a mission
-  activates its virus on every sheet and runs phase 5 (one propagation per such virus) and
-  phase 6 again;
-- missions 94-99 score points; score: missions, plant and water track values, every quarter's
-  numbered spaces (X included) times circled energies, minus one per infected space, minus
-  System Errors.
-
-Readings taken where the sources disagree (spec section 12), and choices of this module:
+Readings taken where the sources disagree (§12), and choices of this module:
 
 - 12.1: quarantine never prevents an activation; a closed-in virus still infects its own
   quarter and only its spill-over stops;
