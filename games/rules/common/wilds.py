@@ -2,14 +2,15 @@
 earlier turns the action of the combination picked into any other action, at most one a turn,
 chosen with the pick (``wild`` and ``wild_action`` in it) and crossed once used."""
 
+from collections.abc import Sequence
 from typing import Any, TypeVar
 
-from games.rules.common.base import ASTRONAUT, Adventure, Option
-from games.rules.core.cards import ACTIONS
+from games.rules.common.base import ASTRONAUT, ASTRONAUT_SHIFTS, Adventure, Option
+from games.rules.core.cards import ACTIONS, Combination
 from games.rules.core.errors import RuleViolation
 from games.rules.core.events import Recorder
 from games.rules.core.layout import WildLayout
-from games.rules.core.sheet import CIRCLE, CROSS, Marks
+from games.rules.core.sheet import CIRCLE, CROSS, MAX_NUMBER, MIN_NUMBER, Marks
 from games.rules.core.state import GameState
 
 W = TypeVar("W", bound=WildLayout)
@@ -41,6 +42,79 @@ class WildActions(Adventure[W]):
                 "unknown_action", f"A wild action becomes one of {list(ACTIONS)}, not {action!r}."
             )
         return None
+
+    def choice_options(self, state: GameState, seat: int) -> Sequence[Option]:
+        """The writes as dealt (or the System Error), and the writes a wild action allows."""
+        options = list(super().choice_options(state, seat))
+        marks = state.sheet_of(seat).marks
+        wilds = self.available_wilds(marks)
+        if wilds:
+            candidates = self.open_spaces(marks, self.numbering_zones(marks))
+            options.extend(self.wild_writes(state, candidates, wilds[0]))
+        return options
+
+    def wild_writes(
+        self, state: GameState, candidates: list[tuple[str, int, int]], wild: str
+    ) -> list[Option]:
+        """Every write of a dealt combination whose action ``wild`` turns into another, in the
+        ``candidates`` (empty spaces with the open range of the numbers they take)."""
+        raise NotImplementedError
+
+    def wild_and_action(
+        self, marks: Marks, combination: Combination, choice: Option
+    ) -> tuple[str | None, str]:
+        """The wild a pick spends (None: none) and the action it plays: the card's own, or the
+        ``wild_action`` a wild turns it into (refused when no such wild can be used)."""
+        wild = choice.get("wild")
+        if wild is None and choice.get("wild_action") is None:
+            return None, combination.action
+        problem = self.wild_problem(marks, wild, choice.get("wild_action"))
+        if problem is not None:
+            raise problem
+        return wild or self.available_wilds(marks)[0], choice["wild_action"]
+
+    @staticmethod
+    def modifier_problem(number: int, action: str, modifier: Any) -> RuleViolation | None:
+        """Why ``modifier`` cannot change ``number`` with ``action`` (None: no modifier)."""
+        if modifier is None:
+            return None
+        if action != ASTRONAUT:
+            return RuleViolation(
+                "modifier_not_allowed", f"Only an Astronaut action modifies the number, not {action}."
+            )
+        if not isinstance(modifier, int) or modifier not in ASTRONAUT_SHIFTS:
+            return RuleViolation(
+                "modifier_out_of_range", f"The Astronaut modifier goes from -2 to +2, not {modifier!r}."
+            )
+        if not MIN_NUMBER <= number + modifier <= MAX_NUMBER:
+            return RuleViolation(
+                "number_out_of_range",
+                f"{number} {modifier:+d} = {number + modifier} is not a number you can write "
+                f"({MIN_NUMBER} to {MAX_NUMBER}).",
+            )
+        return None
+
+    @staticmethod
+    def written(
+        index: int, space: str, number: int, action: str, *, modifier: int | None, wild: str | None
+    ) -> dict[str, Any]:
+        """What a write records: its combination, space, number and action, with the Astronaut's
+        ``modifier`` and the ``wild`` spent when it has them."""
+        written: dict[str, Any] = {"combination": index, "space": space, "number": number, "action": action}
+        if modifier is not None:
+            written["modifier"] = modifier
+        if wild is not None:
+            written["wild"] = wild
+        return written
+
+    def cross_next(self, rec: Recorder, seat: int, track: tuple[str, ...]) -> str | None:
+        """Cross the next symbol of a track; a symbol the layout ties to a wild action
+        (``wild_reward``: every second astronaut or planning symbol) circles it."""
+        symbol = super().cross_next(rec, seat, track)
+        wild = self.layout.wild_reward.get(symbol) if symbol is not None else None
+        if wild is not None:
+            rec.emit("mark", seat, element=wild, mark=CIRCLE)
+        return symbol
 
     def listed_write(self, state: GameState, option: Option) -> dict[str, Any]:
         written: dict[str, Any] = {

@@ -105,6 +105,11 @@ class WildLayout(SheetLayout):
         """The astronaut symbols, in the order they are crossed."""
         raise NotImplementedError
 
+    @property
+    def wild_reward(self) -> dict[str, str]:
+        """The wild action that crossing a track symbol circles, by symbol (when it circles one)."""
+        raise NotImplementedError
+
 
 def _box_id(box: Any) -> str:
     """A track's box as the data lists it: its id, or an object with its id."""

@@ -147,20 +147,9 @@ class EscapeRules(WildActions[Layout]):
         reachable = self.layout.access(marks).spaces
         return [space for space in self.layout.spaces if space in reachable and space not in marks]
 
-    def choice_options(self, state: GameState, seat: int) -> list[Option]:
-        """The writes as dealt (or the System Error), and the writes a wild action allows."""
-        options = list(super().choice_options(state, seat))
-        marks = state.sheet_of(seat).marks
-        wilds = self.available_wilds(marks)
-        if wilds:
-            candidates = self.open_spaces(marks, self.numbering_zones(marks))
-            options.extend(self._wild_writes(state, candidates, wilds[0]))
-        return options
-
-    def _wild_writes(
+    def wild_writes(
         self, state: GameState, candidates: list[tuple[str, int, int]], wild: str
     ) -> list[Option]:
-        """Every write of a dealt combination whose action ``wild`` turns into another."""
         options: list[Option] = []
         for index, combination in enumerate(state.combinations):
             for action in ACTIONS:
@@ -233,14 +222,6 @@ class EscapeRules(WildActions[Layout]):
     @property
     def astronaut_track(self) -> tuple[str, ...]:
         return self.layout.astronaut_track
-
-    def cross_next(self, rec: Recorder, seat: int, track: tuple[str, ...]) -> str | None:
-        """Cross the next symbol; the 2nd, 4th and 6th astronaut circle a wild action."""
-        symbol = super().cross_next(rec, seat, track)
-        wild = self.layout.wild_reward.get(symbol) if symbol is not None else None
-        if wild is not None:
-            rec.emit("mark", seat, element=wild, mark=CIRCLE)
-        return symbol
 
     def score_effect(self, state: GameState, seat: int, option: Option) -> Any:
         """A number or an X scores only through the block it completes (a module, or a

@@ -171,29 +171,6 @@ class JourneyRules(WildActions[Layout]):
     def zone_name(self, zone: Any) -> str:
         return self.layout.zone_named(tuple(zone)).id
 
-    @staticmethod
-    def modifier_problem(number: int, action: str, modifier: Any) -> RuleViolation | None:
-        """Why ``modifier`` cannot change ``number`` with ``action`` (None: no modifier)."""
-        if modifier is None:
-            return None
-        if action != ASTRONAUT:
-            return RuleViolation(
-                "modifier_not_allowed",
-                f"Only an Astronaut action modifies the number, not {action}.",
-            )
-        if not isinstance(modifier, int) or modifier not in ASTRONAUT_SHIFTS:
-            return RuleViolation(
-                "modifier_out_of_range",
-                f"The Astronaut modifier goes from -2 to +2, not {modifier}.",
-            )
-        if not MIN_NUMBER <= number + modifier <= MAX_NUMBER:
-            return RuleViolation(
-                "number_out_of_range",
-                f"{number} {modifier:+d} = {number + modifier} is not a number you can write "
-                f"({MIN_NUMBER} to {MAX_NUMBER}).",
-            )
-        return None
-
     def _variants(self, number: int, action: str) -> list[int | None]:
         """The modifiers a pick may carry: none, and the Astronaut shifts that stay in range."""
         if action != ASTRONAUT:
@@ -224,26 +201,16 @@ class JourneyRules(WildActions[Layout]):
         marks = state.sheet_of(seat).marks
         return self._writes(state, self.open_spaces(marks, self.numbering_zones(marks)), wild=None)
 
-    def choice_options(self, state: GameState, seat: int) -> list[Option]:
-        """The writes as dealt (or the System Error), and the writes a wild action allows."""
-        options = list(super().choice_options(state, seat))
-        marks = state.sheet_of(seat).marks
-        wilds = self.available_wilds(marks)
-        if wilds:
-            candidates = self.open_spaces(marks, self.numbering_zones(marks))
-            options.extend(self._writes(state, candidates, wild=wilds[0]))
-        return options
+    def wild_writes(
+        self, state: GameState, candidates: list[tuple[str, int, int]], wild: str
+    ) -> list[Option]:
+        return self._writes(state, candidates, wild=wild)
 
     def check_write(self, state: GameState, seat: int, choice: Option) -> dict[str, Any]:
         marks = state.sheet_of(seat).marks
         index, combination = cards.chosen_combination(state.combinations, choice)
         space = choice.get("space")
-        action = combination.action
-        wild = choice.get("wild")
-        if wild is not None or choice.get("wild_action") is not None:
-            _raise(self.wild_problem(marks, wild, choice.get("wild_action")))
-            wild = wild or self.available_wilds(marks)[0]
-            action = choice["wild_action"]
+        wild, action = self.wild_and_action(marks, combination, choice)
         modifier = choice.get("modifier")
         _raise(self.modifier_problem(combination.number, action, modifier))
         number = combination.number + (modifier or 0)
@@ -263,14 +230,7 @@ class JourneyRules(WildActions[Layout]):
                     "a wild action that makes a number writable).",
                 )
             raise problem
-        written: dict[str, Any] = {
-            "combination": index, "space": space, "number": number, "action": action
-        }
-        if modifier is not None:
-            written["modifier"] = modifier
-        if wild is not None:
-            written["wild"] = wild
-        return written
+        return self.written(index, space, number, action, modifier=modifier, wild=wild)
 
     def score_effect(self, state: GameState, seat: int, option: Option) -> Any:
         """A write: the zone it completes (if any), whether the Astronaut action was used and
@@ -311,14 +271,6 @@ class JourneyRules(WildActions[Layout]):
         if marker is not None:
             rec.emit("mark", seat, element=marker, mark=CROSS)
             rec.emit("effects_pending", seat, source=marker, effects=[marker])
-
-    def cross_next(self, rec: Recorder, seat: int, track: tuple[str, ...]) -> str | None:
-        """Cross the next astronaut or planning symbol; every second one circles a wild."""
-        symbol = super().cross_next(rec, seat, track)
-        wild = self.layout.wild_reward.get(symbol) if symbol is not None else None
-        if wild is not None:
-            rec.emit("mark", seat, element=wild, mark=CIRCLE)
-        return symbol
 
     def deserved_multiplier(self, marks: Marks, robot: str) -> str | None:
         """The multiplier circling ``robot`` wins: the big one while it is unmarked, else the

@@ -299,18 +299,13 @@ class VirusRules(WildActions[Layout]):
     def check_write(self, state: GameState, seat: int, choice: Option) -> dict[str, Any]:
         marks = state.sheet_of(seat).marks
         index, combination = cards.chosen_combination(state.combinations, choice)
-        action = combination.action
-        wild = choice.get("wild")
-        if wild is not None or choice.get("wild_action") is not None:
-            _raise(self.wild_problem(marks, wild, choice.get("wild_action")))
-            wild = wild or self.available_wilds(marks)[0]
-            action = choice["wild_action"]
+        wild, action = self.wild_and_action(marks, combination, choice)
         modifier = choice.get("modifier")
         if wild is not None and action == ASTRONAUT and modifier is None:
             raise RuleViolation(
                 "modifier_required", "A wild action used as Astronaut changes the number: give a modifier."
             )
-        _raise(modifier_problem(combination.number, action, modifier))
+        _raise(self.modifier_problem(combination.number, action, modifier))
         number = combination.number + (modifier or 0)
         if choice.get("number", number) != number:
             raise RuleViolation(
@@ -321,23 +316,7 @@ class VirusRules(WildActions[Layout]):
         _raise(self.space_problem(marks, space))
         assert isinstance(space, str)
         _raise(self.placement_problem(marks, space, number))
-        written: dict[str, Any] = {
-            "combination": index, "space": space, "number": number, "action": action
-        }
-        if modifier is not None:
-            written["modifier"] = modifier
-        if wild is not None:
-            written["wild"] = wild
-        return written
-
-    def cross_next(self, rec: Recorder, seat: int, track: tuple[str, ...]) -> str | None:
-        """Cross the next symbol of a track; the second of an astronaut or planning pair
-        circles its wild action."""
-        symbol = super().cross_next(rec, seat, track)
-        wild = self.layout.wild_reward.get(symbol) if symbol is not None else None
-        if wild is not None:
-            rec.emit("mark", seat, element=wild, mark=CIRCLE)
-        return symbol
+        return self.written(index, space, number, action, modifier=modifier, wild=wild)
 
     def score_effect(self, state: GameState, seat: int, option: Option) -> Any:
         """A number or an X adds a numbered space to its quarter (worth its energies): its
@@ -788,27 +767,6 @@ def quarter_points(marks: Marks, quarter: Quarter) -> int:
 def all_marked(marks: Marks, elements: frozenset[str]) -> bool:
     """Every one of ``elements`` is marked (compared as sets, at C speed)."""
     return marks.keys() >= elements
-
-
-def modifier_problem(number: int, action: str, modifier: Any) -> RuleViolation | None:
-    """Why ``modifier`` cannot change ``number`` with ``action`` (None: no modifier)."""
-    if modifier is None:
-        return None
-    if action != ASTRONAUT:
-        return RuleViolation(
-            "modifier_not_allowed", f"Only an Astronaut action modifies the number, not {action}."
-        )
-    if not isinstance(modifier, int) or modifier not in ASTRONAUT_SHIFTS:
-        return RuleViolation(
-            "modifier_out_of_range", f"The Astronaut modifier goes from -2 to +2, not {modifier!r}."
-        )
-    if not MIN_NUMBER <= number + modifier <= MAX_NUMBER:
-        return RuleViolation(
-            "number_out_of_range",
-            f"{number} {modifier:+d} = {number + modifier} is not a number you can write "
-            f"({MIN_NUMBER} to {MAX_NUMBER}).",
-        )
-    return None
 
 
 def _numbered(value: Any) -> bool:
