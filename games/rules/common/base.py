@@ -41,6 +41,7 @@ from games.rules.core.sheet import (
     CROSS,
     MAX_NUMBER,
     MIN_NUMBER,
+    Mark,
     Marks,
     X,
     all_filled,
@@ -596,6 +597,17 @@ class Adventure(Generic[L]):
                 "illegal_choice", f"{step} is resolved with {expected!r} or a skip, not {action!r}."
             )
         self.settle(rec, seat)
+
+    def use_on(
+        self, rec: Recorder, seat: int, step: str, target: Any, problem: RuleViolation | None, *,
+        outcome: str, mark: Mark,
+    ) -> None:
+        """A step used on ``target``: refused with ``problem`` when there is one, else resolved
+        naming ``target``, which is marked with ``mark``."""
+        if problem is not None:
+            raise problem
+        self.resolve_step(rec, seat, step, outcome=outcome, target=target)
+        rec.emit("mark", seat, element=target, mark=mark)
 
     def resolve_step(self, rec: Recorder, seat: int, step: str, *, outcome: str, target: Any) -> None:
         """Record that a waiting step is done with, and how."""

@@ -73,6 +73,24 @@ class WildActions(Adventure[W]):
             raise problem
         return wild or self.available_wilds(marks)[0], choice["wild_action"]
 
+    def modified_number(
+        self, index: int, combination: Combination, action: str, choice: Option
+    ) -> tuple[int | None, int]:
+        """The Astronaut modifier a pick of combination ``index`` playing ``action`` carries
+        (None: none) and the number it writes; refused when the modifier does not fit or the pick
+        names another number."""
+        modifier = choice.get("modifier")
+        problem = self.modifier_problem(combination.number, action, modifier)
+        if problem is not None:
+            raise problem
+        number = combination.number + (modifier or 0)
+        if choice.get("number", number) != number:
+            raise RuleViolation(
+                "number_not_in_combination",
+                f"Combination {index} with this pick writes {number}, not {choice.get('number')!r}.",
+            )
+        return modifier, number
+
     @staticmethod
     def modifier_problem(number: int, action: str, modifier: Any) -> RuleViolation | None:
         """Why ``modifier`` cannot change ``number`` with ``action`` (None: no modifier)."""

@@ -279,17 +279,15 @@ class ColonyRules(Adventure[Layout]):
 
         def use(rec: Recorder, seat: int, step: str, choice: Option) -> None:
             target = choice.get(key)
-            _raise(problem(rec.sheet(seat).marks, rec.seat(seat).turn_choice["space"], target))
-            self.resolve_step(rec, seat, step, outcome="circled", target=target)
-            rec.emit("mark", seat, element=target, mark=CIRCLE)
+            refusal = problem(rec.sheet(seat).marks, rec.seat(seat).turn_choice["space"], target)
+            self.use_on(rec, seat, step, target, refusal, outcome="circled", mark=CIRCLE)
 
         return use
 
     def _draw_tunnel(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
         tunnel = choice.get("tunnel")
-        _raise(self.tunnel_problem(rec.sheet(seat).marks, tunnel))
-        self.resolve_step(rec, seat, step, outcome="drawn", target=tunnel)
-        rec.emit("mark", seat, element=tunnel, mark=LINE)
+        problem = self.tunnel_problem(rec.sheet(seat).marks, tunnel)
+        self.use_on(rec, seat, step, tunnel, problem, outcome="drawn", mark=LINE)
         self._circle_antennas(rec, seat)
 
     def _energy_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:

@@ -246,9 +246,8 @@ class DomeRules(Adventure[Layout]):
     def _circle_tower_symbol(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
         symbol = choice.get("symbol")
         space = rec.seat(seat).turn_choice["space"]
-        _raise(self.tower_symbol_problem(rec.sheet(seat).marks, self.step_action(step), space, symbol))
-        self.resolve_step(rec, seat, step, outcome="circled", target=symbol)
-        rec.emit("mark", seat, element=symbol, mark=CIRCLE)
+        problem = self.tower_symbol_problem(rec.sheet(seat).marks, self.step_action(step), space, symbol)
+        self.use_on(rec, seat, step, symbol, problem, outcome="circled", mark=CIRCLE)
 
     def buildable(self, marks: Marks) -> list[str]:
         """The unbuilt elements of the chain at one of its ends or beside a built element."""

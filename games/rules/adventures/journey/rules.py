@@ -211,14 +211,7 @@ class JourneyRules(WildActions[Layout]):
         index, combination = cards.chosen_combination(state.combinations, choice)
         space = choice.get("space")
         wild, action = self.wild_and_action(marks, combination, choice)
-        modifier = choice.get("modifier")
-        _raise(self.modifier_problem(combination.number, action, modifier))
-        number = combination.number + (modifier or 0)
-        if choice.get("number", number) != number:
-            raise RuleViolation(
-                "number_not_in_combination",
-                f"Combination {index} with this pick writes {number}, not {choice.get('number')}.",
-            )
+        modifier, number = self.modified_number(index, combination, action, choice)
         _raise(self.space_problem(marks, space))
         assert isinstance(space, str)
         problem = self.placement_problem(marks, space, number)

@@ -183,9 +183,8 @@ class MineRules(Adventure[Layout]):
     def _circle_gap_symbol(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
         symbol = choice.get("symbol")
         space = rec.seat(seat).turn_choice["space"]
-        _raise(self.gap_symbol_problem(rec.sheet(seat).marks, self.step_action(step), space, symbol))
-        self.resolve_step(rec, seat, step, outcome="circled", target=symbol)
-        rec.emit("mark", seat, element=symbol, mark=CIRCLE)
+        problem = self.gap_symbol_problem(rec.sheet(seat).marks, self.step_action(step), space, symbol)
+        self.use_on(rec, seat, step, symbol, problem, outcome="circled", mark=CIRCLE)
 
     def _factory_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
         action = self.step_action(step)

@@ -300,18 +300,11 @@ class VirusRules(WildActions[Layout]):
         marks = state.sheet_of(seat).marks
         index, combination = cards.chosen_combination(state.combinations, choice)
         wild, action = self.wild_and_action(marks, combination, choice)
-        modifier = choice.get("modifier")
-        if wild is not None and action == ASTRONAUT and modifier is None:
+        if wild is not None and action == ASTRONAUT and choice.get("modifier") is None:
             raise RuleViolation(
                 "modifier_required", "A wild action used as Astronaut changes the number: give a modifier."
             )
-        _raise(self.modifier_problem(combination.number, action, modifier))
-        number = combination.number + (modifier or 0)
-        if choice.get("number", number) != number:
-            raise RuleViolation(
-                "number_not_in_combination",
-                f"Combination {index} with this pick writes {number}, not {choice.get('number')!r}.",
-            )
+        modifier, number = self.modified_number(index, combination, action, choice)
         space = choice.get("space")
         _raise(self.space_problem(marks, space))
         assert isinstance(space, str)
@@ -404,9 +397,8 @@ class VirusRules(WildActions[Layout]):
 
     def _close(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
         walkway = choice.get("walkway")
-        _raise(self.walkway_problem(rec.sheet(seat).marks, walkway))
-        self.resolve_step(rec, seat, step, outcome="used", target=walkway)
-        rec.emit("mark", seat, element=walkway, mark=LINE)
+        problem = self.walkway_problem(rec.sheet(seat).marks, walkway)
+        self.use_on(rec, seat, step, walkway, problem, outcome="used", mark=LINE)
 
     def _planning(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
         self.write_x(rec, seat, step, choice, outcome="used")
