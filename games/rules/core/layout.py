@@ -68,7 +68,7 @@ class SheetLayout:
         tracks = [
             row
             for track in self.raw.get("tracks", [])
-            for row in fresh(track["id"], [_box_id(box) for box in track.get("boxes", [])])
+            for row in fresh(track["id"], list(track_boxes(track)))
         ]
         tracks += fresh("system errors", list(self.error_boxes))
         kinds: dict[str, list[str]] = {}
@@ -111,6 +111,7 @@ class WildLayout(SheetLayout):
         raise NotImplementedError
 
 
-def _box_id(box: Any) -> str:
-    """A track's box as the data lists it: its id, or an object with its id."""
-    return str(box["id"]) if isinstance(box, dict) else str(box)
+def track_boxes(track: dict[str, Any]) -> tuple[str, ...]:
+    """A track's boxes in the order its data lists them, by id (the data gives a box as its id,
+    or as an object with its id)."""
+    return tuple(str(box["id"]) if isinstance(box, dict) else str(box) for box in track.get("boxes", ()))

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from games.rules.core.layout import SheetLayout
+from games.rules.core.layout import SheetLayout, track_boxes
 from games.rules.core.schematic import MARKS, ZONE, Area, Row, Schematic
 from games.rules.core.sheet import Marks
 
@@ -189,11 +189,7 @@ class Layout(SheetLayout):
     def tracks(self) -> dict[str, Track]:
         """Every track of both panels by id (``S.plant``, ``N.grey``, ``S.error``...)."""
         return {
-            raw["id"]: Track(
-                raw["id"],
-                tuple(box["id"] for box in raw["boxes"]),
-                tuple(raw["value_by_crossed_count"]),
-            )
+            raw["id"]: Track(raw["id"], track_boxes(raw), tuple(raw["value_by_crossed_count"]))
             for raw in self.raw["tracks"]
         }
 

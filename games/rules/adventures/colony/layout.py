@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
 
-from games.rules.core.layout import SheetLayout
+from games.rules.core.layout import SheetLayout, track_boxes
 from games.rules.core.schematic import Schematic
 from games.rules.core.sheet import Marks, first_unmarked
 
@@ -209,11 +209,7 @@ class Layout(SheetLayout):
     def tracks(self) -> dict[str, Track]:
         """The crossable tracks with a value: plants, water, antennas, planning."""
         return {
-            raw["id"]: Track(
-                raw["id"],
-                tuple(box["id"] for box in raw["boxes"]),
-                tuple(int(v) for v in raw["values_by_boxes_crossed"]),
-            )
+            raw["id"]: Track(raw["id"], track_boxes(raw), tuple(map(int, raw["values_by_boxes_crossed"])))
             for raw in self.raw["tracks"]
             if "values_by_boxes_crossed" in raw
         }
@@ -236,7 +232,7 @@ class Layout(SheetLayout):
     @cached_property
     def astronaut_symbols(self) -> tuple[str, ...]:
         raw = next(t for t in self.raw["tracks"] if t["id"] == "track.astronauts")
-        return tuple(box["id"] for box in raw["boxes"])
+        return track_boxes(raw)
 
     @cached_property
     def astronaut_awards(self) -> tuple[int, ...]:

@@ -6,7 +6,7 @@ from functools import cached_property
 from itertools import pairwise
 from typing import Any
 
-from games.rules.core.layout import SheetLayout
+from games.rules.core.layout import SheetLayout, track_boxes
 
 
 @dataclass(frozen=True)
@@ -59,11 +59,11 @@ class Layout(SheetLayout):
 
     @cached_property
     def error_boxes(self) -> tuple[str, ...]:
-        return tuple(box["id"] for box in self._track("error_row")["boxes"])
+        return track_boxes(self._track("error_row"))
 
     @cached_property
     def tiebreak_rockets(self) -> tuple[str, ...]:
-        return tuple(box["id"] for box in self._track("tiebreak_rockets")["boxes"])
+        return track_boxes(self._track("tiebreak_rockets"))
 
     @property
     def error_penalty(self) -> int:

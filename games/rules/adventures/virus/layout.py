@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from games.rules.core.layout import WildLayout
+from games.rules.core.layout import WildLayout, track_boxes
 from games.rules.core.sheet import CIRCLE, Marks
 
 
@@ -254,7 +254,7 @@ def _track(raw: dict[str, Any]) -> Track:
         for row in raw["rows"]
     }
     return Track(
-        symbols=tuple(box["id"] for box in raw["boxes"]),
+        symbols=track_boxes(raw),
         rows=rows,
         activations={box["id"]: box["virus_activation"] for box in raw["boxes"] if "virus_activation" in box},
         propagations={
