@@ -34,6 +34,11 @@ class SheetLayout:
         """The numbering zones of the data file, each as its spaces in ascending order."""
         return [tuple(zone["spaces"]) for zone in self.raw["zones"]]
 
+    def joins(self, kind: str) -> dict[str, tuple[str, str]]:
+        """The elements of ``kind`` that join two others (tunnels, airlocks), each with the two
+        it joins."""
+        return {e["id"]: (e["links"][0], e["links"][1]) for e in self.raw["elements"] if e["kind"] == kind}
+
     @cached_property
     def markable(self) -> frozenset[str]:
         """The ids a setup modifier may mark besides the numbering spaces."""

@@ -35,14 +35,22 @@ class Planet:
     id: str
     type: str
     accepts: frozenset[int]
-    low: int
-    high: int
     spaces: tuple[str, ...]
     moon: tuple[str, ...]
     flag: str
     done: str
     plants: tuple[str, ...]
     waters: tuple[str, ...]
+
+    @cached_property
+    def low(self) -> int:
+        """The lowest number the planet accepts."""
+        return min(self.accepts)
+
+    @cached_property
+    def high(self) -> int:
+        """The highest number the planet accepts."""
+        return max(self.accepts)
 
     def next_space(self, marks: Marks) -> str | None:
         """The first empty space, where the next insignia goes."""
@@ -104,8 +112,6 @@ class Layout(SheetLayout):
                 id=raw["id"],
                 type=raw["type"],
                 accepts=frozenset(raw["accepts"]),
-                low=min(raw["accepts"]),
-                high=max(raw["accepts"]),
                 spaces=tuple(raw["spaces"]),
                 moon=tuple(raw["moon"]),
                 flag=raw["flag"],

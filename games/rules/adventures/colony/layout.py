@@ -166,11 +166,7 @@ class Layout(SheetLayout):
     @cached_property
     def tunnels(self) -> dict[str, tuple[str, str]]:
         """Each of the 60 tunnel segments and the two buildings it joins."""
-        return {
-            e["id"]: (e["links"][0], e["links"][1])
-            for e in self.raw["elements"]
-            if e["kind"] == "tunnel"
-        }
+        return self.joins("tunnel")
 
     @cached_property
     def prebuilt_tunnels(self) -> frozenset[str]:

@@ -227,8 +227,7 @@ class ColonyRules(Adventure[Layout]):
         if not any(end in connected for end in self.layout.tunnels[tunnel]):
             return RuleViolation(
                 "tunnel_not_connected",
-                f"{tunnel} touches no building linked to the rocket: a new tunnel extends the "
-                "network.",
+                f"{tunnel} touches no building linked to the rocket: a new tunnel extends the network.",
             )
         return None
 

@@ -111,11 +111,7 @@ class Layout(WildLayout):
     @cached_property
     def airlocks(self) -> dict[str, tuple[str, str]]:
         """Every airlock with the two blocks it joins."""
-        return {
-            e["id"]: (e["links"][0], e["links"][1])
-            for e in self.raw["elements"]
-            if e["kind"] == "airlock"
-        }
+        return self.joins("airlock")
 
     @cached_property
     def airlock_set(self) -> frozenset[str]:
