@@ -40,6 +40,20 @@ class SheetLayout:
         return {e["id"]: (e["links"][0], e["links"][1]) for e in self.raw["elements"] if e["kind"] == kind}
 
     @cached_property
+    def zone_spaces_by_id(self) -> dict[str, tuple[str, ...]]:
+        """The numbering zones of the data file by id, each as its spaces in ascending order."""
+        return {zone["id"]: tuple(zone["spaces"]) for zone in self.raw["zones"]}
+
+    @cached_property
+    def track_data(self) -> dict[str, dict[str, Any]]:
+        """The tracks of the data file by id, as it gives them."""
+        return {track["id"]: track for track in self.raw.get("tracks", [])}
+
+    def boxes_of(self, track_id: str) -> tuple[str, ...]:
+        """The boxes of a track of the data file, in order."""
+        return track_boxes(self.track_data[track_id])
+
+    @cached_property
     def markable(self) -> frozenset[str]:
         """The ids a setup modifier may mark besides the numbering spaces."""
         return frozenset(self.elements)

@@ -98,7 +98,7 @@ class Layout(SheetLayout):
     @cached_property
     def zones(self) -> dict[str, tuple[str, ...]]:
         """The 12 zones (rows, then columns), spaces in ascending order."""
-        return {zone["id"]: tuple(zone["spaces"]) for zone in self.raw["zones"]}
+        return self.zone_spaces_by_id
 
     def zones_of(self, space: str) -> tuple[str, ...]:
         """The row zone and the column zone of a space."""

@@ -53,7 +53,7 @@ class Layout(SheetLayout):
     @cached_property
     def skyscrapers(self) -> dict[str, tuple[str, ...]]:
         """Each skyscraper's levels, bottom to top (the ascending direction)."""
-        return {zone["id"]: tuple(zone["spaces"]) for zone in self.raw["zones"]}
+        return self.zone_spaces_by_id
 
     @cached_property
     def start_levels(self) -> frozenset[str]:

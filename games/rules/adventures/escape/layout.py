@@ -3,7 +3,6 @@ greenhouses, the airlocks between them, reactors, plants, water tanks, robot spa
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
 
 from games.rules.core.layout import WildLayout
 from games.rules.core.sheet import CIRCLE, Marks
@@ -58,7 +57,7 @@ class Layout(WildLayout):
     @cached_property
     def ships(self) -> dict[str, tuple[str, ...]]:
         """The six ships from the bottom, each its spaces left to right (one ascending zone)."""
-        return {zone["id"]: tuple(zone["spaces"]) for zone in self.raw["zones"]}
+        return self.zone_spaces_by_id
 
     @cached_property
     def blocks(self) -> dict[str, Block]:
@@ -187,30 +186,26 @@ class Layout(WildLayout):
     # --- tracks -------------------------------------------------------------------------
 
     @cached_property
-    def tracks(self) -> dict[str, dict[str, Any]]:
-        return {track["id"]: track for track in self.raw["tracks"]}
-
-    @cached_property
     def astronaut_track(self) -> tuple[str, ...]:
-        return tuple(self.tracks["astronauts"]["boxes"])
+        return self.boxes_of("astronauts")
 
     @cached_property
     def wild_reward(self) -> dict[str, str]:
         """The wild action circled by crossing an astronaut symbol."""
-        return dict(self.tracks["astronauts"]["rewards"])
+        return dict(self.track_data["astronauts"]["rewards"])
 
     @cached_property
     def wilds(self) -> tuple[str, ...]:
-        return tuple(self.tracks["wild_actions"]["boxes"])
+        return self.boxes_of("wild_actions")
 
     @cached_property
     def planning_boxes(self) -> tuple[str, ...]:
-        return tuple(self.tracks["planning"]["boxes"])
+        return self.boxes_of("planning")
 
     @cached_property
     def planning_penalty(self) -> tuple[int, ...]:
         """Points lost by the number of planning boxes crossed."""
-        return tuple(self.tracks["planning"]["penalty_by_crossed_count"])
+        return tuple(self.track_data["planning"]["penalty_by_crossed_count"])
 
     @cached_property
     def error_boxes(self) -> tuple[str, ...]:

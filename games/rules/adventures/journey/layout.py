@@ -3,7 +3,6 @@ positions, the playing zones walls cut it into, water tanks, stations, and the t
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
 
 from games.rules.core.layout import WildLayout
 from games.rules.core.sheet import Marks
@@ -66,13 +65,10 @@ class Layout(WildLayout):
         """The water tank carried by each tank space."""
         return {s["id"]: s["water_tank"] for s in self.raw["spaces"] if s["water_tank"]}
 
-    def _track(self, track_id: str) -> dict[str, Any]:
-        return next(track for track in self.raw["tracks"] if track["id"] == track_id)
-
     @cached_property
     def tanks(self) -> tuple[str, ...]:
         """The 12 tanks in their order along the trajectory."""
-        return tuple(self._track("track.water")["boxes"])
+        return self.boxes_of("track.water")
 
     @cached_property
     def tank_value(self) -> dict[str, int]:
@@ -113,33 +109,33 @@ class Layout(WildLayout):
 
     @cached_property
     def energies(self) -> tuple[str, ...]:
-        return tuple(self._track("track.energy")["boxes"])
+        return self.boxes_of("track.energy")
 
     @cached_property
     def marker_completed_by(self) -> dict[str, str]:
         """The wall marker of each pair, by the pair's second (lower) energy."""
-        return {lower: marker for _, lower, marker in self._track("track.energy")["pairs"]}
+        return {lower: marker for _, lower, marker in self.track_data["track.energy"]["pairs"]}
 
     @cached_property
     def astronaut_track(self) -> tuple[str, ...]:
-        return tuple(self._track("track.astronaut")["boxes"])
+        return self.boxes_of("track.astronaut")
 
     @cached_property
     def planning_track(self) -> tuple[str, ...]:
-        return tuple(self._track("track.planning")["boxes"])
+        return self.boxes_of("track.planning")
 
     @cached_property
     def wild_reward(self) -> dict[str, str]:
         """The wild action circled by crossing each astronaut or planning symbol, if any."""
         return {
-            **self._track("track.astronaut")["rewards"],
-            **self._track("track.planning")["rewards"],
+            **self.track_data["track.astronaut"]["rewards"],
+            **self.track_data["track.planning"]["rewards"],
         }
 
     @cached_property
     def wilds(self) -> tuple[str, ...]:
         """The six wild actions, in the order they are spent."""
-        return tuple(self._track("track.wild")["boxes"])
+        return self.boxes_of("track.wild")
 
     @cached_property
     def error_boxes(self) -> tuple[str, ...]:
@@ -158,7 +154,7 @@ class Layout(WildLayout):
     @cached_property
     def most_zones_awards(self) -> tuple[int, ...]:
         """Points of ranks 1, 2, 3 for the most complete zones."""
-        return tuple(self._track("track.most_zones")["values"])
+        return tuple(self.track_data["track.most_zones"]["values"])
 
     @cached_property
     def printed_marks(self) -> Marks:

@@ -6,7 +6,7 @@ from functools import cached_property
 from itertools import pairwise
 from typing import Any
 
-from games.rules.core.layout import SheetLayout, track_boxes
+from games.rules.core.layout import SheetLayout
 
 
 @dataclass(frozen=True)
@@ -32,20 +32,17 @@ class Layout(SheetLayout):
     def inactive_rockets(self) -> tuple[dict[str, Any], ...]:
         return tuple(e for e in self.raw["elements"] if e["kind"] == "inactive_rocket")
 
-    def _track(self, track_id: str) -> dict[str, Any]:
-        return next(track for track in self.raw["tracks"] if track["id"] == track_id)
-
     @cached_property
     def column_rockets(self) -> tuple[str, ...]:
         """The 31 rockets of the scoring column in crossing order (bottom line first)."""
-        boxes = self._track("rocket_column")["boxes"]
+        boxes = self.track_data["rocket_column"]["boxes"]
         return tuple(box["id"] for box in boxes if box["kind"] == "rocket")
 
     @cached_property
     def score_box_after(self) -> dict[str, str]:
         """The score box crossed with the last rocket of each line (the 150 box, after the
         135 box, ends no line and is never crossed)."""
-        boxes = self._track("rocket_column")["boxes"]
+        boxes = self.track_data["rocket_column"]["boxes"]
         ends = {}
         for before, box in pairwise(boxes):
             if box["kind"] == "score_box" and before["kind"] == "rocket":
@@ -59,11 +56,11 @@ class Layout(SheetLayout):
 
     @cached_property
     def error_boxes(self) -> tuple[str, ...]:
-        return track_boxes(self._track("error_row"))
+        return self.boxes_of("error_row")
 
     @cached_property
     def tiebreak_rockets(self) -> tuple[str, ...]:
-        return track_boxes(self._track("tiebreak_rockets"))
+        return self.boxes_of("tiebreak_rockets")
 
     @property
     def error_penalty(self) -> int:

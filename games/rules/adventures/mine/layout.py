@@ -15,7 +15,7 @@ class Layout(SheetLayout):
 
     @cached_property
     def levels(self) -> dict[str, tuple[str, ...]]:
-        return {zone["id"]: tuple(zone["spaces"]) for zone in self.raw["zones"]}
+        return self.zone_spaces_by_id
 
     @cached_property
     def columns(self) -> tuple[dict[str, Any], ...]:

@@ -170,31 +170,27 @@ class Layout(WildLayout):
         )
 
     @cached_property
-    def tracks(self) -> dict[str, dict[str, Any]]:
-        return {track["id"]: track for track in self.raw["tracks"]}
-
-    @cached_property
     def plant_track(self) -> Track:
-        return _track(self.tracks["plant_track"])
+        return _track(self.track_data["plant_track"])
 
     @cached_property
     def water_track(self) -> Track:
-        return _track(self.tracks["water_track"])
+        return _track(self.track_data["water_track"])
 
     @cached_property
     def astronaut_track(self) -> tuple[str, ...]:
-        return tuple(self.tracks["astronaut_track"]["boxes"])
+        return self.boxes_of("astronaut_track")
 
     @cached_property
     def planning_track(self) -> tuple[str, ...]:
-        return tuple(self.tracks["planning_track"]["boxes"])
+        return self.boxes_of("planning_track")
 
     @cached_property
     def wilds(self) -> tuple[str, ...]:
         """The six wild actions: the astronaut ones, then the planning ones."""
         return (
-            *self.tracks["astronaut_track"]["wilds"],
-            *self.tracks["planning_track"]["wilds"],
+            *self.track_data["astronaut_track"]["wilds"],
+            *self.track_data["planning_track"]["wilds"],
         )
 
     @cached_property
@@ -206,7 +202,7 @@ class Layout(WildLayout):
 
     @cached_property
     def error_boxes(self) -> tuple[str, ...]:
-        return tuple(self.tracks["system_errors"]["boxes"])
+        return self.boxes_of("system_errors")
 
     @cached_property
     def error_penalty(self) -> tuple[int, ...]:
