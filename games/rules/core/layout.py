@@ -49,10 +49,6 @@ class SheetLayout:
         """The tracks of the data file by id, as it gives them."""
         return {track["id"]: track for track in self.raw.get("tracks", [])}
 
-    def boxes_of(self, track_id: str) -> tuple[str, ...]:
-        """The boxes of a track of the data file, in order."""
-        return track_boxes(self.track_data[track_id])
-
     @cached_property
     def markable(self) -> frozenset[str]:
         """The ids a setup modifier may mark besides the numbering spaces."""

@@ -187,7 +187,7 @@ class Layout(WildLayout):
 
     @cached_property
     def astronaut_track(self) -> tuple[str, ...]:
-        return self.boxes_of("astronauts")
+        return tuple(self.track_data["astronauts"]["boxes"])
 
     @cached_property
     def wild_reward(self) -> dict[str, str]:
@@ -196,11 +196,11 @@ class Layout(WildLayout):
 
     @cached_property
     def wilds(self) -> tuple[str, ...]:
-        return self.boxes_of("wild_actions")
+        return tuple(self.track_data["wild_actions"]["boxes"])
 
     @cached_property
     def planning_boxes(self) -> tuple[str, ...]:
-        return self.boxes_of("planning")
+        return tuple(self.track_data["planning"]["boxes"])
 
     @cached_property
     def planning_penalty(self) -> tuple[int, ...]:

@@ -68,7 +68,7 @@ class Layout(WildLayout):
     @cached_property
     def tanks(self) -> tuple[str, ...]:
         """The 12 tanks in their order along the trajectory."""
-        return self.boxes_of("track.water")
+        return tuple(self.track_data["track.water"]["boxes"])
 
     @cached_property
     def tank_value(self) -> dict[str, int]:
@@ -109,7 +109,7 @@ class Layout(WildLayout):
 
     @cached_property
     def energies(self) -> tuple[str, ...]:
-        return self.boxes_of("track.energy")
+        return tuple(self.track_data["track.energy"]["boxes"])
 
     @cached_property
     def marker_completed_by(self) -> dict[str, str]:
@@ -118,11 +118,11 @@ class Layout(WildLayout):
 
     @cached_property
     def astronaut_track(self) -> tuple[str, ...]:
-        return self.boxes_of("track.astronaut")
+        return tuple(self.track_data["track.astronaut"]["boxes"])
 
     @cached_property
     def planning_track(self) -> tuple[str, ...]:
-        return self.boxes_of("track.planning")
+        return tuple(self.track_data["track.planning"]["boxes"])
 
     @cached_property
     def wild_reward(self) -> dict[str, str]:
@@ -135,7 +135,7 @@ class Layout(WildLayout):
     @cached_property
     def wilds(self) -> tuple[str, ...]:
         """The six wild actions, in the order they are spent."""
-        return self.boxes_of("track.wild")
+        return tuple(self.track_data["track.wild"]["boxes"])
 
     @cached_property
     def error_boxes(self) -> tuple[str, ...]:

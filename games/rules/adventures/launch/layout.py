@@ -6,7 +6,7 @@ from functools import cached_property
 from itertools import pairwise
 from typing import Any
 
-from games.rules.core.layout import SheetLayout
+from games.rules.core.layout import SheetLayout, track_boxes
 
 
 @dataclass(frozen=True)
@@ -56,11 +56,11 @@ class Layout(SheetLayout):
 
     @cached_property
     def error_boxes(self) -> tuple[str, ...]:
-        return self.boxes_of("error_row")
+        return track_boxes(self.track_data["error_row"])
 
     @cached_property
     def tiebreak_rockets(self) -> tuple[str, ...]:
-        return self.boxes_of("tiebreak_rockets")
+        return track_boxes(self.track_data["tiebreak_rockets"])
 
     @property
     def error_penalty(self) -> int:

@@ -179,11 +179,11 @@ class Layout(WildLayout):
 
     @cached_property
     def astronaut_track(self) -> tuple[str, ...]:
-        return self.boxes_of("astronaut_track")
+        return tuple(self.track_data["astronaut_track"]["boxes"])
 
     @cached_property
     def planning_track(self) -> tuple[str, ...]:
-        return self.boxes_of("planning_track")
+        return tuple(self.track_data["planning_track"]["boxes"])
 
     @cached_property
     def wilds(self) -> tuple[str, ...]:
@@ -202,7 +202,7 @@ class Layout(WildLayout):
 
     @cached_property
     def error_boxes(self) -> tuple[str, ...]:
-        return self.boxes_of("system_errors")
+        return tuple(self.track_data["system_errors"]["boxes"])
 
     @cached_property
     def error_penalty(self) -> tuple[int, ...]:
