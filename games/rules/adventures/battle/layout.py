@@ -110,8 +110,8 @@ class Layout(SheetLayout):
         return {
             raw["id"]: Planet(
                 id=raw["id"],
-                type=raw["type"],
                 accepts=frozenset(raw["accepts"]),
+                type=raw["type"],
                 spaces=tuple(raw["spaces"]),
                 moon=tuple(raw["moon"]),
                 flag=raw["flag"],
