@@ -19,9 +19,9 @@
 Code outside ``games.rules`` reads the rules through this module only (an import-linter
 contract): besides the decider, it finds here the playable adventures (``PLAYABLE``), the event
 kinds and their checks, the phases, the missions' letters and boxes, ASTRA's opponents, a sheet's
-marks and schematic, and four modules used as namespaces: ``bots`` (the legal-move players),
-``data`` (the rules data files), ``narration`` (events told in words) and ``snapshots`` (a state
-as JSON, for the snapshot cache).
+marks and schematic, bot self-play (``simulate``), and four modules used as namespaces: ``bots``
+(the legal-move players), ``data`` (the rules data files), ``narration`` (events told in words)
+and ``snapshots`` (a state as JSON, for the snapshot cache).
 """
 
 from collections.abc import Iterable
