@@ -4,7 +4,8 @@ import json
 import random
 
 from bench.timing import best_of
-from games.rules import bots, engine
+from games.rules import engine
+from games.rules.engine import bots
 
 
 def main() -> None:

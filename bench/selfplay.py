@@ -10,8 +10,7 @@ import random
 import time
 
 from bench.timing import best_of
-from games.rules import bots
-from games.rules.adventures import PLAYABLE
+from games.rules.engine import PLAYABLE, bots
 
 PLAYERS = 4
 

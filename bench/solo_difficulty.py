@@ -10,9 +10,7 @@ import argparse
 import random
 import statistics
 
-from games.rules import bots
-from games.rules.adventures import PLAYABLE
-from games.rules.turn import result_event
+from games.rules.engine import PLAYABLE, bots, result_event
 
 LEVELS = range(1, 9)
 

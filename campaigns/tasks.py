@@ -1,6 +1,6 @@
 """Celery tasks of campaigns. Each is idempotent: it reads the log before it appends.
 
-`end_chapter` follows the result of a chapter's game (moon/followups.py; ``games.services.
+`end_chapter` follows the result of a chapter's game (campaigns/followups.py; ``games.services.
 score_game`` schedules it after every run, also a run that finds the game scored already);
 `play_bot_choice` follows campaign events after which the campaign waits for a bot seat's
 choice, with the log's version then. Each acknowledges its message only once it has run and is

@@ -2,7 +2,7 @@
 
 Services hand ``after_commit`` the kinds of the events they appended, with what the state they
 lead to leaves to workers (``ASTRA_DUE``, ``BOTS_TO_PLAY``, ``BOT_TO_CHOOSE``). What each sets
-off is one table, ``FOLLOW_UPS`` in moon/followups.py (named by the ``FOLLOW_UPS`` setting),
+off is one table, ``FOLLOW_UPS`` in campaigns/followups.py (named by the ``FOLLOW_UPS`` setting),
 read here when work is first scheduled: the table imports the tasks, so that services never
 import tasks and the apps never import those built on them.
 """

@@ -22,9 +22,8 @@ from django.utils.html import format_html
 
 from games import history, review
 from games.models import Event, Game, Seat
-from games.rules import engine, narration
-from games.rules.adventures import PLAYABLE
-from games.rules.events import KINDS
+from games.rules import engine
+from games.rules.engine import KINDS, PLAYABLE, narration
 
 ADVENTURE_NAMES = {number: rules.name for number, rules in PLAYABLE.items()}
 

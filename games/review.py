@@ -15,7 +15,8 @@ from typing import Any
 
 from games import snapshots
 from games.models import Event, Game
-from games.rules import engine, narration
+from games.rules import engine
+from games.rules.engine import narration
 from games.sheet_svg import sheet_svg
 
 TURN_STARTED = "turn_started"

@@ -14,9 +14,8 @@ from eventstore.errors import Conflict, Invalid, NotFound
 from games import hot_queries, lobby, snapshots
 from games.models import Event, Game, Seat, TableSeat
 from games.rules import engine
+from games.rules.engine import MISSION_BOX, GameState
 from games.rules.engine import Event as EngineEvent
-from games.rules.engine import GameState
-from games.rules.missions import MISSION_BOX
 
 MAX_PAGE = 500
 WAIT: dict[str, Any] = {"kind": "wait", "sheet": None, "options": [], "can_undo": False, "can_confirm": False}

@@ -21,9 +21,9 @@ from eventstore import followups, store
 from eventstore.errors import Conflict, Invalid
 from games import lobby, snapshots
 from games.models import Event, Game, Seat
-from games.rules import bots, engine
+from games.rules import engine
 from games.rules.engine import Event as EngineEvent
-from games.rules.engine import GameState
+from games.rules.engine import GameState, bots
 
 logger = logging.getLogger(__name__)
 

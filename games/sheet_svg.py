@@ -20,8 +20,7 @@ from collections.abc import Iterator, Mapping
 from html import escape
 from typing import Any
 
-from games.rules.schematic import ZONE, Area, Row, Schematic
-from games.rules.sheet import CIRCLE, CROSS, LINE, Mark, X
+from games.rules.engine import CIRCLE, CROSS, LINE, ZONE, Area, Mark, Row, Schematic, X
 
 CELL = 30  # a box's side
 PITCH = 34  # from one cell to the next

@@ -13,8 +13,8 @@ from django.utils import timezone
 from eventstore import store
 from games import hot_queries
 from games.models import Event, Game, GameSnapshot
-from games.rules import engine, snapshots
-from games.rules.engine import GameState
+from games.rules import engine
+from games.rules.engine import GameState, snapshots
 
 EVENT_FIELDS = ("seq", "kind", "version", "seat", "turn", "data")
 

@@ -44,7 +44,7 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
 
 # What committed events set off: one table (eventstore/followups.py reads it).
-FOLLOW_UPS = "moon.followups.FOLLOW_UPS"
+FOLLOW_UPS = "campaigns.followups.FOLLOW_UPS"
 
 INSTALLED_APPS = [
     "django.contrib.admin",

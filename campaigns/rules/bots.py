@@ -1,4 +1,4 @@
-"""Bot seats' choices between chapters: like the games' bots (``games.rules.bots``) they only
+"""Bot seats' choices between chapters: like the games' bots (``games.rules.play.bots``) they only
 ever pick one of the options their decision lists, and know no rule of their own.
 
 - ``random``: any listed card, opponent or mission card, uniformly;

@@ -36,11 +36,14 @@ from campaigns.rules import effects, events, standings
 from campaigns.rules.events import Event, SeatResult
 from campaigns.rules.packs import LAST_CHAPTER, Card, Pack
 from campaigns.rules.state import BETWEEN, FINISHED, LOBBY, PLAYING, CampaignState, evolve
-from games.rules.adventures import PLAYABLE
-from games.rules.astra import opponents
-from games.rules.errors import OutOfTurn, RuleViolation
-from games.rules.missions import candidates
-from games.rules.turn import OPTION_VALUE_TYPES
+from games.rules.engine import (
+    OPTION_VALUE_TYPES,
+    PLAYABLE,
+    OutOfTurn,
+    RuleViolation,
+    astra_opponents,
+    mission_candidates,
+)
 
 Option = dict[str, Any]
 
@@ -97,7 +100,7 @@ def astra_level(state: CampaignState, held: list[Held]) -> int:
         for effect in entry.card.effects
         if effect["kind"] == "astra_level"
     )
-    levels = sorted(opponents())
+    levels = sorted(astra_opponents())
     return min(max(level, levels[0]), levels[-1])
 
 
@@ -206,7 +209,7 @@ def _mission_pending(state: CampaignState, pack: Pack) -> Pending | None:
         if letter not in current.missions:
             options = [
                 {"action": "choose_mission", "letter": letter, "card": card}
-                for card in candidates(current.chapter, letter)
+                for card in mission_candidates(current.chapter, letter)
             ]
             return Pending(seat, Decision("mission", options), f"choose mission {letter}")
     return None

@@ -6,7 +6,7 @@ once here and parameterised by the card's data.
 - ``bonus_points`` ``{points}``: a separate ``campaign`` line of the chapter's score (may be
   negative);
 - ``system_errors`` ``{delta}``: the holder's sheet has that many fewer usable System Error
-  boxes. The engine strikes boxes from the printed row (``games.rules.modifiers``); a sheet
+  boxes. The engine strikes boxes from the printed row (``games.rules.common.modifiers``); a sheet
   cannot have boxes it does not print, so a delta is negative. Several cards on one sheet add
   up, and never strike more boxes than the engine allows (at least one box stays usable);
 - ``mission_choice`` ``{letters}``: for each letter, the holder (the captain for a card applying
@@ -28,10 +28,7 @@ from functools import cache
 from typing import Any, TypeGuard
 
 from campaigns.rules.events import SeatResult
-from games.rules import data
-from games.rules.adventures import PLAYABLE
-from games.rules.errors import RuleViolation
-from games.rules.missions import LETTERS
+from games.rules.engine import LETTERS, PLAYABLE, RuleViolation, data
 
 Effect = dict[str, Any]
 # (the field of the effect, what is wrong with it)

@@ -14,7 +14,7 @@ and ``card_aimed``.
 
 from typing import Any, NotRequired, TypedDict
 
-from games.rules.events import typed_dict_problem
+from games.rules.engine import typed_dict_problem
 
 Event = dict[str, Any]
 

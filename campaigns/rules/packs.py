@@ -36,7 +36,7 @@ from typing import Any, TypeGuard
 import yaml
 
 from campaigns.rules import effects
-from games.rules import data
+from games.rules.engine import data
 
 FIRST_CHAPTER = 1
 LAST_CHAPTER = 8

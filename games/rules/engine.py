@@ -16,19 +16,33 @@
 - ``reenact(log)`` -> the state of a finished game after a log that comes from outside, once
   every event in it is found to be what the engine appends (``LogRefused`` otherwise);
   ``replay_checked(log)`` checks less, for a log recorded under earlier rules.
+
+Code outside ``games.rules`` reads the rules through this module only (an import-linter
+contract): besides the decider, it finds here the playable adventures (``PLAYABLE``), the event
+kinds and their checks, the phases, the missions' letters and boxes, ASTRA's opponents, a sheet's
+marks and schematic, bot self-play (``simulate``), and four modules used as namespaces: ``bots``
+(the legal-move players), ``data`` (the rules data files), ``narration`` (events told in words)
+and ``snapshots`` (a state as JSON, for the snapshot cache).
 """
 
 from collections.abc import Iterable
 
-from games.rules import events
-from games.rules.audit import LogRefused, reenact, replay_checked
-from games.rules.errors import OutOfTurn, RuleViolation
-from games.rules.events import Event, schema_problem
-from games.rules.solo import astra_advance, astra_due, astra_turn
-from games.rules.state import GameState
-from games.rules.turn import Decision, advance, decide, new_game, options, result_event
-from games.rules.upcasting import upcast
-from games.rules.views import (
+from games.rules.adventures import PLAYABLE
+from games.rules.common.astra import opponents as astra_opponents
+from games.rules.common.missions import LETTERS, MISSION_BOX
+from games.rules.common.missions import candidates as mission_candidates
+from games.rules.core import data, events, snapshots
+from games.rules.core.errors import OutOfTurn, RuleViolation
+from games.rules.core.events import KINDS, Event, schema_problem, typed_dict_problem
+from games.rules.core.schematic import ZONE, Area, Row, Schematic
+from games.rules.core.sheet import CIRCLE, CROSS, LINE, Mark, X
+from games.rules.core.state import ACTIONS_PHASE, INCIDENTS_PHASE, MISSIONS_PHASE, SETUP_PHASE, GameState
+from games.rules.play import bots
+from games.rules.play.audit import LogRefused, reenact, replay_checked
+from games.rules.play.simulation import BOT_KINDS, simulate
+from games.rules.read import narration
+from games.rules.read.upcasting import upcast
+from games.rules.read.views import (
     feed,
     game_view,
     mission_claims,
@@ -39,23 +53,57 @@ from games.rules.views import (
     sheet_schematic,
     sheet_view,
 )
+from games.rules.turn.solo import astra_advance, astra_due, astra_turn
+from games.rules.turn.turn import (
+    OPTION_VALUE_TYPES,
+    Decision,
+    advance,
+    decide,
+    new_game,
+    options,
+    result_event,
+)
 
 __all__ = [
+    "ACTIONS_PHASE",
+    "BOT_KINDS",
+    "CIRCLE",
+    "CROSS",
+    "INCIDENTS_PHASE",
+    "KINDS",
+    "LETTERS",
+    "LINE",
+    "MISSIONS_PHASE",
+    "MISSION_BOX",
+    "OPTION_VALUE_TYPES",
+    "PLAYABLE",
+    "SETUP_PHASE",
+    "ZONE",
+    "Area",
     "Decision",
     "Event",
     "GameState",
     "LogRefused",
+    "Mark",
     "OutOfTurn",
+    "Row",
     "RuleViolation",
+    "Schematic",
+    "X",
     "advance",
     "astra_advance",
     "astra_due",
+    "astra_opponents",
     "astra_turn",
+    "bots",
+    "data",
     "decide",
     "evolve",
     "feed",
     "game_view",
+    "mission_candidates",
     "mission_claims",
+    "narration",
     "new_game",
     "options",
     "redact",
@@ -69,6 +117,9 @@ __all__ = [
     "schema_problem",
     "sheet_schematic",
     "sheet_view",
+    "simulate",
+    "snapshots",
+    "typed_dict_problem",
     "upcast",
 ]
 

@@ -17,7 +17,7 @@ from rest_framework.test import APIClient
 
 from games import services
 from games.models import Event
-from games.rules import events as event_kinds
+from games.rules.core import events as event_kinds
 
 pytestmark = pytest.mark.usefixtures("emptied_log")
 

@@ -8,8 +8,8 @@ from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
 from games.models import Event, Game, Seat
-from games.rules import events
 from games.rules.adventures import PLAYABLE
+from games.rules.core import events
 from tests.games.histories import append_events
 
 RECORDED = Path(__file__).parent.parent / "fixtures" / "logs_v1" / "adventure3-3p-seed31.json"

@@ -10,7 +10,7 @@ from rest_framework.test import APIClient
 
 from games import snapshots
 from games.models import Event, Game, Seat
-from games.rules import astra
+from games.rules.common import astra
 from tests.api.openapi_check import CheckedClient, load
 
 MAX_REQUESTS = 5_000

@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 
 from campaigns.models import CampaignEvent
 from campaigns.tasks import end_chapter
-from games.rules.missions import candidates
+from games.rules.common.missions import candidates
 from games.tasks import score_game
 from tests.campaigns.http import (
     API,

@@ -13,8 +13,8 @@ from campaigns.rules import decider, packs, standings
 from campaigns.rules.state import CampaignState
 from games.rules import engine
 from games.rules.adventures import PLAYABLE
-from games.rules.errors import OutOfTurn, RuleViolation
-from games.rules.missions import candidates
+from games.rules.common.missions import candidates
+from games.rules.core.errors import OutOfTurn, RuleViolation
 from tests.campaigns.flow import (
     OPEN,
     by_ranks,

@@ -11,7 +11,7 @@ from campaigns.rules import bots, decider
 from campaigns.rules.decider import Decision
 from campaigns.rules.state import CampaignState
 from games.rules.adventures import PLAYABLE
-from games.rules.errors import OutOfTurn, RuleViolation
+from games.rules.core.errors import OutOfTurn, RuleViolation
 from tests.campaigns.flow import OPEN, apply, by_ranks, choose, end_chapter, result, settle, started
 
 

@@ -11,7 +11,8 @@ from django.contrib.auth.models import User
 from eventstore import store
 from games import snapshots
 from games.models import Event, Game, Seat
-from games.rules import bots, engine
+from games.rules import engine
+from games.rules.play import bots
 
 
 def append_events(

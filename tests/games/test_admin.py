@@ -15,8 +15,10 @@ from django.test import Client
 
 from games import history, services, snapshots
 from games.models import Event, Game
-from games.rules import engine, solo
-from games.rules.cards import CARDS
+from games.rules import engine
+from games.rules.core.cards import CARDS
+from games.rules.read import views
+from games.rules.turn import solo
 from tests.games.histories import finished_game
 
 pytestmark = pytest.mark.django_db
@@ -285,7 +287,7 @@ def test_the_viewer_shows_astra_its_pile_bonuses_pass_score_and_the_hand(
     flip = Event.objects.get(game=game, kind="turn_started", turn=6).seq
     state = snapshots.at(game=game, seq=flip)
     assert state.astra is not None
-    seen = solo.view(state)
+    seen = views.astra_view(state)
     page = staff.get(viewer(game, f"?seq={flip}")).content.decode()
     section = page.split('<section id="astra"')[1].split("</section>")[0]
     bonuses = seen["bonuses"]

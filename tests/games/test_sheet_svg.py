@@ -6,8 +6,8 @@ import re
 from xml.etree import ElementTree
 
 from games.rules.adventures import PLAYABLE, rules_for
-from games.rules.schematic import MARKS, ZONE, Area, Row, Schematic
-from games.rules.sheet import Mark
+from games.rules.core.schematic import MARKS, ZONE, Area, Row, Schematic
+from games.rules.core.sheet import Mark
 from games.sheet_svg import SIDE_COLOURS, captions, insignia, score_lines, sheet_svg
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -9,7 +9,7 @@ from rest_framework.test import APIClient
 from games import snapshots
 from games.models import Event, Game, GameSnapshot
 from games.rules import engine
-from games.rules import snapshots as codec
+from games.rules.core import snapshots as codec
 from tests.api.test_reading import base, play_until_confirm
 
 pytestmark = pytest.mark.django_db

@@ -4,10 +4,11 @@ panel, moves by keyword, turns reached through the engine's own event, and score
 from collections.abc import Mapping
 from typing import Any
 
-from games.rules import engine, events
-from games.rules.adventures.battle import BattleRules
+from games.rules import engine
+from games.rules.adventures.battle.rules import BattleRules
+from games.rules.core import events
+from games.rules.core.sheet import Mark, Marks
 from games.rules.engine import Event, GameState
-from games.rules.sheet import Mark, Marks
 from tests.rules import playing
 from tests.rules.playing import reveal, set_sheet, start_game
 

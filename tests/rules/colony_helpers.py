@@ -3,9 +3,9 @@
 from collections.abc import Mapping
 from typing import Any
 
-from games.rules.adventures.colony import ColonyRules
+from games.rules.adventures.colony.rules import ColonyRules
+from games.rules.core.sheet import Marks, X
 from games.rules.engine import Event, GameState
-from games.rules.sheet import Marks, X
 from tests.rules import playing
 from tests.rules.playing import (
     circled,

@@ -4,10 +4,10 @@ area by area."""
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from games.rules.adventures.dome import BUILT, DomeRules
+from games.rules.adventures.dome.rules import BUILT, DomeRules
+from games.rules.core.events import Recorder
+from games.rules.core.sheet import Mark, Marks
 from games.rules.engine import Event, GameState
-from games.rules.events import Recorder
-from games.rules.sheet import Mark, Marks
 from tests.rules import playing
 from tests.rules.playing import circled, crossed, reveal, send, set_sheet, start_game
 

@@ -3,10 +3,10 @@
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from games.rules.adventures.escape import EscapeRules
+from games.rules.adventures.escape.rules import EscapeRules
+from games.rules.core.events import Recorder
+from games.rules.core.sheet import Mark, Marks
 from games.rules.engine import Event, GameState
-from games.rules.events import Recorder
-from games.rules.sheet import Mark, Marks
 from tests.rules import playing
 from tests.rules.playing import circled, crossed, reveal, send, set_sheet, start_game
 

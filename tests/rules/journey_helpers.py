@@ -3,9 +3,9 @@
 from collections.abc import Mapping
 from typing import Any
 
-from games.rules.adventures.journey import JourneyRules
+from games.rules.adventures.journey.rules import JourneyRules
+from games.rules.core.sheet import Marks, X
 from games.rules.engine import GameState
-from games.rules.sheet import Marks, X
 from tests.rules import playing
 from tests.rules.playing import (
     Choice,

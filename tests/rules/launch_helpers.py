@@ -2,9 +2,9 @@
 
 from collections.abc import Iterable, Mapping
 
-from games.rules.adventures.launch import LaunchRules
+from games.rules.adventures.launch.rules import LaunchRules
+from games.rules.core.sheet import Marks, X
 from games.rules.engine import Event, GameState
-from games.rules.sheet import Marks, X
 from tests.rules import playing
 from tests.rules.playing import (
     Choice,

@@ -3,10 +3,10 @@
 from collections.abc import Mapping
 from typing import Any
 
-from games.rules.adventures.mine import MineRules
+from games.rules.adventures.mine.rules import MineRules
+from games.rules.core.events import Recorder
+from games.rules.core.sheet import Mark, Marks
 from games.rules.engine import Event, GameState
-from games.rules.events import Recorder
-from games.rules.sheet import Mark, Marks
 from tests.rules import playing
 from tests.rules.playing import circled, crossed, reveal, send, set_sheet, start_game
 

@@ -11,12 +11,13 @@ from typing import Any
 
 import pytest
 
-from games.rules import astra, engine, solo
-from games.rules.cards import Combination
+from games.rules import engine
+from games.rules.core.cards import Combination, hand_combinations
+from games.rules.core.events import astra_state
+from games.rules.core.sheet import Mark, Marks
+from games.rules.core.state import INCIDENTS_PHASE, MISSIONS_PHASE, SETUP_PHASE
 from games.rules.engine import Event, GameState
-from games.rules.events import astra_state
-from games.rules.sheet import Mark, Marks
-from games.rules.state import INCIDENTS_PHASE, MISSIONS_PHASE, SETUP_PHASE
+from games.rules.turn import solo
 
 Choice = dict[str, Any]
 
@@ -199,7 +200,7 @@ def set_hand(state: GameState, *cards: int) -> None:
     assert state.astra is not None
     state.astra.hand = list(cards)
     state.astra.deck = [card for card in state.astra.deck if card not in cards]
-    state.combinations = astra.hand_combinations(state.astra.hand)
+    state.combinations = hand_combinations(state.astra.hand)
     state.decisions.clear()
 
 

@@ -2,8 +2,9 @@
 
 import pytest
 
-from games.rules import astra, engine
-from games.rules.cards import CARDS
+from games.rules import engine
+from games.rules.common import astra
+from games.rules.core.cards import hand_combinations
 
 
 def test_the_eight_opponents_and_their_multipliers_in_canonical_order() -> None:
@@ -48,12 +49,11 @@ def test_the_track_scores_by_boxes_crossed_and_launches_at_81(level: int) -> Non
 
 
 def test_a_hand_is_three_different_cards() -> None:
-    for hand in ([CARDS[1], CARDS[2]], [CARDS[1], CARDS[1], CARDS[2]]):
+    for hand in ([1, 2], [1, 1, 2]):
         with pytest.raises(engine.RuleViolation) as refused:
-            astra.pairs(hand)
+            hand_combinations(hand)
         assert refused.value.code == "invalid_hand"
-    hand = [CARDS[1], CARDS[2], CARDS[3]]
-    chosen = astra.pairs(hand)
-    assert len(chosen) == 6
-    assert all(p.number_card != p.action_card for p in chosen)
-    assert {astra.third_card(hand, p) for p in chosen} == set(hand)
+    pairs = hand_combinations([1, 2, 3])
+    assert len(pairs) == 6
+    assert all(p.number_card != p.action_card for p in pairs)
+    assert len({(p.number_card, p.action_card) for p in pairs}) == 6

@@ -8,9 +8,10 @@ from typing import Any
 
 import pytest
 
-from games.rules import bots, engine
+from games.rules import engine
 from games.rules.adventures import PLAYABLE
 from games.rules.engine import Event
+from games.rules.play import bots
 from tests.rules.playing import move, options, send, start_game
 
 

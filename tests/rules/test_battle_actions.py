@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from games.rules import bots, engine
+from games.rules import engine
+from games.rules.play import bots
 from tests.rules import playing
 from tests.rules.battle_helpers import (
     LAYOUT,

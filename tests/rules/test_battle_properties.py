@@ -8,9 +8,10 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.rules import bots, engine
-from games.rules.adventures.battle import side_of
+from games.rules import engine
+from games.rules.adventures.battle.rules import side_of
 from games.rules.engine import Event, GameState
+from games.rules.play import bots
 from tests.rules.battle_helpers import LAYOUT, THE_BATTLE
 
 SIDE_KINDS = {"mark", "insignia_drawn", "system_error"}

@@ -7,9 +7,10 @@ from typing import Any
 
 import pytest
 
-from games.rules import engine, solo
+from games.rules import engine
+from games.rules.core.sheet import CIRCLE, CROSS
 from games.rules.engine import GameState
-from games.rules.sheet import CIRCLE, CROSS
+from games.rules.turn import solo
 from tests.rules.battle_helpers import LAYOUT, RULES, battle, marks_of, set_sheet, start_turn, total
 from tests.rules.playing import astra_part, confirm, move, options, pick, refused, set_deck, set_hand, skip
 

@@ -16,10 +16,13 @@ from collections import Counter
 
 import pytest
 
-from games.rules import astra, bots, engine, solo
+from games.rules import engine
 from games.rules.adventures import PLAYABLE
-from games.rules.adventures.base import Adventure
+from games.rules.common import astra
+from games.rules.common.base import Adventure
 from games.rules.engine import Event, GameState
+from games.rules.play import bots
+from games.rules.turn import solo
 
 MAX_PLAYERS = 6
 SOAK_GAMES = int(os.environ.get("MOON_SOAK_GAMES") or 0)

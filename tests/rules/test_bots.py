@@ -5,8 +5,9 @@ import statistics
 
 import pytest
 
-from games.rules import bots, engine
+from games.rules import engine
 from games.rules.adventures import PLAYABLE, rules_for
+from games.rules.play import bots
 from tests.rules.playing import start_game
 
 GAMES = 8

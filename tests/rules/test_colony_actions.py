@@ -4,7 +4,7 @@ race, missions first and later, end conditions, live scores and standings."""
 import pytest
 
 from games.rules import engine
-from games.rules.state import GameState
+from games.rules.core.state import GameState
 from tests.rules.colony_helpers import (
     LAYOUT,
     RULES,

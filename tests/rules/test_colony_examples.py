@@ -1,7 +1,9 @@
 """The worked examples of the Colony spec (adventure-3-colony.md section 12), one test each."""
 
-from games.rules import astra, engine, solo
-from games.rules.sheet import Marks
+from games.rules import engine
+from games.rules.common import astra
+from games.rules.core.sheet import Marks
+from games.rules.turn import solo
 from tests.rules.colony_helpers import (
     LAYOUT,
     RULES,

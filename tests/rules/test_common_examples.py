@@ -2,12 +2,18 @@
 
 import pytest
 
-from games.rules import astra, engine, missions, ranking
-from games.rules.actions import astronaut_numbers, writable_combinations
-from games.rules.cards import CARDS, Combination, Stack, flip
-from games.rules.sheet import Marks, X, placement_problem
+from games.rules import engine
+from games.rules.adventures import rules_for
+from games.rules.adventures.launch.rules import LaunchRules
+from games.rules.common import astra, missions
+from games.rules.common.base import astronaut_numbers, rank_awards
+from games.rules.core.cards import CARDS, Combination, Stack, chosen_combination, flip
+from games.rules.core.sheet import Marks, X, placement_problem
+from games.rules.turn import solo
 from tests.rules import journey_helpers as journey
+from tests.rules import playing
 from tests.rules.launch_helpers import (
+    LAYOUT,
     build,
     circled,
     confirm,
@@ -54,22 +60,30 @@ def test_c_s1_removed_cards_are_not_in_the_pile_and_adventure_1_has_no_formula()
     assert refused.value.code == "unknown_opponent"
 
 
-def test_c_s2_final_standings_tie_break_on_system_errors_then_shared() -> None:
-    # Ana, Ben, Chloé, Dev.
-    ranks = ranking.final_ranks([78, 78, 78, 71], [1, 1, 2, 0])
+def test_c_s2_final_standings_tie_break_on_system_errors_then_shared(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Ana, Ben, Chloé, Dev: their totals, and the System Error boxes marked on their sheets.
+    totals, system_errors = [78, 78, 78, 71], [1, 1, 2, 0]
+    state = playing.start_game(4, 4, seed=1)  # The Mine: ranked by the common rule
+    for seat, count in enumerate(system_errors):
+        playing.set_sheet(state, seat, {box: "circle" for box in state.sheets[seat].error_boxes[:count]})
+    rules = rules_for(4)
+    monkeypatch.setattr(rules, "seat_score", lambda state, seat: {"total": totals[seat]})
 
-    assert ranks == [1, 1, 2, 3]
+    standings = rules.standings(state)
+
+    assert [score["rank"] for score in standings["scores"]] == [1, 1, 2, 3]
+    assert standings["winners"] == [0, 1]
 
 
 def test_c_s3_rank_award_with_ties_is_dense_and_nothing_at_zero() -> None:
     awards = (20, 10, 5)
 
-    assert ranking.rank_awards([6, 6, 4, 2, 0], awards, zero_scores=False) == [20, 20, 10, 5, 0]
+    assert rank_awards([6, 6, 4, 2, 0], awards, zero_scores=False) == [20, 20, 10, 5, 0]
     # The common note's example, and a count of 0 that does score when the award allows it.
-    assert ranking.rank_awards([6, 6, 4, 2], awards, zero_scores=False) == [20, 20, 10, 5]
-    assert ranking.rank_awards([3, 0], awards, zero_scores=True) == [20, 10]
+    assert rank_awards([6, 6, 4, 2], awards, zero_scores=False) == [20, 20, 10, 5]
+    assert rank_awards([3, 0], awards, zero_scores=True) == [20, 10]
     # Positions past the printed awards earn nothing.
-    assert ranking.rank_awards([4, 3, 2, 1], awards, zero_scores=False) == [20, 10, 5, 0]
+    assert rank_awards([4, 3, 2, 1], awards, zero_scores=False) == [20, 10, 5, 0]
 
 
 def test_c_s4_mission_values_over_time_first_turn_high_later_low_kept_once_won() -> None:
@@ -259,18 +273,32 @@ def test_c_t3_astronaut_modifier_limits() -> None:
     assert placement_problem({}, zone, "z.s1", -1, zone_name="z") is not None
 
 
-def test_c_t4_compulsory_placement_with_the_astronaut_modifier() -> None:
-    def fits(number: int, action: str) -> bool:  # the only legal spaces take 9 to 11
-        return 9 <= number <= 11
+def one_open_space(low: int, high: int) -> Marks:
+    """Adventure 1's sheet filled but f1.s2 (the floor any action writes in), between ``low``
+    and ``high``."""
+    full: Marks = {space: X for floor in LAYOUT.floors for space in floor_spaces(floor)}
+    del full["f1.s2"]
+    return {**full, "f1.s1": low, "f1.s3": high}
 
-    revealed = [
-        Combination(0, 3, "water"), Combination(1, 14, "robot"), Combination(2, 8, "astronaut")
-    ]
-    assert writable_combinations(revealed, fits) == [2]
-    # Without the modifier (e.g. adventure 1) the 8 is not writable either.
-    assert writable_combinations(revealed, fits, astronaut_modifier=False) == []
-    revealed[2] = Combination(2, 8, "robot")
-    assert writable_combinations(revealed, fits) == []  # a System Error
+
+def with_astronaut_modifier() -> LaunchRules:
+    """Adventure 1's rules with the Astronaut's -2 to +2, which its sheet alone leaves out."""
+    rules = LaunchRules()
+    rules.astronaut_modifies = True
+    return rules
+
+
+def test_c_t4_compulsory_placement_with_the_astronaut_modifier() -> None:
+    state = start(1)
+    set_sheet(state, 0, one_open_space(8, 12))  # the only legal space takes 9 to 11
+    reveal(state, (3, "water"), (14, "robot"), (8, "astronaut"))
+    modified = with_astronaut_modifier()
+
+    assert {option.get("combination") for option in modified.choice_options(state, 0)} == {2}
+    # Without the modifier (adventure 1) the 8 is not writable either.
+    assert {option["action"] for option in engine.options(state, 0).options} == {"system_error"}
+    reveal(state, (3, "water"), (14, "robot"), (8, "robot"))
+    assert {option["action"] for option in modified.choice_options(state, 0)} == {"system_error"}
 
 
 def test_c_t4_system_error_only_when_nothing_is_writable_and_phase_6_still_applies() -> None:
@@ -302,39 +330,42 @@ def test_c_t4_system_error_only_when_nothing_is_writable_and_phase_6_still_appli
 
 
 def test_c_t5_a_solo_turn_pairs_a_number_with_another_cards_action() -> None:
-    """The drawing of the effect card (adventure 3) is the solo game's, not built yet; the
-    pairing rule and the card given to ASTRA are checked here."""
-    planning, water, robot = CARDS[56], CARDS[28], CARDS[12]
-    assert [(c.number, c.action) for c in (planning, water, robot)] == [
+    """The pairs a solo turn deals from a hand (adventure 3), the picks it refuses, and the
+    card left over for ASTRA."""
+    planning, water, robot = 56, 28, 12
+    assert [(CARDS[c].number, CARDS[c].action) for c in (planning, water, robot)] == [
         (12, "planning"), (7, "water"), (5, "robot")
     ]
-    hand = [planning, water, robot]
+    state = playing.start_solo(3, level=3)
+    playing.set_hand(state, planning, water, robot)
 
-    legal = {(p.number, p.action) for p in astra.pairs(hand)}
+    legal = {(c.number, c.action) for c in state.combinations}
 
     assert legal == {
         (12, "water"), (12, "robot"), (7, "planning"), (7, "robot"), (5, "planning"),
         (5, "water"),
     }
-    chosen = astra.pair(hand, water, planning)
+    _, chosen = chosen_combination(state.combinations, {"number_card": water, "action_card": planning})
     assert (chosen.number, chosen.action) == (7, "planning")
-    assert astra.third_card(hand, chosen) == robot
     with pytest.raises(engine.RuleViolation) as refused:
-        astra.pair(hand, planning, planning)
+        chosen_combination(state.combinations, {"number_card": planning, "action_card": planning})
     assert refused.value.code == "same_card_for_number_and_action"
     with pytest.raises(engine.RuleViolation) as refused:
-        astra.pair(hand, water, CARDS[1])
+        chosen_combination(state.combinations, {"number_card": water, "action_card": 1})
     assert refused.value.code == "card_not_in_hand"
+    playing.move(state, 0, playing.pick(state, water, planning))
+    assert solo.left_over(state, 0) == [robot]
 
 
 def test_c_t5_compulsory_placement_over_the_six_solo_pairs() -> None:
-    hand = [CARDS[56], CARDS[28], CARDS[55]]  # 12/planning, 7/water, 12/astronaut
+    state = playing.start_solo(1)
+    set_sheet(state, 0, one_open_space(8, 10))  # only a 9 can be written
+    playing.set_hand(state, 56, 28, 55)  # 12/planning, 7/water, 12/astronaut
+    modified = with_astronaut_modifier()
 
-    def fits(number: int, action: str) -> bool:  # only a 9 can be written
-        return number == 9
-
-    writable = {(p.number_card.id, p.action_card.id) for p in astra.writable_pairs(hand, fits)}
+    pairs = [state.combinations[option["combination"]] for option in modified.choice_options(state, 0)]
+    writable = {(pair.number_card, pair.action_card) for pair in pairs}
 
     # Only the 7 can become 9, and only with the astronaut card's action.
     assert writable == {(28, 55)}
-    assert astra.writable_pairs(hand, fits, astronaut_modifier=False) == []
+    assert {option["action"] for option in engine.options(state, 0).options} == {"system_error"}

@@ -8,8 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.rules import bots, engine
-from games.rules.sheet import Marks
+from games.rules import engine
+from games.rules.core.sheet import Marks
+from games.rules.play import bots
 from tests.rules.dome_helpers import (
     LAYOUT,
     RULES,

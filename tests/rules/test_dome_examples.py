@@ -1,7 +1,8 @@
 """The worked examples of the Dome spec (adventure-5-dome.md section 12), one test each."""
 
-from games.rules import engine, solo
-from games.rules.sheet import Marks
+from games.rules import engine
+from games.rules.core.sheet import Marks
+from games.rules.turn import solo
 from tests.rules.dome_helpers import (
     RULES,
     astronauts,

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.rules import engine
-from games.rules.sheet import Marks
+from games.rules.core.sheet import Marks
 from tests.rules import playing
 from tests.rules.escape_helpers import (
     LAYOUT,

@@ -9,9 +9,12 @@ from typing import Any
 
 import pytest
 
-from games.rules import bots, engine, events, turn
+from games.rules import engine
 from games.rules.adventures import PLAYABLE
+from games.rules.core import events
 from games.rules.engine import Event
+from games.rules.play import bots
+from games.rules.turn import turn
 
 RECORDED = sorted((Path(__file__).parent.parent / "fixtures" / "logs_v1").glob("*.json"))
 

@@ -6,9 +6,10 @@ import random
 
 import pytest
 
-from games.rules import bots, engine
+from games.rules import engine
 from games.rules.adventures import PLAYABLE
 from games.rules.engine import GameState
+from games.rules.play import bots
 
 
 @pytest.mark.parametrize("adventure", sorted(PLAYABLE))

@@ -4,7 +4,7 @@ wild actions, races, missions, end of game, standings, setup and what is derived
 import pytest
 
 from games.rules import engine
-from games.rules.sheet import X
+from games.rules.core.sheet import X
 from tests.rules.journey_helpers import (
     LAYOUT,
     RULES,

@@ -4,8 +4,8 @@ import random
 
 import pytest
 
-from games.rules import bots
 from games.rules.engine import GameState
+from games.rules.play import bots
 from tests.rules.journey_helpers import (
     RULES,
     fill,

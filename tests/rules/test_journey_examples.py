@@ -7,8 +7,10 @@ adventure, and that stable code is what these tests expect.
 
 import pytest
 
-from games.rules import astra, engine, solo
-from games.rules.sheet import Marks, X
+from games.rules import engine
+from games.rules.common import astra
+from games.rules.core.sheet import Marks, X
+from games.rules.turn import solo
 from tests.rules.journey_helpers import (
     LAYOUT,
     RULES,

@@ -4,8 +4,9 @@ from typing import Any
 
 import pytest
 
-from games.rules import astra, engine
-from games.rules.sheet import Marks, X
+from games.rules import engine
+from games.rules.common import astra
+from games.rules.core.sheet import Marks, X
 from tests.rules.launch_helpers import (
     LAYOUT,
     activate,

@@ -4,7 +4,7 @@ races, end of game, standings and what is derived for a front end."""
 import pytest
 
 from games.rules import engine
-from games.rules.sheet import Marks
+from games.rules.core.sheet import Marks
 from tests.rules.mine_helpers import LAYOUT, RULES, game, mine, move, refused, reveal, send
 from tests.rules.playing import claim_all
 

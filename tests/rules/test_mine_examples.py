@@ -3,7 +3,7 @@
 import pytest
 
 from games.rules import engine
-from games.rules.sheet import Marks
+from games.rules.core.sheet import Marks
 from tests.rules.mine_helpers import (
     LAYOUT,
     RULES,

@@ -7,9 +7,11 @@ import random
 
 import pytest
 
-from games.rules import bots, engine, missions
+from games.rules import engine
+from games.rules.common import missions
+from games.rules.core.sheet import Marks
 from games.rules.engine import GameState
-from games.rules.sheet import Marks
+from games.rules.play import bots
 from tests.rules import playing
 from tests.rules.colony_helpers import RULES, move, reveal, set_sheet, start
 from tests.rules.playing import Choice, circled, claim_all, confirm, refused

@@ -6,9 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from games.rules import bots, engine, narration
+from games.rules import engine
 from games.rules.adventures import PLAYABLE
-from games.rules.events import KINDS, Event
+from games.rules.core.events import KINDS, Event
+from games.rules.play import bots
+from games.rules.read import narration
 
 LOGS_V1 = sorted((Path(__file__).parent.parent / "fixtures" / "logs_v1").glob("*.json"))
 

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.rules.options import Options
+from games.rules.common.options import Options
 
 
 def spaces_of(number: int, spaces: list[str]) -> tuple:

@@ -10,10 +10,11 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.rules import astra, cards, engine, ranking
-from games.rules.actions import astronaut_numbers
+from games.rules import engine
 from games.rules.adventures import PLAYABLE
-from games.rules.adventures.battle import BattleRules
+from games.rules.adventures.battle.rules import BattleRules
+from games.rules.common.base import astronaut_numbers, rank_awards
+from games.rules.core import cards
 from games.rules.engine import Event, GameState
 from tests.rules.launch_helpers import LAYOUT, apply
 
@@ -295,7 +296,7 @@ def test_the_deck_never_deals_a_card_twice_within_a_pass(seed: int) -> None:
 @settings(max_examples=200, deadline=None)
 @given(counts=st.lists(st.integers(min_value=0, max_value=12), min_size=1, max_size=6))
 def test_rank_awards_never_give_a_higher_count_fewer_points(counts: list[int]) -> None:
-    points = ranking.rank_awards(counts, (20, 10, 5), zero_scores=False)
+    points = rank_awards(counts, (20, 10, 5), zero_scores=False)
     for a, b in itertools.combinations(range(len(counts)), 2):
         if counts[a] == counts[b]:
             assert points[a] == points[b]
@@ -306,17 +307,13 @@ def test_rank_awards_never_give_a_higher_count_fewer_points(counts: list[int]) -
 
 
 @settings(max_examples=200, deadline=None)
-@given(
-    hand=st.lists(st.sampled_from(sorted(cards.CARDS)), min_size=3, max_size=3, unique=True),
-    allowed=st.sets(st.integers(min_value=0, max_value=17), max_size=4),
-)
-def test_a_solo_pair_is_writable_when_one_of_its_numbers_fits(
-    hand: list[int], allowed: set[int]
-) -> None:
-    held = [cards.CARDS[card] for card in hand]
-    writable = astra.writable_pairs(held, lambda number, action: number in allowed)
-    for pair in astra.pairs(held):
-        reachable = (
-            set(astronaut_numbers(pair.number)) if pair.action == "astronaut" else {pair.number}
-        )
-        assert (pair in writable) == bool(reachable & allowed)
+@given(hand=st.lists(st.sampled_from(sorted(cards.CARDS)), min_size=3, max_size=3, unique=True))
+def test_a_solo_pair_writes_its_number_cards_numbers_with_its_action_cards_action(hand: list[int]) -> None:
+    rules = PLAYABLE[2]  # an adventure with the Astronaut modifier
+    for pair in cards.hand_combinations(hand):
+        assert pair.number_card is not None and pair.action_card is not None
+        assert pair.number_card != pair.action_card
+        number, action = cards.CARDS[pair.number_card], cards.CARDS[pair.action_card]
+        assert (pair.number, pair.action) == (number.number, action.action)
+        reachable = astronaut_numbers(pair.number) if pair.action == "astronaut" else [pair.number]
+        assert rules.numbers_of(pair) == reachable

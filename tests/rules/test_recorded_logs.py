@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from games.rules import engine, events
+from games.rules import engine
+from games.rules.core import events
 from games.rules.engine import GameState
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"

@@ -6,9 +6,11 @@ import random
 
 import pytest
 
-from games.rules import bots, engine, snapshots
+from games.rules import engine
 from games.rules.adventures import PLAYABLE
+from games.rules.core import snapshots
 from games.rules.engine import GameState
+from games.rules.play import bots
 
 
 def _through_json(state: GameState) -> GameState:

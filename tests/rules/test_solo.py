@@ -7,10 +7,14 @@ from typing import Any
 
 import pytest
 
-from games.rules import astra, bots, engine, solo
+from games.rules import engine
 from games.rules.adventures import rules_for
-from games.rules.events import Recorder
-from games.rules.sheet import X
+from games.rules.core import cards
+from games.rules.core.events import Recorder
+from games.rules.core.sheet import X
+from games.rules.play import bots
+from games.rules.read import views
+from games.rules.turn import solo
 from tests.rules import journey_helpers as journey
 from tests.rules.playing import (
     astra_part,
@@ -46,10 +50,10 @@ def play_steps(state: engine.GameState) -> None:
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_the_solo_deck_is_66_cards_with_the_effect_cards_in_its_bottom_24(seed: int) -> None:
-    deck = astra.solo_deck(seed)
+    deck = cards.solo_deck(seed)
     assert sorted(deck) == [*range(1, 64), 112, 113, 114]
-    assert min(deck.index(card) for card in astra.EFFECT_CARDS) >= 66 - 24
-    assert deck == astra.solo_deck(seed) and deck != astra.solo_deck(seed + 1)
+    assert min(deck.index(card) for card in cards.EFFECT_CARDS) >= 66 - 24
+    assert deck == cards.solo_deck(seed) and deck != cards.solo_deck(seed + 1)
 
     state = start_solo(2, seed=seed)
     assert state.astra is not None
@@ -107,7 +111,7 @@ def test_the_first_exhaustion_reshuffles_the_discards_with_the_effect_cards() ->
     drawn = [event["data"]["card"] for event in events if event["kind"] == "card_drawn"]
     second_pass = [*drawn, *state.astra.deck]
     assert sorted(second_pass) == sorted([*discarded, *used, 112, 113, 114])
-    assert second_pass == astra.second_pass_deck(3, [*discarded, *used])
+    assert second_pass == cards.second_pass_deck(3, [*discarded, *used])
     assert given not in second_pass  # a card given to ASTRA never comes back
 
 
@@ -298,8 +302,8 @@ def test_the_referee_sees_astra_its_hand_and_its_card_with_the_bonuses_circled_a
     state.astra.bonuses_circled, state.astra.bonuses_used = 3, 1
     seen = engine.referee_astra(state)
     assert seen is not None
-    assert {key: seen[key] for key in solo.view(state)} == solo.view(state)
-    assert seen["hand"] == solo.hand_view(state) and len(seen["hand"]) == 3
+    assert {key: seen[key] for key in views.astra_view(state)} == views.astra_view(state)
+    assert seen["hand"] == views.hand_view(state) and len(seen["hand"]) == 3
     assert seen["breakdown"] == solo.astra_score(state)["breakdown"]
     assert seen["breakdown"]["robot"] == 2 * state.astra.multipliers["robot"]
     bonus_boxes = [row.cells for area in seen["schematic"].areas for row in area.rows]

@@ -6,12 +6,14 @@ from typing import Any
 
 import pytest
 
-from games.rules import astra, engine, solo
+from games.rules import engine
 from games.rules.adventures import rules_for
-from games.rules.adventures.virus import PROPAGATION
-from games.rules.events import Recorder
-from games.rules.sheet import CIRCLE, CROSS, X
-from games.rules.state import GameState
+from games.rules.adventures.virus.rules import PROPAGATION
+from games.rules.common import astra
+from games.rules.core.events import Recorder
+from games.rules.core.sheet import CIRCLE, CROSS, X
+from games.rules.core.state import GameState
+from games.rules.turn import solo
 from tests.rules.playing import (
     astra_part,
     confirm,
@@ -558,7 +560,7 @@ def test_a_mission_flipped_by_astra_gives_only_its_later_value() -> None:
     choose(state, B, "x2.1")
     astra_part(state)
     values = state.mission_values["B"]
-    from games.rules.missions import gives_first_value
+    from games.rules.common.missions import gives_first_value
 
     assert not gives_first_value(state, "B") and values["later"] < values["first"]
     assert options(state, 0)  # the next turn is the player's

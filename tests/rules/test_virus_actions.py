@@ -8,10 +8,11 @@ from collections import Counter
 
 import pytest
 
-from games.rules import bots, engine
+from games.rules import engine
+from games.rules.core.events import Recorder
+from games.rules.core.sheet import Marks
 from games.rules.engine import GameState
-from games.rules.events import Recorder
-from games.rules.sheet import Marks
+from games.rules.play import bots
 from tests.rules.playing import confirm, confirm_all, options, send, skip, system_error
 from tests.rules.virus_helpers import (
     INF,

@@ -4,9 +4,9 @@ played yet), each asserting the numbers the spec gives."""
 import pytest
 
 from games.rules import engine
+from games.rules.core.events import Recorder
+from games.rules.core.sheet import Marks
 from games.rules.engine import GameState
-from games.rules.events import Recorder
-from games.rules.sheet import Marks
 from tests.rules.playing import choose_incidents, confirm, options, send, skip, system_error
 from tests.rules.virus_helpers import (
     INF,

@@ -11,10 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.rules import engine
-from games.rules.adventures.virus import INFECTED_BY, PROPAGATION
+from games.rules.adventures.virus.rules import INFECTED_BY, PROPAGATION
+from games.rules.core.events import Recorder
+from games.rules.core.sheet import Marks
 from games.rules.engine import Event, GameState
-from games.rules.events import Recorder
-from games.rules.sheet import Marks
 from tests.rules.playing import apply
 from tests.rules.virus_helpers import LAYOUT, RULES, active, blank, evacuated, game
 

@@ -5,10 +5,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.rules.adventures import PLAYABLE
-from games.rules.adventures.virus import INFECTED_BY, VirusRules, quarter_points
+from games.rules.adventures.virus.rules import INFECTED_BY, VirusRules, quarter_points
+from games.rules.core.events import Recorder
+from games.rules.core.sheet import Mark, Marks
 from games.rules.engine import Event, GameState
-from games.rules.events import Recorder
-from games.rules.sheet import Mark, Marks
 from tests.rules import playing
 from tests.rules.playing import circled, crossed, reveal, send, set_sheet, start_game
 

@@ -4,8 +4,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.rules.errors import RuleViolation
-from games.rules.simulation import BOT_KINDS, simulate
+from games.rules.engine import BOT_KINDS, RuleViolation, simulate
 
 
 class Command(BaseCommand):

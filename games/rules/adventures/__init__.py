@@ -1,15 +1,16 @@
-"""One module per adventure; ``rules_for`` finds the one a game plays."""
+"""One package per adventure (its rules, its layout and its solo part), the data files of all of
+them in ``data/``; ``rules_for`` finds the rules a game plays."""
 
-from games.rules.adventures.base import Adventure
-from games.rules.adventures.battle import BattleRules
-from games.rules.adventures.colony import ColonyRules
-from games.rules.adventures.dome import DomeRules
-from games.rules.adventures.escape import EscapeRules
-from games.rules.adventures.journey import JourneyRules
-from games.rules.adventures.launch import LaunchRules
-from games.rules.adventures.mine import MineRules
-from games.rules.adventures.virus import VirusRules
-from games.rules.errors import RuleViolation
+from games.rules.adventures.battle.rules import BattleRules
+from games.rules.adventures.colony.rules import ColonyRules
+from games.rules.adventures.dome.rules import DomeRules
+from games.rules.adventures.escape.rules import EscapeRules
+from games.rules.adventures.journey.rules import JourneyRules
+from games.rules.adventures.launch.rules import LaunchRules
+from games.rules.adventures.mine.rules import MineRules
+from games.rules.adventures.virus.rules import VirusRules
+from games.rules.common.base import Adventure
+from games.rules.core.errors import RuleViolation
 
 PLAYABLE: dict[int, Adventure] = {
     1: LaunchRules(),

@@ -1,0 +1,888 @@
+"""Adventure 8, The Battle (adventure-8-battle.md): sheets shared by two neighbours, insignias
+drawn on planets chosen by the number, planet control with flags, the asteroid field claimed
+from both ends, and two side panels of tracks scored for each owner.
+
+The rules are the spec's: sides, seating and the sheet of each round §2.1-2.3 (sheet k shared
+by seat k on side ``S``, its home sheet, and seat k+1 on side ``N``; odd rounds on the left
+sheet), planets §3.1-3.2, the asteroid field §3.3, the side panels §3.4, the turn §4 (drawing
+an insignia §4.2, astronaut modifiers §4.3, control §4.4, bonuses §4.5, actions §4.6, their
+order §4.7, System Errors §4.8), reactions §5, races §6, missions §7, end and scoring §8, solo
+§2.4 and §9 (``games.rules.adventures.battle.solo``). Element ids are the data file's (§11).
+
+Readings taken where the sources disagree (§10), and choices of this module:
+
+- 10.1: the planning penalty after 3 boxes is 10, as printed (read from the data file);
+- 10.2: turn 1 is played on the left sheet (side S);
+- 10.3: control is resolved the moment the last space is filled, before the space's bonus and
+  the action, and the moon of the just-completed planet is closed to them;
+- 10.4-10.6 concern ASTRA: a one-player game is the solo mode against ASTRA, with the
+  official rulebook's layout (10.6: ASTRA on side N of both sheets), both insignias of an ASTRA
+  effect on one moon when it has room (10.4) and no ASTRA moon insignia on a planet it just
+  completed (10.5); see ``games.rules.adventures.battle.solo``, which names its readings;
+- 10.7: astronaut modifiers stack: with the Astronaut action (a = 1) and k circled symbols any
+  number within 2(a + k) of the card's, inside 0-17, may be used; the pick spends the fewest
+  symbols that reach the planet chosen, the Astronaut action counting first, and the number
+  sent (by default the one of the planet's range nearest the card's) must be within that reach;
+- 10.8: at the end a planet without a flag is resolved by majority, a 0-0 planet shared;
+- 10.9: insignias from robot and planning bonuses count for missions 108 and 111;
+- 10.10: Plant or Water with a full track still crosses the planet's symbol, and Planning with a
+  full track still draws the moon insignia;
+- 10.11: mission values come from the cards (the data file);
+- an Astronaut pick whose number differs from the card's uses the action at once (its symbol
+  circled); a pick of the card's own number leaves the action to use (or skip) as a step;
+- the action waits as a step under the space's bonus, which is offered first (spec 4.7); either
+  may be skipped; a step that can change nothing resolves by itself as ``no_effect`` (a lost
+  bonus);
+- a claimed asteroid's bonus symbols are crossed with it; its energies and plannings wait as
+  steps one at a time, in printed order;
+- Plant and Water name the symbol they cross (either of a planet's two plant symbols; the
+  options list the first available), Planning and the planning bonus the moon space;
+- the System Error boxes are marked through the common ``system_error`` event (its mark word is
+  the common ``circle``; every marked box counts as crossed), the next of the seat's side;
+- the live score counts the flags drawn; once the game has ended, planets without a flag count
+  as the final resolution gives them (derived, never marked: those flags give no mission);
+- setup modifiers are a seat's: its campaign points go on its left sheet, a System Error delta
+  strikes boxes of its side on both its sheets, and a start mark names a panel element by side
+  (``S.astro.a1`` goes on its left sheet, ``N.astro.a1`` on its right one);
+- the other owner of a sheet sees the sheet as the turn began until the turn resolves; phase 6
+  may still offer it a mission that this turn's hidden play completed, as spec 7 allows it to
+  be claimed in that same round;
+- the greedy bot weighs, among options of equal score, the planets it leads or ties (each at its
+  type's multiplier, as the final resolution would count them), what the steps left waiting
+  (the draw's action and bonus) would add at best, and its stored symbols (``prospects``).
+"""
+
+import math
+from collections.abc import Callable, Iterable
+from functools import cache
+from typing import Any
+
+from games.rules.adventures.battle.layout import SIDES, TYPES, Layout, Planet
+from games.rules.adventures.battle.solo import BattleSolo, is_solo
+from games.rules.common import modifiers as modifiers_rules
+from games.rules.common.base import ASTRONAUT, Option, Step, error_choices
+from games.rules.core import cards
+from games.rules.core.cards import ACTIONS, Combination
+from games.rules.core.errors import RuleViolation
+from games.rules.core.events import Recorder, SeatSetup, SheetSetup
+from games.rules.core.sheet import CIRCLE, CROSS, MAX_NUMBER, MIN_NUMBER, Marks, all_filled
+from games.rules.core.state import GameState, Sheet
+
+DRAW = "draw"
+SHARED = "SN"  # the flag of a planet whose control is shared
+# The steps, by the action that uses them (``step_action``).
+ROBOT, ENERGY, PLANT, WATER, PLANNING = "robot", "energy", "plant", "water", "planning"
+BONUS_PLANT, BONUS_WATER, BONUS_ROBOT = "bonus_plant", "bonus_water", "bonus_robot"
+ASTEROID_ENERGY, ASTEROID_PLANNING = "asteroid_energy", "asteroid_planning"
+ASTEROID_STEPS = {"energy": ASTEROID_ENERGY, "planning": ASTEROID_PLANNING}
+
+# Mission conditions, by card (the card texts are in the common mission index).
+MISSION_FOUR_PLANETS, PLANETS_NEEDED = 106, 4
+MISSION_EACH_TYPE = 107
+MISSION_ASTEROIDS, ASTEROIDS_NEEDED = 108, 7
+MISSION_IMPROVE_TYPES, IMPROVEMENTS_NEEDED = 109, 2
+MISSION_PLANTS_AND_WATER, PLANTS_NEEDED, WATERS_NEEDED = 110, 6, 4
+MISSION_MOONS, MOONS_NEEDED = 111, 4
+
+SideCondition = Callable[[Marks, str], bool]
+
+
+def side_of(sheet: Sheet, seat: int) -> str:
+    """The side of ``sheet`` that ``seat`` owns."""
+    return "S" if sheet.sides["S"] == seat else "N"
+
+
+class BattleRules(BattleSolo):
+    """The rules of adventure 8 (see the module docstring)."""
+
+    layout_class = Layout
+    min_players = 2  # one player plays against ASTRA
+    astra_places_cards = True
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.side_missions = self.side_mission_table()
+        self.reaches = self._reaches()
+        self.step_actions = self._step_actions()
+
+    def step_table(self) -> dict[str, Step]:
+        return {
+            ROBOT: Step(uses=self._asteroid_uses, use=self._claim_asteroid),
+            BONUS_ROBOT: Step(uses=self._asteroid_uses, use=self._claim_asteroid),
+            ENERGY: Step(uses=self._column_uses, use=self._improve),
+            ASTEROID_ENERGY: Step(uses=self._column_uses, use=self._improve),
+            PLANT: Step(uses=self._symbol_uses, use=self._cross_symbol),
+            WATER: Step(uses=self._symbol_uses, use=self._cross_symbol),
+            BONUS_PLANT: Step(uses=self._track_uses, use=self._cross_track),
+            BONUS_WATER: Step(uses=self._track_uses, use=self._cross_track),
+            PLANNING: Step(uses=self._moon_uses, use=self._draw_on_moon),
+            ASTEROID_PLANNING: Step(uses=self._moon_uses, use=self._draw_on_moon),
+            ASTRONAUT: Step(uses=self._astronaut_uses, use=self._circle_astronaut),
+        }
+
+    def side_mission_table(self) -> dict[int, SideCondition]:
+        """The condition of each mission card on one sheet, for the seat owning ``side``."""
+        planets = self.layout.planets.values()
+        flags = tuple(planet.flag for planet in planets)
+        typed_flags = tuple((planet.flag, planet.type) for planet in planets)
+        asteroids = tuple(self.layout.asteroids)
+        moons = tuple(planet.moon for planet in planets)
+        track = self.layout.track
+
+        def flagged(marks: Marks, side: str) -> int:
+            drawn = list(map(marks.get, flags))
+            return drawn.count(side) + drawn.count(SHARED)
+
+        def types_flagged(marks: Marks, side: str) -> int:
+            return len({kind for flag, kind in typed_flags if marks.get(flag) in (side, SHARED)})
+
+        def moons_with(marks: Marks, side: str) -> int:
+            get = marks.get
+            return sum(1 for one, two in moons if get(one) == side or get(two) == side)
+
+        return {
+            MISSION_FOUR_PLANETS: lambda marks, side: flagged(marks, side) >= PLANETS_NEEDED,
+            MISSION_EACH_TYPE: lambda marks, side: types_flagged(marks, side) == len(TYPES),
+            MISSION_ASTEROIDS: lambda marks, side: (
+                list(map(marks.get, asteroids)).count(side) >= ASTEROIDS_NEEDED
+            ),
+            MISSION_IMPROVE_TYPES: lambda marks, side: all(
+                track(side, kind).crossed(marks) >= IMPROVEMENTS_NEEDED for kind in TYPES
+            ),
+            MISSION_PLANTS_AND_WATER: lambda marks, side: (
+                track(side, PLANT).crossed(marks) >= PLANTS_NEEDED
+                and track(side, WATER).crossed(marks) >= WATERS_NEEDED
+            ),
+            MISSION_MOONS: lambda marks, side: moons_with(marks, side) >= MOONS_NEEDED,
+        }
+
+    # --- setup -----------------------------------------------------------------------------
+
+    def seating(
+        self, players: int, modifiers: dict[int, list[dict[str, Any]]]
+    ) -> tuple[list[SheetSetup], list[SeatSetup]]:
+        """Sheet k shared by seat k (side S) and seat k+1 mod n (side N); each seat plays its
+        left sheet (side S) and its right sheet (side N), in that order. Each side's owner's
+        modifiers set up that side. One player plays against ASTRA (``solo_seating``)."""
+        if players == 1:
+            return self.solo_seating(modifiers.get(0, []))
+        sheets: list[SheetSetup] = []
+        left: dict[int, int] = {}
+        right: dict[int, int] = {}
+        for row in self.layout.seating_tables[players]:
+            owners = {side: row[side] for side in SIDES}
+            left[row["S"]], right[row["N"]] = row["sheet"], row["sheet"]
+            marks: Marks = {ship: side for side, ship in self.layout.ships.items()}
+            error_boxes: list[str] = []
+            bonus = 0
+            for side, owner in owners.items():
+                setup = modifiers_rules.sheet_from(
+                    modifiers.get(owner, []), error_boxes=self.layout.side_error_boxes[side]
+                )
+                error_boxes += setup["error_boxes"]
+                marks.update(
+                    {e: mark for e, mark in setup["marks"].items() if e.startswith(f"{side}.")}
+                )
+                if side == "S":
+                    bonus = setup["bonus_points"]
+            sheets.append(
+                {
+                    "id": row["sheet"],
+                    "seats": [row["S"], row["N"]],
+                    "sides": dict(owners),
+                    "error_boxes": error_boxes,
+                    "marks": marks,
+                    "bonus_points": bonus,
+                }
+            )
+        return sheets, [{"sheets": [left[seat], right[seat]]} for seat in range(players)]
+
+    def mark_problem(self, element: Any, mark: Any) -> str | None:
+        """A start mark circles or crosses an element of a side panel, named with its side."""
+        if not isinstance(element, str) or element not in self.layout.markable:
+            return f"{element!r} is not an element of a side panel of this sheet."
+        return None if mark in self.start_mark_words else f"{mark!r} is not a mark for {element}."
+
+    # --- phases 2-3: draw an insignia --------------------------------------------------------
+
+    def numbering_zones(self, marks: Marks) -> list[tuple[str, ...]]:
+        """No number is written on this sheet: no zone asks for ascending numbers."""
+        return []
+
+    def stored_count(self, marks: Marks, side: str) -> int:
+        """How many astronaut symbols the side holds circled, not spent yet."""
+        return list(map(marks.get, self.layout.astronauts[side])).count(CIRCLE)
+
+    def stored_astronauts(self, marks: Marks, side: str) -> list[str]:
+        """The side's circled astronaut symbols, not spent yet."""
+        return [symbol for symbol in self.layout.astronauts[side] if marks.get(symbol) == CIRCLE]
+
+    def reach(self, combination: Combination, planet: Planet) -> tuple[int, int]:
+        """The number of the planet's range nearest the combination's, and how many stored
+        astronaut symbols reaching it spends (the Astronaut action counting first)."""
+        return self.reaches[combination.number, combination.action == ASTRONAUT][planet.id]
+
+    def _reaches(self) -> dict[tuple[int, bool], dict[str, tuple[int, int]]]:
+        """``reach`` worked out once for every number, with and without the Astronaut action."""
+        table: dict[tuple[int, bool], dict[str, tuple[int, int]]] = {}
+        for card in range(MIN_NUMBER, MAX_NUMBER + 1):
+            for astronaut in (False, True):
+                row = table[card, astronaut] = {}
+                for planet in self.layout.planets.values():
+                    number = min(max(card, planet.low), planet.high)
+                    steps = math.ceil(abs(number - card) / 2)
+                    row[planet.id] = (number, max(0, steps - astronaut))
+        return table
+
+    def draw_options(self, state: GameState, seat: int) -> list[Option]:
+        """Every combination and planet the seat can draw its insignia on now."""
+        sheet = state.sheet_of(seat)
+        marks = sheet.marks
+        stored = self.stored_count(marks, side_of(sheet, seat))
+        room = [
+            (planet.id, space)
+            for planet in self.layout.planets.values()
+            if (space := planet.next_space(marks)) is not None
+        ]
+        options: list[Option] = []
+        for index, combination in enumerate(state.combinations):
+            reach = self.reaches[combination.number, combination.action == ASTRONAUT]
+            for planet, space in room:
+                number, spent = reach[planet]
+                if spent <= stored:
+                    options.append(
+                        {"action": DRAW, "combination": index, "planet": planet, "space": space,
+                         "number": number}
+                    )  # fmt: skip
+        return options
+
+    def choice_options(self, state: GameState, seat: int) -> list[Option]:
+        """Every legal draw, or the next System Error box of the seat's side when none."""
+        draws = self.draw_options(state, seat)
+        if draws:
+            return draws
+        sheet = state.sheet_of(seat)
+        return [
+            {"action": "system_error", "box": box}
+            for box in error_choices(self.side_errors_to_mark(sheet, side_of(sheet, seat)))
+        ]
+
+    def play_pick(self, rec: Recorder, seat: int, choice: Option, *, listed: bool) -> None:
+        """A draw or a System Error, on the sheet the seat plays this turn (a pick may name it:
+        ``sheet``)."""
+        played = rec.state.seats[seat].sheet
+        if "sheet" in choice and choice["sheet"] != played:
+            side = side_of(rec.state.sheets[played], seat)
+            raise RuleViolation(
+                "sheet_not_played_this_turn",
+                f"In turn {rec.state.turn} you play sheet {played} (side {side}): odd turns on "
+                "your left sheet, even turns on your right one.",
+            )
+        action = choice.get("action")
+        if action == DRAW:
+            self.play_draw(rec, seat, choice, listed=listed)
+        elif action == "system_error":
+            self.play_system_error(rec, seat, choice, listed=listed)
+        else:
+            raise RuleViolation(
+                "illegal_choice",
+                "Pick a combination and a planet to draw your insignia on ('draw'), or take a "
+                "System Error when no insignia can be drawn.",
+            )
+
+    def check_draw(self, state: GameState, seat: int, choice: Option) -> dict[str, Any]:
+        """The data of the insignia_drawn event a pick makes, or the RuleViolation it breaks."""
+        index, combination = cards.chosen_combination(state.combinations, choice)
+        sheet = state.sheet_of(seat)
+        side = side_of(sheet, seat)
+        named = choice.get("planet")
+        planet = self.layout.planets.get(named) if isinstance(named, str) else None
+        if planet is None:
+            raise RuleViolation(
+                "unknown_planet", f"{named!r} is not a planet of this sheet (pl1 to pl7)."
+            )
+        space = planet.next_space(sheet.marks)
+        if space is None:
+            raise RuleViolation("planet_full", f"Every space of {planet.id} holds an insignia.")
+        if "space" in choice and choice["space"] != space:
+            raise RuleViolation(
+                "space_not_next",
+                f"Insignias fill {planet.id} in order: its next space is {space}, not "
+                f"{choice['space']!r}.",
+            )
+        nearest, spent = self.reach(combination, planet)
+        number = choice.get("number", nearest)
+        if not isinstance(number, int) or number not in planet.accepts:
+            raise RuleViolation(
+                "number_not_on_planet",
+                f"{planet.id} takes {planet.low} to {planet.high}: {number!r} is not one of them.",
+            )
+        stored = self.stored_count(sheet.marks, side)
+        if spent > stored:
+            raise RuleViolation(
+                "planet_out_of_reach",
+                f"Reaching {planet.id} from {combination.number} takes {spent} circled astronaut "
+                f"symbol(s) on this sheet; you have {stored}.",
+            )
+        free = 1 if combination.action == ASTRONAUT else 0
+        if abs(number - combination.number) > 2 * (free + spent):
+            raise RuleViolation(
+                "number_out_of_reach",
+                f"Reaching {planet.id} from {combination.number} spends {spent} circled astronaut "
+                f"symbol(s){' besides the Astronaut action' if free else ''}: the number changes "
+                f"by {2 * (free + spent)} at most, so {number} is out of reach (draw it as {nearest}).",
+            )
+        return self._drawn(index, combination, side, planet.id, space, number)
+
+    def listed_draw(self, state: GameState, seat: int, option: Option) -> dict[str, Any]:
+        """The data of the insignia_drawn event of a listed draw (known legal)."""
+        index = option["combination"]
+        side = side_of(state.sheet_of(seat), seat)
+        combination = state.combinations[index]
+        return self._drawn(index, combination, side, option["planet"], option["space"], option["number"])
+
+    @staticmethod
+    def _drawn(
+        index: int, combination: Combination, side: str, planet: str, space: str, number: int
+    ) -> dict[str, Any]:
+        drawn: dict[str, Any] = {
+            "side": side, "combination": index, "planet": planet, "space": space,
+            "number": number, "action": combination.action,
+        }  # fmt: skip
+        if number != combination.number:
+            drawn["modifier"] = number - combination.number
+        return drawn
+
+    def play_draw(self, rec: Recorder, seat: int, choice: Option, *, listed: bool) -> None:
+        """Spend the stored symbols the planet needs, draw the insignia, resolve the planet's
+        control if it is now complete, then leave the action and the space's bonus to use."""
+        state = rec.state
+        drawn = self.listed_draw(state, seat, choice) if listed else self.check_draw(state, seat, choice)
+        side = drawn["side"]
+        combination = state.combinations[drawn["combination"]]
+        planet = self.layout.planets[drawn["planet"]]
+        _, spent = self.reach(combination, planet)
+        for symbol in self.stored_astronauts(rec.sheet(seat).marks, side)[:spent]:
+            rec.emit("mark", seat, element=symbol, mark=CROSS)
+        rec.emit("insignia_drawn", seat, **drawn)
+        self.resolve_control(rec, seat, planet)
+        if combination.action == ASTRONAUT and "modifier" in drawn:
+            blank = self.next_blank_astronaut(rec.sheet(seat).marks, side)
+            if blank is not None:
+                rec.emit("mark", seat, element=blank, mark=CIRCLE)
+        else:
+            action = combination.action
+            rec.emit("effects_pending", seat, source=action, effects=[f"action.{action}"])
+        bonus = self.layout.space_bonus.get(drawn["space"])
+        if bonus is not None:
+            rec.emit("effects_pending", seat, source=drawn["space"], effects=[f"bonus.{bonus}"])
+        self.settle(rec, seat)
+
+    def majority(self, marks: Marks, planet: Planet, *, tie: str = SHARED) -> str:
+        """Who controls the planet by its insignias: the side with strictly more, else ``tie``
+        (both; against ASTRA only the player, side S)."""
+        counts = planet.insignias(marks)
+        if counts["S"] == counts["N"]:
+            return tie
+        return "S" if counts["S"] > counts["N"] else "N"
+
+    @staticmethod
+    def tie_of(sheet: Sheet) -> str:
+        """Who a tie for a planet of the sheet goes to: both sides, or against ASTRA only the
+        player's (spec 9.4)."""
+        return "S" if is_solo(sheet) else SHARED
+
+    def resolve_control(
+        self, rec: Recorder, seat: int | None, planet: Planet, *, sheet: int | None = None
+    ) -> None:
+        """A planet just completed: its flag goes to the majority, and it is circled (on the
+        sheet the seat plays, or on ``sheet``: where ASTRA plays)."""
+        index = rec.state.seats[seat].sheet if sheet is None and seat is not None else sheet
+        assert index is not None
+        played = rec.state.sheets[index]
+        marks = played.marks
+        if planet.done in marks or not all_filled(marks, planet.spaces):
+            return
+        flag = self.majority(marks, planet, tie=self.tie_of(played))
+        rec.emit("mark", seat, sheet=index, element=planet.flag, mark=flag)
+        rec.emit("mark", seat, sheet=index, element=planet.done, mark=CIRCLE)
+
+    # --- System Errors ---------------------------------------------------------------------
+
+    def side_errors_to_mark(self, sheet: Sheet, side: str) -> list[str]:
+        """The next usable System Error box of ``side`` on the sheet, if any is left."""
+        usable = self.usable_error_boxes(sheet.error_boxes)[side]
+        return [box for box in usable if box not in sheet.marks][:1]
+
+    def play_system_error(self, rec: Recorder, seat: int, choice: Option, *, listed: bool) -> None:
+        sheet = rec.sheet(seat)
+        if not listed and self.draw_options(rec.state, seat):
+            raise RuleViolation(
+                "insignia_must_be_drawn",
+                "At least one combination lets you draw your insignia on a planet (counting "
+                "your circled astronaut symbols): you must draw it.",
+            )
+        free = self.side_errors_to_mark(sheet, side_of(sheet, seat))
+        box = choice.get("box", free[0] if free else None)
+        if box not in error_choices(free):
+            raise RuleViolation(
+                "error_box_not_next",
+                f"System Error boxes of your side are crossed in order: the next one is "
+                f"{free[0] if free else None}.",
+            )
+        rec.emit("system_error", seat, box=box, cause="no_writable_number")
+
+    # --- phase 4: the actions and the bonuses ------------------------------------------------
+
+    def step_action(self, step: str) -> str:
+        """An action's step, a space's bonus (``bonus.<kind>``) or an asteroid's bonus (its
+        element id)."""
+        return self.step_actions[step]
+
+    def _step_actions(self) -> dict[str, str]:
+        """``step_action`` of every step this sheet can leave waiting."""
+        actions = {f"action.{action}": action for action in ACTIONS}
+        actions.update({f"bonus.{kind}": f"bonus_{kind}" for kind in self.layout.space_bonus.values()})
+        actions.update(
+            {element: ASTEROID_STEPS[kind] for element, kind in self.layout.asteroid_bonus_kind.items()
+             if kind in ASTEROID_STEPS}
+        )  # fmt: skip
+        return actions
+
+    def step_optional(self, step: str) -> bool:
+        return step.startswith(("action.", "bonus."))
+
+    def skip_refusal(self, step: str) -> RuleViolation:
+        return RuleViolation(
+            "effect_not_optional", f"{step} is a bonus of the asteroid you claimed: it applies at once."
+        )
+
+    @staticmethod
+    def _side(state: GameState, seat: int) -> str:
+        return side_of(state.sheet_of(seat), seat)
+
+    def _asteroid_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
+        asteroid = self.layout.next_asteroid(state.sheet_of(seat).marks, self._side(state, seat))
+        if asteroid is None:
+            return []
+        return [{"action": self.step_action(step), "effect": step, "asteroid": asteroid}]
+
+    def _claim_asteroid(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+        """Robot: the first free asteroid from the seat's end, and its bonuses applied at once."""
+        side = self._side(rec.state, seat)
+        next_one = self.layout.next_asteroid(rec.sheet(seat).marks, side)
+        asteroid = choice.get("asteroid", next_one)
+        if not isinstance(asteroid, str) or asteroid not in self.layout.asteroids:
+            raise RuleViolation("unknown_asteroid", f"{asteroid!r} is not an asteroid of this sheet.")
+        if asteroid != next_one:
+            raise RuleViolation(
+                "asteroid_not_next",
+                f"A robot claims the first free asteroid from your end of the field: {next_one}, "
+                f"not {asteroid}.",
+            )
+        self.resolve_step(rec, seat, step, outcome="claimed", target=asteroid)
+        rec.emit("mark", seat, element=asteroid, mark=side)
+        waiting = []
+        for element, kind in self.layout.asteroids[asteroid].bonuses:
+            rec.emit("mark", seat, element=element, mark=CROSS)
+            if kind in (PLANT, WATER):
+                self._cross_next_box(rec, seat, side, kind)
+            else:
+                waiting.append(element)
+        for element in reversed(waiting):
+            rec.emit("effects_pending", seat, source=asteroid, effects=[element])
+
+    def _cross_next_box(self, rec: Recorder, seat: int, side: str, track: str) -> str | None:
+        """Cross the next box of one of the side's tracks; past the last, nothing."""
+        boxes = self.layout.track(side, track).boxes
+        box = next((b for b in boxes if b not in rec.sheet(seat).marks), None)
+        if box is not None:
+            rec.emit("mark", seat, element=box, mark=CROSS)
+        return box
+
+    def _column_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
+        marks, side = state.sheet_of(seat).marks, self._side(state, seat)
+        return [
+            {"action": self.step_action(step), "effect": step, "column": kind}
+            for kind in TYPES
+            if not all_filled(marks, self.layout.track(side, kind).boxes)
+        ]
+
+    def _improve(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+        """Energy: the next box of a planet-type column of the seat's choice."""
+        side = self._side(rec.state, seat)
+        column = choice.get("column")
+        if column not in TYPES:
+            raise RuleViolation(
+                "unknown_column", f"Energy improves the green, blue or grey planets, not {column!r}."
+            )
+        boxes = self.layout.track(side, str(column)).boxes
+        if all_filled(rec.sheet(seat).marks, boxes):
+            raise RuleViolation("column_full", f"Every box of your {column} column is crossed.")
+        box = next(b for b in boxes if b not in rec.sheet(seat).marks)
+        self.resolve_step(rec, seat, step, outcome="crossed", target=box)
+        rec.emit("mark", seat, element=box, mark=CROSS)
+
+    def _drawn_planet(self, state: GameState, seat: int) -> Planet:
+        """The planet where the seat drew its insignia this turn."""
+        return self.layout.planets[state.seats[seat].turn_choice["planet"]]
+
+    def _symbol_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
+        kind = self.step_action(step)
+        planet = self._drawn_planet(state, seat)
+        symbols = planet.plants if kind == PLANT else planet.waters
+        marks = state.sheet_of(seat).marks
+        symbol = next((s for s in symbols if s not in marks), None)
+        return [] if symbol is None else [{"action": kind, "effect": step, "symbol": symbol}]
+
+    def _cross_symbol(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+        """Plant or Water: a symbol of the planet drawn on, then the next box of the track
+        (only the symbol when the track is full)."""
+        kind = self.step_action(step)
+        planet = self._drawn_planet(rec.state, seat)
+        symbols = planet.plants if kind == PLANT else planet.waters
+        marks = rec.sheet(seat).marks
+        symbol = choice.get("symbol", next((s for s in symbols if s not in marks), None))
+        if symbol not in symbols:
+            raise RuleViolation(
+                f"{kind}_symbol_not_on_planet",
+                f"{kind.capitalize()} crosses a {kind} symbol of {planet.id}, where you drew your "
+                f"insignia ({', '.join(symbols) or 'it has none'}), not {symbol!r}.",
+            )
+        if symbol in marks:
+            raise RuleViolation(f"{kind}_symbol_crossed", f"{symbol} is already crossed.")
+        self.resolve_step(rec, seat, step, outcome="crossed", target=symbol)
+        rec.emit("mark", seat, element=symbol, mark=CROSS)
+        self._cross_next_box(rec, seat, self._side(rec.state, seat), kind)
+
+    def _track_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
+        track = step.removeprefix("bonus.")
+        boxes = self.layout.track(self._side(state, seat), track).boxes
+        if all_filled(state.sheet_of(seat).marks, boxes):
+            return []
+        return [{"action": self.step_action(step), "effect": step}]
+
+    def _cross_track(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+        """A plant or water bonus: the next box of that track, no symbol."""
+        track = step.removeprefix("bonus.")
+        box = next(
+            b for b in self.layout.track(self._side(rec.state, seat), track).boxes
+            if b not in rec.sheet(seat).marks
+        )  # fmt: skip
+        self.resolve_step(rec, seat, step, outcome="crossed", target=box)
+        rec.emit("mark", seat, element=box, mark=CROSS)
+
+    def open_moons(self, marks: Marks) -> list[str]:
+        """The first free moon space of every planet not complete yet."""
+        found = []
+        for planet in self.layout.planets.values():
+            if planet.done in marks:
+                continue
+            moon = next((m for m in planet.moon if m not in marks), None)
+            if moon is not None:
+                found.append(moon)
+        return found
+
+    def _moon_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
+        action = self.step_action(step)
+        return [
+            {"action": action, "effect": step, "moon": moon}
+            for moon in self.open_moons(state.sheet_of(seat).marks)
+        ]
+
+    def moon_problem(self, marks: Marks, moon: Any) -> RuleViolation | None:
+        """Why an insignia cannot go on ``moon`` now, or None."""
+        planet_id = self.layout.planet_of_moon.get(moon) if isinstance(moon, str) else None
+        if planet_id is None:
+            return RuleViolation("unknown_moon", f"{moon!r} is not a moon space of this sheet.")
+        planet = self.layout.planets[planet_id]
+        if planet.done in marks:
+            return RuleViolation(
+                "planet_complete", f"{planet.id} is complete: its moon takes no more insignias."
+            )
+        if moon in marks:
+            return RuleViolation("moon_space_taken", f"{moon} already holds an insignia.")
+        return None
+
+    def _draw_on_moon(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+        """Planning (action or asteroid bonus): an insignia on a moon of an incomplete planet;
+        the action also crosses the next planning box (a penalty)."""
+        side = self._side(rec.state, seat)
+        moon = choice.get("moon")
+        problem = self.moon_problem(rec.sheet(seat).marks, moon)
+        if problem is not None:
+            raise problem
+        self.resolve_step(rec, seat, step, outcome="drawn", target=moon)
+        rec.emit("mark", seat, element=moon, mark=side)
+        if self.step_action(step) == PLANNING:
+            self._cross_next_box(rec, seat, side, PLANNING)
+
+    def next_blank_astronaut(self, marks: Marks, side: str) -> str | None:
+        """The side's next astronaut symbol neither circled nor crossed."""
+        return next((s for s in self.layout.astronauts[side] if s not in marks), None)
+
+    def _astronaut_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
+        if self.next_blank_astronaut(state.sheet_of(seat).marks, self._side(state, seat)) is None:
+            return []
+        return [{"action": ASTRONAUT, "effect": step}]
+
+    def _circle_astronaut(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+        """Astronaut used with the card's own number: the next blank symbol circled, a
+        modifier stored for a later turn on this sheet."""
+        symbol = self.next_blank_astronaut(rec.sheet(seat).marks, self._side(rec.state, seat))
+        self.resolve_step(rec, seat, step, outcome="circled", target=symbol)
+        rec.emit("mark", seat, element=symbol, mark=CIRCLE)
+
+    # --- phase 6: missions on both sheets --------------------------------------------------
+
+    def mission_holds(self, state: GameState, seat: int, card: int) -> bool:
+        """Whether the mission holds on one of the seat's two sheets, read from its side."""
+        condition = self.side_missions.get(card)
+        if condition is None:
+            raise ValueError(f"card {card} is not a mission of adventure {self.number}")
+        for index in state.seats[seat].sheets:
+            sheet = state.sheets[index]
+            if condition(sheet.marks, side_of(sheet, seat)):
+                return True
+        return False
+
+    def mission_box(self, letter: str) -> str:
+        return self.layout.mission_boxes[letter]
+
+    # --- end of game and scoring -------------------------------------------------------------
+
+    def end_reasons(self, state: GameState) -> list[dict[str, Any]]:
+        """A seat with its three missions, or with both System Error boxes of its side of one
+        sheet crossed; a sheet with its 33 planet spaces filled (both owners named)."""
+        boxes = tuple(self.layout.mission_boxes.values())
+        missions = [
+            seat for seat in range(state.players) if all_filled(state.home_sheet(seat).marks, boxes)
+        ]
+        errors = sorted(
+            {
+                sheet.sides[side]
+                for sheet in state.sheets
+                for side, usable in self.usable_error_boxes(sheet.error_boxes).items()
+                if all_filled(sheet.marks, usable)
+            }
+        )
+        full = [sheet for sheet in state.sheets if all_filled(sheet.marks, self.layout.planet_spaces)]
+        reasons: list[dict[str, Any]] = []
+        if missions:
+            reasons.append({"reason": "all_missions", "seats": missions})
+        if errors:
+            reasons.append({"reason": "all_system_errors", "seats": errors})
+        if full:
+            owners = sorted({seat for sheet in full for seat in sheet.seats})
+            reasons.append({"reason": "sheet_full", "seats": owners, "sheets": [s.id for s in full]})
+        return reasons
+
+    @staticmethod
+    @cache
+    def usable_error_boxes(error_boxes: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+        """A sheet's usable System Error boxes, by the side they belong to."""
+        return {side: tuple(box for box in error_boxes if box.startswith(f"{side}.")) for side in SIDES}
+
+    def control(self, marks: Marks, planet: Planet, *, final: bool, tie: str = SHARED) -> str:
+        """The sides whose insignia is on the planet's flag (``S``, ``N``, ``SN`` or none);
+        once the game has ended, a planet without a flag is resolved by majority (a tie going
+        to ``tie``)."""
+        flag = marks.get(planet.flag)
+        if flag is not None:
+            return str(flag)
+        return self.majority(marks, planet, tie=tie) if final else ""
+
+    def errors_marked_on(self, sheet: Sheet, side: str, marks: Marks) -> int:
+        return sum(1 for box in self.layout.side_error_boxes[side] if box in marks)
+
+    def side_score(self, sheet: Sheet, side: str, marks: Marks, *, final: bool) -> dict[str, Any]:
+        """The points of one side of a sheet (spec 8.3), with ``total``, the planets it
+        controls by type and its multipliers."""
+        track = self.layout.track
+        controlled = dict.fromkeys(TYPES, 0)
+        tie = self.tie_of(sheet)
+        for planet in self.layout.planets.values():
+            if side in self.control(marks, planet, final=final, tie=tie):
+                controlled[planet.type] += 1
+        multipliers = {kind: track(side, kind).value(marks) for kind in TYPES}
+        lines = {
+            "plants": track(side, PLANT).value(marks),
+            "water": track(side, WATER).value(marks),
+            **{kind: controlled[kind] * multipliers[kind] for kind in TYPES},
+            "planning": -track(side, PLANNING).value(marks),
+            "system_errors": -self.layout.error_penalty[self.errors_marked_on(sheet, side, marks)],
+        }
+        return {
+            "seat": sheet.sides[side],
+            **lines,
+            "total": sum(lines.values()),
+            "controlled": controlled,
+            "multipliers": multipliers,
+        }
+
+    def sheet_score(self, state: GameState, sheet: Sheet, *, marks: Marks) -> dict[str, Any]:
+        """The points of each side of the sheet (its owners' totals add their other sheet and
+        their missions: ``seat_score``)."""
+        final = state.status != "playing"
+        return {side: self.side_score(sheet, side, marks, final=final) for side in SIDES}
+
+    def missions_of(self, marks: Marks) -> int:
+        """The values written in the S side's mission boxes."""
+        return sum(
+            value for box in self.layout.mission_boxes.values() if isinstance(value := marks.get(box), int)
+        )
+
+    def seat_score(self, state: GameState, seat: int) -> dict[str, Any]:
+        """A player's total (spec 8.4): its missions, its S side on its left sheet, its N side
+        on its right sheet, and its campaign points."""
+        final = state.status != "playing"
+        home = state.home_sheet(seat)
+        sides = []
+        for index in state.seats[seat].sheets:  # its left sheet, then its right one
+            sheet = state.sheets[index]
+            side = side_of(sheet, seat)
+            sides.append((sheet, side, self.side_score(sheet, side, sheet.marks, final=final)))
+        (left, _, left_score), (right, _, right_score) = sides
+        score = {
+            "missions": self.missions_of(home.marks),
+            "left": left_score["total"],
+            "right": right_score["total"],
+            "campaign": home.bonus_points,
+        }
+        total = sum(score.values())
+        return {
+            **score,
+            "left_sheet": left.id,
+            "right_sheet": right.id,
+            "system_errors_marked": sum(
+                self.errors_marked_on(sheet, side, sheet.marks) for sheet, side, _ in sides
+            ),
+            "total": total,
+        }
+
+    def rank_keys(self, state: GameState, scores: list[dict[str, Any]]) -> list[Any]:
+        """By total, then fewer System Error boxes over both sheets."""
+        return [(-score["total"], score["system_errors_marked"]) for score in scores]
+
+    def prospects(self, state: GameState, sheet: Sheet, marks: Marks) -> int:
+        """For the seat playing the sheet: the planets it leads or ties on (each worth its
+        type's multiplier, as the final resolution would count them), what its waiting steps
+        would add at best, and its stored astronaut symbols."""
+        seat = state.playing_on(sheet.id)
+        if seat is None:
+            return 0
+        side = side_of(sheet, seat)
+        value = 0
+        for planet in self.layout.planets.values():
+            if planet.flag not in marks and side in self.majority(marks, planet):
+                value += self.layout.track(side, planet.type).value(marks)
+        for frame in state.seats[seat].pending:
+            value += sum(self._step_worth(state, seat, side, marks, step) for step in frame)
+        return value + self.stored_count(marks, side)
+
+    def _step_worth(self, state: GameState, seat: int, side: str, marks: Marks, step: str) -> int:
+        """What a waiting step adds to the side's score at best, roughly (the greedy bot's
+        weighing of the action that comes with a draw)."""
+        action = self.step_action(step)
+        if action in (PLANT, WATER) and not self._symbol_uses(state, seat, step):
+            return 0
+        if action in (PLANT, WATER, BONUS_PLANT, BONUS_WATER):
+            return self._bonus_worth(side, marks, action.removeprefix("bonus_"))
+        if action in (ENERGY, ASTEROID_ENERGY):
+            return self._bonus_worth(side, marks, ENERGY)
+        if action in (ROBOT, BONUS_ROBOT):
+            asteroid = self.layout.next_asteroid(marks, side)
+            if asteroid is None:
+                return 0
+            return sum(
+                self._bonus_worth(side, marks, kind) for _, kind in self.layout.asteroids[asteroid].bonuses
+            )
+        return 0
+
+    def _bonus_worth(self, side: str, marks: Marks, kind: str) -> int:
+        """What one asteroid bonus adds to the side's score at best, roughly."""
+        if kind in (PLANT, WATER):
+            track = self.layout.track(side, kind)
+            crossed = track.crossed(marks)
+            return track.values[min(crossed + 1, len(track.boxes))] - track.values[crossed]
+        if kind == ENERGY:
+            return max(self._improvement(side, marks, column) for column in TYPES)
+        return 0
+
+    def _improvement(self, side: str, marks: Marks, kind: str) -> int:
+        """Points one more box of a type's column would add over the planets the side holds or
+        leads of that type."""
+        track = self.layout.track(side, kind)
+        crossed = track.crossed(marks)
+        if crossed == len(track.boxes):
+            return 0
+        held = sum(
+            1
+            for planet in self.layout.planets.values()
+            if planet.type == kind and side in str(marks.get(planet.flag) or self.majority(marks, planet))
+        )
+        return held * (track.values[crossed + 1] - track.values[crossed])
+
+    def derived(self, state: GameState, sheet: Sheet, *, marks: Marks) -> dict[str, Any]:
+        """What a front end draws: each planet (insignias by side, next space, moon, flag and
+        who controls it), the asteroid field from both ends, and both side panels."""
+        final = state.status != "playing"
+        planets = self.layout.planets.values()
+        asteroids = self.layout.asteroids
+        return {
+            "planets": {
+                planet.id: self._planet_view(marks, planet, final=final, tie=self.tie_of(sheet))
+                for planet in planets
+            },
+            "asteroids": {
+                "claimed": {side: [a for a in asteroids if marks.get(a) == side] for side in SIDES},
+                "next": {side: self.layout.next_asteroid(marks, side) for side in SIDES},
+                "free": sum(1 for a in self.layout.asteroids if a not in marks),
+            },
+            "panels": {side: self._panel_view(sheet, side, marks) for side in SIDES},
+        }  # fmt: skip
+
+    def _planet_view(self, marks: Marks, planet: Planet, *, final: bool, tie: str) -> dict[str, Any]:
+        complete = planet.done in marks
+        return {
+            "type": planet.type,
+            "accepts": sorted(planet.accepts),
+            "filled": sum(1 for space in planet.spaces if space in marks),
+            "spaces": len(planet.spaces),
+            "next_space": planet.next_space(marks),
+            "insignias": planet.insignias(marks),
+            "moon_open": not complete and any(moon not in marks for moon in planet.moon),
+            "complete": complete,
+            "flag": str(marks.get(planet.flag, "")),
+            "control": self.control(marks, planet, final=final, tie=tie),
+            "leader": self.majority(marks, planet, tie=tie),
+            "plant_symbols_left": sum(1 for s in planet.plants if s not in marks),
+            "water_symbols_left": sum(1 for s in planet.waters if s not in marks),
+        }
+
+    def _panel_view(self, sheet: Sheet, side: str, marks: Marks) -> dict[str, Any]:
+        track = self.layout.track
+        astronauts = [marks.get(symbol) for symbol in self.layout.astronauts[side]]
+        panel: dict[str, Any] = {
+            "seat": sheet.sides[side],
+            **{
+                name: {"crossed": track(side, name).crossed(marks), "value": track(side, name).value(marks)}
+                for name in (PLANT, WATER, *TYPES, PLANNING)
+            },
+            "system_errors": {
+                "crossed": self.errors_marked_on(sheet, side, marks),
+                "usable": len(self.usable_error_boxes(sheet.error_boxes)[side]),
+                "penalty": self.layout.error_penalty[self.errors_marked_on(sheet, side, marks)],
+            },
+            "astronauts": {
+                "blank": astronauts.count(None),
+                "circled": astronauts.count(CIRCLE),
+                "crossed": astronauts.count(CROSS),
+            },
+        }  # fmt: skip
+        if side == "S":
+            panel["missions"] = {
+                letter: marks.get(box) for letter, box in self.layout.mission_boxes.items()
+            }
+            panel["campaign"] = sheet.bonus_points
+        return panel

@@ -1,0 +1,835 @@
+"""Adventure 6, The Virus (adventure-6-virus.md): a housing block of five floors cut into eleven
+quarters joined by walkways; viruses infect their quarter and, once it is full, spill through
+the open walkways; full quarters are evacuated for their numbered spaces times their energies.
+
+The rules are the spec's: floors and quarters §3.2-3.3, walkways §3.4, viruses §3.5, the
+plant and water tracks §3.6-3.7, setup §4, the turn §5, evacuation §6.1, phase 5 and
+propagation §6.2-6.4, races §7, System Errors §8, missions §9 (a first claim activates a virus
+and runs phases 5 and 6 again), end and scoring §10, solo §11. Element ids are the data file's
+(§2, §13).
+
+Readings taken where the sources disagree (§12), and choices of this module:
+
+- 12.1: quarantine never prevents an activation; a closed-in virus still infects its own
+  quarter and only its spill-over stops;
+- 12.3: a water-row energy only goes in a quarter that still has an empty space, so never in
+  the quarter the number of that Water action has just completed;
+- 12.4: a quarter is evacuated as soon as the seat's action (and its X, its row bonus) is
+  resolved, so an Energy action of the completing number counts; in phase 5 right after the
+  virus that completed it has spread; a quarter never evacuated during play is scored by the
+  same formula at the end (the live score always shows that formula);
+- solo (spec section 11): an ASTRA bonus for each virus the player activates (a Plant or
+  Water symbol, a first claim) and each propagation symbol they trigger, and none for what a
+  System Error or ASTRA sets off (12.2); the first-pass Effect card activates green or blue,
+  the player's choice when both are asleep, else crosses a propagation symbol of their
+  choice, then one propagation follows at once, even with nothing left to cross (12.6); the
+  second-pass one wakes the virus of its mission with one propagation, or does nothing when
+  that virus is already active (12.6);
+- an infection mark names the virus that made it (``infected.<colour>``), so each virus's
+  spread can be shown; the player chooses which empty space of a quarter a virus infects
+  (spec 6.4): a propagation runs virus by virus in the fixed order and stops where a quarter
+  offers more than one empty space, leaving the step ``infect.<quarter>.<colour>`` to the seat
+  in phase 5 (the game's phase ``incidents``; a quarter with one empty space is infected at
+  once), then goes on from the next virus (``spread.<quarter>``) once the seat has chosen; the
+  propagations due wait as ``propagation`` steps, so the log shows how many each seat suffered;
+- the grey virus is placed at setup, by each seat (phase ``setup``, before the first cards
+  flip): one empty target among the four and one empty space of its quarter; a seat's
+  ``start_marks`` may place it instead (a campaign card), and that seat is not asked;
+- the greedy bot infects the empty space that takes the fewest numbers now (the room left to
+  write is its second criterion after the score), one without a water tank first, then the
+  leftmost; it weighs a mission's virus at the propagation that choice would make;
+- a wild action is chosen with the combination (``wild`` and ``wild_action`` in the pick),
+  one per turn, the first circled one when the pick names none; a wild made Astronaut carries
+  its modifier; a wild circled during this turn's action is not there yet at the pick, and
+  writability is judged on the combinations as dealt (common D4);
+- the Astronaut action is used or declined at the pick: a pick with a ``modifier`` (0
+  included) uses it and crosses the next astronaut symbol at once (nothing past ``astro.6``);
+- Energy, Plant and Water take no choice but stay optional steps with a ``skip`` (a Plant
+  or Water symbol may activate a virus); a step that can change nothing resolves by itself
+  as ``no_effect``; the row bonuses are compulsory while they have a target;
+- all players claiming a mission in the same turn, in any loop of its phase 6, get the high
+  value; the virus of a mission is activated once, by its first claims; a claim stays the
+  player's choice, and the greedy bot declines one worth less than the propagation its virus
+  would cause on its sheet (``claim_cost``).
+"""
+
+from collections.abc import Callable, Iterable, Sequence
+from itertools import chain
+from typing import Any
+
+from games.rules.adventures.virus.layout import Layout, Quarter, Track
+from games.rules.common.base import ASTRONAUT, ASTRONAUT_SHIFTS, Condition, Option, Step, error_choices
+from games.rules.common.missions import MISSION_BOX
+from games.rules.common.options import Group, Options
+from games.rules.common.wilds import WildActions
+from games.rules.core import cards
+from games.rules.core.cards import ACTIONS
+from games.rules.core.errors import RuleViolation
+from games.rules.core.events import Recorder
+from games.rules.core.sheet import CIRCLE, CROSS, LINE, MAX_NUMBER, MIN_NUMBER, Marks, X, open_gaps, open_runs
+from games.rules.core.state import GameState, Sheet
+
+GREY = "grey"
+INFECTED = "infected"
+# The mark of a space infected by each virus.
+INFECTED_BY = {
+    colour: f"{INFECTED}.{colour}" for colour in (GREY, "red", "green", "purple", "blue", "yellow")
+}
+INFECTIONS = frozenset(INFECTED_BY.values())
+BONUS_ENERGY = "bonus_energy"
+# The steps of the setup and of phase 5: the grey virus placed, a space infected, and the
+# steps that run a propagation without a choice (one due; one going on from a quarter's virus).
+GREY_STEP = "grey"
+INFECT = "infect"
+PROPAGATION = "propagation"
+SPREAD = "spread."
+# How many fillings of a floor keep their open runs worked out (a bound on memory).
+FLOOR_CACHE_SIZE = 8192
+ROBOT = "robot"
+
+# Mission conditions, by card (the card texts are in the common mission index).
+MISSION_TWO_EVACUATED, EVACUATED_NEEDED = 94, 2
+MISSION_FLOOR_EVACUATED = 95
+MISSION_THREE_QUARANTINED, QUARANTINED_NEEDED = 96, 3
+MISSION_GREEN_BLUE_QUARANTINED = 97
+MISSION_ENERGY_FLOORS = 98
+MISSION_PLANT_WATER_FLOORS = 99
+FLOORS_NEEDED = 2  # missions 98 and 99
+
+
+class VirusRules(WildActions[Layout]):
+    """The rules of adventure 6 (see the module docstring)."""
+
+    layout_class = Layout
+    start_mark_words = (CIRCLE, CROSS, LINE)
+
+    def __init__(self) -> None:
+        super().__init__()
+        # By floor: its runs of empty spaces with the numbers they take, by what the floor's
+        # spaces hold.
+        self._floor_runs: list[dict[tuple[Any, ...], list[tuple[int, int, tuple[str, ...]]]]] = [
+            {} for _ in self.layout.zone_spaces
+        ]
+
+    def step_table(self) -> dict[str, Step]:
+        return {
+            "energy": Step(uses=self._energy_uses, use=self._energy),
+            "plant": Step(uses=self._plant_uses, use=self._plant),
+            "water": Step(uses=self._water_uses, use=self._water),
+            ROBOT: Step(uses=self.each_unmarked(ROBOT, "walkway", self.layout.walkways), use=self._close),
+            "planning": Step(
+                uses=self.each_unmarked("planning", "space", tuple(self.layout.spaces)),
+                use=self._planning,
+            ),
+            BONUS_ENERGY: Step(uses=self._bonus_energy_uses, use=self._bonus_energy),
+            GREY_STEP: Step(uses=self._grey_uses, use=self._place_grey),
+            INFECT: Step(uses=self._infect_uses, use=self._infect),
+        }
+
+    def mission_table(self) -> dict[int, Condition]:
+        quarters = tuple(self.layout.quarters.values())
+        floors = tuple(self.layout.floors.values())
+        evacuated = [frozenset(q.evacuated for q in floor) for floor in floors]
+        all_evacuated = frozenset(q.evacuated for q in quarters)
+        energies = [frozenset().union(*(q.energy_set for q in floor)) for floor in floors]
+        resources = [frozenset().union(*(q.plants_and_tank for q in floor)) for floor in floors]
+        green_blue = frozenset().union(
+            *(q.walkways for q in quarters if q.colour in ("green", "blue"))
+        )
+        return {
+            MISSION_TWO_EVACUATED: lambda sheet: len(sheet.marks.keys() & all_evacuated)
+            >= EVACUATED_NEEDED,
+            MISSION_FLOOR_EVACUATED: lambda sheet: any(
+                sheet.marks.keys() >= floor for floor in evacuated
+            ),
+            MISSION_THREE_QUARANTINED: lambda sheet: sum(
+                1 for q in quarters if quarantined(sheet.marks, q)
+            )
+            >= QUARANTINED_NEEDED,
+            MISSION_GREEN_BLUE_QUARANTINED: lambda sheet: sheet.marks.keys() >= green_blue,
+            MISSION_ENERGY_FLOORS: lambda sheet: sum(
+                1 for floor in energies if sheet.marks.keys() >= floor
+            )
+            >= FLOORS_NEEDED,
+            MISSION_PLANT_WATER_FLOORS: lambda sheet: sum(
+                1 for floor in resources if sheet.marks.keys() >= floor
+            )
+            >= FLOORS_NEEDED,
+        }
+
+    # --- setup: the grey virus -------------------------------------------------------------
+
+    def mark_problem(self, element: Any, mark: Any) -> str | None:
+        if isinstance(element, str) and element in self.layout.spaces:
+            return None if mark in (X, INFECTED_BY[GREY]) else (
+                f"A starting mark in space {element} is X or {INFECTED_BY[GREY]}."
+            )
+        return super().mark_problem(element, mark)
+
+    def validate_modifiers(self, modifiers: list[dict[str, Any]]) -> list[tuple[str, Any]]:
+        """A seat placing its grey virus circles one empty target and infects one space of
+        that quarter."""
+        start = super().validate_modifiers(modifiers)
+        targets = {self.layout.quarters[q].target: q for q in self.layout.grey_candidates}
+        greys = [targets[element] for element, mark in start if element in targets and mark == CIRCLE]
+        infected = [element for element, mark in start if mark == INFECTED_BY[GREY]]
+        if not greys and not infected:
+            return start
+        if len(greys) != 1 or len(infected) != 1 or self.layout.quarter_of[infected[0]].id != greys[0]:
+            raise RuleViolation(
+                "invalid_modifier",
+                f"The grey virus circles one target of {list(targets)} and infects one space "
+                "of its quarter.",
+            )
+        return start
+
+    def begin_setup(self, rec: Recorder, seat: int) -> None:
+        """A seat whose grey virus no setup modifier placed places it before the first turn."""
+        marks = rec.sheet(seat).marks
+        if not any(marks.get(self._grey_target(q)) == CIRCLE for q in self.layout.grey_candidates):
+            rec.emit("effects_pending", seat, source="setup", effects=[GREY_STEP])
+
+    def _grey_target(self, quarter: str) -> str:
+        target = self.layout.quarters[quarter].target
+        assert target is not None  # every grey candidate has an empty target
+        return target
+
+    def _grey_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
+        marks = state.sheet_of(seat).marks
+        return (
+            {"action": GREY_STEP, "effect": step, "quarter": quarter, "space": space}
+            for quarter in self.layout.grey_candidates
+            for space in self.layout.quarters[quarter].spaces
+            if space not in marks
+        )
+
+    def _place_grey(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+        """Draw the grey virus in the chosen quarter's target and infect the chosen space."""
+        marks = rec.sheet(seat).marks
+        name, space = choice.get("quarter"), choice.get("space")
+        if name not in self.layout.grey_candidates:
+            raise RuleViolation(
+                "quarter_not_eligible",
+                f"The grey virus goes in one of {list(self.layout.grey_candidates)}, not {name!r}.",
+            )
+        assert isinstance(name, str)
+        quarter = self.layout.quarters[name]
+        if space not in quarter.spaces:
+            raise RuleViolation(
+                "space_not_in_quarter",
+                f"The grey virus infects a space of {name}: one of {list(quarter.spaces)}.",
+            )
+        _raise(self.space_problem(marks, space))
+        self.resolve_step(rec, seat, step, outcome="placed", target=space)
+        rec.emit("mark", seat, element=self._grey_target(name), mark=CIRCLE)
+        rec.emit("mark", seat, element=space, mark=INFECTED_BY[GREY])
+
+    # --- phases 2-3: a pick, with a wild action or the Astronaut modifier -----------------
+
+    def zone_name(self, zone: Any) -> str:
+        return f"floor {zone[0].removeprefix('floor').split('.')[0]}"
+
+    def write_options(self, state: GameState, seat: int) -> Sequence[Option]:
+        """Every write of the combinations as dealt (common D4)."""
+        return self._writes(state, self._fits(state.sheet_of(seat).marks), wild=None)
+
+    def choice_options(self, state: GameState, seat: int) -> Sequence[Option]:
+        """The writes as dealt (or the System Error), and the writes a wild action allows."""
+        sheet = state.sheet_of(seat)
+        fits = self._fits(sheet.marks)
+        writes = self._writes(state, fits, wild=None)
+        if not writes:
+            errors = self.error_boxes_to_mark(sheet)
+            writes = Options(
+                [(lambda box: {"action": "system_error", "box": box}, error_choices(errors))]
+            )
+        wilds = self.available_wilds(sheet.marks)
+        if wilds:
+            writes += self._writes(state, fits, wild=wilds[0])
+        return writes
+
+    def _writes(self, state: GameState, fits: Callable[[int], list[str]], *, wild: str | None) -> Options:
+        """Every write of the dealt combinations, or with ``wild`` of every other action (an
+        Astronaut made by a wild always carries a modifier, 0 included: without one the wild
+        would be spent for nothing); a group of options per number and what goes with it."""
+        groups: list[Group] = []
+        for index, combination in enumerate(state.combinations):
+            if wild is None:
+                actions: Iterable[str] = (combination.action,)
+            else:
+                actions = [action for action in ACTIONS if action != combination.action]
+            for action in actions:
+                for modifier in _modifiers(combination.number, action, wild is None):
+                    number = combination.number + (modifier or 0)
+                    groups.append(_write_group(index, fits(number), number, modifier, wild, action))
+        return Options(groups)
+
+    def _fits(self, marks: Marks) -> Callable[[int], list[str]]:
+        """The empty spaces of the sheet a number fits, by number (worked out once a number)."""
+        runs = self._runs(marks)
+        fitting: dict[int, list[str]] = {}
+
+        def fits(number: int) -> list[str]:
+            spaces = fitting.get(number)
+            if spaces is None:
+                spaces = fitting[number] = list(
+                    chain.from_iterable(run for low, high, run in runs if low < number < high)
+                )
+            return spaces
+
+        return fits
+
+    def _runs(self, marks: Marks) -> list[tuple[int, int, tuple[str, ...]]]:
+        """The runs of empty spaces between two numbers of every floor, with the open range of
+        the numbers they take: a floor's runs depend only on what its spaces hold, so they are
+        worked out once for each filling of the floor met."""
+        runs: list[tuple[int, int, tuple[str, ...]]] = []
+        for zone, cache in zip(self.layout.zone_spaces, self._floor_runs, strict=True):
+            key = tuple(map(marks.get, zone))
+            found = cache.get(key)
+            if found is None:
+                if len(cache) >= FLOOR_CACHE_SIZE:
+                    cache.clear()
+                found = cache[key] = open_gaps(marks, zone)
+            runs += found
+        return runs
+
+    def check_write(self, state: GameState, seat: int, choice: Option) -> dict[str, Any]:
+        marks = state.sheet_of(seat).marks
+        index, combination = cards.chosen_combination(state.combinations, choice)
+        wild, action = self.wild_and_action(marks, combination, choice)
+        if wild is not None and action == ASTRONAUT and choice.get("modifier") is None:
+            raise RuleViolation(
+                "modifier_required", "A wild action used as Astronaut changes the number: give a modifier."
+            )
+        modifier, number = self.modified_number(index, combination, action, choice)
+        space = choice.get("space")
+        _raise(self.space_problem(marks, space))
+        assert isinstance(space, str)
+        _raise(self.placement_problem(marks, space, number))
+        return self.written(index, space, number, action, modifier=modifier, wild=wild)
+
+    def score_effect(self, state: GameState, seat: int, option: Option) -> Any:
+        """A number or an X adds a numbered space to its quarter (worth its energies): its
+        effect is that quarter, with the Astronaut action and the wild it uses; a bonus energy
+        is its quarter; every walkway closed is alike (the score does not see walkways)."""
+        action = option.get("action")
+        if action == "write":
+            quarter = self.layout.quarter_of[option["space"]].id
+            return (quarter, "modifier" in option, option.get("wild"))
+        if action == "planning":
+            return self.layout.quarter_of[option["space"]].id
+        if action == BONUS_ENERGY:
+            return option["quarter"]
+        if action == ROBOT:
+            return ROBOT
+        return None
+
+    # --- phase 4: the actions and their steps ------------------------------------------------
+
+    def step_action(self, step: str) -> str:
+        """An action's step, a row bonus (a plant row closes a walkway, a water row circles
+        an energy), the grey virus of the setup, or an infection of phase 5."""
+        if step.startswith("action."):
+            return step.removeprefix("action.")
+        if step == GREY_STEP or step.startswith(f"{INFECT}."):
+            return step.split(".", 1)[0]
+        return ROBOT if step.startswith("plant.") else BONUS_ENERGY
+
+    def skip_refusal(self, step: str) -> RuleViolation:
+        return RuleViolation(
+            "effect_not_optional", f"The row bonus {step} is used at once while it has a target."
+        )
+
+    def _number_quarter(self, state: GameState, seat: int) -> Quarter:
+        return self.layout.quarter_of[state.seats[seat].turn_choice["space"]]
+
+    def _energy_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
+        quarter = self._number_quarter(state, seat)
+        if all_marked(state.sheet_of(seat).marks, quarter.energy_set):
+            return ()
+        return ({"action": "energy", "effect": step},)
+
+    def _energy(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+        quarter = self._number_quarter(rec.state, seat)
+        energy = _first_free(rec.sheet(seat).marks, quarter.energies)
+        assert energy is not None  # a step that can change nothing never waits (settle)
+        self.resolve_step(rec, seat, step, outcome="used", target=energy)
+        rec.emit("mark", seat, element=energy, mark=CIRCLE)
+
+    def _plant_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
+        quarter = self._number_quarter(state, seat)
+        if all_marked(state.sheet_of(seat).marks, quarter.plant_set):
+            return ()
+        return ({"action": "plant", "effect": step},)
+
+    def _plant(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+        quarter = self._number_quarter(rec.state, seat)
+        plant = _first_free(rec.sheet(seat).marks, quarter.plants)
+        assert plant is not None  # a step that can change nothing never waits (settle)
+        self.resolve_step(rec, seat, step, outcome="used", target=plant)
+        rec.emit("mark", seat, element=plant, mark=CIRCLE)
+        self._advance(rec, seat, self.layout.plant_track)
+
+    def _water_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
+        tank = self.layout.tank_on.get(state.seats[seat].turn_choice["space"])
+        if tank is None or tank in state.sheet_of(seat).marks:
+            return ()
+        return ({"action": "water", "effect": step},)
+
+    def _water(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+        space = rec.seat(seat).turn_choice["space"]
+        tank = self.layout.tank_on.get(space)
+        assert tank is not None  # a step that can change nothing never waits (settle)
+        self.resolve_step(rec, seat, step, outcome="used", target=tank)
+        rec.emit("mark", seat, element=tank, mark=CIRCLE)
+        self._advance(rec, seat, self.layout.water_track)
+
+    def walkway_problem(self, marks: Marks, walkway: Any) -> RuleViolation | None:
+        """Why ``walkway`` cannot be closed now, or None."""
+        if walkway not in self.layout.walkway_ends:
+            return RuleViolation("unknown_walkway", f"{walkway!r} is not a walkway (w01 to w22).")
+        if walkway in marks:
+            return RuleViolation("walkway_closed", f"{walkway} is already closed.")
+        return None
+
+    def _close(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+        walkway = choice.get("walkway")
+        problem = self.walkway_problem(rec.sheet(seat).marks, walkway)
+        self.use_on(rec, seat, step, walkway, problem, outcome="used", mark=LINE)
+
+    def _planning(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+        self.write_x(rec, seat, step, choice, outcome="used")
+        self.cross_next(rec, seat, self.layout.planning_track)
+
+    def energy_quarters(self, marks: Marks) -> list[Quarter]:
+        """The quarters a water-row energy may go in: an empty space and an energy left."""
+        return [
+            q
+            for q in self.layout.quarters.values()
+            if not all_marked(marks, q.space_set) and not all_marked(marks, q.energy_set)
+        ]
+
+    def _bonus_energy_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
+        return (
+            {"action": BONUS_ENERGY, "effect": step, "quarter": q.id}
+            for q in self.energy_quarters(state.sheet_of(seat).marks)
+        )
+
+    def _bonus_energy(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+        marks = rec.sheet(seat).marks
+        name = choice.get("quarter")
+        quarter = self.layout.quarters.get(name) if isinstance(name, str) else None
+        if quarter is None or quarter not in self.energy_quarters(marks):
+            raise RuleViolation(
+                "quarter_not_eligible",
+                f"A row's energy goes in a quarter with an empty space and an energy left: "
+                f"{[q.id for q in self.energy_quarters(marks)]}, not {choice.get('quarter')!r}.",
+            )
+        energy = _first_free(marks, quarter.energies)
+        self.resolve_step(rec, seat, step, outcome="used", target=energy)
+        rec.emit("mark", seat, element=energy, mark=CIRCLE)
+
+    def _advance(self, rec: Recorder, seat: int, track: Track) -> None:
+        """Cross the next symbol of a resource track with its side effects, in order: the row
+        and its bonus, the virus it activates, the propagation symbol it triggers."""
+        symbol = self.cross_next(rec, seat, track.symbols)
+        if symbol is None:
+            return
+        row = track.rows.get(symbol)
+        if row is not None:
+            rec.emit("mark", seat, element=row.box, mark=CROSS)
+            rec.emit("mark", seat, element=row.bonus, mark=CROSS)
+            rec.emit("effects_pending", seat, source=row.bonus, effects=[row.bonus])
+        activation = track.activations.get(symbol)
+        if activation is not None and activation not in rec.sheet(seat).marks:
+            self._activate(rec, seat, activation)
+        propagation = track.propagations.get(symbol)
+        if propagation is not None and propagation not in rec.sheet(seat).marks:
+            rec.emit("mark", seat, element=propagation, mark=CROSS)
+
+    def _activate(self, rec: Recorder, seat: int, activation: str) -> None:
+        rec.emit("mark", seat, element=activation, mark=CROSS)
+        rec.emit("mark", seat, element=self.layout.activation_target[activation], mark=CIRCLE)
+
+    def usable(self, state: GameState, seat: int, step: str) -> bool:
+        """The steps that run a propagation always have work left (``settle`` runs them)."""
+        return _runs_propagation(step) or super().usable(state, seat, step)
+
+    def settle(self, rec: Recorder, seat: int) -> None:
+        """Run the propagations waiting for the seat as far as they go without its choice,
+        evacuating the quarters each virus completed before the next one spreads; once nothing
+        waits for the seat, its complete quarters are evacuated."""
+        super().settle(rec, seat)
+        pending = rec.seat(seat).pending
+        while pending and _runs_propagation(pending[-1][0]):
+            self.evacuate(rec, seat)
+            self._spread(rec, seat, pending[-1][0])
+            super().settle(rec, seat)
+            pending = rec.seat(seat).pending
+        if not pending:
+            self.evacuate(rec, seat)
+
+    def evacuate(self, rec: Recorder, seat: int) -> None:
+        """Score and circle every complete quarter not evacuated yet."""
+        marks = rec.sheet(seat).marks
+        for quarter in self.layout.quarters.values():
+            if quarter.evacuated not in marks and marks.keys() >= quarter.space_set:
+                rec.emit("mark", seat, element=quarter.score_box, mark=quarter_points(marks, quarter))
+                rec.emit("mark", seat, element=quarter.evacuated, mark=CIRCLE)
+                marks = rec.sheet(seat).marks
+
+    # --- phase 5: activations, propagation symbols, propagations ---------------------------
+
+    def incidents(self, rec: Recorder) -> None:
+        """Share this turn's activations and propagation symbols, then give every seat its
+        propagations (spec 6.2, 6.3)."""
+        seats = range(rec.state.players)
+        new = [_marked_this_turn(rec.sheet(seat)) for seat in seats]
+        activated = sorted(set().union(*(marked & self.layout.activation_target.keys() for marked in new)))
+        triggered = {
+            symbol: {seat for seat in seats if symbol in new[seat]}
+            for symbol in self.layout.propagation_symbols
+            if any(symbol in marked for marked in new)
+        }
+        for seat in seats:
+            for act in activated:
+                if act not in rec.sheet(seat).marks:
+                    self._activate(rec, seat, act)
+            for symbol in triggered:
+                if symbol not in rec.sheet(seat).marks:
+                    rec.emit("mark", seat, element=symbol, mark=CROSS)
+        for seat in seats:
+            due = self.propagations_due(rec.sheet(seat), seat, len(activated), triggered)
+            self.propagate(rec, seat, times=due)
+
+    def propagations_due(
+        self, sheet: Sheet, seat: int, activated: int, triggered: dict[str, set[int]]
+    ) -> int:
+        """Spec 6.3: one per virus activated this turn, one per propagation symbol triggered
+        this turn by others and not by this seat, one for ``error.2`` / ``error.3`` crossed
+        this turn."""
+        by_others = sum(1 for by in triggered.values() if seat not in by)
+        errors = any(_new_mark(sheet, box) for box in self.layout.self_propagating_errors)
+        return activated + by_others + int(errors)
+
+    def propagate(self, rec: Recorder, seat: int, *, times: int = 1) -> None:
+        """Leave ``times`` propagations (spec 6.4) waiting for the seat, and run them as far as
+        they go without its choice."""
+        if times > 0:
+            rec.emit("effects_pending", seat, source="phase_5", effects=[PROPAGATION] * times)
+            self.settle(rec, seat)
+
+    def _spread(self, rec: Recorder, seat: int, step: str) -> None:
+        """Run a propagation (``propagation``), or go on with one (``spread.<quarter>``): each
+        active virus in the fixed order infects its own quarter, or once it is complete one
+        space of each neighbour behind an open walkway. Where a quarter offers more than one
+        empty space the seat chooses: the infections waiting for that choice are left on top,
+        with the rest of the propagation under them."""
+        quarters = list(self.layout.quarters.values())
+        start = 0 if step == PROPAGATION else self.layout.quarter_rank[step.removeprefix(SPREAD)]
+        self.resolve_step(rec, seat, step, outcome="spread", target=None)
+        active = [q for q in quarters[start:] if _active(rec.sheet(seat).marks, q)]
+        for index, quarter in enumerate(active):
+            choices = self._infect_or_spill(rec, seat, quarter)
+            if choices:
+                if index + 1 < len(active):
+                    rec.emit(
+                        "effects_pending", seat, source=PROPAGATION,
+                        effects=[f"{SPREAD}{active[index + 1].id}"],
+                    )  # fmt: skip
+                rec.emit("effects_pending", seat, source=f"virus.{_colour(quarter)}", effects=choices)
+                return
+            self.evacuate(rec, seat)
+
+    def _infect_or_spill(self, rec: Recorder, seat: int, quarter: Quarter) -> list[str]:
+        """One virus spreads: into its own quarter while it has an empty space, else into each
+        neighbour behind an open walkway. A quarter with one empty space is infected at once;
+        the infections of quarters with more are returned, as steps for the seat to choose."""
+        colour = _colour(quarter)
+        marks = rec.sheet(seat).marks
+        if not all_marked(marks, quarter.space_set):
+            targets = [quarter]
+        else:
+            targets = [
+                self.layout.quarters[neighbour]
+                for walkway, neighbour in quarter.neighbours
+                if walkway not in marks
+            ]
+        choices = []
+        for target in targets:
+            room = [space for space in target.spaces if space not in marks]
+            if len(room) == 1:
+                rec.emit("mark", seat, element=room[0], mark=INFECTED_BY[colour])
+                marks = rec.sheet(seat).marks
+            elif room:
+                choices.append(f"{INFECT}.{target.id}.{colour}")
+        return choices
+
+    def _infected_quarter(self, step: str) -> tuple[Quarter, str]:
+        """The quarter an ``infect.<quarter>.<colour>`` step infects, and the virus's colour."""
+        _, name, colour = step.split(".")
+        return self.layout.quarters[name], colour
+
+    def _infect_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
+        quarter, _ = self._infected_quarter(step)
+        marks = state.sheet_of(seat).marks
+        return (
+            {"action": INFECT, "effect": step, "space": space}
+            for space in quarter.spaces
+            if space not in marks
+        )
+
+    def _infect(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+        quarter, colour = self._infected_quarter(step)
+        space = choice.get("space")
+        if space not in quarter.spaces:
+            raise RuleViolation(
+                "space_not_in_quarter",
+                f"The {colour} virus infects a space of {quarter.id}: one of {list(quarter.spaces)}.",
+            )
+        _raise(self.space_problem(rec.sheet(seat).marks, space))
+        self.resolve_step(rec, seat, step, outcome="infected", target=space)
+        rec.emit("mark", seat, element=space, mark=INFECTED_BY[colour])
+
+    def infection_space(self, marks: Marks, quarter: Quarter) -> str | None:
+        """The empty space of ``quarter`` the greedy bot infects: the one taking the fewest
+        numbers now, one without a water tank first, then the leftmost; None when it is
+        complete."""
+        best: str | None = None
+        best_key: tuple[int, bool] | None = None
+        spaces = quarter.spaces
+        for space, low, high in open_runs(marks, self.layout.zone_of[spaces[0]]):
+            if space not in spaces:
+                continue
+            key = (high - low, space in self.layout.tank_on)
+            if best_key is None or key < best_key:
+                best, best_key = space, key
+        return best
+
+    def prospects(self, state: GameState, sheet: Sheet, marks: Marks) -> int:
+        """The room left to write: how many numbers each empty space still takes, summed (what
+        an infection or a badly placed number takes away)."""
+        return sum((high - low - 1) * len(run) for low, high, run in self._runs(marks))
+
+    # --- phase 6: a first claim wakes its virus ----------------------------------------------
+
+    def mission_activations(self, state: GameState) -> list[str]:
+        """The activation symbols of missions flipped, their virus not activated yet."""
+        return [
+            self.layout.mission_activation[MISSION_BOX[letter]]
+            for letter in sorted(state.flipped_missions)
+            if any(
+                self.layout.mission_activation[MISSION_BOX[letter]] not in sheet.marks
+                for sheet in state.sheets
+            )
+        ]
+
+    def after_missions(self, rec: Recorder) -> bool:
+        """The viruses of missions claimed for the first time are activated on every sheet,
+        and every seat suffers one propagation per such virus (phase 5 again)."""
+        woken = self.mission_activations(rec.state)
+        for seat in range(rec.state.players):
+            for act in woken:
+                if act not in rec.sheet(seat).marks:
+                    self._activate(rec, seat, act)
+        for seat in range(rec.state.players):
+            self.propagate(rec, seat, times=len(woken))
+        return bool(woken)
+
+    def claim_cost(self, state: GameState, seat: int, letter: str) -> int:
+        """What a first claim's virus would cost this sheet: the score lost to one propagation
+        of every active virus, the woken one included (none once it is active), with the
+        infections placed as the greedy bot places them."""
+        act = self.layout.mission_activation[MISSION_BOX[letter]]
+        if act in state.sheet_of(seat).marks:
+            return 0
+        rec = Recorder(state)
+        before = self.sheet_score(state, rec.sheet(seat), marks=rec.sheet(seat).marks)["total"]
+        self._activate(rec, seat, act)
+        self.propagate(rec, seat)
+        while rec.seat(seat).pending:
+            step = rec.seat(seat).pending[-1][0]
+            quarter, _ = self._infected_quarter(step)
+            space = self.infection_space(rec.sheet(seat).marks, quarter)
+            self.play_effect(rec, seat, {"action": INFECT, "effect": step, "space": space})
+        sheet = rec.sheet(seat)
+        return int(before - self.sheet_score(rec.state, sheet, marks=sheet.marks)["total"])
+
+    # --- scoring ---------------------------------------------------------------------------
+
+    def areas(self, state: GameState, sheet: Sheet, marks: Marks) -> dict[str, int]:
+        return {
+            "plants": self.layout.plant_track.value(marks),
+            "water": self.layout.water_track.value(marks),
+            "quarters": sum(quarter_points(marks, q) for q in self.layout.quarters.values()),
+            "infected": -sum(1 for space in self.layout.spaces if marks.get(space) in INFECTIONS),
+        }
+
+    def details(self, state: GameState, sheet: Sheet, marks: Marks) -> dict[str, Any]:
+        return {
+            "quarter_scores": {q.id: quarter_points(marks, q) for q in self.layout.quarters.values()},
+            "errors_crossed": self.errors_marked(sheet, marks),
+        }
+
+    def derived(self, state: GameState, sheet: Sheet, *, marks: Marks) -> dict[str, Any]:
+        quarters = self.layout.quarters.values()
+        return {
+            "quarters": {
+                q.id: {
+                    "evacuated": q.evacuated in marks,
+                    "complete": all_marked(marks, q.space_set),
+                    "quarantined": quarantined(marks, q),
+                    "energies": sum(1 for e in q.energies if e in marks),
+                    "points": quarter_points(marks, q),
+                    "infected": [s for s in q.spaces if marks.get(s) in INFECTIONS],
+                }
+                for q in quarters
+            },
+            "walkways": {
+                w: "closed" if w in marks else "open" for w in self.layout.walkways
+            },
+            "viruses": [
+                {
+                    "colour": _colour(q),
+                    "quarter": q.id,
+                    "spread": [
+                        space for space in self.layout.spaces if marks.get(space) == INFECTED_BY[_colour(q)]
+                    ],
+                    "spills": all_marked(marks, q.space_set),
+                }
+                for q in quarters
+                if q.target is not None and marks.get(q.target) == CIRCLE
+            ],
+            "plant_track": self.layout.plant_track.value(marks),
+            "water_track": self.layout.water_track.value(marks),
+            "available_wilds": self.available_wilds(marks),
+        }
+
+
+    # --- solo: ASTRA -----------------------------------------------------------------------
+
+    def astra_targets(self, state: GameState, sheet: Sheet, letter: str, deck_pass: int) -> list[str]:
+        """First pass: green or blue while asleep, else a propagation symbol not crossed;
+        second pass: nothing to choose (the mission's own virus)."""
+        if deck_pass > 1:
+            return []
+        marks = sheet.marks
+        asleep = [act for act in self.layout.track_activations if act not in marks]
+        return asleep or [symbol for symbol in self.layout.propagation_symbols if symbol not in marks]
+
+    def astra_effect(
+        self, rec: Recorder, seat: int, letter: str, deck_pass: int, target: str | None
+    ) -> None:
+        """Wake or cross the target (first pass) or the virus of mission ``letter`` (second
+        pass, unless already active), then one propagation at once."""
+        if deck_pass > 1:
+            activation = self.layout.mission_activation[MISSION_BOX[letter]]
+            if activation in rec.sheet(seat).marks:
+                return
+            self._activate(rec, seat, activation)
+        elif target in self.layout.activation_target:
+            self._activate(rec, seat, target)
+        elif target is not None:
+            rec.emit("mark", seat, element=target, mark=CROSS)
+        self.propagate(rec, seat)
+
+    def astra_bonuses(self, element: str, mark: Any) -> int:
+        """A virus woken or a propagation symbol triggered by the player's own turn."""
+        if mark == CROSS and (
+            element in self.layout.activation_target or element in self.layout.propagation_symbols
+        ):
+            return int(self.astra_card["bonuses_per_trigger"])
+        return 0
+
+
+def quarantined(marks: Marks, quarter: Quarter) -> bool:
+    """Every walkway of the quarter is closed."""
+    return marks.keys() >= quarter.walkways
+
+
+def quarter_points(marks: Marks, quarter: Quarter) -> int:
+    """Numbered spaces (X included) times circled energies."""
+    numbered = sum(1 for space in quarter.spaces if _numbered(marks.get(space)))
+    return numbered * sum(1 for energy in quarter.energies if energy in marks)
+
+
+def all_marked(marks: Marks, elements: frozenset[str]) -> bool:
+    """Every one of ``elements`` is marked (compared as sets, at C speed)."""
+    return marks.keys() >= elements
+
+
+def _numbered(value: Any) -> bool:
+    return type(value) is int or value == X
+
+
+def _colour(quarter: Quarter) -> str:
+    """The virus of a quarter's target: a printed colour, or grey in an empty target."""
+    return GREY if quarter.colour == "empty" else str(quarter.colour)
+
+
+def _active(marks: Marks, quarter: Quarter) -> bool:
+    """Whether the quarter's virus is active on the sheet (its target circled)."""
+    return quarter.target is not None and marks.get(quarter.target) == CIRCLE
+
+
+def _runs_propagation(step: str) -> bool:
+    """Whether a waiting step runs (or goes on with) a propagation, with no choice of its own."""
+    return step == PROPAGATION or step.startswith(SPREAD)
+
+
+def _first_free(marks: Marks, elements: Iterable[str]) -> str | None:
+    return next((element for element in elements if element not in marks), None)
+
+
+def _marked_this_turn(sheet: Sheet) -> set[str]:
+    """The elements marked on the sheet during this turn."""
+    return sheet.marks.keys() - sheet.turn_start_marks.keys()
+
+
+def _new_mark(sheet: Sheet, element: str) -> bool:
+    """Whether ``element`` was marked on the sheet during this turn."""
+    return element in sheet.marks and element not in sheet.turn_start_marks
+
+
+def _modifiers(number: int, action: str, unchanged: bool) -> list[int | None]:
+    """The modifiers a pick may carry: none (when ``unchanged`` is allowed), and the Astronaut
+    shifts that stay in range."""
+    if action != ASTRONAUT:
+        return [None]
+    shifts: list[int | None] = [d for d in ASTRONAUT_SHIFTS if MIN_NUMBER <= number + d <= MAX_NUMBER]
+    return [None, *shifts] if unchanged else shifts
+
+
+def _write_group(
+    index: int, spaces: list[str], number: int, modifier: int | None, wild: str | None, action: str
+) -> Group:
+    """The write options of one number in each of ``spaces``."""
+    if wild is None and modifier is None:
+        return (
+            lambda space: {"action": "write", "combination": index, "space": space, "number": number},
+            spaces,
+        )
+    if wild is None:
+        return (
+            lambda space: {"action": "write", "combination": index, "space": space, "number": number,
+                           "modifier": modifier},
+            spaces,
+        )  # fmt: skip
+    if modifier is None:
+        return (
+            lambda space: {"action": "write", "combination": index, "space": space, "number": number,
+                           "wild": wild, "wild_action": action},
+            spaces,
+        )  # fmt: skip
+    return (
+        lambda space: {"action": "write", "combination": index, "space": space, "number": number,
+                       "modifier": modifier, "wild": wild, "wild_action": action},
+        spaces,
+    )  # fmt: skip
+
+
+def _raise(problem: RuleViolation | None) -> None:
+    if problem is not None:
+        raise problem
+

@@ -1,0 +1,124 @@
+"""What a seat must or may do now (``Decision``, as ``options`` answers it for the common turn and
+the solo turn), and its options listed by groups, each option made only when it is read.
+
+A pick on a large sheet offers hundreds of options that differ in one field (the space a number
+goes in); a player reads them all, but a random player reads one. ``Options`` holds groups (a
+function making one option from one value, and the values) and behaves as the list of every
+option, in order: its length, an option by position, iteration, membership and equality with a
+list are those of that list. An option read by position is made once and kept, so the option a
+player picked is found again at once (``choice in options``) by identity.
+"""
+
+from bisect import bisect_right
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from itertools import accumulate
+from typing import Any, overload
+
+Option = dict[str, Any]
+Make = Callable[[Any], Option]
+# One option per value: ``make(value)``.
+Group = tuple[Make, Sequence[Any]]
+
+
+@dataclass
+class Decision:
+    """What a seat must or may do now. Every option, sent back as a move, is legal.
+
+    Kinds: ``choose`` (a combination and where its number goes, or a System Error), ``effect``
+    (a waiting step, also at setup and in phase 5, or in solo the target of an ASTRA effect),
+    ``give`` (solo: the card left over goes to ASTRA, or leaves the game with a circled ASTRA
+    bonus), ``confirm`` (the turn is played), ``mission`` (phase 6: claim a mission, or confirm
+    to claim no more), ``wait``. ``sheet`` is the sheet the seat plays this turn (None outside
+    a game being played).
+    """
+
+    kind: str
+    options: Sequence[Option] = field(default_factory=list)
+    can_undo: bool = False
+    can_confirm: bool = False
+    sheet: int | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "sheet": self.sheet,
+            "options": list(self.options),
+            "can_undo": self.can_undo,
+            "can_confirm": self.can_confirm,
+        }
+
+
+class Options(Sequence[Option]):
+    """Every option of some groups, in group order."""
+
+    __slots__ = ("_all", "_ends", "_groups", "_made")
+
+    def __init__(self, groups: Iterable[Group] = ()) -> None:
+        self._groups = [group for group in groups if group[1]]
+        self._ends = list(accumulate(len(values) for _, values in self._groups))
+        self._made: dict[int, Option] = {}
+        self._all: list[Option] | None = None
+
+    def __len__(self) -> int:
+        return self._ends[-1] if self._ends else 0
+
+    @overload
+    def __getitem__(self, index: int) -> Option: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Option]: ...
+
+    def __getitem__(self, index: int | slice) -> Option | list[Option]:
+        if isinstance(index, slice):
+            return self.as_list()[index]
+        if self._all is not None:
+            return self._all[index]
+        size = len(self)
+        position = index + size if index < 0 else index
+        if not 0 <= position < size:
+            raise IndexError("option index out of range")
+        made = self._made.get(position)
+        if made is None:
+            at = bisect_right(self._ends, position)
+            make, values = self._groups[at]
+            start = self._ends[at - 1] if at else 0
+            made = self._made[position] = make(values[position - start])
+        return made
+
+    def __iter__(self) -> Iterator[Option]:
+        return iter(self.as_list())
+
+    def __contains__(self, option: object) -> bool:
+        if any(made is option for made in self._made.values()):
+            return True
+        return option in self.as_list()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Options | list):
+            return self.as_list() == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __add__(self, other: "Options") -> "Options":
+        return Options([*self._groups, *other._groups])
+
+    def __repr__(self) -> str:
+        return repr(self.as_list())
+
+    def as_list(self) -> list[Option]:
+        """Every option, made once (those already read by position kept as they were made)."""
+        if self._all is None:
+            made = self._made
+            everything: list[Option] = []
+            for make, values in self._groups:
+                if made:
+                    start = len(everything)
+                    everything += [
+                        made.get(start + offset) or make(value) for offset, value in enumerate(values)
+                    ]
+                else:
+                    everything += map(make, values)
+            self._all = everything
+        return self._all

@@ -1,0 +1,199 @@
+"""The 63 starship cards (common.md §3): the three stacks, flips and per-stack reshuffles (§5,
+phase 1), and the solo deck with its hands of three (§10.4-10.5).
+
+The deck order is derived from the game's seed alone, so replaying the events of a game
+rebuilds exactly the same stacks without the order ever being stored.
+"""
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from itertools import permutations
+from typing import NamedTuple
+
+from games.rules.core import data
+from games.rules.core.errors import RuleViolation
+
+STACKS = 3
+ACTIONS: tuple[str, ...] = tuple(data.common()["actions"])
+
+
+@dataclass(frozen=True)
+class Card:
+    id: int
+    number: int
+    action: str
+
+
+CARDS: dict[int, Card] = {
+    raw["id"]: Card(raw["id"], raw["number"], raw["action"])
+    for raw in data.common()["starship_cards"]
+}
+# The numbers some starship card shows (the others only an Astronaut shift writes).
+CARD_NUMBERS: frozenset[int] = frozenset(card.number for card in CARDS.values())
+# Solo: the ASTRA Effect cards by id, and the letter of the mission each flips on the second pass.
+EFFECT_CARDS: dict[int, str] = {
+    int(card): letter
+    for card, letter in data.common()["card_id_ranges"]["astra_effect_cards"].items()
+}
+HAND_SIZE = 3
+PILES = 3
+
+
+@dataclass
+class Stack:
+    """One stack: cards still to flip (top first) and its discard pile (top last)."""
+
+    draw: list[int]
+    discard: list[int] = field(default_factory=list)
+
+    def copy(self) -> "Stack":
+        return Stack(list(self.draw), list(self.discard))
+
+
+class Combination(NamedTuple):
+    """A number shown on a stack paired with the action of the card just flipped from it.
+
+    In a solo game a combination is a pair of the hand instead: the number of one card with
+    the action of another (``number_card``, ``action_card``), and ``stack`` is the pair's index.
+    """
+
+    stack: int
+    number: int
+    action: str
+    number_card: int | None = None
+    action_card: int | None = None
+
+    def as_dict(self) -> dict[str, int | str]:
+        if self.number_card is None or self.action_card is None:
+            return {"stack": self.stack, "number": self.number, "action": self.action}
+        return {
+            "number_card": self.number_card,
+            "action_card": self.action_card,
+            "number": self.number,
+            "action": self.action,
+        }
+
+
+def deal(seed: int) -> list[Stack]:
+    """Shuffle the 63 cards with the game's seed and deal three stacks of 21."""
+    ids = sorted(CARDS)
+    random.Random(f"{seed}/deal").shuffle(ids)
+    size = len(ids) // STACKS
+    return [Stack(ids[i * size : (i + 1) * size]) for i in range(STACKS)]
+
+
+def peek(stacks: list[Stack], *, seed: int, turn: int) -> tuple[list[Combination], list[int]]:
+    """What ``flip`` would show and reshuffle, leaving the stacks as they are."""
+    if all(len(stack.draw) > 1 for stack in stacks):
+        return [
+            Combination(index, CARDS[stack.draw[1]].number, CARDS[stack.draw[0]].action)
+            for index, stack in enumerate(stacks)
+        ], []
+    return flip([stack.copy() for stack in stacks], seed=seed, turn=turn)
+
+
+def flip(stacks: list[Stack], *, seed: int, turn: int) -> tuple[list[Combination], list[int]]:
+    """Phase 1: flip the top card of each stack, in place.
+
+    Returns the three combinations and the stacks that had to be reshuffled. A stack left
+    with no card to show a number is rebuilt from its own discard pile minus the card just
+    flipped, whose action is in play this turn.
+    """
+    combinations = []
+    reshuffled = []
+    for index, stack in enumerate(stacks):
+        flipped = stack.draw.pop(0)
+        stack.discard.append(flipped)
+        if not stack.draw:
+            pile = stack.discard[:-1]
+            random.Random(f"{seed}/reshuffle/{index}/{turn}").shuffle(pile)
+            stack.draw = pile
+            stack.discard = [flipped]
+            reshuffled.append(index)
+        shown = CARDS[stack.draw[0]]
+        combinations.append(Combination(index, shown.number, CARDS[flipped].action))
+    return combinations, reshuffled
+
+
+def chosen_combination(
+    combinations: list[Combination], choice: dict[str, object]
+) -> tuple[int, Combination]:
+    """The combination a pick names by its index (in solo, or by its two cards), or a
+    RuleViolation."""
+    index = choice.get("combination")
+    if "number_card" in choice or "action_card" in choice:
+        index = _pair_index(combinations, choice, index)
+    if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(combinations):
+        raise RuleViolation(
+            "unknown_combination", f"Choose combination 0 to {len(combinations) - 1}."
+        )
+    return index, combinations[index]
+
+
+def _pair_index(combinations: list[Combination], choice: dict[str, object], named: object) -> int:
+    """The index of the solo pair a pick names by its cards (and by its index, if it names one
+    too: both must agree)."""
+    number_card, action_card = choice.get("number_card"), choice.get("action_card")
+    hand = {c.number_card for c in combinations if c.number_card is not None}
+    if not hand:
+        raise RuleViolation(
+            "not_a_solo_game", "Only a solo game picks cards: name a combination by its index."
+        )
+    if number_card not in hand or action_card not in hand:
+        raise RuleViolation(
+            "card_not_in_hand", f"Both cards must come from your hand {sorted(hand)}."
+        )
+    if number_card == action_card:
+        raise RuleViolation(
+            "same_card_for_number_and_action",
+            f"The number and the action must come from two different cards, not both from "
+            f"card {number_card}.",
+        )
+    index = next(
+        i
+        for i, c in enumerate(combinations)
+        if (c.number_card, c.action_card) == (number_card, action_card)
+    )
+    if named is not None and named != index:
+        raise RuleViolation(
+            "combination_not_these_cards",
+            f"Combination {named!r} is not the number of card {number_card} with the action "
+            f"of card {action_card} (that is combination {index}).",
+        )
+    return index
+
+
+# --- solo: the deck and the hand ---------------------------------------------------------
+
+
+def solo_deck(seed: int) -> list[int]:
+    """The deck of a solo game, top card first, derived from the game's seed: the 63 starship
+    cards shuffled into three piles of 21, the 3 Effect cards shuffled into the last pile,
+    which goes under the two others (so they are among the bottom 24 of the 66)."""
+    ids = sorted(CARDS)
+    rng = random.Random(f"{seed}/solo/deal")
+    rng.shuffle(ids)
+    size = len(ids) // PILES
+    bottom = [*ids[(PILES - 1) * size :], *EFFECT_CARDS]
+    rng.shuffle(bottom)
+    return [*ids[: (PILES - 1) * size], *bottom]
+
+
+def second_pass_deck(seed: int, discard: Sequence[int]) -> list[int]:
+    """The deck of the second pass: the discard pile and the 3 Effect cards shuffled together
+    (cards given to ASTRA or removed from the game never come back)."""
+    cards = sorted({*discard, *EFFECT_CARDS})
+    random.Random(f"{seed}/solo/reshuffle").shuffle(cards)
+    return cards
+
+
+def hand_combinations(hand: Sequence[int]) -> list[Combination]:
+    """The six ordered pairs of a hand of three different cards, as combinations: the number
+    of one card with the action of another."""
+    if len(hand) != HAND_SIZE or len(set(hand)) != HAND_SIZE:
+        raise RuleViolation("invalid_hand", "A solo hand holds 3 different starship cards.")
+    return [
+        Combination(index, CARDS[number].number, CARDS[action].action, number, action)
+        for index, (number, action) in enumerate(permutations(hand, 2))
+    ]

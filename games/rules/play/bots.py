@@ -1,0 +1,183 @@
+"""Players that only ever choose among the listed options: used by tests, simulation and
+load tests. They know no rule of their own; whatever they play, the engine allowed."""
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from games.rules.adventures import rules_for
+from games.rules.common.base import Adventure
+from games.rules.common.missions import gives_first_value
+from games.rules.core.events import Event, evolve
+from games.rules.core.sheet import MAX_NUMBER, MIN_NUMBER, Marks
+from games.rules.core.state import GameState
+from games.rules.turn import solo
+from games.rules.turn.turn import advance, new_game, options
+
+Command = dict[str, Any]
+Bot = Callable[[GameState, int], Command]
+
+
+CONFIRM: Command = {"type": "confirm"}
+
+
+def random_bot(rng: random.Random) -> Bot:
+    """A player picking uniformly among the legal options, confirming when done; offered a
+    mission, it claims it or not at random."""
+
+    def play(state: GameState, seat: int) -> Command:
+        decision = options(state, seat)
+        if decision.kind == "mission":
+            choices: list[Command] = [_move(option) for option in decision.options]
+            return rng.choice([*choices, CONFIRM])
+        if decision.options:
+            return _move(rng.choice(decision.options))
+        return CONFIRM
+
+    return play
+
+
+def _move(option: dict[str, Any]) -> Command:
+    return {"type": "move", "choice": option}
+
+
+def greedy_bot(rng: random.Random) -> Bot:
+    """A player taking the option that most raises its live score; among equal scores it
+    takes the one with the best prospects the sheet names (``Adventure.prospects``), then
+    writes each number where it best fits the numbers around it (so that later numbers still
+    find a place), prefers using an optional effect to skipping it, and breaks the remaining
+    ties at random. Offered a mission, it claims it unless the claim would end the game (a
+    third mission) while another seat scores more. Against ASTRA it weighs its score less
+    ASTRA's, counting the card a pick leaves over as ASTRA's (so it removes a card with a
+    bonus whenever it can, and weighs which card a pick leaves over)."""
+
+    def play(state: GameState, seat: int) -> Command:
+        decision = options(state, seat)
+        if not decision.options:
+            return CONFIRM
+        rules = rules_for(state.adventure)
+        if decision.kind == "mission":
+            claim = decision.options[0]
+            return _move(claim) if _claim_helps(rules, state, seat, claim["letter"]) else CONFIRM
+        marks = state.sheet_of(seat).marks
+        zones = _zones_by_space(rules.numbering_zones(marks))
+        best: list[dict[str, Any]] = []
+        best_value: tuple[int, int, float, int] | None = None
+        totals: dict[Any, tuple[int, int]] = {}
+        ideals: dict[str, list[float]] = {}
+        effects = [rules.score_effect(state, seat, option) for option in decision.options]
+        if None not in effects and len(set(effects)) == 1:
+            totals[effects[0]] = (0, 0)  # every option scores alike: the score decides nothing
+        for option, effect in zip(decision.options, effects, strict=True):
+            known = totals.get(effect) if effect is not None else None
+            if known is None:
+                _, after = advance(state, seat, _move(option))
+                sheet = after.sheet_of(seat)
+                known = (
+                    rules.seat_score(after, seat)["total"]
+                    - (solo.projected_astra_total(after) if after.astra is not None else 0),
+                    rules.prospects(after, sheet, sheet.marks),
+                )
+                if effect is not None:
+                    totals[effect] = known
+            value = (
+                *known,
+                -_misfit(option, marks, zones, ideals),
+                0 if option.get("action") == "skip" else 1,
+            )
+            if best_value is None or value > best_value:
+                best, best_value = [option], value
+            elif value == best_value:
+                best.append(option)
+        return {"type": "move", "choice": rng.choice(best)}
+
+    return play
+
+
+def _claim_helps(rules: Adventure, state: GameState, seat: int, letter: str) -> bool:
+    """Claim, unless what the claim sets off costs more than it is worth (Adventure 6: the
+    virus a first claim wakes), or it is this seat's last mission and it trails: that would end
+    the game."""
+    worth = rules.mission_worth(state, state.home_sheet(seat), letter)
+    value = worth["first" if gives_first_value(state, letter) else "later"]
+    if value <= rules.claim_cost(state, seat, letter):
+        return False
+    home = state.home_sheet(seat).marks
+    done = [other for other in state.missions if rules.mission_box(other) in home]
+    if len(done) + 1 < len(state.missions):
+        return True
+    totals = [rules.seat_score(state, other)["total"] for other in range(state.players)]
+    rivals = [*totals, solo.projected_astra_total(state)] if state.astra is not None else totals
+    return totals[seat] + value >= max(rivals)
+
+
+def _zones_by_space(zones: list[tuple[str, ...]]) -> dict[str, list[tuple[str, ...]]]:
+    """The numbering zones each space belongs to."""
+    by_space: dict[str, list[tuple[str, ...]]] = {}
+    for zone in zones:
+        for space in zone:
+            by_space.setdefault(space, []).append(zone)
+    return by_space
+
+
+def _misfit(
+    option: dict[str, Any],
+    marks: Marks,
+    zones: dict[str, list[tuple[str, ...]]],
+    ideals: dict[str, list[float]],
+) -> float:
+    """How far a written number lies from where the numbers around it say it belongs: the
+    value interpolated between its nearest numbered neighbours (or the ends of the range), in
+    each zone of its space (``ideals``: those values by space, worked out once a decision)."""
+    space, number = option.get("space"), option.get("number")
+    if not isinstance(space, str) or not isinstance(number, int):
+        return 0.0
+    if space not in ideals:
+        ideals[space] = [_ideal(marks, zone, space) for zone in zones.get(space, [])]
+    return sum(abs(number - ideal) for ideal in ideals[space])
+
+
+def _ideal(marks: Marks, zone: tuple[str, ...], space: str) -> float:
+    index = zone.index(space)
+    low, low_at = MIN_NUMBER - 1, -1
+    high, high_at = MAX_NUMBER + 1, len(zone)
+    for at, other in enumerate(zone):
+        value = marks.get(other)
+        if isinstance(value, int):
+            if at < index:
+                low, low_at = value, at
+            elif at > index and high_at == len(zone):
+                high, high_at = value, at
+    return low + (high - low) * (index - low_at) / (high_at - low_at)
+
+
+def play_game(
+    *,
+    adventure: int,
+    bots: list[Bot],
+    seed: int,
+    max_turns: int = 200,
+    astra_level: int | None = None,
+) -> tuple[GameState, list[Event]]:
+    """Play a whole game with one bot per seat (one, against ASTRA of ``astra_level``, plays
+    ASTRA's part of each turn as it falls due); return the final state and every event."""
+    events = new_game(adventure=adventure, players=len(bots), seed=seed, astra_level=astra_level)
+    state = GameState()
+    for event in events:
+        evolve(state, event)
+    while state.status == "playing":
+        if state.turn > max_turns:
+            raise RuntimeError(f"game with seed {seed} did not end in {max_turns} turns")
+        for seat, bot in enumerate(bots):
+            while options(state, seat).kind != "wait":
+                new, state = advance(state, seat, bot(state, seat), in_place=True)
+                events.extend(new)
+        if solo.astra_due(state):
+            for event in solo.astra_turn(state):
+                evolve(state, event)
+                events.append(event)
+    return state, events
+
+
+# The bots by the name a bot seat gives its kind.
+KINDS: dict[str, Callable[[random.Random], Bot]] = {"random": random_bot, "greedy": greedy_bot}
