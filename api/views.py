@@ -399,10 +399,10 @@ class MovesView(APIView):
         tags=["turns"],
     )
     def post(self, request: Request, game_id: str) -> Response:
-        game, user = _game(game_id), _user(request)
+        game, user = path_id(game_id, what="game"), _user(request)
         data = _valid(s.MoveSerializer, _body(request))
         return answered(
-            request, lambda: services.play_move(game=game, by=user, choice=data["choice"]), _command_answer
+            request, lambda: services.play_move(game_id=game, by=user, choice=data["choice"]), _command_answer
         )
 
 
@@ -417,8 +417,8 @@ class UndoView(APIView):
         tags=["turns"],
     )
     def post(self, request: Request, game_id: str) -> Response:
-        game, user = _game(game_id), _user(request)
-        return answered(request, lambda: services.undo_turn(game=game, by=user), _command_answer)
+        game, user = path_id(game_id, what="game"), _user(request)
+        return answered(request, lambda: services.undo_turn(game_id=game, by=user), _command_answer)
 
 
 class ConfirmView(APIView):
@@ -432,8 +432,8 @@ class ConfirmView(APIView):
         tags=["turns"],
     )
     def post(self, request: Request, game_id: str) -> Response:
-        game, user = _game(game_id), _user(request)
-        return answered(request, lambda: services.confirm_turn(game=game, by=user), _command_answer)
+        game, user = path_id(game_id, what="game"), _user(request)
+        return answered(request, lambda: services.confirm_turn(game_id=game, by=user), _command_answer)
 
 
 # --- reading -----------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 from django.db import IntegrityError, connection, models, transaction
 
 from eventstore import chain
-from eventstore.errors import Conflict
+from eventstore.errors import Conflict, NotFound
 from eventstore.models import Stored, StoredEvent
 
 logger = logging.getLogger(__name__)
@@ -42,10 +42,11 @@ def row(model: type[S], pk: int, *, lock: bool = False) -> S | None:
 
 
 def lock(model: type[S], pk: int) -> S:
-    """The stream's row, locked for the command's transaction."""
+    """The stream's row, locked for the command's transaction: the command's one read of it
+    (refused with ``not_found`` when there is none)."""
     locked = row(model, pk, lock=True)
     if locked is None:
-        raise model.DoesNotExist(f"{model.__name__} {pk} does not exist.")  # type: ignore[attr-defined]
+        raise NotFound("not_found", f"There is no {model._meta.verbose_name} {pk}.")
     return locked
 
 

@@ -125,19 +125,22 @@ def start_game(
 # --- turns -------------------------------------------------------------------------------------
 
 
-def play_move(*, game: Game, by: User, choice: dict[str, Any]) -> CommandResult:
+# A turn's commands take the game's id: locking the row is the only read of it they make.
+
+
+def play_move(*, game_id: int, by: User, choice: dict[str, Any]) -> CommandResult:
     """Play one of the options the caller's decision offers."""
-    return _command(game=game, by=by, command={"type": "move", "choice": choice})
+    return _command(game_id=game_id, by=by, command={"type": "move", "choice": choice})
 
 
-def undo_turn(*, game: Game, by: User) -> CommandResult:
+def undo_turn(*, game_id: int, by: User) -> CommandResult:
     """Void the caller's unconfirmed marks of this turn."""
-    return _command(game=game, by=by, command={"type": "undo"})
+    return _command(game_id=game_id, by=by, command={"type": "undo"})
 
 
-def confirm_turn(*, game: Game, by: User) -> CommandResult:
+def confirm_turn(*, game_id: int, by: User) -> CommandResult:
     """Lock in the caller's turn; the last seat to confirm resolves the end of the turn."""
-    return _command(game=game, by=by, command={"type": "confirm"})
+    return _command(game_id=game_id, by=by, command={"type": "confirm"})
 
 
 def score_game(*, game_id: int) -> Event | None:
@@ -230,9 +233,9 @@ def _play_bot_turn(*, game_id: int, seat: int, kind: str) -> int:
 # --- internals ---------------------------------------------------------------------------------
 
 
-def _command(*, game: Game, by: User, command: dict[str, Any]) -> CommandResult:
+def _command(*, game_id: int, by: User, command: dict[str, Any]) -> CommandResult:
     with transaction.atomic():
-        game = store.lock(Game, game.pk)
+        game = store.lock(Game, game_id)
         seat = lobby.seat_index(game, by, Seat)
         if game.status != Game.Status.PLAYING:
             raise Conflict("game_not_playing", f"The game is {game.status}, not playing.")

@@ -139,9 +139,9 @@ def play_through_services(game_id: int, rng: random.Random, capture: Any) -> Non
                 if decision["options"]:
                     options = decision["options"]
                     choice = options[0] if decision["kind"] == "mission" else rng.choice(options)
-                    services.play_move(game=game, by=user, choice=choice)
+                    services.play_move(game_id=game.pk, by=user, choice=choice)
                 elif decision["can_confirm"]:
-                    services.confirm_turn(game=game, by=user)
+                    services.confirm_turn(game_id=game.pk, by=user)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
 

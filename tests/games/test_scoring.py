@@ -21,9 +21,9 @@ def play_to_the_end(game: Game, users: list[User], rng: random.Random) -> Game:
         for user in users:
             decision = selectors.decision_view(game=game, viewer=user)
             if decision["options"]:
-                services.play_move(game=game, by=user, choice=rng.choice(decision["options"]))
+                services.play_move(game_id=game.pk, by=user, choice=rng.choice(decision["options"]))
             elif decision["can_confirm"]:
-                services.confirm_turn(game=game, by=user)
+                services.confirm_turn(game_id=game.pk, by=user)
     raise AssertionError("the game did not end")
 
 

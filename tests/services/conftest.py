@@ -351,7 +351,7 @@ def play_to_the_end(game: Game, user: User, rng: random.Random, *, timeout: floa
         if decision["kind"] == "wait":
             time.sleep(0.05)
         elif decision["options"]:
-            commands.play_move(game=game, by=user, choice=rng.choice(decision["options"]))
+            commands.play_move(game_id=game.pk, by=user, choice=rng.choice(decision["options"]))
         else:
-            commands.confirm_turn(game=game, by=user)
+            commands.confirm_turn(game_id=game.pk, by=user)
     raise AssertionError("the game did not end")

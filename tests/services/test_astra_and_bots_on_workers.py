@@ -74,8 +74,8 @@ def test_a_worker_killed_in_astras_part_of_a_turn_leaves_it_to_the_next_worker_o
         game = commands.start_game(game=game, by=user).game
         rng = random.Random(7)
         while (decision := selectors.decision_view(game=game, viewer=user))["kind"] != "confirm":
-            commands.play_move(game=game, by=user, choice=rng.choice(decision["options"]))
-        commands.confirm_turn(game=game, by=user)  # dispatches ASTRA's part on commit
+            commands.play_move(game_id=game.pk, by=user, choice=rng.choice(decision["options"]))
+        commands.confirm_turn(game_id=game.pk, by=user)  # dispatches ASTRA's part on commit
 
         wait_for(lambda: astra_runs(slow, game, "astra turn started"), 30, "the slow worker to start")
         slow.kill()

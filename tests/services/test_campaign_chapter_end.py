@@ -39,9 +39,9 @@ def play_to_the_end(game: Game, users: list[User]) -> None:
         for user in users:
             decision = selectors.decision_view(game=game, viewer=user)
             if decision["options"]:
-                commands.play_move(game=game, by=user, choice=rng.choice(decision["options"]))
+                commands.play_move(game_id=game.pk, by=user, choice=rng.choice(decision["options"]))
             elif decision["can_confirm"]:
-                commands.confirm_turn(game=game, by=user)
+                commands.confirm_turn(game_id=game.pk, by=user)
     raise AssertionError("the game did not end")
 
 

@@ -26,7 +26,7 @@ def ready_to_confirm(user: User) -> Game:
     game = game_services.start_game(game=game, by=user).game
     rng = random.Random(1)
     while (decision := selectors.decision_view(game=game, viewer=user))["options"]:
-        game_services.play_move(game=game, by=user, choice=rng.choice(decision["options"]))
+        game_services.play_move(game_id=game.pk, by=user, choice=rng.choice(decision["options"]))
     return game
 
 
@@ -34,7 +34,7 @@ def confirm(game: Game, user: User, key: commands.Key | None) -> commands.Answer
     """A confirm through the command path, answered as the API answers it."""
     return commands.run(
         key=key,
-        command=lambda: game_services.confirm_turn(game=game, by=user),
+        command=lambda: game_services.confirm_turn(game_id=game.pk, by=user),
         answer=lambda result: (
             CommandResultSerializer(
                 selectors.command_answer(
