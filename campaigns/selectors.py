@@ -15,6 +15,7 @@ from campaigns.rules import decider
 from campaigns.rules.effects import adventure_name
 from campaigns.rules.packs import CHAPTERS, LAST_CHAPTER, Pack
 from campaigns.rules.state import Attempt, CampaignState, replay
+from eventstore import store
 from eventstore.errors import Invalid, NotFound
 from games import lobby
 from games import selectors as game_selectors
@@ -48,13 +49,8 @@ def seat_of(*, campaign: Campaign, user: User) -> int | None:
 
 def state_of(*, campaign: Campaign) -> tuple[CampaignState, int]:
     """The campaign's state from its log, and the seq of its last event."""
-    rows = list(
-        CampaignEvent.objects.filter(campaign_id=campaign.pk)
-        .order_by("seq")
-        .values_list("seq", "kind", "version", "seat", "data")
-    )
-    state = replay({"kind": kind, "v": v, "seat": seat, "data": data} for _, kind, v, seat, data in rows)
-    return state, rows[-1][0] if rows else 0
+    rows = store.rows_after(CampaignEvent, campaign.pk, 0)
+    return replay(store.stored_events(CampaignEvent, rows)), rows[-1][0] if rows else 0
 
 
 def campaign_summary(*, campaign: Campaign) -> dict[str, Any]:
