@@ -68,8 +68,10 @@ def run(*, key: Key | None, command: Callable[[], R], answer: Callable[[R], Any]
                 return claimed
             record = claimed
         result = command()
-    data = json.loads(json.dumps(answer(result), cls=DjangoJSONEncoder))
+    data = answer(result)
     if record is not None:
+        # stored as JSON, sent again as stored: a retry gets these very bytes' meaning
+        data = json.loads(json.dumps(data, cls=DjangoJSONEncoder))
         IdempotencyRecord.objects.filter(pk=record.pk).update(status_code=status, response=data)
     return Answer(data=data, status=status)
 
