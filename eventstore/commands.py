@@ -70,7 +70,7 @@ def run(*, key: Key | None, command: Callable[[], R], answer: Callable[[R], Any]
         result = command()
     data = answer(result)
     if record is not None:
-        # stored as JSON, sent again as stored: a retry gets these very bytes' meaning
+        # kept as the JSON it is sent as, so that a retry is sent the same answer
         data = json.loads(json.dumps(data, cls=DjangoJSONEncoder))
         IdempotencyRecord.objects.filter(pk=record.pk).update(status_code=status, response=data)
     return Answer(data=data, status=status)
