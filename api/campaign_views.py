@@ -4,8 +4,7 @@ answer through its output serializer."""
 from typing import Any
 
 from django.http import StreamingHttpResponse
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -16,7 +15,18 @@ from api import serializers as s
 from api.idempotency import answered
 from api.ids import path_id
 from api.permissions import SignedIn
-from api.views import ERRORS, IDEMPOTENCY, JSON_LINES, POST_ERRORS, _body, _data, _out, _user, _valid
+from api.views import (
+    ERRORS,
+    IDEMPOTENCY,
+    POST_ERRORS,
+    _body,
+    _data,
+    _out,
+    _user,
+    _valid,
+    export_response,
+    export_schema,
+)
 from campaigns import history, selectors, services
 from campaigns.models import Campaign
 
@@ -226,27 +236,16 @@ class CampaignEventsView(APIView):
 class CampaignExportView(APIView):
     permission_classes = [SignedIn]
 
-    @extend_schema(
-        responses={
-            (200, JSON_LINES): OpenApiResponse(
-                OpenApiTypes.STR,
-                description=(
-                    "JSON Lines (UTF-8), sent as it is read. Line 1, the campaign's header: "
-                    f"`format` (`{history.FORMAT}`), `campaign`, `players`, `astra_level`, `pack` "
-                    "(`id`, `version`, `hash` and the whole `content`), `seats`. Then one line per "
-                    "campaign event in seq order: `seq`, `seat`, `kind`, `v`, `data`, `created_at`, "
-                    "`prev_hash`, `hash`, where `hash` = sha256(`prev_hash` + the UTF-8 JSON of "
-                    "`seq`, `seat`, `kind`, `data` with sorted keys and no spaces) and the first "
-                    "`prev_hash` is 64 zeros. Then each chapter game as its own export "
-                    "(`GET /games/{id}/export`): a header line, then its events."
-                ),
-            ),
-            **{
-                (code, "application/json"): response
-                for code, response in ERRORS.items()
-                if code != 400  # no query and no body: nothing to be invalid
-            },
-        },
+    @export_schema(
+        lines=(
+            f"Line 1, the campaign's header: `format` (`{history.FORMAT}`), `campaign`, `players`, "
+            "`astra_level`, `pack` (`id`, `version`, `hash` and the whole `content`), `seats`. Then "
+            "one line per campaign event in seq order: `seq`, `seat`, `kind`, `v`, `data`, "
+            "`created_at`, `prev_hash`, `hash`, where `hash` = sha256(`prev_hash` + the UTF-8 JSON "
+            "of `seq`, `seat`, `kind`, `data` with sorted keys and no spaces) and the first "
+            "`prev_hash` is 64 zeros. Then each chapter game as its own export "
+            "(`GET /games/{id}/export`): a header line, then its events."
+        ),
         summary="The whole history of a finished campaign and its chapter games, hash-chained",
         description=(
             "For a seated player once the campaign is finished (409 `campaign_not_finished` "
@@ -259,6 +258,4 @@ class CampaignExportView(APIView):
     def get(self, request: Request, campaign_id: str) -> StreamingHttpResponse:
         campaign = _campaign(campaign_id)
         lines = history.export_lines(campaign=campaign, viewer=_user(request))
-        response = StreamingHttpResponse(lines, content_type=f"{JSON_LINES}; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="{history.export_filename(campaign)}"'
-        return response
+        return export_response(lines, history.export_filename(campaign))

@@ -1,5 +1,6 @@
 """HTTP in, HTTP out: parse and validate, call a service or a selector, shape the answer."""
 
+from collections.abc import Iterable
 from typing import Any
 from urllib.parse import unquote
 
@@ -510,22 +511,12 @@ class ReplayView(APIView):
 JSON_LINES = "application/jsonl"
 
 
-class ExportView(APIView):
-    permission_classes = [SignedIn]
-
-    @extend_schema(
+def export_schema(*, lines: str, summary: str, description: str, tags: list[str]) -> Any:
+    """The schema of an export: JSON Lines as ``lines`` describes them, or a JSON error."""
+    return extend_schema(
         responses={
             (200, JSON_LINES): OpenApiResponse(
-                OpenApiTypes.STR,
-                description=(
-                    "JSON Lines (UTF-8), sent as it is read. Line 1, the header: `format` "
-                    f"(`{history.FORMAT}`), `game`, `adventure`, `players`, `seats` "
-                    "(`[{seat, username}]`). Then one line per event in seq order: `seq`, `turn`, "
-                    "`seat`, `kind`, `v` (the version of the kind's schema it was stored with), "
-                    "`data`, `created_at`, `prev_hash`, `hash`, where `hash` = sha256(`prev_hash` "
-                    "+ the UTF-8 JSON of `seq`, `turn`, `seat`, `kind`, `data` with sorted keys and "
-                    "no spaces) and the first `prev_hash` is 64 zeros."
-                ),
+                OpenApiTypes.STR, description=f"JSON Lines (UTF-8), sent as it is read. {lines}"
             ),
             **{
                 (code, "application/json"): response
@@ -533,6 +524,31 @@ class ExportView(APIView):
                 if code != 400  # no query and no body: nothing to be invalid
             },
         },
+        summary=summary,
+        description=description,
+        tags=tags,
+    )
+
+
+def export_response(lines: Iterable[str], filename: str) -> StreamingHttpResponse:
+    """An export, streamed as it is read, to be saved as ``filename``."""
+    response = StreamingHttpResponse(lines, content_type=f"{JSON_LINES}; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+class ExportView(APIView):
+    permission_classes = [SignedIn]
+
+    @export_schema(
+        lines=(
+            f"Line 1, the header: `format` (`{history.FORMAT}`), `game`, `adventure`, `players`, "
+            "`seats` (`[{seat, username}]`). Then one line per event in seq order: `seq`, `turn`, "
+            "`seat`, `kind`, `v` (the version of the kind's schema it was stored with), `data`, "
+            "`created_at`, `prev_hash`, `hash`, where `hash` = sha256(`prev_hash` + the UTF-8 JSON "
+            "of `seq`, `turn`, `seat`, `kind`, `data` with sorted keys and no spaces) and the first "
+            "`prev_hash` is 64 zeros."
+        ),
         summary="The whole history of a finished game, every event with its chained hash",
         description=(
             "For a seated player once the game is finished (409 `game_not_finished` before), or "
@@ -544,6 +560,4 @@ class ExportView(APIView):
     def get(self, request: Request, game_id: str) -> StreamingHttpResponse:
         game = _game(game_id)
         lines = history.export_lines(game=game, viewer=_user(request))
-        response = StreamingHttpResponse(lines, content_type=f"{JSON_LINES}; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="{history.export_filename(game)}"'
-        return response
+        return export_response(lines, history.export_filename(game))
