@@ -244,7 +244,8 @@ class CampaignExportView(APIView):
             "`created_at`, `prev_hash`, `hash`, where `hash` = sha256(`prev_hash` + the UTF-8 JSON "
             "of `seq`, `seat`, `kind`, `data` with sorted keys and no spaces) and the first "
             "`prev_hash` is 64 zeros. Then each chapter game as its own export "
-            "(`GET /games/{id}/export`): a header line, then its events."
+            "(`GET /games/{id}/export`): a header line naming the game as the campaign's log does, "
+            "then its events."
         ),
         summary="The whole history of a finished campaign and its chapter games, hash-chained",
         description=(

@@ -2,7 +2,9 @@
 another server, checked on the way in.
 
 The export (eventstore/exchange.py gives its shape) is the campaign's section, then one section
-per chapter game in the order they were played, each as a game's export (games/history.py):
+per chapter game in the order they were played, each as a game's export (games/history.py)
+whose header names the game as the campaign's log does (the id it had where the campaign was
+played: ids are each server's own):
 
     {"format": "moon-campaign/1", "campaign": 4, "players": 3, "astra_level": null,
      "pack": {"id": "open", "version": "1", "hash": "5d1...", "content": {...}},
@@ -30,7 +32,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from campaigns import library
+from campaigns import library, selectors
 from campaigns.models import Campaign, CampaignEvent, CampaignSeat, ChapterGame
 from campaigns.rules import events, packs
 from campaigns.rules.state import CampaignState, replay
@@ -84,8 +86,10 @@ def history_lines(*, campaign: Campaign) -> Iterator[str]:
         }
     )
     yield from exchange.event_lines(CampaignEvent, campaign.pk)
+    # a chapter game is named as the log names it: the id it had where the campaign was played
+    logged = {(a.chapter, a.number): a.game for a in selectors.state_of(campaign=campaign)[0].attempts}
     for link in campaign.chapter_games.select_related("game").order_by("game_id"):
-        yield from game_history.history_lines(game=link.game)
+        yield from game_history.history_lines(game=link.game, named=logged[link.chapter, link.attempt])
 
 
 def export_filename(campaign: Campaign) -> str:

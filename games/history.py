@@ -66,18 +66,19 @@ def export_lines(*, game: Game, viewer: User) -> Iterator[str]:
     return history_lines(game=game)
 
 
-def history_lines(*, game: Game) -> Iterator[str]:
-    """Every line of the export, each ending with a newline, read as it is sent."""
-    yield exchange.to_line(header(game))
+def history_lines(*, game: Game, named: int | None = None) -> Iterator[str]:
+    """Every line of the export, each ending with a newline, read as it is sent. ``named``: the
+    id the header gives the game (a campaign's export names its games as its log does)."""
+    yield exchange.to_line(header(game, named=named))
     yield from exchange.event_lines(Event, game.pk)
 
 
-def header(game: Game) -> dict[str, Any]:
+def header(game: Game, *, named: int | None = None) -> dict[str, Any]:
     """The header line of a game's section."""
     seats = list(game.seats.select_related("user").order_by("index"))
     return {
         "format": FORMAT,
-        "game": game.pk,
+        "game": game.pk if named is None else named,
         "adventure": game.adventure,
         "players": len(seats),
         "seats": [seat_line(seat) for seat in seats],

@@ -24,6 +24,7 @@ from campaigns.models import Campaign, CampaignEvent, ChapterGame
 from eventstore import chain, exchange
 from eventstore.exchange import ImportRefused
 from games.models import Event, Game
+from tests.games.histories import finished_game
 
 pytestmark = pytest.mark.django_db
 
@@ -209,8 +210,11 @@ def test_a_finished_campaign_exports_over_the_api_and_imports_as_it_was(
     alice: APIClient, bob: APIClient
 ) -> None:
     recorded = json.loads(RECORDED[0].read_text(encoding="utf-8"))
+    finished_game(1)  # this server's game ids are not those the campaign's log names
     history.import_campaign(lines=export_of(recorded, player="alice"))
     original = Campaign.objects.get()
+    here = set(original.chapter_games.values_list("game_id", flat=True))
+    assert here != {int(game) for game in recorded["games"]}
     response = alice.get(f"/api/v1/campaigns/{original.pk}/export")
     assert response.status_code == 200 and response["Content-Type"].startswith("application/jsonl")
     assert f'filename="moon-campaign-{original.pk}.jsonl"' in response["Content-Disposition"]
