@@ -14,7 +14,7 @@ and ``card_aimed``.
 
 from typing import Any, NotRequired, TypedDict
 
-from games.rules.engine import typed_dict_problem
+from games.rules.engine import kinds
 
 Event = dict[str, Any]
 
@@ -164,4 +164,4 @@ def schema_problem(event: Event) -> str | None:
     version, schema = known
     if event.get("v") != version:
         return f"{event['kind']} is at version {version}, not {event.get('v')!r}"
-    return typed_dict_problem(schema, event.get("data"), event["kind"])
+    return kinds.typed_dict_problem(schema, event.get("data"), event["kind"])
