@@ -13,8 +13,9 @@ from campaigns import library
 from campaigns.models import Campaign, CampaignEvent, CampaignSeat, ChapterGame
 from campaigns.rules import decider
 from campaigns.rules.effects import adventure_name
+from campaigns.rules.events import replay
 from campaigns.rules.packs import CHAPTERS, LAST_CHAPTER, Pack
-from campaigns.rules.state import Attempt, CampaignState, replay
+from campaigns.rules.state import Attempt, CampaignState
 from eventstore.errors import Invalid, NotFound
 from games import lobby
 from games import selectors as game_selectors
@@ -53,7 +54,7 @@ def state_of(*, campaign: Campaign) -> tuple[CampaignState, int]:
         .order_by("seq")
         .values_list("seq", "kind", "version", "seat", "data")
     )
-    state = replay({"kind": kind, "v": v, "seat": seat, "data": data} for _, kind, v, seat, data in rows)
+    state = replay({"kind": kind, "v": v or 1, "seat": seat, "data": data} for _, kind, v, seat, data in rows)
     return state, rows[-1][0] if rows else 0
 
 
