@@ -33,7 +33,7 @@ from games.rules.common.astra import opponents as astra_opponents
 from games.rules.common.missions import LETTERS, MISSION_BOX
 from games.rules.common.missions import candidates as mission_candidates
 from games.rules.common.options import Decision
-from games.rules.core import data, events, kinds, snapshots
+from games.rules.core import data, kinds, snapshots
 from games.rules.core.errors import OutOfTurn, RuleViolation
 from games.rules.core.events import KINDS, Event, schema_problem
 from games.rules.core.schematic import ZONE, Area, Row, Schematic
@@ -43,7 +43,7 @@ from games.rules.play import bots
 from games.rules.play.audit import LogRefused, reenact, replay_checked
 from games.rules.play.simulation import BOT_KINDS, simulate
 from games.rules.read import narration
-from games.rules.read.upcasting import upcast
+from games.rules.read.upcasting import UPCASTERS, upcast
 from games.rules.read.views import (
     feed,
     game_view,
@@ -127,12 +127,13 @@ __all__ = [
 
 def evolve(state: GameState, event: Event) -> GameState:
     """Apply one stored event (of any version) to ``state`` in place and return it."""
-    return events.evolve(state, upcast(event))
+    return kinds.evolve(KINDS, state, kinds.upcast(KINDS, UPCASTERS, event))
 
 
 def replay(stored: Iterable[Event]) -> GameState:
-    """Rebuild a game's state from its stored events, whatever their versions."""
+    """Rebuild a game's state from its stored events, whatever their versions (the kinds'
+    helpers called directly: this is the loop a request replays)."""
     state = GameState()
     for event in stored:
-        events.evolve(state, upcast(event))
+        kinds.evolve(KINDS, state, kinds.upcast(KINDS, UPCASTERS, event))
     return state
