@@ -27,7 +27,7 @@ plays, or a chapter's recorded result is not its game's.
 import secrets
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -35,7 +35,8 @@ from django.db import transaction
 from campaigns import library, selectors
 from campaigns.models import Campaign, CampaignEvent, CampaignSeat, ChapterGame
 from campaigns.rules import events, packs
-from campaigns.rules.state import CampaignState, replay
+from campaigns.rules.events import Event, replay
+from campaigns.rules.state import CampaignState
 from eventstore import exchange
 from eventstore.errors import Conflict
 from eventstore.exchange import ImportRefused, Section
@@ -187,7 +188,7 @@ def _pack(value: Any, line: int) -> packs.Pack:
 def _replayed(section: Section) -> CampaignState:
     """The campaign's state after its log, once each event fits its kind's schema and the
     campaign is finished."""
-    stored = section.stored(CampaignEvent)
+    stored = cast(list[Event], section.stored(CampaignEvent))
     for (number, _), event in zip(section.events, stored, strict=True):
         problem = events.schema_problem(event)
         if problem is not None:

@@ -4,7 +4,8 @@ Everything in a campaign's log is public to its seats (choices are made in the o
 at a time); a started campaign does not exist for anyone else, as for games.
 """
 
-from typing import Any
+from collections.abc import Iterator
+from typing import Any, cast
 
 from django.contrib.auth.models import User
 from django.db.models import QuerySet
@@ -13,8 +14,9 @@ from campaigns import library
 from campaigns.models import Campaign, CampaignEvent, CampaignSeat, ChapterGame
 from campaigns.rules import decider
 from campaigns.rules.effects import adventure_name
+from campaigns.rules.events import Event, replay
 from campaigns.rules.packs import CHAPTERS, LAST_CHAPTER, Pack
-from campaigns.rules.state import Attempt, CampaignState, replay
+from campaigns.rules.state import Attempt, CampaignState
 from eventstore import store
 from eventstore.errors import Invalid, NotFound
 from games import lobby
@@ -50,7 +52,8 @@ def seat_of(*, campaign: Campaign, user: User) -> int | None:
 def state_of(*, campaign: Campaign) -> tuple[CampaignState, int]:
     """The campaign's state from its log, and the seq of its last event."""
     rows = store.rows_after(CampaignEvent, campaign.pk, 0)
-    return replay(store.stored_events(CampaignEvent, rows)), rows[-1][0] if rows else 0
+    logged = cast(Iterator[Event], store.stored_events(CampaignEvent, rows))
+    return replay(logged), rows[-1][0] if rows else 0
 
 
 def campaign_summary(*, campaign: Campaign) -> dict[str, Any]:

@@ -27,9 +27,9 @@ from django.db import transaction
 from campaigns import library, selectors
 from campaigns.models import Campaign, CampaignEvent, CampaignSeat, ChapterGame
 from campaigns.rules import bots, decider, events
-from campaigns.rules.events import Event
+from campaigns.rules.events import ChapterSetup, Event, evolve
 from campaigns.rules.packs import Pack
-from campaigns.rules.state import CampaignState, evolve
+from campaigns.rules.state import CampaignState
 from eventstore import followups, store
 from eventstore.errors import Conflict, Invalid
 from games import lobby
@@ -85,8 +85,7 @@ def create_campaign(
             seed=secrets.randbits(62),
         )
         CampaignSeat.objects.create(campaign=campaign, user=by, index=0)
-        created = events.make(
-            "campaign_created",
+        created = events.campaign_created(
             pack={"id": chosen.id, "version": chosen.version, "hash": chosen.content_hash},
             max_players=max_players,
             astra_level=astra_level,
@@ -274,7 +273,7 @@ def _bot_kind(campaign: Campaign, seat: int) -> str | None:
 
 
 def _start_chapter_game(
-    campaign: Campaign, state: CampaignState, setup: dict[str, Any]
+    campaign: Campaign, state: CampaignState, setup: ChapterSetup
 ) -> tuple[Game, int]:
     """The chapter opened, as an ordinary game: the campaign's seats in the same order (a bot
     seat filled with a bot of its kind), started by the campaign's creator (seat 0) with the

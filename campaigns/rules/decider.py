@@ -33,9 +33,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from campaigns.rules import effects, events, standings
-from campaigns.rules.events import Event, SeatResult
+from campaigns.rules.events import ChapterSetup, Event, SeatResult, StarAward, StarReason, evolve
 from campaigns.rules.packs import LAST_CHAPTER, Card, Pack
-from campaigns.rules.state import BETWEEN, FINISHED, LOBBY, PLAYING, CampaignState, evolve
+from campaigns.rules.state import BETWEEN, FINISHED, LOBBY, PLAYING, CampaignState
 from games.rules.engine import (
     OPTION_VALUE_TYPES,
     PLAYABLE,
@@ -93,7 +93,7 @@ def astra_level(state: CampaignState, held: list[Held]) -> int:
     """A solo chapter's ASTRA level: the campaign's starting level plus the ``astra_level``
     deltas of the cards in effect for it, bounded 1-8."""
     assert state.astra_level is not None
-    level = state.astra_level + sum(
+    level: int = state.astra_level + sum(
         effect["delta"]
         for entry in held
         if entry.holders
@@ -265,19 +265,24 @@ def decide(state: CampaignState, pack: Pack, seat: int, choice: Any) -> list[Eve
     if choice not in asked.decision.options:
         _refuse(asked, choice, next_chapter=current.chapter + 1, players=state.players)
     action = choice["action"]
-    at = {"chapter": current.chapter, "attempt": current.number}
+    chapter, attempt = current.chapter, current.number
     if action == "choose_card":
-        return [events.make("card_chosen", seat, **at, card=choice["card"])]
+        return [events.card_chosen(seat, chapter=chapter, attempt=attempt, card=choice["card"])]
     if action == "aim_card":
-        return [events.make("card_aimed", seat, **at, card=choice["card"], target=choice["target"])]
+        card, target = choice["card"], choice["target"]
+        return [events.card_aimed(seat, chapter=chapter, attempt=attempt, card=card, target=target)]
     if action == "choose_mission":
-        source = next(card for s, card, letter in _mission_choices(state, pack) if letter == choice["letter"])
-        chosen = {"letter": choice["letter"], "card": choice["card"], "source": source}
-        return [events.make("mission_chosen", seat, **at, **chosen)]
+        letter = choice["letter"]
+        source = next(card for s, card, asked in _mission_choices(state, pack) if asked == letter)
+        return [
+            events.mission_chosen(
+                seat, chapter=chapter, attempt=attempt, letter=letter, card=choice["card"], source=source
+            )
+        ]
     if action == "next_chapter":
-        return [events.make("chapter_opened", seat, chapter=current.chapter + 1, attempt=1)]
-    replays = len(state.attempts_of(current.chapter))
-    return [events.make("chapter_replayed", seat, chapter=current.chapter, attempt=replays + 1)]
+        return [events.chapter_opened(seat, chapter=chapter + 1, attempt=1)]
+    replays = len(state.attempts_of(chapter))
+    return [events.chapter_replayed(seat, chapter=chapter, attempt=replays + 1)]
 
 
 def _refuse(asked: Pending, choice: Any, *, next_chapter: int, players: int) -> None:
@@ -301,12 +306,12 @@ def _refuse(asked: Pending, choice: Any, *, next_chapter: int, players: int) -> 
 def opening(players: int) -> list[Event]:
     """The events that start a campaign: seat 0 holds the captain card, chapter 1 opens."""
     return [
-        events.make("captain_changed", captain=0, previous=None, stars=[0] * players),
-        events.make("chapter_opened", chapter=1, attempt=1),
+        events.captain_changed(captain=0, previous=None, stars=[0] * players),
+        events.chapter_opened(chapter=1, attempt=1),
     ]
 
 
-def chapter_setup(state: CampaignState, pack: Pack) -> dict[str, Any]:
+def chapter_setup(state: CampaignState, pack: Pack) -> ChapterSetup:
     """The setup the cards in effect give the chapter opened last: the missions chosen, each
     seat's setup modifiers (as ``engine.new_game`` takes them, seats as strings), the cards
     applied, the effects a sheet could not take with the others (left out) and, in a solo
@@ -340,7 +345,7 @@ def chapter_setup(state: CampaignState, pack: Pack) -> dict[str, Any]:
     fewest = -(len(rules.layout.error_boxes) - 1)
     for seat, delta in strike.items():
         modifiers.setdefault(seat, []).append({"kind": "system_errors", "delta": max(delta, fewest)})
-    setup: dict[str, Any] = {
+    setup: ChapterSetup = {
         "missions": {letter: chosen["card"] for letter, chosen in current.missions.items()},
         "modifiers": {str(seat): mods for seat, mods in sorted(modifiers.items())},
         "cards": list(dict.fromkeys(entry.card.id for entry in held)),
@@ -351,12 +356,11 @@ def chapter_setup(state: CampaignState, pack: Pack) -> dict[str, Any]:
     return setup
 
 
-def chapter_started(state: CampaignState, *, game: int, players: int, setup: dict[str, Any]) -> Event:
+def chapter_started(state: CampaignState, *, game: int, players: int, setup: ChapterSetup) -> Event:
     """The event of the chapter opened last starting with its game."""
     current = state.current
     assert current is not None
-    return events.make(
-        "chapter_started",
+    return events.chapter_started(
         chapter=current.chapter,
         attempt=current.number,
         adventure=current.chapter,
@@ -376,8 +380,7 @@ class _Recorder:
         self.state = copy.deepcopy(state)
         self.events: list[Event] = []
 
-    def emit(self, kind: str, **data: Any) -> None:
-        event = events.make(kind, **data)
+    def record(self, event: Event) -> None:
         self.events.append(event)
         evolve(self.state, event)
 
@@ -392,46 +395,52 @@ def chapter_end(
     current = state.current
     if state.status != PLAYING or current is None or current.game != game:
         raise OutOfTurn("chapter_not_in_play", f"Game {game} is not the chapter in play.")
-    chapter = current.chapter
-    at = {"chapter": chapter, "attempt": current.number}
+    chapter, attempt = current.chapter, current.number
     rec = _Recorder(state)
-    rec.emit("chapter_finished", **at, game=game, results=list(results), winners=list(winners))
-    rec.emit("stars_awarded", **at, awards=_awards(state, pack, chapter, results))
+    rec.record(
+        events.chapter_finished(
+            chapter=chapter, attempt=attempt, game=game, results=list(results), winners=list(winners)
+        )
+    )
+    awards = _awards(state, pack, chapter, results)
+    rec.record(events.stars_awarded(chapter=chapter, attempt=attempt, awards=awards))
     tallies = rec.state.stars()
     assert state.captain is not None
     captain = standings.captain_after(tallies, previous=state.captain)
     if captain != state.captain:
-        rec.emit("captain_changed", captain=captain, previous=state.captain, stars=tallies)
+        rec.record(events.captain_changed(captain=captain, previous=state.captain, stars=tallies))
     if chapter == LAST_CHAPTER:
         totals = rec.state.totals()
         won = standings.winners(tallies, totals)
-        rec.emit("campaign_finished", winners=won, stars=tallies, totals=totals)
+        rec.record(events.campaign_finished(winners=won, stars=tallies, totals=totals))
     else:
         group, personal = pack.offered_after(chapter, solo=state.solo)
-        rec.emit(
-            "cards_offered",
-            **at,
-            captain=captain,
-            group=[card.id for card in group],
-            personal=[card.id for card in personal],
-            order=standings.choosing_order(tallies),
+        rec.record(
+            events.cards_offered(
+                chapter=chapter,
+                attempt=attempt,
+                captain=captain,
+                group=[card.id for card in group],
+                personal=[card.id for card in personal],
+                order=standings.choosing_order(tallies),
+            )
         )
     return rec.events
 
 
 def _awards(
     state: CampaignState, pack: Pack, chapter: int, results: list[SeatResult]
-) -> list[dict[str, Any]]:
+) -> list[StarAward]:
     goals = [
         (entry, effect)
         for entry in cards_in_effect(state, pack, chapter)
         for effect in entry.card.effects
         if effect["kind"] == "star_goal"
     ]
-    awards = []
+    awards: list[StarAward] = []
     for result in results:
         seat = result["seat"]
-        reasons: list[dict[str, Any]] = [
+        reasons: list[StarReason] = [
             {"reason": "rank", "rank": result["rank"], "stars": pack.stars_for(chapter, result["rank"])}
         ]
         reasons += [

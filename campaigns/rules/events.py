@@ -1,4 +1,6 @@
-"""The kinds a campaign's log holds, each with the declared schema of its data and a version.
+"""The kinds a campaign's log holds, each with the declared schema of its data, a version and
+how it changes the campaign's state (``evolve``), declared as a game's kinds are
+(``games.rules.engine.kinds``); and the constructor of each kind's events.
 
 A campaign event is ``{"kind", "v", "seat", "data"}``: ``seat`` is the seat whose choice it
 records (None for what the campaign does by itself). Stored events are never reinterpreted: a
@@ -12,11 +14,13 @@ setup the cards gave it), then, from the chapter-end task, ``chapter_finished`` 
 and ``card_aimed``.
 """
 
+from collections.abc import Iterable, Mapping
 from typing import Any, NotRequired, TypedDict
 
-from games.rules.engine import typed_dict_problem
+from campaigns.rules.state import Attempt, CampaignState, Chosen
+from games.rules.engine import kinds
 
-Event = dict[str, Any]
+Event = kinds.StreamEvent
 
 
 class PackRef(TypedDict):
@@ -134,34 +138,192 @@ class CampaignFinished(TypedDict):
     totals: list[int]
 
 
-# kind -> (version, schema of its data)
-KINDS: dict[str, tuple[int, type]] = {
-    "campaign_created": (1, CampaignCreated),
-    "chapter_opened": (1, ChapterOpened),
-    "chapter_replayed": (1, ChapterOpened),
-    "mission_chosen": (1, MissionChosen),
-    "chapter_started": (1, ChapterStarted),
-    "chapter_finished": (1, ChapterFinished),
-    "stars_awarded": (1, StarsAwarded),
-    "captain_changed": (1, CaptainChanged),
-    "cards_offered": (1, CardsOffered),
-    "card_chosen": (1, CardChosen),
-    "card_aimed": (1, CardAimed),
-    "campaign_finished": (1, CampaignFinished),
+# --- evolve --------------------------------------------------------------------------------
+
+
+def _created(state: CampaignState, data: CampaignCreated, event: Event) -> None:
+    state.pack = dict(data["pack"])
+    state.max_players = data["max_players"]
+    state.astra_level = data["astra_level"]
+
+
+def _opened(state: CampaignState, data: ChapterOpened, event: Event) -> None:
+    state.attempts.append(Attempt(chapter=data["chapter"], number=data["attempt"]))
+
+
+def _mission_chosen(state: CampaignState, data: MissionChosen, event: Event) -> None:
+    attempt = state.attempt(data["chapter"], data["attempt"])
+    attempt.missions[data["letter"]] = {"card": data["card"], "seat": event["seat"], "source": data["source"]}
+
+
+def _started(state: CampaignState, data: ChapterStarted, event: Event) -> None:
+    attempt = state.attempt(data["chapter"], data["attempt"])
+    attempt.game = data["game"]
+    attempt.setup = dict(data["setup"])
+    state.players = data["players"]
+
+
+def _finished(state: CampaignState, data: ChapterFinished, event: Event) -> None:
+    attempt = state.attempt(data["chapter"], data["attempt"])
+    attempt.results = [dict(result) for result in data["results"]]
+    attempt.winners = list(data["winners"])
+
+
+def _stars(state: CampaignState, data: StarsAwarded, event: Event) -> None:
+    state.attempt(data["chapter"], data["attempt"]).awards = [dict(a) for a in data["awards"]]
+
+
+def _captain(state: CampaignState, data: CaptainChanged, event: Event) -> None:
+    state.captain = data["captain"]
+
+
+def _offered(state: CampaignState, data: CardsOffered, event: Event) -> None:
+    state.attempt(data["chapter"], data["attempt"]).offer = dict(data)
+
+
+def _chosen(state: CampaignState, data: CardChosen, event: Event) -> None:
+    seat = event["seat"]
+    assert seat is not None
+    state.attempt(data["chapter"], data["attempt"]).choices.append(Chosen(seat, data["card"]))
+
+
+def _aimed(state: CampaignState, data: CardAimed, event: Event) -> None:
+    attempt = state.attempt(data["chapter"], data["attempt"])
+    chosen = next(
+        c
+        for c in attempt.choices
+        if c.seat == event["seat"] and c.card == data["card"] and c.target is None
+    )
+    chosen.target = data["target"]
+
+
+def _campaign_finished(state: CampaignState, data: CampaignFinished, event: Event) -> None:
+    state.winners = list(data["winners"])
+
+
+CAMPAIGN_CREATED = kinds.Kind("campaign_created", 1, CampaignCreated, _created)
+CHAPTER_OPENED = kinds.Kind("chapter_opened", 1, ChapterOpened, _opened)
+CHAPTER_REPLAYED = kinds.Kind("chapter_replayed", 1, ChapterOpened, _opened)
+MISSION_CHOSEN = kinds.Kind("mission_chosen", 1, MissionChosen, _mission_chosen)
+CHAPTER_STARTED = kinds.Kind("chapter_started", 1, ChapterStarted, _started)
+CHAPTER_FINISHED = kinds.Kind("chapter_finished", 1, ChapterFinished, _finished)
+STARS_AWARDED = kinds.Kind("stars_awarded", 1, StarsAwarded, _stars)
+CAPTAIN_CHANGED = kinds.Kind("captain_changed", 1, CaptainChanged, _captain)
+CARDS_OFFERED = kinds.Kind("cards_offered", 1, CardsOffered, _offered)
+CARD_CHOSEN = kinds.Kind("card_chosen", 1, CardChosen, _chosen)
+CARD_AIMED = kinds.Kind("card_aimed", 1, CardAimed, _aimed)
+CAMPAIGN_FINISHED = kinds.Kind("campaign_finished", 1, CampaignFinished, _campaign_finished)
+
+KINDS: dict[str, kinds.Kind[CampaignState, Event, Any]] = {
+    kind.name: kind
+    for kind in (
+        CAMPAIGN_CREATED,
+        CHAPTER_OPENED,
+        CHAPTER_REPLAYED,
+        MISSION_CHOSEN,
+        CHAPTER_STARTED,
+        CHAPTER_FINISHED,
+        STARS_AWARDED,
+        CAPTAIN_CHANGED,
+        CARDS_OFFERED,
+        CARD_CHOSEN,
+        CARD_AIMED,
+        CAMPAIGN_FINISHED,
+    )
 }
 
-
-def make(kind: str, seat: int | None = None, **data: Any) -> Event:
-    """An event of the current version of ``kind``."""
-    return {"kind": kind, "v": KINDS[kind][0], "seat": seat, "data": data}
+# Every campaign kind is at its first version: nothing to upcast yet.
+UPCASTERS: dict[tuple[str, int], kinds.Upcaster[Event]] = {}
 
 
-def schema_problem(event: Event) -> str | None:
+def evolve(state: CampaignState, event: Event) -> CampaignState:
+    """Apply one stored campaign event (of any version) to ``state`` in place and return it."""
+    return kinds.evolve(KINDS, state, upcast(event))
+
+
+def replay(events: Iterable[Event]) -> CampaignState:
+    """A campaign's state from its log."""
+    state = CampaignState()
+    for event in events:
+        evolve(state, event)
+    return state
+
+
+def upcast(event: Event) -> Event:
+    """``event`` as the current version of its kind."""
+    return kinds.upcast(KINDS, UPCASTERS, event)
+
+
+def schema_problem(event: Mapping[str, Any]) -> str | None:
     """Why ``event`` does not fit the current schema of its kind, or None."""
-    known = KINDS.get(event.get("kind", ""))
-    if known is None:
-        return f"unknown campaign event kind {event.get('kind')!r}"
-    version, schema = known
-    if event.get("v") != version:
-        return f"{event['kind']} is at version {version}, not {event.get('v')!r}"
-    return typed_dict_problem(schema, event.get("data"), event["kind"])
+    return kinds.schema_problem(KINDS, event, stream="campaign ")
+
+
+# --- the events, one constructor per kind ------------------------------------------------
+
+
+def _make(kind: kinds.Kind[CampaignState, Event, kinds.D], seat: int | None, data: kinds.D) -> Event:
+    return {"kind": kind.name, "v": kind.version, "seat": seat, "data": data}
+
+
+def campaign_created(*, pack: PackRef, max_players: int, astra_level: int | None) -> Event:
+    data = CampaignCreated(pack=pack, max_players=max_players, astra_level=astra_level)
+    return _make(CAMPAIGN_CREATED, None, data)
+
+
+def chapter_opened(seat: int | None = None, *, chapter: int, attempt: int) -> Event:
+    return _make(CHAPTER_OPENED, seat, ChapterOpened(chapter=chapter, attempt=attempt))
+
+
+def chapter_replayed(seat: int, *, chapter: int, attempt: int) -> Event:
+    return _make(CHAPTER_REPLAYED, seat, ChapterOpened(chapter=chapter, attempt=attempt))
+
+
+def mission_chosen(seat: int, *, chapter: int, attempt: int, letter: str, card: int, source: str) -> Event:
+    data = MissionChosen(chapter=chapter, attempt=attempt, letter=letter, card=card, source=source)
+    return _make(MISSION_CHOSEN, seat, data)
+
+
+def chapter_started(
+    *, chapter: int, attempt: int, adventure: int, game: int, players: int, setup: ChapterSetup
+) -> Event:
+    data = ChapterStarted(
+        chapter=chapter, attempt=attempt, adventure=adventure, game=game, players=players, setup=setup
+    )
+    return _make(CHAPTER_STARTED, None, data)
+
+
+def chapter_finished(
+    *, chapter: int, attempt: int, game: int, results: list[SeatResult], winners: list[int | str]
+) -> Event:
+    data = ChapterFinished(chapter=chapter, attempt=attempt, game=game, results=results, winners=winners)
+    return _make(CHAPTER_FINISHED, None, data)
+
+
+def stars_awarded(*, chapter: int, attempt: int, awards: list[StarAward]) -> Event:
+    return _make(STARS_AWARDED, None, StarsAwarded(chapter=chapter, attempt=attempt, awards=awards))
+
+
+def captain_changed(*, captain: int, previous: int | None, stars: list[int]) -> Event:
+    return _make(CAPTAIN_CHANGED, None, CaptainChanged(captain=captain, previous=previous, stars=stars))
+
+
+def cards_offered(
+    *, chapter: int, attempt: int, captain: int, group: list[str], personal: list[str], order: list[int]
+) -> Event:
+    data = CardsOffered(
+        chapter=chapter, attempt=attempt, captain=captain, group=group, personal=personal, order=order
+    )
+    return _make(CARDS_OFFERED, None, data)
+
+
+def card_chosen(seat: int, *, chapter: int, attempt: int, card: str) -> Event:
+    return _make(CARD_CHOSEN, seat, CardChosen(chapter=chapter, attempt=attempt, card=card))
+
+
+def card_aimed(seat: int, *, chapter: int, attempt: int, card: str, target: int) -> Event:
+    return _make(CARD_AIMED, seat, CardAimed(chapter=chapter, attempt=attempt, card=card, target=target))
+
+
+def campaign_finished(*, winners: list[int], stars: list[int], totals: list[int]) -> Event:
+    return _make(CAMPAIGN_FINISHED, None, CampaignFinished(winners=winners, stars=stars, totals=totals))

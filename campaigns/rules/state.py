@@ -1,14 +1,12 @@
-"""A campaign's state: the fold of its log (``evolve``), and the tallies read from it.
+"""A campaign's state, as its log folds into it (``campaigns.rules.events.evolve``), and the
+tallies read from it.
 
 Nothing here is stored: stars, totals, the captain and every attempt of every chapter are
 derived by replaying the campaign's events, which carry the chapters' results.
 """
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
-
-from campaigns.rules.events import Event
 
 LOBBY = "lobby"
 PLAYING = "playing"
@@ -110,91 +108,3 @@ class CampaignState:
         """Each seat's total score over the chapters, in the attempts that count."""
         counted = self._counted()
         return [sum(a.total_of(seat) for a in counted) for seat in range(self.players)]
-
-
-def _created(state: CampaignState, data: dict[str, Any], seat: int | None) -> None:
-    state.pack = dict(data["pack"])
-    state.max_players = data["max_players"]
-    state.astra_level = data["astra_level"]
-
-
-def _opened(state: CampaignState, data: dict[str, Any], seat: int | None) -> None:
-    state.attempts.append(Attempt(chapter=data["chapter"], number=data["attempt"]))
-
-
-def _mission_chosen(state: CampaignState, data: dict[str, Any], seat: int | None) -> None:
-    attempt = state.attempt(data["chapter"], data["attempt"])
-    attempt.missions[data["letter"]] = {"card": data["card"], "seat": seat, "source": data["source"]}
-
-
-def _started(state: CampaignState, data: dict[str, Any], seat: int | None) -> None:
-    attempt = state.attempt(data["chapter"], data["attempt"])
-    attempt.game = data["game"]
-    attempt.setup = dict(data["setup"])
-    state.players = data["players"]
-
-
-def _finished(state: CampaignState, data: dict[str, Any], seat: int | None) -> None:
-    attempt = state.attempt(data["chapter"], data["attempt"])
-    attempt.results = [dict(result) for result in data["results"]]
-    attempt.winners = list(data["winners"])
-
-
-def _stars(state: CampaignState, data: dict[str, Any], seat: int | None) -> None:
-    state.attempt(data["chapter"], data["attempt"]).awards = [dict(a) for a in data["awards"]]
-
-
-def _captain(state: CampaignState, data: dict[str, Any], seat: int | None) -> None:
-    state.captain = data["captain"]
-
-
-def _offered(state: CampaignState, data: dict[str, Any], seat: int | None) -> None:
-    state.attempt(data["chapter"], data["attempt"]).offer = dict(data)
-
-
-def _chosen(state: CampaignState, data: dict[str, Any], seat: int | None) -> None:
-    assert seat is not None
-    state.attempt(data["chapter"], data["attempt"]).choices.append(Chosen(seat, data["card"]))
-
-
-def _aimed(state: CampaignState, data: dict[str, Any], seat: int | None) -> None:
-    attempt = state.attempt(data["chapter"], data["attempt"])
-    chosen = next(
-        c for c in attempt.choices if c.seat == seat and c.card == data["card"] and c.target is None
-    )
-    chosen.target = data["target"]
-
-
-def _campaign_finished(state: CampaignState, data: dict[str, Any], seat: int | None) -> None:
-    state.winners = list(data["winners"])
-
-
-APPLY = {
-    "campaign_created": _created,
-    "chapter_opened": _opened,
-    "chapter_replayed": _opened,
-    "mission_chosen": _mission_chosen,
-    "chapter_started": _started,
-    "chapter_finished": _finished,
-    "stars_awarded": _stars,
-    "captain_changed": _captain,
-    "cards_offered": _offered,
-    "card_chosen": _chosen,
-    "card_aimed": _aimed,
-    "campaign_finished": _campaign_finished,
-}
-
-
-def evolve(state: CampaignState, event: Event) -> CampaignState:
-    """Apply one stored campaign event to ``state`` in place and return it."""
-    APPLY[event["kind"]](state, event["data"], event.get("seat"))
-    state.events_applied += 1
-    return state
-
-
-def replay(events: Iterable[Event]) -> CampaignState:
-    """A campaign's state from its log."""
-    state = CampaignState()
-    for event in events:
-        evolve(state, event)
-    return state

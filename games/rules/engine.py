@@ -20,9 +20,10 @@
 Code outside ``games.rules`` reads the rules through this module only (an import-linter
 contract): besides the decider, it finds here the playable adventures (``PLAYABLE``), the event
 kinds and their checks, the phases, the missions' letters and boxes, ASTRA's opponents, a sheet's
-marks and schematic, bot self-play (``simulate``), and four modules used as namespaces: ``bots``
-(the legal-move players), ``data`` (the rules data files), ``narration`` (events told in words)
-and ``snapshots`` (a state as JSON, for the snapshot cache).
+marks and schematic, bot self-play (``simulate``), and five modules used as namespaces: ``bots``
+(the legal-move players), ``data`` (the rules data files), ``kinds`` (the shape every event
+stream declares its kinds in, which campaigns share), ``narration`` (events told in words) and
+``snapshots`` (a state as JSON, for the snapshot cache).
 """
 
 from collections.abc import Iterable
@@ -31,9 +32,10 @@ from games.rules.adventures import PLAYABLE
 from games.rules.common.astra import opponents as astra_opponents
 from games.rules.common.missions import LETTERS, MISSION_BOX
 from games.rules.common.missions import candidates as mission_candidates
-from games.rules.core import data, events, snapshots
+from games.rules.common.options import Decision
+from games.rules.core import data, kinds, snapshots
 from games.rules.core.errors import OutOfTurn, RuleViolation
-from games.rules.core.events import KINDS, Event, schema_problem, typed_dict_problem
+from games.rules.core.events import KINDS, Event, schema_problem
 from games.rules.core.schematic import ZONE, Area, Row, Schematic
 from games.rules.core.sheet import CIRCLE, CROSS, LINE, Mark, X
 from games.rules.core.state import ACTIONS_PHASE, INCIDENTS_PHASE, MISSIONS_PHASE, SETUP_PHASE, GameState
@@ -41,7 +43,7 @@ from games.rules.play import bots
 from games.rules.play.audit import LogRefused, reenact, replay_checked
 from games.rules.play.simulation import BOT_KINDS, simulate
 from games.rules.read import narration
-from games.rules.read.upcasting import upcast
+from games.rules.read.upcasting import UPCASTERS, upcast
 from games.rules.read.views import (
     feed,
     game_view,
@@ -56,7 +58,6 @@ from games.rules.read.views import (
 from games.rules.turn.solo import astra_advance, astra_due, astra_turn
 from games.rules.turn.turn import (
     OPTION_VALUE_TYPES,
-    Decision,
     advance,
     decide,
     new_game,
@@ -101,6 +102,7 @@ __all__ = [
     "evolve",
     "feed",
     "game_view",
+    "kinds",
     "mission_candidates",
     "mission_claims",
     "narration",
@@ -119,19 +121,19 @@ __all__ = [
     "sheet_view",
     "simulate",
     "snapshots",
-    "typed_dict_problem",
     "upcast",
 ]
 
 
 def evolve(state: GameState, event: Event) -> GameState:
     """Apply one stored event (of any version) to ``state`` in place and return it."""
-    return events.evolve(state, upcast(event))
+    return kinds.evolve(KINDS, state, kinds.upcast(KINDS, UPCASTERS, event))
 
 
 def replay(stored: Iterable[Event]) -> GameState:
-    """Rebuild a game's state from its stored events, whatever their versions."""
+    """Rebuild a game's state from its stored events, whatever their versions (the kinds'
+    helpers called directly: this is the loop a request replays)."""
     state = GameState()
     for event in stored:
-        events.evolve(state, upcast(event))
+        kinds.evolve(KINDS, state, kinds.upcast(KINDS, UPCASTERS, event))
     return state

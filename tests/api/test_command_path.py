@@ -18,6 +18,7 @@ from rest_framework.test import APIClient
 from games import services
 from games.models import Event
 from games.rules.core import events as event_kinds
+from games.rules.core.kinds import Kind
 
 pytestmark = pytest.mark.usefixtures("emptied_log")
 
@@ -63,11 +64,11 @@ def test_a_solo_confirm_answers_the_same_with_and_without_an_idempotency_key(
     assert Event.objects.filter(game_id=keyed.rsplit("/", 1)[1], kind="confirmed").count() == 1
 
 
-def counting(applied: Counter[str]) -> Callable[[event_kinds.Kind], event_kinds.Kind]:
-    def wrap(kind: event_kinds.Kind) -> event_kinds.Kind:
-        def apply(state: Any, event: Any) -> None:
+def counting(applied: Counter[str]) -> Callable[[Kind[Any, Any, Any]], Kind[Any, Any, Any]]:
+    def wrap(kind: Kind[Any, Any, Any]) -> Kind[Any, Any, Any]:
+        def apply(state: Any, data: Any, event: Any) -> None:
             applied[event["kind"]] += 1
-            kind.apply(state, event)
+            kind.apply(state, data, event)
 
         return dataclasses.replace(kind, apply=apply)
 
@@ -85,7 +86,9 @@ def test_each_event_a_command_causes_is_applied_once(
     applied: Counter[str] = Counter()
     wrap = counting(applied)
     for name, kind in list(event_kinds.KINDS.items()):
-        monkeypatch.setitem(event_kinds.KINDS, name, wrap(kind))
+        counted = wrap(kind)
+        monkeypatch.setitem(event_kinds.KINDS, name, counted)
+        monkeypatch.setattr(event_kinds, name.upper(), counted)  # as the recorder finds it
     before = Event.objects.count()
 
     headers: dict[str, Any] = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}

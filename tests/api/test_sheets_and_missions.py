@@ -44,7 +44,7 @@ def _colony_meeting_mission_c(alice: APIClient, bob: APIClient, post: Any) -> st
     post(alice, f"{base}/start")
     game = Game.objects.get(pk=created["id"])
     marks = [
-        events.make("mark", 0, 1, {"sheet": 0, "element": element, "mark": "circle"})
+        events.make(events.MARK, 0, 1, events.MarkMade(sheet=0, element=element, mark="circle"))
         for element in MISSION_C_MET
     ]
     append_events(game, marks, version=Event.objects.filter(game=game).count(), actor=None)

@@ -11,6 +11,7 @@ from rest_framework.test import APIClient
 from games import snapshots
 from games.models import Event, Game, Seat
 from games.rules.common import astra
+from games.rules.core.cards import ACTIONS
 from tests.api.openapi_check import CheckedClient, load
 
 MAX_REQUESTS = 5_000
@@ -68,7 +69,7 @@ def test_a_solo_game_against_astra_over_http(alice: APIClient, post: Any, advent
     result, pile = game["result"], game["astra"]["pile"]
     assert set(result) == {"scores", "winners", "astra"}
     if adventure == 1:
-        crossed = astra.precrossed(level) + sum(pile[a] * foe.multipliers[a] for a in astra.ACTIONS)
+        crossed = astra.precrossed(level) + sum(pile[a] * foe.multipliers[a] for a in ACTIONS)
         track = astra.RocketTrack(level, min(crossed, len(astra.track_boxes())))
         assert result["astra"]["total"] == track.score
     else:

@@ -6,9 +6,9 @@ from typing import Any
 
 from campaigns import library
 from campaigns.rules import decider, events
-from campaigns.rules.events import Event, SeatResult
+from campaigns.rules.events import Event, SeatResult, evolve
 from campaigns.rules.packs import Pack, load
-from campaigns.rules.state import CampaignState, evolve
+from campaigns.rules.state import CampaignState
 
 OPEN = load(library.SHIPPED / "open.json")
 Picker = Callable[[CampaignState, int, dict[str, Any]], dict[str, Any]]
@@ -34,8 +34,8 @@ def started(players: int = 3, pack: Pack = OPEN, *, astra_level: int | None = No
     """A campaign for ``players`` whose chapter 1 is being played (solo: against ASTRA of
     ``astra_level``)."""
     state = CampaignState()
-    reference = {"id": pack.id, "version": pack.version, "hash": pack.content_hash}
-    created = events.make("campaign_created", pack=reference, max_players=players, astra_level=astra_level)
+    reference: events.PackRef = {"id": pack.id, "version": pack.version, "hash": pack.content_hash}
+    created = events.campaign_created(pack=reference, max_players=players, astra_level=astra_level)
     apply(state, [created])
     apply(state, decider.opening(players))
     start_ready_chapter(state, pack)

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from campaigns.rules.state import replay
+from campaigns.rules.events import replay
 from games.rules import engine
 
 RECORDED = sorted((Path(__file__).parent.parent / "fixtures" / "logs_campaign_v1").glob("campaign-*.json"))

@@ -5,7 +5,7 @@ chapter's game and makes its campaign choices (cards, opponents and, as captain,
 chapter) through a worker, once however often the task is delivered."""
 
 import random
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from django.contrib.auth.models import User
@@ -15,7 +15,7 @@ from campaigns import library
 from campaigns import services as campaign_services
 from campaigns.models import Campaign, CampaignEvent
 from campaigns.rules import bots, decider
-from campaigns.rules.state import replay
+from campaigns.rules.events import Event, replay
 from campaigns.tasks import end_chapter, play_bot_choice
 from games.models import Seat
 from tests.api.openapi_check import CheckedClient, load
@@ -108,7 +108,7 @@ def test_a_bot_holds_its_seat_in_each_chapter_and_makes_its_choices_once(
     row = Campaign.objects.get(pk=campaign)
     pack = library.stored(row.pack)
     for event in made:
-        state = replay(earlier.as_stored() for earlier in events if earlier.seq < event.seq)
+        state = replay(cast(Event, earlier.as_stored()) for earlier in events if earlier.seq < event.seq)
         pending = decider.pending(state, pack)
         assert pending is not None and pending.seat == 1
         bot = bots.random_bot(random.Random(f"{row.seed}/bot/1/{event.seq - 1}"))

@@ -79,8 +79,8 @@ def panel(side: str, *, circled: int = 0, spent: int = 0, error: int = 0, **cros
 def start_turn(state: GameState, turn: int) -> None:
     """Bring the game to the start of ``turn`` as its turn_started event does (every seat on
     the sheet of that turn's parity); the combinations are then set with ``reveal``."""
-    data = {"turn": turn, "combinations": [], "reshuffled": []}
-    engine.evolve(state, events.make("turn_started", None, turn, data))
+    data: events.TurnStarted = {"turn": turn, "combinations": [], "reshuffled": []}
+    engine.evolve(state, events.make(events.TURN_STARTED, None, turn, data))
 
 
 def move(state: GameState, seat: int, **choice: Any) -> list[Event]:

@@ -52,7 +52,7 @@ def test_a_solo_battle_is_reenacted_with_the_players_choices_for_astra(kind: str
         assert engine.reenact(log) == engine.replay(log)
     chosen = first(log, "astra_played", 1)
     log = copy.deepcopy(log)
-    log[chosen]["data"]["space"] = "pl7.s3"
+    log[chosen]["data"] = {**log[chosen]["data"], "space": "pl7.s3"}
     assert refusal(log).index == chosen
 
 
@@ -77,7 +77,7 @@ def test_undone_moves_are_what_an_undo_causes() -> None:
 
 def test_another_deck_is_refused_at_the_first_flip() -> None:
     log = copy.deepcopy(finished_log(1))
-    log[0]["data"]["seed"] += 1
+    log[0]["data"] = {**log[0]["data"], "seed": log[0]["data"]["seed"] + 1}
     caught = refusal(log)
     assert caught.index == 1
     assert "is not the opening of the game it names" in caught.detail
@@ -86,7 +86,7 @@ def test_another_deck_is_refused_at_the_first_flip() -> None:
 def test_a_forged_write_is_refused_where_it_stands() -> None:
     log = copy.deepcopy(finished_log(2))
     index = first(log, "number_written", 4)
-    log[index]["data"]["number"] = (log[index]["data"]["number"] + 1) % 18
+    log[index]["data"] = {**log[index]["data"], "number": (log[index]["data"]["number"] + 1) % 18}
     caught = refusal(log)
     assert caught.index == index
     assert caught.detail.startswith("the number_written event of turn")
@@ -111,7 +111,7 @@ def test_a_log_must_open_end_and_stop_with_the_game() -> None:
 
 def test_a_result_that_is_not_the_engines_is_refused() -> None:
     log = copy.deepcopy(finished_log(5))
-    log[-1]["data"]["winners"] = [9]
+    log[-1]["data"] = {**log[-1]["data"], "winners": [9]}
     caught = refusal(log)
     assert caught.index == len(log) - 1 and caught.detail.startswith("the result differs from the replay")
 

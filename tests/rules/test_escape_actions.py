@@ -2,6 +2,7 @@
 refused case, robot spaces and System Errors activating airlocks, wild actions, the x2 race,
 missions, end of game and what is derived for a front end."""
 
+from collections.abc import Mapping
 from random import Random
 
 import pytest
@@ -142,7 +143,7 @@ def every_airlock_active() -> engine.GameState:
     return game(sheet=escape(airlocks=[code.removeprefix("airlock.") for code in LAYOUT.airlocks]))
 
 
-def resolved(events: list[engine.Event]) -> list[dict[str, object]]:
+def resolved(events: list[engine.Event]) -> list[Mapping[str, object]]:
     return [event["data"] for event in events if event["kind"] == "effect_resolved"]
 
 

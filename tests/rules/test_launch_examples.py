@@ -1,5 +1,6 @@
 """The worked examples of Adventure 1, The Launch (adventure-1-launch.md §12), one test each."""
 
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -34,7 +35,7 @@ from tests.rules.launch_helpers import (
 QUIET_MISSIONS = {"A": 64, "B": 66, "C": 69}
 
 
-def _end_game(state: engine.GameState, reason: str, seats: list[int]) -> dict[str, Any]:
+def _end_game(state: engine.GameState, reason: str, seats: list[int]) -> Mapping[str, Any]:
     """Record the end of the game (met by a seat not shown here) and return the result."""
     engine.evolve(
         state,

@@ -263,7 +263,7 @@ def test_bonuses_stop_at_the_printed_boxes() -> None:
     state.astra.bonuses_circled = 7
     bonus = rules.race_elements()[0]
     recorder = Recorder(state)
-    recorder.emit("mark", 0, element=bonus, mark="circle")
+    recorder.mark(0, element=bonus, mark="circle")
     solo.circle_bonuses(recorder, 0, since=0)
     assert kinds(recorder.events) == ["mark", "astra_bonus"]
     assert recorder.state.astra is not None and recorder.state.astra.bonuses_circled == 8

@@ -10,7 +10,8 @@ from games.rules import engine
 from games.rules.adventures import rules_for
 from games.rules.adventures.virus.rules import PROPAGATION
 from games.rules.common import astra
-from games.rules.core.events import Recorder
+from games.rules.core.cards import ACTIONS
+from games.rules.core.events import AstraResult, Recorder
 from games.rules.core.sheet import CIRCLE, CROSS, X
 from games.rules.core.state import GameState
 from games.rules.turn import solo
@@ -74,7 +75,7 @@ def marks(state: GameState) -> dict[str, Any]:
 
 
 def pile(robot: int, energy: int, plant: int, water: int, astronaut: int, planning: int) -> dict[str, int]:
-    return dict(zip(astra.ACTIONS, (robot, energy, plant, water, astronaut, planning), strict=True))
+    return dict(zip(ACTIONS, (robot, energy, plant, water, astronaut, planning), strict=True))
 
 
 # --- the level table and ASTRA's score (common rules 10.2, 10.7) --------------------------
@@ -173,7 +174,7 @@ def test_a1_winner_table(
     astra_total: int, winner: str | None,
 ) -> None:
     player = {"launched": player_launched, "tiebreak_rockets": tiebreak, "total": player_total}
-    theirs = {"total": astra_total, "breakdown": {"launched": astra_launched}}
+    theirs: AstraResult = {"total": astra_total, "breakdown": {"launched": astra_launched}}
     assert rules_for(1).solo_winner(start_solo(1), player, theirs) == winner
 
 
@@ -212,7 +213,7 @@ def test_a1_effect_with_no_sabotage_left_still_circles_an_error() -> None:
 def test_a1_a_sabotage_triggered_circles_one_bonus_and_hits_nobody() -> None:
     state = start_solo(1)
     rec = Recorder(state)
-    rec.emit("mark", 0, element="f7.q1.sabotage", mark="triggered")
+    rec.mark(0, element="f7.q1.sabotage", mark="triggered")
     solo.circle_bonuses(rec, 0, since=0)
     rules_for(1).incidents(rec)
     assert kinds(rec.events) == ["mark", "astra_bonus", "mark"]

@@ -1,6 +1,8 @@
 """One package per adventure (its rules, its layout and its solo part), the data files of all of
 them in ``data/``; ``rules_for`` finds the rules a game plays."""
 
+from typing import Any
+
 from games.rules.adventures.battle.rules import BattleRules
 from games.rules.adventures.colony.rules import ColonyRules
 from games.rules.adventures.dome.rules import DomeRules
@@ -12,7 +14,7 @@ from games.rules.adventures.virus.rules import VirusRules
 from games.rules.common.base import Adventure
 from games.rules.core.errors import RuleViolation
 
-PLAYABLE: dict[int, Adventure] = {
+PLAYABLE: dict[int, Adventure[Any]] = {
     1: LaunchRules(),
     2: JourneyRules(),
     3: ColonyRules(),
@@ -24,7 +26,7 @@ PLAYABLE: dict[int, Adventure] = {
 }
 
 
-def rules_for(adventure: object) -> Adventure:
+def rules_for(adventure: object) -> Adventure[Any]:
     """The rules of a playable adventure, or a RuleViolation naming what is playable."""
     if isinstance(adventure, int) and adventure in PLAYABLE:
         return PLAYABLE[adventure]

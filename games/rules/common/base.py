@@ -29,11 +29,11 @@ from games.rules.common import astra
 from games.rules.common import modifiers as modifiers_rules
 from games.rules.common.missions import MISSION_BOX, MISSION_BOXES
 from games.rules.common.modifiers import SheetSetup
-from games.rules.common.options import Option
+from games.rules.common.options import Option as Option
 from games.rules.core import cards, data
 from games.rules.core.cards import Combination
 from games.rules.core.errors import RuleViolation
-from games.rules.core.events import Event, Recorder, SeatSetup
+from games.rules.core.events import MARK, AstraResult, Event, Recorder, Result, SeatSetup, Written
 from games.rules.core.events import SheetSetup as SheetOpening
 from games.rules.core.layout import SheetLayout
 from games.rules.core.sheet import (
@@ -206,11 +206,19 @@ class Adventure(Generic[L]):
     ) -> tuple[list[SheetOpening], list[SeatSetup]]:
         """The sheets of a game with who plays on each, and each seat's sheets: by default
         sheet n is seat n's alone, set up with its (validated) modifiers."""
-        sheets: list[SheetOpening] = [
-            {"id": seat, "seats": [seat], **self.sheet_setup(modifiers.get(seat, []))}
-            for seat in range(players)
-        ]
+        sheets = [self.own_sheet(seat, modifiers.get(seat, [])) for seat in range(players)]
         return sheets, [{"sheets": [seat]} for seat in range(players)]
+
+    def own_sheet(self, seat: int, modifiers: list[dict[str, Any]]) -> SheetOpening:
+        """Sheet ``seat``, seat ``seat``'s alone, as the game opens with its setup modifiers."""
+        setup = self.sheet_setup(modifiers)
+        return {
+            "id": seat,
+            "seats": [seat],
+            "error_boxes": setup["error_boxes"],
+            "marks": setup["marks"],
+            "bonus_points": setup["bonus_points"],
+        }
 
     def mark_problem(self, element: Any, mark: Any) -> str | None:
         """Why a setup modifier cannot put ``mark`` on ``element``, or None: an X in a
@@ -354,7 +362,7 @@ class Adventure(Generic[L]):
             "Astronaut combination changes its number.",
         )
 
-    def check_write(self, state: GameState, seat: int, choice: Option) -> dict[str, Any]:
+    def check_write(self, state: GameState, seat: int, choice: Option) -> Written:
         """The data of the number_written event a pick makes, or the RuleViolation it breaks."""
         index, combination = cards.chosen_combination(state.combinations, choice)
         number = choice.get("number", combination.number)
@@ -369,7 +377,7 @@ class Adventure(Generic[L]):
         )
         if problem is not None:
             raise problem
-        written: dict[str, Any] = {"combination": index, "space": space, "number": number}
+        written: Written = {"combination": index, "space": space, "number": number}
         if self.astronaut_modifies and combination.action == ASTRONAUT:
             written["modifier"] = number - combination.number
         return written
@@ -396,11 +404,11 @@ class Adventure(Generic[L]):
         actions), or None."""
         return None
 
-    def listed_write(self, state: GameState, option: Option) -> dict[str, Any]:
+    def listed_write(self, state: GameState, option: Option) -> Written:
         """The data of the number_written event of a listed write option (known legal): what
         ``check_write`` gives for it, without checking again."""
         combination = state.combinations[option["combination"]]
-        written = {
+        written: Written = {
             "combination": option["combination"],
             "space": option["space"],
             "number": option["number"],
@@ -416,13 +424,13 @@ class Adventure(Generic[L]):
             written = self.listed_write(rec.state, choice)
         else:
             written = self.check_write(rec.state, seat, choice)
-        rec.emit("number_written", seat, **written)
+        rec.number_written(seat, written)
         combination = rec.state.combinations[written["combination"]]
         self.after_write(rec, seat, written, combination)
         self.settle(rec, seat)
 
     def after_write(
-        self, rec: Recorder, seat: int, written: dict[str, Any], combination: Combination
+        self, rec: Recorder, seat: int, written: Written, combination: Combination
     ) -> None:
         """The reactions of a number just written, and the action it leaves to use: by
         default the action waits as its step, except an Astronaut action already used by
@@ -434,7 +442,7 @@ class Adventure(Generic[L]):
         if action == ASTRONAUT and written.get("modifier", 0) != 0:
             self.cross_next(rec, seat, self.astronaut_track)
             return
-        rec.emit("effects_pending", seat, source=action, effects=[f"action.{action}"])
+        rec.effects_pending(seat, source=action, effects=[f"action.{action}"])
 
     def after_fill(self, rec: Recorder, seat: int, space: str) -> None:
         """The reactions of a space just filled, by a number or an X (none by default)."""
@@ -467,7 +475,7 @@ class Adventure(Generic[L]):
         box = choice.get("box", free[0] if free else None)
         if box not in error_choices(free):
             raise self.error_box_refusal(sheet, box)
-        rec.emit("system_error", seat, box=box, cause="no_writable_number")
+        rec.system_error(seat, box=box, cause="no_writable_number")
         if box is not None:
             self.after_system_error(rec, seat, box)
 
@@ -485,7 +493,7 @@ class Adventure(Generic[L]):
         """Cross the next symbol of a track; past the last, nothing. Returns what it crossed."""
         symbol = first_unmarked(rec.sheet(seat).marks, track)
         if symbol is not None:
-            rec.emit("mark", seat, element=symbol, mark=CROSS)
+            rec.mark(seat, element=symbol, mark=CROSS)
         return symbol
 
     # --- phase 4 and reactions: steps waiting for a choice ---------------------------------
@@ -538,7 +546,7 @@ class Adventure(Generic[L]):
             raise problem
         assert isinstance(space, str)
         self.resolve_step(rec, seat, step, outcome=outcome, target=space)
-        rec.emit("mark", seat, element=space, mark=X)
+        rec.mark(seat, element=space, mark=X)
         self.after_fill(rec, seat, space)
         return space
 
@@ -607,11 +615,11 @@ class Adventure(Generic[L]):
         if problem is not None:
             raise problem
         self.resolve_step(rec, seat, step, outcome=outcome, target=target)
-        rec.emit("mark", seat, element=target, mark=mark)
+        rec.mark(seat, element=target, mark=mark)
 
     def resolve_step(self, rec: Recorder, seat: int, step: str, *, outcome: str, target: Any) -> None:
         """Record that a waiting step is done with, and how."""
-        rec.emit("effect_resolved", seat, effect=step, outcome=outcome, target=target)
+        rec.effect_resolved(seat, effect=step, outcome=outcome, target=target)
 
     def settle(self, rec: Recorder, seat: int) -> None:
         """Resolve by themselves (with ``settle_outcome``) the steps on top of the stack that
@@ -647,7 +655,7 @@ class Adventure(Generic[L]):
                 continue
             for sheet in sheets:
                 if element not in sheet.marks:
-                    rec.emit("mark", sheet.seats[0], sheet=sheet.id, element=element, mark=CROSS)
+                    rec.mark(sheet.seats[0], sheet=sheet.id, element=element, mark=CROSS)
 
     # --- phase 6: missions -------------------------------------------------------------------
 
@@ -745,7 +753,7 @@ class Adventure(Generic[L]):
             for seat, score in enumerate(scores)
         ]
 
-    def standings(self, state: GameState) -> dict[str, Any]:
+    def standings(self, state: GameState) -> Result:
         """Final scores with breakdowns and ranks (shared when equal), and the winning seats."""
         scores = [self.seat_score(state, seat) for seat in range(state.players)]
         ranks = dense_ranks(self.rank_keys(state, scores))
@@ -786,7 +794,7 @@ class Adventure(Generic[L]):
         """Apply the ASTRA effect to the seat's sheet, on ``target`` (one of ``astra_targets``,
         or None when there was none): by default the target is crossed."""
         if target is not None:
-            rec.emit("mark", seat, element=target, mark=CROSS)
+            rec.mark(seat, element=target, mark=CROSS)
 
     def astra_bonuses(self, element: str, mark: Any) -> int:
         """ASTRA bonuses the player circles for marking ``element`` with ``mark`` during their
@@ -804,8 +812,8 @@ class Adventure(Generic[L]):
         sheet = state.seats[seat].sheet
         earned = []
         for event in events:
-            data = event["data"]
-            if event["kind"] != "mark" or data["sheet"] != sheet:
+            data = MARK.data_of(event)
+            if data is None or data["sheet"] != sheet:
                 continue
             count = self.astra_bonuses(data["element"], data["mark"])
             if count:
@@ -831,13 +839,13 @@ class Adventure(Generic[L]):
         None when there was none). Only for an adventure whose ASTRA places cards."""
         raise NotImplementedError
 
-    def solo_end_reasons(self, state: GameState, astra_score: dict[str, Any]) -> list[dict[str, Any]]:
+    def solo_end_reasons(self, state: GameState, astra_score: AstraResult) -> list[dict[str, Any]]:
         """End conditions of a solo game beyond the common ones, met at the end of a turn
         (none by default; adventure 1: ASTRA's launch)."""
         return []
 
     def solo_winner(
-        self, state: GameState, player: dict[str, Any], astra_score: dict[str, Any]
+        self, state: GameState, player: dict[str, Any], astra_score: AstraResult
     ) -> str | None:
         """``"player"``, ``"astra"``, or None for a draw: the higher total wins."""
         return astra.solo_winner(int(player["total"]), int(astra_score["total"]))

@@ -103,7 +103,7 @@ def offer(rec: Recorder, rules: MissionRules) -> bool:
             offers[str(seat)] = letters
     if not offers:
         return False
-    rec.emit("missions_offered", offers=offers)
+    rec.missions_offered(offers=offers)
     return True
 
 
@@ -124,12 +124,10 @@ def reward(rec: Recorder, rules: MissionRules) -> None:
         values = state.mission_values[letter]
         value = values["first"] if first else values["later"]
         box = rules.mission_box(letter)
-        named = {} if box == MISSION_BOX[letter] else {"box": box}
+        named = None if box == MISSION_BOX[letter] else box
         for seat in seats:
             home = state.home_sheet(seat).id
-            rec.emit(
-                "mission_accomplished", seat, sheet=home, letter=letter, card=card, value=value, **named
-            )
+            rec.mission_accomplished(seat, sheet=home, letter=letter, card=card, value=value, box=named)
             rules.reward_mission(rec, seat, value)
         if seats and letter not in state.flipped_missions:
-            rec.emit("mission_flipped", letter=letter, card=card)
+            rec.mission_flipped(letter=letter, card=card)

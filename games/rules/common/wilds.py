@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 from games.rules.common.base import ASTRONAUT, ASTRONAUT_SHIFTS, Adventure, Option
 from games.rules.core.cards import ACTIONS, Combination
 from games.rules.core.errors import RuleViolation
-from games.rules.core.events import Recorder
+from games.rules.core.events import Recorder, Written
 from games.rules.core.layout import WildLayout
 from games.rules.core.sheet import CIRCLE, CROSS, MAX_NUMBER, MIN_NUMBER, Marks
 from games.rules.core.state import GameState
@@ -115,10 +115,10 @@ class WildActions(Adventure[W]):
     @staticmethod
     def written(
         index: int, space: str, number: int, action: str, *, modifier: int | None, wild: str | None
-    ) -> dict[str, Any]:
+    ) -> Written:
         """What a write records: its combination, space, number and action, with the Astronaut's
         ``modifier`` and the ``wild`` spent when it has them."""
-        written: dict[str, Any] = {"combination": index, "space": space, "number": number, "action": action}
+        written: Written = {"combination": index, "space": space, "number": number, "action": action}
         if modifier is not None:
             written["modifier"] = modifier
         if wild is not None:
@@ -131,11 +131,11 @@ class WildActions(Adventure[W]):
         symbol = super().cross_next(rec, seat, track)
         wild = self.layout.wild_reward.get(symbol) if symbol is not None else None
         if wild is not None:
-            rec.emit("mark", seat, element=wild, mark=CIRCLE)
+            rec.mark(seat, element=wild, mark=CIRCLE)
         return symbol
 
-    def listed_write(self, state: GameState, option: Option) -> dict[str, Any]:
-        written: dict[str, Any] = {
+    def listed_write(self, state: GameState, option: Option) -> Written:
+        written: Written = {
             "combination": option["combination"],
             "space": option["space"],
             "number": option["number"],
@@ -147,14 +147,14 @@ class WildActions(Adventure[W]):
             written["wild"] = option["wild"]
         return written
 
-    def after_write(self, rec: Recorder, seat: int, written: dict[str, Any], combination: Any) -> None:
+    def after_write(self, rec: Recorder, seat: int, written: Written, combination: Any) -> None:
         """A wild used is crossed; the Astronaut action is used (or not) at the pick; the other
         actions wait as their steps."""
         if "wild" in written:
-            rec.emit("mark", seat, element=written["wild"], mark=CROSS)
+            rec.mark(seat, element=written["wild"], mark=CROSS)
         action = written["action"]
         if action == ASTRONAUT:
             if "modifier" in written:
                 self.cross_next(rec, seat, self.layout.astronaut_track)
             return
-        rec.emit("effects_pending", seat, source=action, effects=[f"action.{action}"])
+        rec.effects_pending(seat, source=action, effects=[f"action.{action}"])

@@ -7,14 +7,18 @@ current one before it is applied (``games.rules.read.upcasting``), so ``evolve``
 current events. ``evolve`` never validates and never fails on a stored event: validation
 happened once, in ``decide``, before the event was stored. It needs no rules: the opening event
 carries the whole setup.
+
+Each kind is a ``Kind`` (``games.rules.core.kinds``) named by a constant (``MARK``, ...) whose
+handler reads the data as the kind's TypedDict; the ``Recorder`` records each kind through a
+method of its own, so every event written and every one read is checked by mypy against its
+schema, with nothing converted when a log is replayed.
 """
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from functools import cache
-from typing import Any, NotRequired, TypedDict, Union, get_args, get_origin, get_type_hints
+from collections.abc import Mapping
+from typing import Any, NotRequired, TypedDict
 
-from games.rules.core import cards
+from games.rules.core import cards, kinds
+from games.rules.core.kinds import D, Kind, StreamEvent
 from games.rules.core.sheet import Mark
 from games.rules.core.state import ACTIONS_PHASE, MISSIONS_PHASE, AstraState, GameState, SeatState, Sheet
 
@@ -22,12 +26,10 @@ from games.rules.core.state import ACTIONS_PHASE, MISSIONS_PHASE, AstraState, Ga
 ASTRA_SIDE = "N"
 
 
-class Event(TypedDict):
-    kind: str
-    v: NotRequired[int]  # absent on events stored before versions existed: version 1
-    seat: int | None
+class Event(StreamEvent):
+    """A game's event: ``turn`` is the turn it belongs to."""
+
     turn: int
-    data: dict[str, Any]
 
 
 # --- the schemas of the current versions --------------------------------------------------
@@ -86,8 +88,9 @@ class TurnStarted(TypedDict):
     reshuffled: list[int]
 
 
-class NumberWritten(TypedDict):
-    sheet: int
+class Written(TypedDict):
+    """A number a pick writes, before the sheet it goes on is named."""
+
     combination: int
     space: str
     number: int
@@ -96,12 +99,15 @@ class NumberWritten(TypedDict):
     wild: NotRequired[str]
 
 
-class InsigniaDrawn(TypedDict):
+class NumberWritten(Written):
+    sheet: int
+
+
+class Drawn(TypedDict):
     """Adventure 8's pick: the seat's insignia (its side of the sheet, ``S`` or ``N``) drawn in
     the next space of a planet, which the combination's number (``modifier`` away from the
-    card's, when changed) selected."""
+    card's, when changed) selected; before the sheet it goes on is named."""
 
-    sheet: int
     side: str
     combination: int
     planet: str
@@ -109,6 +115,10 @@ class InsigniaDrawn(TypedDict):
     number: int
     action: str
     modifier: NotRequired[int]
+
+
+class InsigniaDrawn(Drawn):
+    sheet: int
 
 
 class SystemErrorMarked(TypedDict):
@@ -250,36 +260,13 @@ class Result(TypedDict):
 # --- evolve --------------------------------------------------------------------------------
 
 
-Handler = Callable[[GameState, Event], None]
-
-
-@dataclass(frozen=True)
-class Kind:
-    """One event kind: its current version, the schema of its data, and how it is applied.
-
-    ``touches`` says what of the state applying it changes, so that a copy-on-write state
-    knows what to copy first: ``seat`` (the event's seat), ``sheet`` (the sheet it names, or
-    the seat's current sheet), ``astra`` (ASTRA's state, in solo), ``all`` (any of them).
-    """
-
-    name: str
-    version: int
-    schema: type
-    apply: Handler
-    touches: frozenset[str]
-
-
 def evolve(state: GameState, event: Event) -> GameState:
     """Apply one event of the current version to ``state`` in place and return it.
 
     Callers that need the state as it was before take a ``state.copy()`` first; a stored event
     of an older version goes through ``upcasting.upcast`` first (``engine.evolve`` does both).
     """
-    kind = KINDS.get(event["kind"])
-    if kind is not None:
-        kind.apply(state, event)
-    state.events_applied += 1
-    return state
+    return kinds.evolve(KINDS, state, event)
 
 
 def astra_state(setup: AstraSetup, *, deck: list[int]) -> AstraState:
@@ -297,13 +284,14 @@ def astra_state(setup: AstraSetup, *, deck: list[int]) -> AstraState:
     )
 
 
-def _game_started(state: GameState, event: Event) -> None:
-    data = event["data"]
+def _game_started(state: GameState, data: GameStarted, event: Event) -> None:
     state.adventure = data["adventure"]
     state.players = data["players"]
     state.seed = data["seed"]
     state.missions = dict(data["missions"])
-    state.mission_values = {letter: dict(v) for letter, v in data["mission_values"].items()}
+    state.mission_values = {
+        letter: {"first": v["first"], "later": v["later"]} for letter, v in data["mission_values"].items()
+    }
     setup = data.get("astra")
     state.stacks = cards.deal(data["seed"]) if setup is None else []
     state.sheets = [
@@ -327,8 +315,8 @@ def _game_started(state: GameState, event: Event) -> None:
     state.status = "playing"
 
 
-def _turn_started(state: GameState, event: Event) -> None:
-    turn = event["data"]["turn"]
+def _turn_started(state: GameState, data: TurnStarted, event: Event) -> None:
+    turn = data["turn"]
     state.turn = turn
     state.phase = ACTIONS_PHASE
     if state.astra is None:
@@ -354,53 +342,49 @@ def _new_turn(seat: SeatState) -> None:
     seat.confirmed = False
 
 
-def _number_written(state: GameState, event: Event) -> None:
-    data = event["data"]
+def _number_written(state: GameState, data: NumberWritten, event: Event) -> None:
     state.sheets[data["sheet"]].marks[data["space"]] = data["number"]
     seat = state.seats[_seat(event)]
     seat.chosen = "write"
     seat.turn_choice = dict(data)
 
 
-def _insignia_drawn(state: GameState, event: Event) -> None:
-    data = event["data"]
+def _insignia_drawn(state: GameState, data: InsigniaDrawn, event: Event) -> None:
     state.sheets[data["sheet"]].marks[data["space"]] = data["side"]
     seat = state.seats[_seat(event)]
     seat.chosen = "write"
     seat.turn_choice = dict(data)
 
 
-def _system_error(state: GameState, event: Event) -> None:
-    data = event["data"]
+def _system_error(state: GameState, data: SystemErrorMarked, event: Event) -> None:
     if data["box"] is not None:
         state.sheets[data["sheet"]].marks[data["box"]] = "circle"
     if data["cause"] == "no_writable_number":
         state.seats[_seat(event)].chosen = "system_error"
 
 
-def _mark(state: GameState, event: Event) -> None:
-    data = event["data"]
+def _mark(state: GameState, data: MarkMade, event: Event) -> None:
     element, mark = data["element"], data["mark"]
     state.sheets[data["sheet"]].marks[element] = mark
     if mark == "triggered" and event["seat"] is not None:
         state.seats[event["seat"]].triggered.append(element)
 
 
-def _effects_pending(state: GameState, event: Event) -> None:
-    effects = event["data"]["effects"]
+def _effects_pending(state: GameState, data: EffectsPending, event: Event) -> None:
+    effects = data["effects"]
     if effects:
         state.seats[_seat(event)].pending.append(list(effects))
 
 
-def _effect_resolved(state: GameState, event: Event) -> None:
+def _effect_resolved(state: GameState, data: EffectResolved, event: Event) -> None:
     seat = state.seats[_seat(event)]
     top = seat.pending[-1]
-    top.remove(event["data"]["effect"])
+    top.remove(data["effect"])
     if not top:
         seat.pending.pop()
 
 
-def _undo(state: GameState, event: Event) -> None:
+def _undo(state: GameState, data: NoData, event: Event) -> None:
     seat = state.seats[_seat(event)]
     sheet = state.sheets[seat.sheet]
     sheet.marks = dict(sheet.turn_start_marks)
@@ -411,21 +395,20 @@ def _undo(state: GameState, event: Event) -> None:
         state.astra.bonuses_circled = state.astra.turn_start_bonuses
 
 
-def _confirmed(state: GameState, event: Event) -> None:
+def _confirmed(state: GameState, data: NoData, event: Event) -> None:
     state.seats[_seat(event)].confirmed = True
 
 
-def _choices_awaited(state: GameState, event: Event) -> None:
-    data = event["data"]
+def _choices_awaited(state: GameState, data: ChoicesAwaited, event: Event) -> None:
     state.phase = data["phase"]
     asked = set(data["seats"])
     for index, seat in enumerate(state.seats):
         seat.confirmed = index not in asked
 
 
-def _missions_offered(state: GameState, event: Event) -> None:
+def _missions_offered(state: GameState, data: MissionsOffered, event: Event) -> None:
     state.phase = MISSIONS_PHASE
-    offers = event["data"]["offers"]
+    offers = data["offers"]
     for index, seat in enumerate(state.seats):
         letters = offers.get(str(index), [])
         seat.claimable = tuple(letters)
@@ -433,25 +416,24 @@ def _missions_offered(state: GameState, event: Event) -> None:
         seat.confirmed = not letters
 
 
-def _mission_claimed(state: GameState, event: Event) -> None:
+def _mission_claimed(state: GameState, data: MissionClaimed, event: Event) -> None:
     seat = state.seats[_seat(event)]
-    seat.claimed = (*seat.claimed, event["data"]["letter"])
+    seat.claimed = (*seat.claimed, data["letter"])
 
 
-def _mission_accomplished(state: GameState, event: Event) -> None:
-    data = event["data"]
+def _mission_accomplished(state: GameState, data: MissionAccomplished, event: Event) -> None:
     box = data.get("box", f"mission.{data['letter']}")
     state.sheets[data["sheet"]].marks[box] = data["value"]
 
 
-def _mission_flipped(state: GameState, event: Event) -> None:
-    state.flipped_missions.add(event["data"]["letter"])
-    state.flipped_on[event["data"]["letter"]] = event["turn"]
+def _mission_flipped(state: GameState, data: MissionFlipped, event: Event) -> None:
+    state.flipped_missions.add(data["letter"])
+    state.flipped_on[data["letter"]] = event["turn"]
 
 
-def _card_drawn(state: GameState, event: Event) -> None:
+def _card_drawn(state: GameState, data: CardDrawn, event: Event) -> None:
     solo = _astra(state)
-    card = event["data"]["card"]
+    card = data["card"]
     if card in solo.deck:
         solo.deck.remove(card)
     if card in cards.EFFECT_CARDS:
@@ -460,41 +442,40 @@ def _card_drawn(state: GameState, event: Event) -> None:
         solo.hand.append(card)
 
 
-def _deck_reshuffled(state: GameState, event: Event) -> None:
+def _deck_reshuffled(state: GameState, data: DeckReshuffled, event: Event) -> None:
     solo = _astra(state)
     solo.deck = cards.second_pass_deck(state.seed, solo.discard)
     solo.discard = []
-    solo.deck_pass = event["data"]["deck_pass"]
+    solo.deck_pass = data["deck_pass"]
 
 
-def _astra_effect(state: GameState, event: Event) -> None:
+def _astra_effect(state: GameState, data: AstraEffect, event: Event) -> None:
     solo = _astra(state)
     solo.effect = None
-    solo.discard.append(event["data"]["card"])
+    solo.discard.append(data["card"])
 
 
-def _astra_played(state: GameState, event: Event) -> None:
-    data = event["data"]
+def _astra_played(state: GameState, data: AstraPlayed, event: Event) -> None:
     if data["space"] is not None:
         state.sheets[data["sheet"]].marks[data["space"]] = ASTRA_SIDE
     _astra(state).placed = True
 
 
-def _card_given(state: GameState, event: Event) -> None:
+def _card_given(state: GameState, data: CardGiven, event: Event) -> None:
     solo = _astra(state)
-    solo.given = event["data"]["card"]
-    solo.removing = event["data"]["removed"]
+    solo.given = data["card"]
+    solo.removing = data["removed"]
 
 
-def _astra_bonus(state: GameState, event: Event) -> None:
+def _astra_bonus(state: GameState, data: AstraBonus, event: Event) -> None:
     solo = _astra(state)
-    solo.bonuses_circled = min(solo.bonus_boxes, solo.bonuses_circled + event["data"]["count"])
+    solo.bonuses_circled = min(solo.bonus_boxes, solo.bonuses_circled + data["count"])
 
 
-def _astra_took(state: GameState, event: Event) -> None:
+def _astra_took(state: GameState, data: AstraTook, event: Event) -> None:
     solo = _astra(state)
-    card = event["data"]["card"]
-    if event["data"]["removed"]:
+    card = data["card"]
+    if data["removed"]:
         solo.removed.append(card)
         solo.bonuses_used += 1
     else:
@@ -513,14 +494,14 @@ def _astra(state: GameState) -> AstraState:
     return state.astra
 
 
-def _game_ended(state: GameState, event: Event) -> None:
+def _game_ended(state: GameState, data: GameEnded, event: Event) -> None:
     state.status = "ended"
-    state.end = dict(event["data"])
+    state.end = dict(data)
 
 
-def _result(state: GameState, event: Event) -> None:
+def _result(state: GameState, data: Result, event: Event) -> None:
     state.status = "finished"
-    state.result = dict(event["data"])
+    state.result = dict(data)
 
 
 def _seat(event: Event) -> int:
@@ -534,127 +515,74 @@ SHEET = frozenset({"sheet"})
 SEAT_AND_SHEET = frozenset({"seat", "sheet"})
 ASTRA = frozenset({"astra"})
 SHEET_AND_ASTRA = frozenset({"sheet", "astra"})
-UNDO = frozenset({"seat", "sheet", "astra"})
+SEAT_SHEET_AND_ASTRA = frozenset({"seat", "sheet", "astra"})
 ALL = frozenset({"all"})
 GAME: frozenset[str] = frozenset()
 
-KINDS: dict[str, Kind] = {
+GAME_STARTED = Kind("game_started", 3, GameStarted, _game_started, ALL)
+TURN_STARTED = Kind("turn_started", 1, TurnStarted, _turn_started, ALL)
+NUMBER_WRITTEN = Kind("number_written", 2, NumberWritten, _number_written, SEAT_AND_SHEET)
+INSIGNIA_DRAWN = Kind("insignia_drawn", 1, InsigniaDrawn, _insignia_drawn, SEAT_AND_SHEET)
+SYSTEM_ERROR = Kind("system_error", 3, SystemErrorMarked, _system_error, SEAT_AND_SHEET)
+MARK = Kind("mark", 2, MarkMade, _mark, SEAT_AND_SHEET)
+EFFECTS_PENDING = Kind("effects_pending", 1, EffectsPending, _effects_pending, SEAT)
+EFFECT_RESOLVED = Kind("effect_resolved", 1, EffectResolved, _effect_resolved, SEAT)
+UNDO = Kind("undo", 1, NoData, _undo, SEAT_SHEET_AND_ASTRA)
+CONFIRMED = Kind("confirmed", 1, NoData, _confirmed, SEAT)
+CHOICES_AWAITED = Kind("choices_awaited", 1, ChoicesAwaited, _choices_awaited, ALL)
+MISSIONS_OFFERED = Kind("missions_offered", 1, MissionsOffered, _missions_offered, ALL)
+MISSION_CLAIMED = Kind("mission_claimed", 1, MissionClaimed, _mission_claimed, SEAT)
+MISSION_ACCOMPLISHED = Kind("mission_accomplished", 2, MissionAccomplished, _mission_accomplished, SHEET)
+MISSION_FLIPPED = Kind("mission_flipped", 1, MissionFlipped, _mission_flipped, GAME)
+CARD_DRAWN = Kind("card_drawn", 1, CardDrawn, _card_drawn, ASTRA)
+DECK_RESHUFFLED = Kind("deck_reshuffled", 1, DeckReshuffled, _deck_reshuffled, ASTRA)
+ASTRA_EFFECT = Kind("astra_effect", 1, AstraEffect, _astra_effect, ASTRA)
+ASTRA_PLAYED = Kind("astra_played", 1, AstraPlayed, _astra_played, SHEET_AND_ASTRA)
+CARD_GIVEN = Kind("card_given", 1, CardGiven, _card_given, ASTRA)
+ASTRA_BONUS = Kind("astra_bonus", 1, AstraBonus, _astra_bonus, ASTRA)
+ASTRA_TOOK = Kind("astra_took", 1, AstraTook, _astra_took, ASTRA)
+GAME_ENDED = Kind("game_ended", 1, GameEnded, _game_ended, GAME)
+RESULT = Kind("result", 1, Result, _result, GAME)
+
+KINDS: dict[str, Kind[GameState, Event, Any]] = {
     kind.name: kind
     for kind in (
-        Kind("game_started", 3, GameStarted, _game_started, ALL),
-        Kind("turn_started", 1, TurnStarted, _turn_started, ALL),
-        Kind("number_written", 2, NumberWritten, _number_written, SEAT_AND_SHEET),
-        Kind("insignia_drawn", 1, InsigniaDrawn, _insignia_drawn, SEAT_AND_SHEET),
-        Kind("system_error", 3, SystemErrorMarked, _system_error, SEAT_AND_SHEET),
-        Kind("mark", 2, MarkMade, _mark, SEAT_AND_SHEET),
-        Kind("effects_pending", 1, EffectsPending, _effects_pending, SEAT),
-        Kind("effect_resolved", 1, EffectResolved, _effect_resolved, SEAT),
-        Kind("undo", 1, NoData, _undo, UNDO),
-        Kind("confirmed", 1, NoData, _confirmed, SEAT),
-        Kind("choices_awaited", 1, ChoicesAwaited, _choices_awaited, ALL),
-        Kind("missions_offered", 1, MissionsOffered, _missions_offered, ALL),
-        Kind("mission_claimed", 1, MissionClaimed, _mission_claimed, SEAT),
-        Kind("mission_accomplished", 2, MissionAccomplished, _mission_accomplished, SHEET),
-        Kind("mission_flipped", 1, MissionFlipped, _mission_flipped, GAME),
-        Kind("card_drawn", 1, CardDrawn, _card_drawn, ASTRA),
-        Kind("deck_reshuffled", 1, DeckReshuffled, _deck_reshuffled, ASTRA),
-        Kind("astra_effect", 1, AstraEffect, _astra_effect, ASTRA),
-        Kind("astra_played", 1, AstraPlayed, _astra_played, SHEET_AND_ASTRA),
-        Kind("card_given", 1, CardGiven, _card_given, ASTRA),
-        Kind("astra_bonus", 1, AstraBonus, _astra_bonus, ASTRA),
-        Kind("astra_took", 1, AstraTook, _astra_took, ASTRA),
-        Kind("game_ended", 1, GameEnded, _game_ended, GAME),
-        Kind("result", 1, Result, _result, GAME),
+        GAME_STARTED,
+        TURN_STARTED,
+        NUMBER_WRITTEN,
+        INSIGNIA_DRAWN,
+        SYSTEM_ERROR,
+        MARK,
+        EFFECTS_PENDING,
+        EFFECT_RESOLVED,
+        UNDO,
+        CONFIRMED,
+        CHOICES_AWAITED,
+        MISSIONS_OFFERED,
+        MISSION_CLAIMED,
+        MISSION_ACCOMPLISHED,
+        MISSION_FLIPPED,
+        CARD_DRAWN,
+        DECK_RESHUFFLED,
+        ASTRA_EFFECT,
+        ASTRA_PLAYED,
+        CARD_GIVEN,
+        ASTRA_BONUS,
+        ASTRA_TOOK,
+        GAME_ENDED,
+        RESULT,
     )
 }
 
-# The kinds whose data names the sheet they mark.
-SHEET_KINDS = frozenset(name for name, kind in KINDS.items() if "sheet" in kind.schema.__annotations__)
 
-
-def make(kind: str, seat: int | None, turn: int, data: dict[str, Any]) -> Event:
+def make(kind: Kind[GameState, Event, D], seat: int | None, turn: int, data: D) -> Event:
     """An event of the current version of ``kind``."""
-    return {"kind": kind, "v": KINDS[kind].version, "seat": seat, "turn": turn, "data": data}
+    return {"kind": kind.name, "v": kind.version, "seat": seat, "turn": turn, "data": data}
 
 
-# --- checking an event against its schema ------------------------------------------------
-
-
-def schema_problem(event: Event) -> str | None:
+def schema_problem(event: Mapping[str, Any]) -> str | None:
     """Why ``event`` does not fit the current schema of its kind, or None."""
-    kind = KINDS.get(event.get("kind", ""))
-    if kind is None:
-        return f"unknown event kind {event.get('kind')!r}"
-    if event.get("v") != kind.version:
-        return f"{kind.name} is at version {kind.version}, not {event.get('v')!r}"
-    return typed_dict_problem(kind.schema, event.get("data"), kind.name)
-
-
-def typed_dict_problem(schema: Any, value: Any, where: str) -> str | None:
-    """Why ``value`` does not fit the TypedDict ``schema`` (``where`` names it), or None:
-    required keys, no unknown key, and every value of its declared type."""
-    if not isinstance(value, dict):
-        return f"{where} is not an object"
-    hints = _hints(schema)
-    missing = schema.__required_keys__ - value.keys()
-    if missing:
-        return f"{where} lacks {sorted(missing)}"
-    unknown = value.keys() - hints.keys()
-    if unknown:
-        return f"{where} has unknown fields {sorted(unknown)}"
-    for key, item in value.items():
-        problem = _type_problem(hints[key], item, f"{where}.{key}")
-        if problem is not None:
-            return problem
-    return None
-
-
-@cache
-def _hints(schema: Any) -> dict[str, Any]:
-    return get_type_hints(schema)
-
-
-def _type_problem(hint: Any, value: Any, where: str) -> str | None:
-    origin = get_origin(hint)
-    if hint is Any:
-        return None
-    if origin is NotRequired:
-        return _type_problem(get_args(hint)[0], value, where)
-    if origin is Union or type(hint).__name__ == "UnionType":
-        options = get_args(hint)
-        if any(_type_problem(option, value, where) is None for option in options):
-            return None
-        return f"{where} is {value!r}, not one of {options}"
-    if hint is type(None):
-        return None if value is None else f"{where} is not null"
-    if isinstance(hint, type) and hasattr(hint, "__required_keys__"):
-        return typed_dict_problem(hint, value, where)
-    if origin is list:
-        if not isinstance(value, list):
-            return f"{where} is not a list"
-        (item_hint,) = get_args(hint)
-        for index, item in enumerate(value):
-            problem = _type_problem(item_hint, item, f"{where}[{index}]")
-            if problem is not None:
-                return problem
-        return None
-    if origin is dict:
-        if not isinstance(value, dict):
-            return f"{where} is not an object"
-        key_hint, item_hint = get_args(hint)
-        for key, item in value.items():
-            problem = _type_problem(key_hint, key, where) or _type_problem(
-                item_hint, item, f"{where}.{key}"
-            )
-            if problem is not None:
-                return problem
-        return None
-    if hint is int:
-        whole = isinstance(value, int) and not isinstance(value, bool)
-        return None if whole else f"{where} is not a whole number"
-    if isinstance(hint, type):
-        return None if isinstance(value, hint) else f"{where} is not a {hint.__name__}"
-    return None
+    return kinds.schema_problem(KINDS, event)
 
 
 # --- recording the events a command causes ------------------------------------------------
@@ -662,7 +590,9 @@ def _type_problem(hint: Any, value: Any, where: str) -> str | None:
 
 class Recorder:
     """Collects the events a command causes, applying each to a private copy of the state so
-    that later rules see the effect of earlier ones.
+    that later rules see the effect of earlier ones. One method records each kind of event,
+    named after it, its data as keywords; an event that marks a sheet marks the one its seat
+    plays this turn unless ``sheet`` is given.
 
     The copy shares everything with the original until an event changes it: before applying
     an event the recorder copies the seat and the sheet that event changes (once each), so a
@@ -679,28 +609,147 @@ class Recorder:
         self._own_astra = False
         self._own_all = in_place
 
-    def emit(self, kind: str, seat: int | None = None, **data: Any) -> None:
-        """Record an event of ``kind`` (current version) and apply it. A kind that marks a
-        sheet marks the one ``seat`` plays this turn unless ``sheet`` is given."""
-        state = self.state
-        if kind in SHEET_KINDS and "sheet" not in data:
-            assert seat is not None, f"{kind} names a seat or a sheet"
-            data = {"sheet": state.seats[seat].sheet, **data}
-        known = KINDS[kind]
-        turn = data["turn"] if kind == "turn_started" else state.turn
-        event: Event = {"kind": kind, "v": known.version, "seat": seat, "turn": turn, "data": data}
-        if not self._own_all:
-            self._own(known.touches, seat, data.get("sheet"))
-        self.events.append(event)
-        known.apply(state, event)
-        state.events_applied += 1
-
     def seat(self, seat: int) -> SeatState:
         return self.state.seats[seat]
 
     def sheet(self, seat: int) -> Sheet:
         """The sheet ``seat`` plays this turn, as the events recorded so far left it."""
         return self.state.sheet_of(seat)
+
+    # --- one method per kind -------------------------------------------------------------
+
+    def game_started(
+        self,
+        *,
+        adventure: int,
+        players: int,
+        seed: int,
+        missions: dict[str, int],
+        mission_values: dict[str, MissionValues],
+        sheets: list[SheetSetup],
+        seats: list[SeatSetup],
+        astra: AstraSetup | None,
+        modifiers: dict[str, list[Any]],
+    ) -> None:
+        setup = GameStarted(
+            adventure=adventure,
+            players=players,
+            seed=seed,
+            missions=missions,
+            mission_values=mission_values,
+            sheets=sheets,
+            seats=seats,
+            astra=astra,
+            modifiers=modifiers,
+        )
+        self._record(GAME_STARTED, None, setup)
+
+    def turn_started(self, *, turn: int, combinations: list[dict[str, Any]], reshuffled: list[int]) -> None:
+        data = TurnStarted(turn=turn, combinations=combinations, reshuffled=reshuffled)
+        self._record(TURN_STARTED, None, data, turn=turn)
+
+    def number_written(self, seat: int, written: Written, *, sheet: int | None = None) -> None:
+        self._record(NUMBER_WRITTEN, seat, NumberWritten(sheet=self._sheet_id(seat, sheet), **written))
+
+    def insignia_drawn(self, seat: int, drawn: Drawn, *, sheet: int | None = None) -> None:
+        self._record(INSIGNIA_DRAWN, seat, InsigniaDrawn(sheet=self._sheet_id(seat, sheet), **drawn))
+
+    def system_error(self, seat: int, *, box: str | None, cause: str, sheet: int | None = None) -> None:
+        data = SystemErrorMarked(sheet=self._sheet_id(seat, sheet), box=box, cause=cause)
+        self._record(SYSTEM_ERROR, seat, data)
+
+    def mark(self, seat: int | None = None, *, element: str, mark: Mark, sheet: int | None = None) -> None:
+        self._record(MARK, seat, MarkMade(sheet=self._sheet_id(seat, sheet), element=element, mark=mark))
+
+    def effects_pending(self, seat: int, *, source: str, effects: list[str]) -> None:
+        self._record(EFFECTS_PENDING, seat, EffectsPending(source=source, effects=effects))
+
+    def effect_resolved(self, seat: int, *, effect: str, outcome: str, target: Any) -> None:
+        self._record(EFFECT_RESOLVED, seat, EffectResolved(effect=effect, outcome=outcome, target=target))
+
+    def undo(self, seat: int) -> None:
+        self._record(UNDO, seat, NoData())
+
+    def confirmed(self, seat: int) -> None:
+        self._record(CONFIRMED, seat, NoData())
+
+    def choices_awaited(self, *, phase: str, seats: list[int]) -> None:
+        self._record(CHOICES_AWAITED, None, ChoicesAwaited(phase=phase, seats=seats))
+
+    def missions_offered(self, *, offers: dict[str, list[str]]) -> None:
+        self._record(MISSIONS_OFFERED, None, MissionsOffered(offers=offers))
+
+    def mission_claimed(self, seat: int, *, letter: str, sheet: int | None = None) -> None:
+        self._record(MISSION_CLAIMED, seat, MissionClaimed(sheet=self._sheet_id(seat, sheet), letter=letter))
+
+    def mission_accomplished(
+        self, seat: int, *, letter: str, card: int, value: int, box: str | None = None,
+        sheet: int | None = None,
+    ) -> None:  # fmt: skip
+        """``box``: the box the value goes in, where the sheet names it otherwise than
+        ``mission.<letter>``."""
+        data = MissionAccomplished(sheet=self._sheet_id(seat, sheet), letter=letter, card=card, value=value)
+        if box is not None:
+            data["box"] = box
+        self._record(MISSION_ACCOMPLISHED, seat, data)
+
+    def mission_flipped(self, *, letter: str, card: int) -> None:
+        self._record(MISSION_FLIPPED, None, MissionFlipped(letter=letter, card=card))
+
+    def card_drawn(self, *, card: int) -> None:
+        self._record(CARD_DRAWN, None, CardDrawn(card=card))
+
+    def deck_reshuffled(self, *, deck_pass: int) -> None:
+        self._record(DECK_RESHUFFLED, None, DeckReshuffled(deck_pass=deck_pass))
+
+    def astra_effect(self, *, card: int, letter: str, deck_pass: int, target: str | None) -> None:
+        data = AstraEffect(card=card, letter=letter, deck_pass=deck_pass, target=target)
+        self._record(ASTRA_EFFECT, None, data)
+
+    def astra_played(
+        self, *, sheet: int, card: int, number: int, action: str, planet: str | None, space: str | None
+    ) -> None:
+        data = AstraPlayed(sheet=sheet, card=card, number=number, action=action, planet=planet, space=space)
+        self._record(ASTRA_PLAYED, None, data)
+
+    def card_given(self, seat: int, *, card: int, removed: bool) -> None:
+        self._record(CARD_GIVEN, seat, CardGiven(card=card, removed=removed))
+
+    def astra_bonus(self, seat: int, *, count: int, element: str) -> None:
+        self._record(ASTRA_BONUS, seat, AstraBonus(count=count, element=element))
+
+    def astra_took(self, *, card: int, removed: bool) -> None:
+        self._record(ASTRA_TOOK, None, AstraTook(card=card, removed=removed))
+
+    def game_ended(self, *, reasons: list[dict[str, Any]]) -> None:
+        self._record(GAME_ENDED, None, GameEnded(reasons=reasons))
+
+    # --- recording one event ---------------------------------------------------------------
+
+    def _sheet_id(self, seat: int | None, sheet: int | None) -> int:
+        """The sheet an event marks: ``sheet``, or the one ``seat`` plays this turn."""
+        if sheet is not None:
+            return sheet
+        assert seat is not None, "an event marking a sheet names a seat or a sheet"
+        return self.state.seats[seat].sheet
+
+    def _record(
+        self, kind: Kind[GameState, Event, D], seat: int | None, data: D, *, turn: int | None = None
+    ) -> None:
+        """Record an event of ``kind`` (current version) and apply it."""
+        state = self.state
+        event: Event = {
+            "kind": kind.name,
+            "v": kind.version,
+            "seat": seat,
+            "turn": state.turn if turn is None else turn,
+            "data": data,
+        }
+        if not self._own_all:
+            self._own(kind.touches, seat, data.get("sheet"))
+        self.events.append(event)
+        kind.apply(state, data, event)
+        state.events_applied += 1
 
     def _own(self, touches: frozenset[str], seat: int | None, sheet: int | None) -> None:
         state = self.state

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 from games.rules.core.errors import RuleViolation
-from games.rules.core.events import Event, evolve, schema_problem
+from games.rules.core.events import GAME_STARTED, Event, evolve, schema_problem
 from games.rules.core.state import GameState
 from games.rules.read.upcasting import upcast
 from games.rules.turn.solo import PLAYER, astra_due, astra_turn
@@ -144,7 +144,8 @@ def _finish(state: GameState, stored: list[Event], index: int) -> GameState:
 
 def _opening(first: Event) -> list[Event]:
     """The opening events ``new_game`` deals for the setup the first event names."""
-    data = first["data"]
+    data = GAME_STARTED.data_of(first)
+    assert data is not None, "a log opens with its game_started event (checked first)"
     try:
         modifiers = {int(seat): list(mods) for seat, mods in data["modifiers"].items()}
         solo = data.get("astra")

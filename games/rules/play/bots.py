@@ -94,7 +94,7 @@ def greedy_bot(rng: random.Random) -> Bot:
     return play
 
 
-def _claim_helps(rules: Adventure, state: GameState, seat: int, letter: str) -> bool:
+def _claim_helps(rules: Adventure[Any], state: GameState, seat: int, letter: str) -> bool:
     """Claim, unless what the claim sets off costs more than it is worth (Adventure 6: the
     virus a first claim wakes), or it is this seat's last mission and it trails: that would end
     the game."""
@@ -108,7 +108,7 @@ def _claim_helps(rules: Adventure, state: GameState, seat: int, letter: str) -> 
         return True
     totals = [rules.seat_score(state, other)["total"] for other in range(state.players)]
     rivals = [*totals, solo.projected_astra_total(state)] if state.astra is not None else totals
-    return totals[seat] + value >= max(rivals)
+    return bool(totals[seat] + value >= max(rivals))
 
 
 def _zones_by_space(zones: list[tuple[str, ...]]) -> dict[str, list[tuple[str, ...]]]:

@@ -4,6 +4,7 @@ import random
 import statistics
 from dataclasses import dataclass
 
+from games.rules.core.events import RESULT
 from games.rules.play import bots
 from games.rules.turn.turn import result_event
 
@@ -46,7 +47,9 @@ def simulate(*, adventure: int, players: int, games: int, bot: str, seed: int = 
         state, _ = bots.play_game(
             adventure=adventure, bots=[make(rng) for _ in range(players)], seed=seed * 100_000 + game
         )
-        totals.extend(score["total"] for score in result_event(state)["data"]["scores"])
+        result = RESULT.data_of(result_event(state))
+        assert result is not None
+        totals.extend(score["total"] for score in result["scores"])
         turns.append(state.turn)
         for reason in (state.end or {}).get("reasons", []):
             reasons[reason["reason"]] = reasons.get(reason["reason"], 0) + 1

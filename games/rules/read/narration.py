@@ -6,11 +6,24 @@ The line says what the event records and nothing more: it names the seat that ca
 own. Elements are named by their ids, as the sheet views and the API name them.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
+from games.rules.core import events
 from games.rules.core.cards import CARDS
-from games.rules.core.events import Event
+from games.rules.core.events import (
+    AstraPlayed,
+    Event,
+    GameEnded,
+    GameStarted,
+    InsigniaDrawn,
+    MarkMade,
+    MissionsOffered,
+    NumberWritten,
+    Result,
+    TurnStarted,
+)
+from games.rules.core.kinds import D, Kind
 
 # How a mark word reads after the seat: "<seat> circled energy.e01".
 MARK_VERBS = {
@@ -36,12 +49,12 @@ def describe(event: Event) -> str:
     return f"{who} {what}{_on_sheet(data, seat)}"
 
 
-def _on_sheet(data: dict[str, Any], seat: int | None) -> str:
+def _on_sheet(data: Mapping[str, Any], seat: int | None) -> str:
     sheet = data.get("sheet")
     return "" if sheet is None or sheet == seat else f" on sheet {sheet}"
 
 
-def _mark(data: dict[str, Any]) -> str:
+def _mark(data: MarkMade) -> str:
     mark, element = data["mark"], data["element"]
     if isinstance(mark, int) and not isinstance(mark, bool):
         return f"wrote {mark} in {element}"
@@ -51,7 +64,7 @@ def _mark(data: dict[str, Any]) -> str:
     return f"{verb} {element}" if verb else f"marked {element} {mark!r}"
 
 
-def _written(data: dict[str, Any]) -> str:
+def _written(data: NumberWritten) -> str:
     line = f"wrote {data['number']} in {data['space']} (combination {data['combination']}"
     if "action" in data:
         line += f", {data['action']}"
@@ -62,7 +75,7 @@ def _written(data: dict[str, Any]) -> str:
     return line + ")"
 
 
-def _insignia(data: dict[str, Any]) -> str:
+def _insignia(data: InsigniaDrawn) -> str:
     line = (
         f"drew insignia {data['side']} in {data['space']} of {data['planet']} "
         f"(combination {data['combination']}, {data['number']}, {data['action']}"
@@ -72,38 +85,38 @@ def _insignia(data: dict[str, Any]) -> str:
     return line + ")"
 
 
-def _astra_played(data: dict[str, Any]) -> str:
+def _astra_played(data: AstraPlayed) -> str:
     line = f"ASTRA played {_card(data['card'])}"
     if data["space"] is None:
         return line + ": no planet had room"
     return line + f": insignia N in {data['space']} of {data['planet']}"
 
 
-def _started(data: dict[str, Any]) -> str:
+def _started(data: GameStarted) -> str:
     missions = ", ".join(f"{letter} card {card}" for letter, card in sorted(data["missions"].items()))
     players = data["players"]
     return f"the game started: adventure {data['adventure']}, {players} player(s), missions {missions}"
 
 
-def _turn(data: dict[str, Any]) -> str:
+def _turn(data: TurnStarted) -> str:
     combinations = "; ".join(f"{c['number']} {c['action']}" for c in data["combinations"])
     reshuffled = f" (stacks {data['reshuffled']} reshuffled)" if data.get("reshuffled") else ""
     return f"flipped {combinations}{reshuffled}"
 
 
-def _offered(data: dict[str, Any]) -> str:
+def _offered(data: MissionsOffered) -> str:
     offers = "; ".join(
         f"seat {seat}: {', '.join(letters)}" for seat, letters in sorted(data["offers"].items()) if letters
     )
     return f"missions offered ({offers or 'none'})"
 
 
-def _ended(data: dict[str, Any]) -> str:
+def _ended(data: GameEnded) -> str:
     reasons = "; ".join(_compact(reason) for reason in data["reasons"])
     return f"the game ended ({reasons})"
 
 
-def _result(data: dict[str, Any]) -> str:
+def _result(data: Result) -> str:
     scores = [f"seat {score['seat']} {score['total']}" for score in data["scores"]]
     if data.get("astra"):
         scores.append(f"ASTRA {data['astra']['total']}")
@@ -129,49 +142,75 @@ def _compact(value: Any) -> str:
     return str(value)
 
 
-TELLERS: dict[str, Callable[[dict[str, Any]], str]] = {
-    "game_started": _started,
-    "turn_started": _turn,
-    "number_written": _written,
-    "insignia_drawn": _insignia,
-    "system_error": lambda d: (
-        f"circled System Error box {d['box']} ({d['cause'].replace('_', ' ')})"
-        if d["box"] is not None
-        else f"had a System Error with no box left to circle ({d['cause'].replace('_', ' ')})"
-    ),
-    "mark": _mark,
-    "effects_pending": lambda d: f"has to resolve {', '.join(d['effects'])} (from {d['source']})",
-    "effect_resolved": lambda d: (
-        f"resolved {d['effect']}: {d['outcome'].replace('_', ' ')}"
-        + (f" ({_compact(d['target'])})" if d.get("target") is not None else "")
-    ),
-    "undo": lambda d: "undid the turn",
-    "confirmed": lambda d: "confirmed",
-    "missions_offered": _offered,
-    "mission_claimed": lambda d: f"claimed mission {d['letter']}",
-    "mission_accomplished": lambda d: (
-        f"accomplished mission {d['letter']} (card {d['card']}) for {d['value']}"
-    ),
-    "mission_flipped": lambda d: f"mission {d['letter']} (card {d['card']}) flipped",
-    "choices_awaited": lambda d: (
-        f"{d['phase']}: seat(s) {', '.join(map(str, d['seats']))} to choose"
-    ),
-    "card_drawn": lambda d: f"drew {_card(d['card'])} from the solo deck",
-    "deck_reshuffled": lambda d: f"the solo deck was reshuffled (pass {d['deck_pass']})",
-    "astra_effect": lambda d: (
-        f"ASTRA effect card {d['letter']} (card {d['card']}, pass {d['deck_pass']})"
-        + (f" on {d['target']}" if d.get("target") is not None else "")
-    ),
-    "astra_played": _astra_played,
-    "card_given": lambda d: (
-        f"removed {_card(d['card'])} with an ASTRA bonus"
-        if d["removed"]
-        else f"gave {_card(d['card'])} to ASTRA"
-    ),
-    "astra_bonus": lambda d: f"earned {d['count']} ASTRA bonus(es) with {d['element']}",
-    "astra_took": lambda d: (
-        f"{_card(d['card'])} left the game" if d["removed"] else f"ASTRA took {_card(d['card'])}"
-    ),
-    "game_ended": _ended,
-    "result": _result,
-}
+def _teller(kind: Kind[Any, Event, D], tell: Callable[[D], str]) -> tuple[str, Callable[[Any], str]]:
+    """How events of ``kind`` are told, their data read as the kind's schema."""
+    return kind.name, tell
+
+
+TELLERS: dict[str, Callable[[Any], str]] = dict(
+    [
+        _teller(events.GAME_STARTED, _started),
+        _teller(events.TURN_STARTED, _turn),
+        _teller(events.NUMBER_WRITTEN, _written),
+        _teller(events.INSIGNIA_DRAWN, _insignia),
+        _teller(
+            events.SYSTEM_ERROR,
+            lambda d: (
+                f"circled System Error box {d['box']} ({d['cause'].replace('_', ' ')})"
+                if d["box"] is not None
+                else f"had a System Error with no box left to circle ({d['cause'].replace('_', ' ')})"
+            ),
+        ),
+        _teller(events.MARK, _mark),
+        _teller(
+            events.EFFECTS_PENDING, lambda d: f"has to resolve {', '.join(d['effects'])} (from {d['source']})"
+        ),
+        _teller(
+            events.EFFECT_RESOLVED,
+            lambda d: (
+                f"resolved {d['effect']}: {d['outcome'].replace('_', ' ')}"
+                + (f" ({_compact(d['target'])})" if d.get("target") is not None else "")
+            ),
+        ),
+        _teller(events.UNDO, lambda d: "undid the turn"),
+        _teller(events.CONFIRMED, lambda d: "confirmed"),
+        _teller(events.MISSIONS_OFFERED, _offered),
+        _teller(events.MISSION_CLAIMED, lambda d: f"claimed mission {d['letter']}"),
+        _teller(
+            events.MISSION_ACCOMPLISHED,
+            lambda d: f"accomplished mission {d['letter']} (card {d['card']}) for {d['value']}",
+        ),
+        _teller(events.MISSION_FLIPPED, lambda d: f"mission {d['letter']} (card {d['card']}) flipped"),
+        _teller(
+            events.CHOICES_AWAITED,
+            lambda d: f"{d['phase']}: seat(s) {', '.join(map(str, d['seats']))} to choose",
+        ),
+        _teller(events.CARD_DRAWN, lambda d: f"drew {_card(d['card'])} from the solo deck"),
+        _teller(events.DECK_RESHUFFLED, lambda d: f"the solo deck was reshuffled (pass {d['deck_pass']})"),
+        _teller(
+            events.ASTRA_EFFECT,
+            lambda d: (
+                f"ASTRA effect card {d['letter']} (card {d['card']}, pass {d['deck_pass']})"
+                + (f" on {d['target']}" if d.get("target") is not None else "")
+            ),
+        ),
+        _teller(events.ASTRA_PLAYED, _astra_played),
+        _teller(
+            events.CARD_GIVEN,
+            lambda d: (
+                f"removed {_card(d['card'])} with an ASTRA bonus"
+                if d["removed"]
+                else f"gave {_card(d['card'])} to ASTRA"
+            ),
+        ),
+        _teller(events.ASTRA_BONUS, lambda d: f"earned {d['count']} ASTRA bonus(es) with {d['element']}"),
+        _teller(
+            events.ASTRA_TOOK,
+            lambda d: (
+                f"{_card(d['card'])} left the game" if d["removed"] else f"ASTRA took {_card(d['card'])}"
+            ),
+        ),
+        _teller(events.GAME_ENDED, _ended),
+        _teller(events.RESULT, _result),
+    ]
+)

@@ -5,48 +5,46 @@ it was stored with (``v``, absent before versions existed: 1) up to the current 
 at a time. Every step is kept forever, since logs of every version stay in the store.
 """
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, NotRequired, TypedDict, cast
 
 from games.rules.adventures import rules_for
 from games.rules.common import missions
-from games.rules.core import events
-from games.rules.core.events import Event
-
-Upcaster = Callable[[Event], dict[str, Any]]
+from games.rules.core import kinds
+from games.rules.core.events import KINDS, Event, GameStarted
+from games.rules.core.kinds import Upcaster
 
 
 def upcast(event: Event) -> Event:
     """``event`` as the current version of its kind (the same object when it already is)."""
-    kind = events.KINDS.get(event["kind"])
-    version = event.get("v", 1)
-    if kind is None or version == kind.version:
-        return event if "v" in event else {**event, "v": version}
-    data = event["data"]
-    while version < kind.version:
-        data = UPCASTERS[event["kind"], version]({**event, "data": data})
-        version += 1
-    return {"kind": event["kind"], "v": version, "seat": event["seat"], "turn": event["turn"], "data": data}
+    return kinds.upcast(KINDS, UPCASTERS, event)
 
 
 # --- version 1 -> 2: sheets apart from seats, and a self-describing setup -------------------
 
 
-def _sheet_of_seat(event: Event) -> dict[str, Any]:
+def _sheet_of_seat(event: Event) -> Mapping[str, Any]:
     """Version 1 marked the sheet of the event's seat: in adventures 1-4, sheet id = seat."""
     return {"sheet": event["seat"], **event["data"]}
 
 
-def _setup_v1(event: Event) -> dict[str, Any]:
+class GameStartedV1(TypedDict):
+    """The data of ``game_started`` at version 1."""
+
+    adventure: int
+    players: int
+    seed: int
+    missions: dict[str, int]
+    modifiers: NotRequired[dict[str, list[Any]]]
+
+
+def _setup_v1(event: Event) -> GameStarted:
     """Version 1 named the adventure, the seed, the missions and the modifiers only: its setup
     is rebuilt as the engine built it then, from the printed sheet of adventures 1-4."""
-    data = event["data"]
+    data = cast(GameStartedV1, event["data"])
     rules = rules_for(data["adventure"])
     modifiers: dict[str, list[Any]] = data.get("modifiers", {})
-    sheets = [
-        {"id": seat, "seats": [seat], **rules.sheet_setup(modifiers.get(str(seat), []))}
-        for seat in range(data["players"])
-    ]
+    sheets = [rules.own_sheet(seat, modifiers.get(str(seat), [])) for seat in range(data["players"])]
     return {
         "adventure": data["adventure"],
         "players": data["players"],
@@ -65,12 +63,12 @@ def _setup_v1(event: Event) -> dict[str, Any]:
 # owned by ASTRA ("astra"), in the solo Battle.
 
 
-def _unchanged(event: Event) -> dict[str, Any]:
+def _unchanged(event: Event) -> Mapping[str, Any]:
     """A version that only widened what its data may hold: an older event reads as it was."""
     return dict(event["data"])
 
 
-UPCASTERS: dict[tuple[str, int], Upcaster] = {
+UPCASTERS: dict[tuple[str, int], Upcaster[Event]] = {
     ("game_started", 1): _setup_v1,
     ("game_started", 2): _unchanged,
     ("number_written", 1): _sheet_of_seat,

@@ -19,7 +19,7 @@ from typing import Any
 from games.rules.adventures import rules_for
 from games.rules.common import astra, missions
 from games.rules.core.cards import ACTIONS, CARDS
-from games.rules.core.events import Event
+from games.rules.core.events import MISSIONS_OFFERED, Event, MissionsOffered
 from games.rules.core.schematic import Area, Row, Schematic
 from games.rules.core.sheet import CIRCLE, CROSS, Marks
 from games.rules.core.state import AstraState, GameState, Sheet
@@ -143,7 +143,8 @@ def mission_claims(state: GameState) -> dict[str, list[dict[str, Any]]]:
 
 def sheet_schematic(state: GameState, sheet_id: int) -> Schematic:
     """How a sheet of the game is laid out, to be drawn (see ``games.rules.core.schematic``)."""
-    return rules_for(state.adventure).layout.schematic
+    schematic: Schematic = rules_for(state.adventure).layout.schematic
+    return schematic
 
 
 def astra_view(state: GameState) -> dict[str, Any]:
@@ -245,10 +246,11 @@ def redact(event: Event, state: GameState, *, viewer: int | None) -> Event | Non
         data = {key: value for key, value in event["data"].items() if key != "seed"}
         return {**event, "data": data}
     current = event["turn"] == state.turn and state.status == "playing"
-    if kind == "missions_offered" and current:
-        offers = event["data"]["offers"]
+    offered = MISSIONS_OFFERED.data_of(event)
+    if offered is not None and current:
+        offers = offered["offers"]
         mine = {str(viewer): offers[str(viewer)]} if str(viewer) in offers else {}
-        return {**event, "data": {"offers": mine}}
+        return {**event, "data": MissionsOffered(offers=mine)}
     owner = private_to(kind, event["seat"])
     if current and owner is not None and owner != viewer:
         return None

@@ -45,7 +45,7 @@ from games.rules.common.base import Adventure, Option
 from games.rules.common.options import Decision
 from games.rules.core.cards import ACTIONS, CARDS, EFFECT_CARDS, HAND_SIZE, hand_combinations
 from games.rules.core.errors import OutOfTurn, RuleViolation
-from games.rules.core.events import AstraSetup, Event, Recorder
+from games.rules.core.events import AstraResult, AstraSetup, Event, Recorder, Result
 from games.rules.core.state import ACTIONS_PHASE, AstraState, GameState
 
 # The player's seat: a solo game has one.
@@ -112,7 +112,7 @@ def _placement_due(state: GameState) -> bool:
     return rules_for(state.adventure).astra_places_cards and not solo.placed and len(solo.hand) == 1
 
 
-def _place(rec: Recorder, rules: Adventure, target: str | None) -> None:
+def _place(rec: Recorder, rules: Adventure[Any], target: str | None) -> None:
     """ASTRA plays its own card of the round, and the flags this draws for the player may
     earn ASTRA bonuses."""
     since = len(rec.events)
@@ -136,17 +136,17 @@ def astra_advance(state: GameState) -> tuple[list[Event], GameState]:
     rec = Recorder(state)
     solo = _astra(rec.state)
     if solo.given is not None:
-        rec.emit("astra_took", card=solo.given, removed=solo.removing)
+        rec.astra_took(card=solo.given, removed=solo.removing)
         after = rec.state
         reasons = rules.end_reasons(after) + rules.solo_end_reasons(after, astra_score(after))
         if reasons:
-            rec.emit("game_ended", reasons=reasons)
+            rec.game_ended(reasons=reasons)
             return rec.events, rec.state
     _draw(rec, rules)
     return rec.events, rec.state
 
 
-def _draw(rec: Recorder, rules: Adventure) -> None:
+def _draw(rec: Recorder, rules: Adventure[Any]) -> None:
     while True:
         solo = _astra(rec.state)
         if solo.effect is not None or _left_to_player(rec.state):
@@ -161,31 +161,30 @@ def _draw(rec: Recorder, rules: Adventure) -> None:
             break
         if not solo.deck:
             if solo.deck_pass == 1:
-                rec.emit("deck_reshuffled", deck_pass=2)
+                rec.deck_reshuffled(deck_pass=2)
                 continue
-            rec.emit("game_ended", reasons=[{"reason": "deck_exhausted", "seats": []}])
+            rec.game_ended(reasons=[{"reason": "deck_exhausted", "seats": []}])
             return
         card = solo.deck[0]
-        rec.emit("card_drawn", card=card)
+        rec.card_drawn(card=card)
         if card in EFFECT_CARDS:
             _effect_drawn(rec, rules, card)
     hand = _astra(rec.state).hand
-    rec.emit(
-        "turn_started",
+    rec.turn_started(
         turn=rec.state.turn + 1,
         combinations=[c.as_dict() for c in hand_combinations(hand)],
         reshuffled=[],
     )
 
 
-def _effect_drawn(rec: Recorder, rules: Adventure, card: int) -> None:
+def _effect_drawn(rec: Recorder, rules: Adventure[Any], card: int) -> None:
     """An Effect card just drawn: on the second pass its mission flips; its effect applies at
     once unless the player has a target to choose."""
     state = rec.state
     solo = _astra(state)
     letter = EFFECT_CARDS[card]
     if solo.deck_pass > 1 and letter not in state.flipped_missions:
-        rec.emit("mission_flipped", letter=letter, card=state.missions[letter])
+        rec.mission_flipped(letter=letter, card=state.missions[letter])
     targets = effect_targets(rec.state)
     if len(targets) > 1:
         return
@@ -205,14 +204,14 @@ def effect_targets(state: GameState) -> list[str]:
     return rules.astra_targets(state, rules.astra_sheet(state), letter, solo.deck_pass)
 
 
-def _resolve_effect(rec: Recorder, rules: Adventure, target: str | None) -> None:
+def _resolve_effect(rec: Recorder, rules: Adventure[Any], target: str | None) -> None:
     solo = _astra(rec.state)
     assert solo.effect is not None
     card, deck_pass = solo.effect, solo.deck_pass
     letter = EFFECT_CARDS[card]
     if rules.astra_acts(letter):
         rules.astra_effect(rec, PLAYER, letter, deck_pass, target)
-    rec.emit("astra_effect", card=card, letter=letter, deck_pass=deck_pass, target=target)
+    rec.astra_effect(card=card, letter=letter, deck_pass=deck_pass, target=target)
 
 
 # --- the player's decisions ----------------------------------------------------------------
@@ -416,7 +415,7 @@ def _give(rec: Recorder, seat: int, choice: Any) -> None:
         raise RuleViolation(
             "no_astra_bonus", "You have no circled ASTRA bonus left to remove a card with."
         )
-    rec.emit("card_given", seat, card=card, removed=action == REMOVE)
+    rec.card_given(seat, card=card, removed=action == REMOVE)
 
 
 def circle_bonuses(rec: Recorder, seat: int, since: int) -> None:
@@ -424,13 +423,13 @@ def circle_bonuses(rec: Recorder, seat: int, since: int) -> None:
     on: the player's command, or ASTRA's own card in adventure 8)."""
     rules = rules_for(rec.state.adventure)
     for count, element in rules.astra_bonuses_earned(rec.state, seat, rec.events[since:]):
-        rec.emit("astra_bonus", seat, count=count, element=element)
+        rec.astra_bonus(seat, count=count, element=element)
 
 
 # --- ASTRA's score and the result ---------------------------------------------------------
 
 
-def astra_score(state: GameState, pile: dict[str, int] | None = None) -> dict[str, Any]:
+def astra_score(state: GameState, pile: dict[str, int] | None = None) -> AstraResult:
     """ASTRA's score now, with its breakdown (``pile``: another pile to score instead): in
     adventure 1 the lowest score box of its rocket track not crossed (150 once launched),
     otherwise each card of its pile at the opponent's multiplier for its action, plus the
@@ -467,7 +466,7 @@ def projected_astra_total(state: GameState) -> int:
     return int(astra_score(state, pile)["total"])
 
 
-def standings(state: GameState) -> dict[str, Any]:
+def standings(state: GameState) -> Result:
     """The result of a solo game: the player's score, ASTRA's, and the winners (``[0]``,
     ``["astra"]``, or both on a draw)."""
     rules = rules_for(state.adventure)

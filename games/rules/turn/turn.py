@@ -25,7 +25,7 @@ from games.rules.common.base import Adventure, Option
 from games.rules.common.options import Decision
 from games.rules.core import cards, events
 from games.rules.core.errors import OutOfTurn, RuleViolation
-from games.rules.core.events import Event, Recorder
+from games.rules.core.events import RESULT, Event, Recorder
 from games.rules.core.state import AWAITING_PHASES, INCIDENTS_PHASE, MISSIONS_PHASE, SETUP_PHASE, GameState
 from games.rules.turn import solo
 
@@ -77,8 +77,7 @@ def new_game(
     chosen = phase_6.choose(adventure, seed, missions)
     sheets, seats = rules.seating(players, modifiers)
     rec = Recorder(GameState())
-    rec.emit(
-        "game_started",
+    rec.game_started(
         adventure=adventure,
         players=players,
         seed=seed,
@@ -104,7 +103,8 @@ def options(state: GameState, seat: int) -> Decision:
     """
     cached = state.decisions.get(seat)
     if cached is not None and cached[0] == state.events_applied:
-        return cached[1]
+        known: Decision = cached[1]
+        return known
     decision = _options(state, seat)
     state.decisions[seat] = (state.events_applied, decision)
     return decision
@@ -196,7 +196,7 @@ def advance(
     elif kind == "undo":
         if player.chosen is None:
             raise OutOfTurn("nothing_to_undo", "You have not played anything this turn.")
-        rec.emit("undo", seat)
+        rec.undo(seat)
     else:
         if player.chosen is None:
             raise OutOfTurn("turn_not_played", "Pick a combination before confirming.")
@@ -204,7 +204,7 @@ def advance(
             raise OutOfTurn(
                 "effects_pending", "Resolve the effects waiting for your choice first."
             )
-        rec.emit("confirmed", seat)
+        rec.confirmed(seat)
         if all(other.confirmed for other in rec.state.seats):
             _end_turn(rules, rec)
     return _played(rec, seat)
@@ -235,7 +235,7 @@ def _listed(state: GameState, seat: int, choice: Option) -> bool:
 
 
 def _decide_awaited(
-    rules: Adventure, rec: Recorder, seat: int, kind: str, command: dict[str, Any]
+    rules: Adventure[Any], rec: Recorder, seat: int, kind: str, command: dict[str, Any]
 ) -> None:
     """At setup or in phase 5: use one of the steps waiting for the seat. A seat with none left
     is done; the last one done lets the game go on."""
@@ -248,7 +248,7 @@ def _decide_awaited(
     rules.play_effect(rec, seat, _choice(command))
     if rec.seat(seat).pending:
         return
-    rec.emit("confirmed", seat)
+    rec.confirmed(seat)
     if not all(other.confirmed for other in rec.state.seats):
         return
     if rec.state.phase == SETUP_PHASE:
@@ -263,7 +263,7 @@ def _await_choices(rec: Recorder, phase: str) -> bool:
     seats = [index for index, seat in enumerate(rec.state.seats) if seat.pending]
     if not seats:
         return False
-    rec.emit("choices_awaited", phase=phase, seats=seats)
+    rec.choices_awaited(phase=phase, seats=seats)
     return True
 
 
@@ -288,9 +288,9 @@ def _decide_missions(rec: Recorder, seat: int, kind: str, choice: Any) -> None:
                 f"{letter!r} is not a mission you can claim now: you may claim "
                 f"{[option['letter'] for option in _claim_options(state, seat)]}.",
             )
-        rec.emit("mission_claimed", seat, sheet=state.home_sheet(seat).id, letter=letter)
+        rec.mission_claimed(seat, sheet=state.home_sheet(seat).id, letter=letter)
         return
-    rec.emit("confirmed", seat)
+    rec.confirmed(seat)
     if all(other.confirmed for other in state.seats):
         rules = rules_for(state.adventure)
         phase_6.reward(rec, rules)
@@ -302,7 +302,7 @@ def _decide_missions(rec: Recorder, seat: int, kind: str, choice: Any) -> None:
         _finish_turn(rules, rec)
 
 
-def _end_turn(rules: Adventure, rec: Recorder) -> None:
+def _end_turn(rules: Adventure[Any], rec: Recorder) -> None:
     """Every seat confirmed its actions: phase 5 (with the choices it asks for), then phase 6
     if anyone may claim."""
     rules.incidents(rec)
@@ -310,12 +310,12 @@ def _end_turn(rules: Adventure, rec: Recorder) -> None:
         _finish_turn(rules, rec)
 
 
-def _finish_turn(rules: Adventure, rec: Recorder) -> None:
+def _finish_turn(rules: Adventure[Any], rec: Recorder) -> None:
     if rec.state.astra is not None:
         return  # solo: ASTRA's part of the turn checks the end and draws (solo.astra_turn)
     reasons = rules.end_reasons(rec.state)
     if reasons:
-        rec.emit("game_ended", reasons=reasons)
+        rec.game_ended(reasons=reasons)
     else:
         _start_turn(rec)
 
@@ -332,12 +332,7 @@ def _start_turn(rec: Recorder) -> None:
     state = rec.state
     turn = state.turn + 1
     combinations, reshuffled = cards.peek(state.stacks, seed=state.seed, turn=turn)
-    rec.emit(
-        "turn_started",
-        turn=turn,
-        combinations=[c.as_dict() for c in combinations],
-        reshuffled=reshuffled,
-    )
+    rec.turn_started(turn=turn, combinations=[c.as_dict() for c in combinations], reshuffled=reshuffled)
 
 
 def result_event(state: GameState) -> Event:
@@ -348,4 +343,4 @@ def result_event(state: GameState) -> Event:
         standings = solo.standings(state)
     else:
         standings = rules_for(state.adventure).standings(state)
-    return events.make("result", None, state.turn, standings)
+    return events.make(RESULT, None, state.turn, standings)

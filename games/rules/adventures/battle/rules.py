@@ -64,7 +64,7 @@ from games.rules.common.base import ASTRONAUT, Option, Step, error_choices
 from games.rules.core import cards
 from games.rules.core.cards import ACTIONS, Combination
 from games.rules.core.errors import RuleViolation
-from games.rules.core.events import Recorder, SeatSetup, SheetSetup
+from games.rules.core.events import Drawn, Recorder, SeatSetup, SheetSetup
 from games.rules.core.sheet import CIRCLE, CROSS, MAX_NUMBER, MIN_NUMBER, Marks, all_filled
 from games.rules.core.state import GameState, Sheet
 
@@ -290,7 +290,7 @@ class BattleRules(BattleSolo):
                 "System Error when no insignia can be drawn.",
             )
 
-    def check_draw(self, state: GameState, seat: int, choice: Option) -> dict[str, Any]:
+    def check_draw(self, state: GameState, seat: int, choice: Option) -> Drawn:
         """The data of the insignia_drawn event a pick makes, or the RuleViolation it breaks."""
         index, combination = cards.chosen_combination(state.combinations, choice)
         sheet = state.sheet_of(seat)
@@ -334,7 +334,7 @@ class BattleRules(BattleSolo):
             )
         return self._drawn(index, combination, side, planet.id, space, number)
 
-    def listed_draw(self, state: GameState, seat: int, option: Option) -> dict[str, Any]:
+    def listed_draw(self, state: GameState, seat: int, option: Option) -> Drawn:
         """The data of the insignia_drawn event of a listed draw (known legal)."""
         index = option["combination"]
         side = side_of(state.sheet_of(seat), seat)
@@ -344,8 +344,8 @@ class BattleRules(BattleSolo):
     @staticmethod
     def _drawn(
         index: int, combination: Combination, side: str, planet: str, space: str, number: int
-    ) -> dict[str, Any]:
-        drawn: dict[str, Any] = {
+    ) -> Drawn:
+        drawn: Drawn = {
             "side": side, "combination": index, "planet": planet, "space": space,
             "number": number, "action": combination.action,
         }  # fmt: skip
@@ -363,19 +363,19 @@ class BattleRules(BattleSolo):
         planet = self.layout.planets[drawn["planet"]]
         _, spent = self.reach(combination, planet)
         for symbol in self.stored_astronauts(rec.sheet(seat).marks, side)[:spent]:
-            rec.emit("mark", seat, element=symbol, mark=CROSS)
-        rec.emit("insignia_drawn", seat, **drawn)
+            rec.mark(seat, element=symbol, mark=CROSS)
+        rec.insignia_drawn(seat, drawn)
         self.resolve_control(rec, seat, planet)
         if combination.action == ASTRONAUT and "modifier" in drawn:
             blank = self.next_blank_astronaut(rec.sheet(seat).marks, side)
             if blank is not None:
-                rec.emit("mark", seat, element=blank, mark=CIRCLE)
+                rec.mark(seat, element=blank, mark=CIRCLE)
         else:
             action = combination.action
-            rec.emit("effects_pending", seat, source=action, effects=[f"action.{action}"])
+            rec.effects_pending(seat, source=action, effects=[f"action.{action}"])
         bonus = self.layout.space_bonus.get(drawn["space"])
         if bonus is not None:
-            rec.emit("effects_pending", seat, source=drawn["space"], effects=[f"bonus.{bonus}"])
+            rec.effects_pending(seat, source=drawn["space"], effects=[f"bonus.{bonus}"])
         self.settle(rec, seat)
 
     def majority(self, marks: Marks, planet: Planet, *, tie: str = SHARED) -> str:
@@ -404,8 +404,8 @@ class BattleRules(BattleSolo):
         if planet.done in marks or not all_filled(marks, planet.spaces):
             return
         flag = self.majority(marks, planet, tie=self.tie_of(played))
-        rec.emit("mark", seat, sheet=index, element=planet.flag, mark=flag)
-        rec.emit("mark", seat, sheet=index, element=planet.done, mark=CIRCLE)
+        rec.mark(seat, sheet=index, element=planet.flag, mark=flag)
+        rec.mark(seat, sheet=index, element=planet.done, mark=CIRCLE)
 
     # --- System Errors ---------------------------------------------------------------------
 
@@ -430,7 +430,7 @@ class BattleRules(BattleSolo):
                 f"System Error boxes of your side are crossed in order: the next one is "
                 f"{free[0] if free else None}.",
             )
-        rec.emit("system_error", seat, box=box, cause="no_writable_number")
+        rec.system_error(seat, box=box, cause="no_writable_number")
 
     # --- phase 4: the actions and the bonuses ------------------------------------------------
 
@@ -481,23 +481,23 @@ class BattleRules(BattleSolo):
                 f"not {asteroid}.",
             )
         self.resolve_step(rec, seat, step, outcome="claimed", target=asteroid)
-        rec.emit("mark", seat, element=asteroid, mark=side)
+        rec.mark(seat, element=asteroid, mark=side)
         waiting = []
         for element, kind in self.layout.asteroids[asteroid].bonuses:
-            rec.emit("mark", seat, element=element, mark=CROSS)
+            rec.mark(seat, element=element, mark=CROSS)
             if kind in (PLANT, WATER):
                 self._cross_next_box(rec, seat, side, kind)
             else:
                 waiting.append(element)
         for element in reversed(waiting):
-            rec.emit("effects_pending", seat, source=asteroid, effects=[element])
+            rec.effects_pending(seat, source=asteroid, effects=[element])
 
     def _cross_next_box(self, rec: Recorder, seat: int, side: str, track: str) -> str | None:
         """Cross the next box of one of the side's tracks; past the last, nothing."""
         boxes = self.layout.track(side, track).boxes
         box = next((b for b in boxes if b not in rec.sheet(seat).marks), None)
         if box is not None:
-            rec.emit("mark", seat, element=box, mark=CROSS)
+            rec.mark(seat, element=box, mark=CROSS)
         return box
 
     def _column_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
@@ -521,7 +521,7 @@ class BattleRules(BattleSolo):
             raise RuleViolation("column_full", f"Every box of your {column} column is crossed.")
         box = next(b for b in boxes if b not in rec.sheet(seat).marks)
         self.resolve_step(rec, seat, step, outcome="crossed", target=box)
-        rec.emit("mark", seat, element=box, mark=CROSS)
+        rec.mark(seat, element=box, mark=CROSS)
 
     def _drawn_planet(self, state: GameState, seat: int) -> Planet:
         """The planet where the seat drew its insignia this turn."""
@@ -552,7 +552,7 @@ class BattleRules(BattleSolo):
         if symbol in marks:
             raise RuleViolation(f"{kind}_symbol_crossed", f"{symbol} is already crossed.")
         self.resolve_step(rec, seat, step, outcome="crossed", target=symbol)
-        rec.emit("mark", seat, element=symbol, mark=CROSS)
+        rec.mark(seat, element=symbol, mark=CROSS)
         self._cross_next_box(rec, seat, self._side(rec.state, seat), kind)
 
     def _track_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
@@ -570,7 +570,7 @@ class BattleRules(BattleSolo):
             if b not in rec.sheet(seat).marks
         )  # fmt: skip
         self.resolve_step(rec, seat, step, outcome="crossed", target=box)
-        rec.emit("mark", seat, element=box, mark=CROSS)
+        rec.mark(seat, element=box, mark=CROSS)
 
     def open_moons(self, marks: Marks) -> list[str]:
         """The first free moon space of every planet not complete yet."""
@@ -613,7 +613,8 @@ class BattleRules(BattleSolo):
         if problem is not None:
             raise problem
         self.resolve_step(rec, seat, step, outcome="drawn", target=moon)
-        rec.emit("mark", seat, element=moon, mark=side)
+        assert moon is not None
+        rec.mark(seat, element=moon, mark=side)
         if self.step_action(step) == PLANNING:
             self._cross_next_box(rec, seat, side, PLANNING)
 
@@ -631,7 +632,8 @@ class BattleRules(BattleSolo):
         modifier stored for a later turn on this sheet."""
         symbol = self.next_blank_astronaut(rec.sheet(seat).marks, self._side(rec.state, seat))
         self.resolve_step(rec, seat, step, outcome="circled", target=symbol)
-        rec.emit("mark", seat, element=symbol, mark=CIRCLE)
+        assert symbol is not None  # listed only while a blank symbol is left
+        rec.mark(seat, element=symbol, mark=CIRCLE)
 
     # --- phase 6: missions on both sheets --------------------------------------------------
 

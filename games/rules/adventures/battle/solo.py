@@ -33,7 +33,7 @@ from games.rules.adventures.battle.layout import Layout, Planet
 from games.rules.common import modifiers as modifiers_rules
 from games.rules.common.base import Adventure
 from games.rules.core.cards import CARDS
-from games.rules.core.events import ASTRA_SIDE, Event, Recorder, SeatSetup, SheetSetup
+from games.rules.core.events import ASTRA_SIDE, MARK, Event, Recorder, SeatSetup, SheetSetup
 from games.rules.core.sheet import CROSS, Marks
 from games.rules.core.state import GameState, Sheet
 
@@ -130,20 +130,19 @@ class BattleSolo(Adventure[Layout]):
         drawn = CARDS[card]
         planet = self.layout.planets[target] if target is not None else None
         space = planet.next_space(sheet.marks) if planet is not None else None
-        rec.emit(
-            "astra_played", sheet=sheet.id, card=card, number=drawn.number, action=drawn.action,
-            planet=target, space=space,
-        )  # fmt: skip
+        rec.astra_played(
+            sheet=sheet.id, card=card, number=drawn.number, action=drawn.action, planet=target, space=space
+        )
         if planet is None:
             return
         self.resolve_control(rec, None, planet, sheet=sheet.id)
         element, mark = self._action_mark(rec.state.sheets[sheet.id].marks, planet, drawn.action)
         if element is None:
             return
-        rec.emit("mark", sheet=sheet.id, element=element, mark=mark)
+        rec.mark(sheet=sheet.id, element=element, mark=mark)
         asteroid = self.layout.asteroids.get(element)
         for bonus, _ in asteroid.bonuses if asteroid is not None else ():
-            rec.emit("mark", sheet=sheet.id, element=bonus, mark=CROSS)  # lost with the asteroid
+            rec.mark(sheet=sheet.id, element=bonus, mark=CROSS)  # lost with the asteroid
 
     def _action_mark(self, marks: Marks, planet: Planet, action: str) -> tuple[str | None, str]:
         """What ASTRA's action marks (None: the action is impossible, nothing happens)."""
@@ -200,7 +199,7 @@ class BattleSolo(Adventure[Layout]):
             return
         sheet = round_sheet(rec.state)
         for moon in target.split(TARGET_SEPARATOR):
-            rec.emit("mark", sheet=sheet.id, element=moon, mark=ASTRA_SIDE)
+            rec.mark(sheet=sheet.id, element=moon, mark=ASTRA_SIDE)
 
     # --- ASTRA bonuses -----------------------------------------------------------------------
 
@@ -210,13 +209,8 @@ class BattleSolo(Adventure[Layout]):
         """One bonus each time the count of the player's flags drawn in play over both sheets
         reaches an even number, by the flags ``events`` just drew (``state``: after them)."""
         flags = self.layout.flags
-        drawn = [
-            event["data"]["element"]
-            for event in events
-            if event["kind"] == "mark"
-            and event["data"]["element"] in flags
-            and event["data"]["mark"] == PLAYER_SIDE
-        ]
+        marked = [data for event in events if (data := MARK.data_of(event)) is not None]
+        drawn = [m["element"] for m in marked if m["element"] in flags and m["mark"] == PLAYER_SIDE]
         if not drawn:
             return []
         total = sum(1 for sheet in state.sheets for flag in flags if sheet.marks.get(flag) == PLAYER_SIDE)

@@ -68,10 +68,12 @@ class Layout(SheetLayout):
 
     @cached_property
     def observatory(self) -> str:
-        return next(
-            e["id"]
-            for e in self.raw["elements"]
-            if e["kind"] == "prenumbered_building" and e["subtype"] == "observatory"
+        return str(
+            next(
+                e["id"]
+                for e in self.raw["elements"]
+                if e["kind"] == "prenumbered_building" and e["subtype"] == "observatory"
+            )
         )
 
     def is_filled(self, marks: Marks, building: str) -> bool:

@@ -161,7 +161,7 @@ class ColonyRules(Adventure[Layout]):
 
     def _circle_antennas(self, rec: Recorder, seat: int) -> None:
         for antenna in self.antennas_to_circle(rec.sheet(seat).marks):
-            rec.emit("mark", seat, element=antenna, mark=CIRCLE)
+            rec.mark(seat, element=antenna, mark=CIRCLE)
 
     def quarter_complete(self, marks: Marks, quarter: str) -> bool:
         return self.layout.all_filled(marks, self.layout.quarter_spaces(quarter))
@@ -173,7 +173,7 @@ class ColonyRules(Adventure[Layout]):
         first, later = raw["bonus_first"], raw["bonus_later"]
         if not self.quarter_complete(marks, quarter) or CIRCLE in (marks.get(first), marks.get(later)):
             return
-        rec.emit("mark", seat, element=first if first not in marks else later, mark=CIRCLE)
+        rec.mark(seat, element=first if first not in marks else later, mark=CIRCLE)
 
     # --- phase 4: the actions, each a step naming its target -------------------------------
 
@@ -298,7 +298,8 @@ class ColonyRules(Adventure[Layout]):
         box = choice.get("box")
         _raise(self.energy_problem(rec.sheet(seat).marks, box))
         self.resolve_step(rec, seat, step, outcome="crossed", target=box)
-        rec.emit("mark", seat, element=box, mark=CROSS)
+        assert box is not None
+        rec.mark(seat, element=box, mark=CROSS)
 
     def _planning(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
         self.write_x(rec, seat, step, choice)

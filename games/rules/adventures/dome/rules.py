@@ -187,9 +187,9 @@ class DomeRules(Adventure[Layout]):
             return
         marks = rec.sheet(seat).marks
         if bonus.high not in marks:
-            rec.emit("mark", seat, element=bonus.high, mark=CIRCLE)
+            rec.mark(seat, element=bonus.high, mark=CIRCLE)
         elif marks[bonus.high] == CROSS and bonus.low not in marks:
-            rec.emit("mark", seat, element=bonus.low, mark=CIRCLE)
+            rec.mark(seat, element=bonus.low, mark=CIRCLE)
 
     @property
     def astronaut_track(self) -> tuple[str, ...]:
@@ -292,7 +292,8 @@ class DomeRules(Adventure[Layout]):
         number = rec.seat(seat).turn_choice["number"]
         _raise(self.build_problem(rec.sheet(seat).marks, number, element))
         self.resolve_step(rec, seat, step, outcome="built", target=element)
-        rec.emit("mark", seat, element=element, mark=BUILT)
+        assert element is not None
+        rec.mark(seat, element=element, mark=BUILT)
 
     def upgradable_tracks(self, marks: Marks) -> list[str]:
         """The tracks with a row left to cross."""
@@ -309,7 +310,7 @@ class DomeRules(Adventure[Layout]):
         if row is None:
             raise RuleViolation("track_complete", f"Every row of the {name} track is crossed.")
         self.resolve_step(rec, seat, step, outcome="crossed", target=row)
-        rec.emit("mark", seat, element=row, mark=CROSS)
+        rec.mark(seat, element=row, mark=CROSS)
 
     def _astronaut(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
         self.resolve_step(rec, seat, step, outcome="crossed", target=None)
@@ -322,7 +323,7 @@ class DomeRules(Adventure[Layout]):
         assert isinstance(space, str)
         _raise(self.reach_problem(marks, space))
         self.write_x(rec, seat, step, choice)
-        rec.emit("effects_pending", seat, source="planning", effects=[SPLIT])
+        rec.effects_pending(seat, source="planning", effects=[SPLIT])
 
     def splittable(self, marks: Marks) -> list[str]:
         """The sections a Planning X may split: unbuilt and never split."""
@@ -342,7 +343,7 @@ class DomeRules(Adventure[Layout]):
         if section in marks:
             raise RuleViolation("section_built", f"{section} is built: only an unbuilt section splits.")
         self.resolve_step(rec, seat, step, outcome="split", target=section)
-        rec.emit("mark", seat, element=self.layout.split_lines[section], mark=LINE)
+        rec.mark(seat, element=self.layout.split_lines[section], mark=LINE)
 
     def skip_refusal(self, step: str) -> RuleViolation:
         return RuleViolation(
@@ -371,7 +372,7 @@ class DomeRules(Adventure[Layout]):
         for letter, stars in self.layout.mission_stars.items():
             if MISSION_BOX[letter] in marks and not any(map(marks.__contains__, stars.values())):
                 column = LATER if letter in rec.state.flipped_missions else FIRST
-                rec.emit("mark", seat, element=stars[column], mark=CIRCLE)
+                rec.mark(seat, element=stars[column], mark=CIRCLE)
 
     # --- scoring ---------------------------------------------------------------------------
 

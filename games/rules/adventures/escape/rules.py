@@ -52,7 +52,7 @@ from games.rules.common.wilds import WildActions
 from games.rules.core import cards
 from games.rules.core.cards import ACTIONS, Combination
 from games.rules.core.errors import RuleViolation
-from games.rules.core.events import Recorder
+from games.rules.core.events import Recorder, Written
 from games.rules.core.sheet import CIRCLE, CROSS, LINE, Marks, all_filled, first_unmarked
 from games.rules.core.state import GameState, Sheet
 
@@ -160,7 +160,7 @@ class EscapeRules(WildActions[Layout]):
                     ]  # fmt: skip
         return options
 
-    def check_write(self, state: GameState, seat: int, choice: Option) -> dict[str, Any]:
+    def check_write(self, state: GameState, seat: int, choice: Option) -> Written:
         index, combination = cards.chosen_combination(state.combinations, choice)
         marks = state.sheet_of(seat).marks
         wild = None
@@ -175,7 +175,7 @@ class EscapeRules(WildActions[Layout]):
         _raise(self.placement_problem(marks, space, number))
         return _written(index, combination, space, number, wild)
 
-    def listed_write(self, state: GameState, option: Option) -> dict[str, Any]:
+    def listed_write(self, state: GameState, option: Option) -> Written:
         combination = state.combinations[option["combination"]]
         if "wild" in option:
             combination = combination._replace(action=option["wild_action"])
@@ -184,17 +184,17 @@ class EscapeRules(WildActions[Layout]):
         )
 
     def after_write(
-        self, rec: Recorder, seat: int, written: dict[str, Any], combination: Combination
+        self, rec: Recorder, seat: int, written: Written, combination: Combination
     ) -> None:
         """A wild used is crossed; the action waits as its step (an Astronaut used by changing
         the number crosses its symbol at once); then the reactions of the space, above it."""
         if "wild" in written:
-            rec.emit("mark", seat, element=written["wild"], mark=CROSS)
+            rec.mark(seat, element=written["wild"], mark=CROSS)
         action = written["action"]
         if action == ASTRONAUT and written["modifier"] != 0:
             self.cross_next(rec, seat, self.astronaut_track)
         else:
-            rec.emit("effects_pending", seat, source=action, effects=[f"action.{action}"])
+            rec.effects_pending(seat, source=action, effects=[f"action.{action}"])
         self.after_fill(rec, seat, written["space"])
 
     def after_fill(self, rec: Recorder, seat: int, space: str) -> None:
@@ -202,15 +202,15 @@ class EscapeRules(WildActions[Layout]):
         airlock to activate at once (D3: by a number or an X)."""
         x2 = self.layout.x2_of_space.get(space)
         if x2 is not None and x2 not in rec.sheet(seat).marks:
-            rec.emit("mark", seat, element=x2, mark=CIRCLE)
+            rec.mark(seat, element=x2, mark=CIRCLE)
         robot = self.layout.robot_of_space.get(space)
         if robot is not None:
-            rec.emit("effects_pending", seat, source=robot, effects=[robot])
+            rec.effects_pending(seat, source=robot, effects=[robot])
 
     def after_system_error(self, rec: Recorder, seat: int, box: str) -> None:
         """The first two boxes each give an airlock to activate."""
         if box in self.layout.compensated_errors:
-            rec.emit("effects_pending", seat, source=box, effects=[box])
+            rec.effects_pending(seat, source=box, effects=[box])
             self.settle(rec, seat)
 
     @property
@@ -278,7 +278,8 @@ class EscapeRules(WildActions[Layout]):
         airlock = choice.get("airlock")
         _raise(self.airlock_problem(rec.sheet(seat).marks, airlock))
         self.resolve_step(rec, seat, step, outcome="activated", target=airlock)
-        rec.emit("mark", seat, element=airlock, mark=LINE)
+        assert airlock is not None
+        rec.mark(seat, element=airlock, mark=LINE)
 
     def _number_ship(self, state: GameState, seat: int) -> str:
         """The ship where this turn's number was written."""
@@ -353,7 +354,7 @@ class EscapeRules(WildActions[Layout]):
 
     def _circle(self, rec: Recorder, seat: int, step: str, element: Any) -> None:
         self.resolve_step(rec, seat, step, outcome="circled", target=element)
-        rec.emit("mark", seat, element=element, mark=CIRCLE)
+        rec.mark(seat, element=element, mark=CIRCLE)
 
     def _planning(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
         self.write_x(rec, seat, step, choice)
@@ -456,10 +457,10 @@ class EscapeRules(WildActions[Layout]):
 
 def _written(
     index: int, combination: Combination, space: str, number: int, wild: str | None
-) -> dict[str, Any]:
+) -> Written:
     """The data of a number_written event: the action used (the wild's, if any), the
     Astronaut's modifier and the wild spent."""
-    written: dict[str, Any] = {
+    written: Written = {
         "combination": index, "space": space, "number": number, "action": combination.action
     }
     if combination.action == ASTRONAUT:

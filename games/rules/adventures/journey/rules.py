@@ -45,11 +45,12 @@ from typing import Any
 from games.rules.adventures.journey.layout import WALL_DRAWN, Layout, Station, Zone
 from games.rules.common import astra
 from games.rules.common.base import ASTRONAUT, ASTRONAUT_SHIFTS, Condition, Option, Step, rank_awards
+from games.rules.common.modifiers import SheetSetup
 from games.rules.common.wilds import WildActions
 from games.rules.core import cards
 from games.rules.core.cards import ACTIONS, CARD_NUMBERS
 from games.rules.core.errors import RuleViolation
-from games.rules.core.events import Recorder
+from games.rules.core.events import Recorder, Written
 from games.rules.core.sheet import CIRCLE, CROSS, MAX_NUMBER, MIN_NUMBER, Marks, first_unmarked, open_gaps
 from games.rules.core.state import GameState, Sheet
 
@@ -155,7 +156,7 @@ class JourneyRules(WildActions[Layout]):
             )
         return start
 
-    def sheet_setup(self, modifiers: list[dict[str, Any]]) -> Any:
+    def sheet_setup(self, modifiers: list[dict[str, Any]]) -> SheetSetup:
         """The pairs completed at setup have their wall markers crossed."""
         setup = super().sheet_setup(modifiers)
         for energy, marker in self.layout.marker_completed_by.items():
@@ -206,7 +207,7 @@ class JourneyRules(WildActions[Layout]):
     ) -> list[Option]:
         return self._writes(state, candidates, wild=wild)
 
-    def check_write(self, state: GameState, seat: int, choice: Option) -> dict[str, Any]:
+    def check_write(self, state: GameState, seat: int, choice: Option) -> Written:
         marks = state.sheet_of(seat).marks
         index, combination = cards.chosen_combination(state.combinations, choice)
         space = choice.get("space")
@@ -259,11 +260,11 @@ class JourneyRules(WildActions[Layout]):
         energy = first_unmarked(rec.sheet(seat).marks, self.layout.energies)
         if energy is None:
             return
-        rec.emit("mark", seat, element=energy, mark=CIRCLE)
+        rec.mark(seat, element=energy, mark=CIRCLE)
         marker = self.layout.marker_completed_by.get(energy)
         if marker is not None:
-            rec.emit("mark", seat, element=marker, mark=CROSS)
-            rec.emit("effects_pending", seat, source=marker, effects=[marker])
+            rec.mark(seat, element=marker, mark=CROSS)
+            rec.effects_pending(seat, source=marker, effects=[marker])
 
     def deserved_multiplier(self, marks: Marks, robot: str) -> str | None:
         """The multiplier circling ``robot`` wins: the big one while it is unmarked, else the
@@ -373,7 +374,7 @@ class JourneyRules(WildActions[Layout]):
 
     def _mark_used(self, rec: Recorder, seat: int, step: str, target: str, mark: str) -> None:
         self.resolve_step(rec, seat, step, outcome="used", target=target)
-        rec.emit("mark", seat, element=target, mark=mark)
+        rec.mark(seat, element=target, mark=mark)
 
     def _draw_wall(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
         wall = choice.get("wall")
@@ -390,7 +391,7 @@ class JourneyRules(WildActions[Layout]):
         multiplier = self.deserved_multiplier(marks, robot)
         self._mark_used(rec, seat, step, robot, CIRCLE)
         if multiplier is not None:
-            rec.emit("mark", seat, element=multiplier, mark=CIRCLE)
+            rec.mark(seat, element=multiplier, mark=CIRCLE)
 
     def _circle_plant(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
         plant = choice.get("plant")

@@ -23,7 +23,7 @@ from games.rules.adventures.launch.layout import Layout
 from games.rules.common.base import Adventure, Condition, Option, Step, standard_end_reasons
 from games.rules.core.cards import Combination
 from games.rules.core.errors import RuleViolation
-from games.rules.core.events import Recorder
+from games.rules.core.events import AstraResult, Recorder
 from games.rules.core.sheet import CIRCLE, CROSS, Marks, X, all_filled, first_unmarked
 from games.rules.core.state import GameState, Sheet
 
@@ -140,14 +140,14 @@ class LaunchRules(Adventure[Layout]):
             if kind == "active_rocket" or (
                 kind == "inactive_rocket" and marks.get(effect["requires"]) == FILL
             ):
-                rec.emit("mark", seat, element=effect_id, mark=USED)
+                rec.mark(seat, element=effect_id, mark=USED)
                 self.cross_rockets(rec, seat, effect["value"])
             elif kind == "sabotage":
                 if effect_id not in marks:
-                    rec.emit("mark", seat, element=effect_id, mark=TRIGGERED)
+                    rec.mark(seat, element=effect_id, mark=TRIGGERED)
             elif kind in ACTION_OF_EFFECT:
                 choices.append(effect_id)
-        rec.emit("effects_pending", seat, source=quarter, effects=choices)
+        rec.effects_pending(seat, source=quarter, effects=choices)
 
     def step_action(self, step: str) -> str:
         return ACTION_OF_EFFECT[self.layout.elements[step]["kind"]]
@@ -163,7 +163,7 @@ class LaunchRules(Adventure[Layout]):
     def resolve_step(self, rec: Recorder, seat: int, step: str, *, outcome: str, target: Any) -> None:
         """An effect waiting for a choice is spent, whatever became of it."""
         super().resolve_step(rec, seat, step, outcome=outcome, target=target)
-        rec.emit("mark", seat, element=step, mark=USED)
+        rec.mark(seat, element=step, mark=USED)
 
     def _activate(self, rec: Recorder, seat: int, effect: str, choice: Option) -> None:
         arrow = choice.get("arrow")
@@ -173,7 +173,7 @@ class LaunchRules(Adventure[Layout]):
                 f"{arrow!r} is not the empty arrow of an inactive rocket in an incomplete quarter.",
             )
         self.resolve_step(rec, seat, effect, outcome="activated", target=arrow)
-        rec.emit("mark", seat, element=arrow, mark=FILL)
+        rec.mark(seat, element=arrow, mark=FILL)
 
     def _build(self, rec: Recorder, seat: int, effect: str, choice: Option) -> None:
         self.write_x(rec, seat, effect, choice, outcome="built")
@@ -195,14 +195,14 @@ class LaunchRules(Adventure[Layout]):
             sheet = rec.sheet(seat)
             rocket = first_unmarked(sheet.marks, self.layout.column_rockets)
             if rocket is not None:
-                rec.emit("mark", seat, element=rocket, mark=CROSS)
+                rec.mark(seat, element=rocket, mark=CROSS)
                 score_box = self.layout.score_box_after.get(rocket)
                 if score_box is not None:
-                    rec.emit("mark", seat, element=score_box, mark=CROSS)
+                    rec.mark(seat, element=score_box, mark=CROSS)
                 continue
             error = next((b for b in sheet.error_boxes if sheet.marks.get(b) == CIRCLE), None)
             if error is not None:
-                rec.emit("mark", seat, element=error, mark=CROSS)
+                rec.mark(seat, element=error, mark=CROSS)
                 continue
             self.cross_next(rec, seat, self.layout.tiebreak_rockets)
 
@@ -222,9 +222,9 @@ class LaunchRules(Adventure[Layout]):
                     continue
                 free = self.error_boxes_to_mark(state.sheet_of(index))
                 if free:
-                    rec.emit("system_error", index, box=free[0], cause=symbol)
+                    rec.system_error(index, box=free[0], cause=symbol)
             for index in range(state.players):
-                rec.emit("mark", index, element=symbol, mark=CROSS)
+                rec.mark(index, element=symbol, mark=CROSS)
 
     # --- phase 6: missions give rockets ------------------------------------------------------
 
@@ -307,10 +307,10 @@ class LaunchRules(Adventure[Layout]):
         """Cross the chosen sabotage off, and circle a System Error (with no sabotage left,
         the error all the same: D7)."""
         if target is not None:
-            rec.emit("mark", seat, element=target, mark=CROSS)
+            rec.mark(seat, element=target, mark=CROSS)
         free = self.error_boxes_to_mark(rec.sheet(seat))
         if free:
-            rec.emit("system_error", seat, box=free[0], cause="astra_effect")
+            rec.system_error(seat, box=free[0], cause="astra_effect")
 
     def astra_bonuses(self, element: str, mark: Any) -> int:
         """Each sabotage the player triggers circles one ASTRA bonus."""
@@ -318,12 +318,12 @@ class LaunchRules(Adventure[Layout]):
             return int(self.astra_card["bonuses_per_trigger"])
         return 0
 
-    def solo_end_reasons(self, state: GameState, astra_score: dict[str, Any]) -> list[dict[str, Any]]:
+    def solo_end_reasons(self, state: GameState, astra_score: AstraResult) -> list[dict[str, Any]]:
         """ASTRA launches once the last box of its track is crossed."""
         return [{"reason": "astra_launched", "seats": []}] if astra_score["breakdown"]["launched"] else []
 
     def solo_winner(
-        self, state: GameState, player: dict[str, Any], astra_score: dict[str, Any]
+        self, state: GameState, player: dict[str, Any], astra_score: AstraResult
     ) -> str | None:
         """A launch beats none; two launches in one turn go to the player if they crossed a
         tie-break rocket, else it is a draw; with no launch the higher score wins."""

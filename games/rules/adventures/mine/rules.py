@@ -106,7 +106,7 @@ class MineRules(Adventure[Layout]):
         """A cavity holding a mineral circles it as soon as it is filled (number or X)."""
         mineral = self.layout.spaces[space]["mineral_element"]
         if mineral is not None and mineral not in rec.sheet(seat).marks:
-            rec.emit("mark", seat, element=mineral, mark=CIRCLE)
+            rec.mark(seat, element=mineral, mark=CIRCLE)
 
     @property
     def astronaut_track(self) -> tuple[str, ...]:
@@ -218,7 +218,7 @@ class MineRules(Adventure[Layout]):
         return all_filled(marks, self.layout.factories[factory]["upgrade_symbols"])
 
     def _cross_factory_symbol(self, rec: Recorder, seat: int, symbol: str) -> None:
-        rec.emit("mark", seat, element=symbol, mark=CROSS)
+        rec.mark(seat, element=symbol, mark=CROSS)
         factory = self.layout.factory_of_symbol[symbol]
         if self.factory_complete(rec.sheet(seat).marks, factory):
             self._complete_factory(rec, seat, factory)
@@ -226,26 +226,26 @@ class MineRules(Adventure[Layout]):
     def _complete_factory(self, rec: Recorder, seat: int, factory: str) -> None:
         raw = self.layout.factories[factory]
         if raw["type"] != "secondary":
-            rec.emit("mark", seat, element=f"{factory}.value_base", mark=CROSS)
+            rec.mark(seat, element=f"{factory}.value_base", mark=CROSS)
             return
         for icon in raw["bonus_icons"]:
-            rec.emit("mark", seat, element=icon, mark=CROSS)
+            rec.mark(seat, element=icon, mark=CROSS)
         bonus = raw["bonus"]
         if bonus["type"] == "resources":
             for _ in range(bonus["amount"]):
                 self._store(rec, seat, bonus["factory"])
         else:
-            rec.emit("effects_pending", seat, source=factory, effects=list(raw["bonus_icons"]))
+            rec.effects_pending(seat, source=factory, effects=list(raw["bonus_icons"]))
 
     def _store(self, rec: Recorder, seat: int, factory: str) -> None:
         """Circle the next free box of a resource factory, then check its filling bonus."""
         box = first_unmarked(rec.sheet(seat).marks, self.layout.track_of(factory))
         if box is None:
             return
-        rec.emit("mark", seat, element=box, mark=CIRCLE)
+        rec.mark(seat, element=box, mark=CIRCLE)
         bonus = self.layout.factories[factory]["filling_bonus"]
         if box == bonus["trigger_box"] and bonus["element"] not in rec.sheet(seat).marks:
-            rec.emit("mark", seat, element=bonus["element"], mark=CIRCLE)
+            rec.mark(seat, element=bonus["element"], mark=CIRCLE)
 
     # --- phase 5: extraction and the filling-bonus race -----------------------------------
 
@@ -272,10 +272,10 @@ class MineRules(Adventure[Layout]):
     def _extract(self, rec: Recorder, seat: int, column: dict[str, Any]) -> None:
         for resource in column["resources_top_to_bottom"]:
             if rec.sheet(seat).marks.get(resource) == CIRCLE:
-                rec.emit("mark", seat, element=resource, mark=CROSS)
+                rec.mark(seat, element=resource, mark=CROSS)
                 kind = self.layout.elements[resource]["value"]
                 self._store(rec, seat, self.layout.factory_for_resource[kind])
-        rec.emit("mark", seat, element=column["pump"], mark=CIRCLE)
+        rec.mark(seat, element=column["pump"], mark=CIRCLE)
 
     # --- phase 6: missions -----------------------------------------------------------------
 

@@ -65,7 +65,7 @@ from games.rules.common.wilds import WildActions
 from games.rules.core import cards
 from games.rules.core.cards import ACTIONS
 from games.rules.core.errors import RuleViolation
-from games.rules.core.events import Recorder
+from games.rules.core.events import Recorder, Written
 from games.rules.core.sheet import CIRCLE, CROSS, LINE, MAX_NUMBER, MIN_NUMBER, Marks, X, open_gaps, open_runs
 from games.rules.core.state import GameState, Sheet
 
@@ -187,7 +187,7 @@ class VirusRules(WildActions[Layout]):
         """A seat whose grey virus no setup modifier placed places it before the first turn."""
         marks = rec.sheet(seat).marks
         if not any(marks.get(self._grey_target(q)) == CIRCLE for q in self.layout.grey_candidates):
-            rec.emit("effects_pending", seat, source="setup", effects=[GREY_STEP])
+            rec.effects_pending(seat, source="setup", effects=[GREY_STEP])
 
     def _grey_target(self, quarter: str) -> str:
         target = self.layout.quarters[quarter].target
@@ -221,8 +221,8 @@ class VirusRules(WildActions[Layout]):
             )
         _raise(self.space_problem(marks, space))
         self.resolve_step(rec, seat, step, outcome="placed", target=space)
-        rec.emit("mark", seat, element=self._grey_target(name), mark=CIRCLE)
-        rec.emit("mark", seat, element=space, mark=INFECTED_BY[GREY])
+        rec.mark(seat, element=self._grey_target(name), mark=CIRCLE)
+        rec.mark(seat, element=space, mark=INFECTED_BY[GREY])
 
     # --- phases 2-3: a pick, with a wild action or the Astronaut modifier -----------------
 
@@ -294,7 +294,7 @@ class VirusRules(WildActions[Layout]):
             runs += found
         return runs
 
-    def check_write(self, state: GameState, seat: int, choice: Option) -> dict[str, Any]:
+    def check_write(self, state: GameState, seat: int, choice: Option) -> Written:
         marks = state.sheet_of(seat).marks
         index, combination = cards.chosen_combination(state.combinations, choice)
         wild, action = self.wild_and_action(marks, combination, choice)
@@ -355,7 +355,7 @@ class VirusRules(WildActions[Layout]):
         energy = _first_free(rec.sheet(seat).marks, quarter.energies)
         assert energy is not None  # a step that can change nothing never waits (settle)
         self.resolve_step(rec, seat, step, outcome="used", target=energy)
-        rec.emit("mark", seat, element=energy, mark=CIRCLE)
+        rec.mark(seat, element=energy, mark=CIRCLE)
 
     def _plant_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
         quarter = self._number_quarter(state, seat)
@@ -368,7 +368,7 @@ class VirusRules(WildActions[Layout]):
         plant = _first_free(rec.sheet(seat).marks, quarter.plants)
         assert plant is not None  # a step that can change nothing never waits (settle)
         self.resolve_step(rec, seat, step, outcome="used", target=plant)
-        rec.emit("mark", seat, element=plant, mark=CIRCLE)
+        rec.mark(seat, element=plant, mark=CIRCLE)
         self._advance(rec, seat, self.layout.plant_track)
 
     def _water_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
@@ -382,7 +382,7 @@ class VirusRules(WildActions[Layout]):
         tank = self.layout.tank_on.get(space)
         assert tank is not None  # a step that can change nothing never waits (settle)
         self.resolve_step(rec, seat, step, outcome="used", target=tank)
-        rec.emit("mark", seat, element=tank, mark=CIRCLE)
+        rec.mark(seat, element=tank, mark=CIRCLE)
         self._advance(rec, seat, self.layout.water_track)
 
     def walkway_problem(self, marks: Marks, walkway: Any) -> RuleViolation | None:
@@ -427,8 +427,9 @@ class VirusRules(WildActions[Layout]):
                 f"{[q.id for q in self.energy_quarters(marks)]}, not {choice.get('quarter')!r}.",
             )
         energy = _first_free(marks, quarter.energies)
+        assert energy is not None  # an eligible quarter has an energy left
         self.resolve_step(rec, seat, step, outcome="used", target=energy)
-        rec.emit("mark", seat, element=energy, mark=CIRCLE)
+        rec.mark(seat, element=energy, mark=CIRCLE)
 
     def _advance(self, rec: Recorder, seat: int, track: Track) -> None:
         """Cross the next symbol of a resource track with its side effects, in order: the row
@@ -438,19 +439,19 @@ class VirusRules(WildActions[Layout]):
             return
         row = track.rows.get(symbol)
         if row is not None:
-            rec.emit("mark", seat, element=row.box, mark=CROSS)
-            rec.emit("mark", seat, element=row.bonus, mark=CROSS)
-            rec.emit("effects_pending", seat, source=row.bonus, effects=[row.bonus])
+            rec.mark(seat, element=row.box, mark=CROSS)
+            rec.mark(seat, element=row.bonus, mark=CROSS)
+            rec.effects_pending(seat, source=row.bonus, effects=[row.bonus])
         activation = track.activations.get(symbol)
         if activation is not None and activation not in rec.sheet(seat).marks:
             self._activate(rec, seat, activation)
         propagation = track.propagations.get(symbol)
         if propagation is not None and propagation not in rec.sheet(seat).marks:
-            rec.emit("mark", seat, element=propagation, mark=CROSS)
+            rec.mark(seat, element=propagation, mark=CROSS)
 
     def _activate(self, rec: Recorder, seat: int, activation: str) -> None:
-        rec.emit("mark", seat, element=activation, mark=CROSS)
-        rec.emit("mark", seat, element=self.layout.activation_target[activation], mark=CIRCLE)
+        rec.mark(seat, element=activation, mark=CROSS)
+        rec.mark(seat, element=self.layout.activation_target[activation], mark=CIRCLE)
 
     def usable(self, state: GameState, seat: int, step: str) -> bool:
         """The steps that run a propagation always have work left (``settle`` runs them)."""
@@ -475,8 +476,8 @@ class VirusRules(WildActions[Layout]):
         marks = rec.sheet(seat).marks
         for quarter in self.layout.quarters.values():
             if quarter.evacuated not in marks and marks.keys() >= quarter.space_set:
-                rec.emit("mark", seat, element=quarter.score_box, mark=quarter_points(marks, quarter))
-                rec.emit("mark", seat, element=quarter.evacuated, mark=CIRCLE)
+                rec.mark(seat, element=quarter.score_box, mark=quarter_points(marks, quarter))
+                rec.mark(seat, element=quarter.evacuated, mark=CIRCLE)
                 marks = rec.sheet(seat).marks
 
     # --- phase 5: activations, propagation symbols, propagations ---------------------------
@@ -498,7 +499,7 @@ class VirusRules(WildActions[Layout]):
                     self._activate(rec, seat, act)
             for symbol in triggered:
                 if symbol not in rec.sheet(seat).marks:
-                    rec.emit("mark", seat, element=symbol, mark=CROSS)
+                    rec.mark(seat, element=symbol, mark=CROSS)
         for seat in seats:
             due = self.propagations_due(rec.sheet(seat), seat, len(activated), triggered)
             self.propagate(rec, seat, times=due)
@@ -517,7 +518,7 @@ class VirusRules(WildActions[Layout]):
         """Leave ``times`` propagations (spec 6.4) waiting for the seat, and run them as far as
         they go without its choice."""
         if times > 0:
-            rec.emit("effects_pending", seat, source="phase_5", effects=[PROPAGATION] * times)
+            rec.effects_pending(seat, source="phase_5", effects=[PROPAGATION] * times)
             self.settle(rec, seat)
 
     def _spread(self, rec: Recorder, seat: int, step: str) -> None:
@@ -534,11 +535,10 @@ class VirusRules(WildActions[Layout]):
             choices = self._infect_or_spill(rec, seat, quarter)
             if choices:
                 if index + 1 < len(active):
-                    rec.emit(
-                        "effects_pending", seat, source=PROPAGATION,
+                    rec.effects_pending(seat, source=PROPAGATION,
                         effects=[f"{SPREAD}{active[index + 1].id}"],
                     )  # fmt: skip
-                rec.emit("effects_pending", seat, source=f"virus.{_colour(quarter)}", effects=choices)
+                rec.effects_pending(seat, source=f"virus.{_colour(quarter)}", effects=choices)
                 return
             self.evacuate(rec, seat)
 
@@ -560,7 +560,7 @@ class VirusRules(WildActions[Layout]):
         for target in targets:
             room = [space for space in target.spaces if space not in marks]
             if len(room) == 1:
-                rec.emit("mark", seat, element=room[0], mark=INFECTED_BY[colour])
+                rec.mark(seat, element=room[0], mark=INFECTED_BY[colour])
                 marks = rec.sheet(seat).marks
             elif room:
                 choices.append(f"{INFECT}.{target.id}.{colour}")
@@ -590,7 +590,7 @@ class VirusRules(WildActions[Layout]):
             )
         _raise(self.space_problem(rec.sheet(seat).marks, space))
         self.resolve_step(rec, seat, step, outcome="infected", target=space)
-        rec.emit("mark", seat, element=space, mark=INFECTED_BY[colour])
+        rec.mark(seat, element=space, mark=INFECTED_BY[colour])
 
     def infection_space(self, marks: Marks, quarter: Quarter) -> str | None:
         """The empty space of ``quarter`` the greedy bot infects: the one taking the fewest
@@ -731,7 +731,7 @@ class VirusRules(WildActions[Layout]):
         elif target in self.layout.activation_target:
             self._activate(rec, seat, target)
         elif target is not None:
-            rec.emit("mark", seat, element=target, mark=CROSS)
+            rec.mark(seat, element=target, mark=CROSS)
         self.propagate(rec, seat)
 
     def astra_bonuses(self, element: str, mark: Any) -> int:

@@ -1,0 +1,177 @@
+"""Event kinds, declared alike by every event stream (a game's log, a campaign's).
+
+A stream declares each kind it stores once, as a ``Kind``: its current version, the schema of
+its data (a TypedDict) and how applying it changes the stream's state. The helpers below read
+any stream's events through its table of kinds: ``evolve`` applies one, ``upcast`` reads one
+stored at an older version as the current one (through the stream's upcasters), and
+``schema_problem`` checks one against its kind's schema before it is appended.
+"""
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import (
+    Any,
+    Generic,
+    NotRequired,
+    Protocol,
+    TypedDict,
+    TypeVar,
+    Union,
+    cast,
+    get_args,
+    get_origin,
+    get_type_hints,
+)
+
+
+class StreamEvent(TypedDict):
+    """What every stream's event holds: ``v`` is the version of its kind's schema (absent on
+    events stored before versions existed: version 1), ``seat`` the seat that caused it."""
+
+    kind: str
+    v: NotRequired[int]
+    seat: int | None
+    data: Mapping[str, Any]
+
+
+class Folded(Protocol):
+    """A stream's state, counting the events folded into it."""
+
+    events_applied: int
+
+
+S = TypeVar("S", bound=Folded)
+E = TypeVar("E", bound=StreamEvent)
+D = TypeVar("D", bound=Mapping[str, Any])
+
+# How an event of an older version reads as the next version: its data at that version.
+Upcaster = Callable[[E], Mapping[str, Any]]
+
+
+@dataclass(frozen=True)
+class Kind(Generic[S, E, D]):
+    """One event kind: its current version, the schema of its data, and how it is applied
+    (``apply(state, data, event)``, ``data`` read as the schema).
+
+    ``touches`` says what of a game's state applying it changes, so that a copy-on-write state
+    knows what to copy first: ``seat`` (the event's seat), ``sheet`` (the sheet it names, or
+    the seat's current sheet), ``astra`` (ASTRA's state, in solo), ``all`` (any of them).
+    """
+
+    name: str
+    version: int
+    schema: type[D]
+    apply: Callable[[S, D, E], None]
+    touches: frozenset[str] = frozenset()
+
+    def data_of(self, event: E) -> D | None:
+        """The data of ``event`` read as this kind's schema, or None for another kind."""
+        return cast(D, event["data"]) if event["kind"] == self.name else None
+
+
+def evolve(kinds: Mapping[str, Kind[S, E, Any]], state: S, event: E) -> S:
+    """Apply one event of the current version of its kind to ``state`` in place and return it
+    (an event of a kind the table does not hold changes nothing but the count)."""
+    kind = kinds.get(event["kind"])
+    if kind is not None:
+        kind.apply(state, event["data"], event)
+    state.events_applied += 1
+    return state
+
+
+def upcast(
+    kinds: Mapping[str, Kind[S, E, Any]], upcasters: Mapping[tuple[str, int], Upcaster[E]], event: E
+) -> E:
+    """``event`` as the current version of its kind (the same object when it already is),
+    through the upcaster of each version it is older than, one step at a time."""
+    kind = kinds.get(event["kind"])
+    stored: StreamEvent = event
+    version = stored.get("v", 1)
+    if kind is None or version == kind.version:
+        return event if "v" in event else cast(E, {**event, "v": version})
+    data = event["data"]
+    while version < kind.version:
+        data = upcasters[event["kind"], version](cast(E, {**event, "data": data}))
+        version += 1
+    return cast(E, {**event, "v": version, "data": data})
+
+
+def schema_problem(
+    kinds: Mapping[str, Kind[Any, Any, Any]], event: Mapping[str, Any], *, stream: str = ""
+) -> str | None:
+    """Why ``event`` does not fit the current schema of its kind, or None (``stream`` names
+    the stream's events in the answer: "campaign ")."""
+    kind = kinds.get(event.get("kind", ""))
+    if kind is None:
+        return f"unknown {stream}event kind {event.get('kind')!r}"
+    if event.get("v") != kind.version:
+        return f"{kind.name} is at version {kind.version}, not {event.get('v')!r}"
+    return typed_dict_problem(kind.schema, event.get("data"), kind.name)
+
+
+def typed_dict_problem(schema: Any, value: Any, where: str) -> str | None:
+    """Why ``value`` does not fit the TypedDict ``schema`` (``where`` names it), or None:
+    required keys, no unknown key, and every value of its declared type."""
+    if not isinstance(value, dict):
+        return f"{where} is not an object"
+    hints = _hints(schema)
+    missing = schema.__required_keys__ - value.keys()
+    if missing:
+        return f"{where} lacks {sorted(missing)}"
+    unknown = value.keys() - hints.keys()
+    if unknown:
+        return f"{where} has unknown fields {sorted(unknown)}"
+    for key, item in value.items():
+        problem = _type_problem(hints[key], item, f"{where}.{key}")
+        if problem is not None:
+            return problem
+    return None
+
+
+@cache
+def _hints(schema: Any) -> dict[str, Any]:
+    return get_type_hints(schema)
+
+
+def _type_problem(hint: Any, value: Any, where: str) -> str | None:
+    origin = get_origin(hint)
+    if hint is Any:
+        return None
+    if origin is NotRequired:
+        return _type_problem(get_args(hint)[0], value, where)
+    if origin is Union or type(hint).__name__ == "UnionType":
+        options = get_args(hint)
+        if any(_type_problem(option, value, where) is None for option in options):
+            return None
+        return f"{where} is {value!r}, not one of {options}"
+    if hint is type(None):
+        return None if value is None else f"{where} is not null"
+    if isinstance(hint, type) and hasattr(hint, "__required_keys__"):
+        return typed_dict_problem(hint, value, where)
+    if origin is list:
+        if not isinstance(value, list):
+            return f"{where} is not a list"
+        (item_hint,) = get_args(hint)
+        for index, item in enumerate(value):
+            problem = _type_problem(item_hint, item, f"{where}[{index}]")
+            if problem is not None:
+                return problem
+        return None
+    if origin is dict:
+        if not isinstance(value, dict):
+            return f"{where} is not an object"
+        key_hint, item_hint = get_args(hint)
+        for key, item in value.items():
+            problem = _type_problem(key_hint, key, where) or _type_problem(
+                item_hint, item, f"{where}.{key}"
+            )
+            if problem is not None:
+                return problem
+        return None
+    if hint is int:
+        whole = isinstance(value, int) and not isinstance(value, bool)
+        return None if whole else f"{where} is not a whole number"
+    if isinstance(hint, type):
+        return None if isinstance(value, hint) else f"{where} is not a {hint.__name__}"
+    return None
