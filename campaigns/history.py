@@ -122,7 +122,7 @@ def import_campaign(*, lines: Iterable[str | bytes], strict: bool = True) -> Imp
     pack = _pack(header["pack"], own.line)
     exchange.check_events(CampaignEvent, own)
     state = _replayed(own)
-    started = _chapter_games(own, chapters)
+    started = _chapter_games(state, own, chapters)
     states = {}
     for section in chapters:
         if section.header.get("format") != game_history.FORMAT:
@@ -190,7 +190,7 @@ def _replayed(section: Section) -> CampaignState:
     campaign is finished."""
     stored = cast(list[Event], section.stored(CampaignEvent))
     for (number, _), event in zip(section.events, stored, strict=True):
-        problem = events.schema_problem(event)
+        problem = events.schema_problem(events.upcast(event))
         if problem is not None:
             raise ImportRefused(number, f"the event is off its kind's schema: {problem}.")
     state = replay(stored)
@@ -200,14 +200,10 @@ def _replayed(section: Section) -> CampaignState:
     return state
 
 
-def _chapter_games(own: Section, chapters: list[Section]) -> dict[int, tuple[int, int]]:
+def _chapter_games(state: CampaignState, own: Section, chapters: list[Section]) -> dict[int, tuple[int, int]]:
     """The (chapter, attempt) of each game the log started, by its id in the export, once each
     has its section and no section is foreign."""
-    started = {
-        event["data"]["game"]: (event["data"]["chapter"], event["data"]["attempt"])
-        for _, event in own.events
-        if event["kind"] == "chapter_started"
-    }
+    started = {a.game: (a.chapter, a.number) for a in state.attempts if a.game is not None}
     named = [section.header.get("game") for section in chapters]
     for section, game in zip(chapters, named, strict=True):
         if game not in started or named.count(game) > 1:
@@ -222,10 +218,10 @@ def _chapter_games(own: Section, chapters: list[Section]) -> dict[int, tuple[int
 def _check_results(own: Section, chapters: list[Section], states: dict[int, engine.GameState]) -> None:
     """Each chapter's recorded result is its game's standings."""
     by_game = {section.header["game"]: states[section.line] for section in chapters}
-    for number, event in own.events:
-        if event["kind"] != "chapter_finished":
+    for (number, _), event in zip(own.events, own.stored(CampaignEvent), strict=True):
+        finished = events.CHAPTER_FINISHED.data_of(cast(events.Event, event))
+        if finished is None:
             continue
-        standings = game_selectors.standings_of(state=by_game[event["data"]["game"]])
-        recorded = {"scores": event["data"]["results"], "winners": event["data"]["winners"]}
-        if standings != recorded:
+        standings = game_selectors.standings_of(state=by_game[finished["game"]])
+        if standings != {"scores": finished["results"], "winners": finished["winners"]}:
             raise ImportRefused(number, "the chapter's result is not its game's.")

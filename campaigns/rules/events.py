@@ -242,10 +242,10 @@ def evolve(state: CampaignState, event: Event) -> CampaignState:
 
 
 def replay(events: Iterable[Event]) -> CampaignState:
-    """A campaign's state from its log."""
+    """A campaign's state from its log, whatever the versions its events were stored with."""
     state = CampaignState()
     for event in events:
-        evolve(state, event)
+        evolve(state, upcast(event))
     return state
 
 
