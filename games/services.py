@@ -10,7 +10,7 @@ follows the events on commit (eventstore/followups.py).
 import logging
 import random
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -125,7 +125,7 @@ def start_game(
 # --- turns -------------------------------------------------------------------------------------
 
 
-def play_move(*, game: Game, by: User, choice: dict[str, Any]) -> CommandResult:
+def play_move(*, game: Game, by: User, choice: Mapping[str, object]) -> CommandResult:
     """Play one of the options the caller's decision offers."""
     return _command(game=game, by=by, command={"type": "move", "choice": choice})
 

@@ -2,6 +2,7 @@
 only when it is read."""
 
 import random
+from typing import cast
 
 import pytest
 from hypothesis import given
@@ -44,7 +45,7 @@ def test_options_read_as_the_list_of_every_option_in_group_order() -> None:
 def test_an_option_is_made_when_read_and_once() -> None:
     calls: list[str] = []
     options = Options([made_counting(calls)])
-    picked = random.Random(2).choice(options)
+    picked = cast(dict[str, str], random.Random(2).choice(options))
     assert calls == [picked["space"]]
     assert options[["a", "b", "c"].index(picked["space"])] is picked
     assert picked in options and calls == [picked["space"]]  # found by identity, nothing made
