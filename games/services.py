@@ -10,7 +10,7 @@ follows the events on commit (eventstore/followups.py).
 import logging
 import random
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -128,7 +128,7 @@ def start_game(
 # A turn's commands take the game's id: locking the row is the only read of it they make.
 
 
-def play_move(*, game_id: int, by: User, choice: dict[str, Any]) -> CommandResult:
+def play_move(*, game_id: int, by: User, choice: Mapping[str, object]) -> CommandResult:
     """Play one of the options the caller's decision offers."""
     return _command(game_id=game_id, by=by, command={"type": "move", "choice": choice})
 

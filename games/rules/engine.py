@@ -5,7 +5,9 @@
   ``advance`` -> the same with the state they lead to (each event applied once);
 - ``evolve(state, event)`` -> the state after one stored event; ``replay(events)`` folds them
   (events of an older version are upcast first);
-- ``options(state, seat)`` -> what the seat must or may do, every choice listed;
+- ``options(state, seat)`` -> what the seat must or may do, every choice listed, each option of
+  one of the shapes whose union is ``Option`` (``WriteOption``, ``StepOption``...); a move
+  sends one back, read as a ``Choice`` (checked in full unless it is one of them);
 - ``astra_turn(state)`` -> solo: the events of ASTRA's part of the turn when ``astra_due``
   (none otherwise, so asking twice plays it once); ``astra_advance`` with the state after;
 - ``result_event(state)`` -> the final scores of an ended game, as an event;
@@ -32,7 +34,21 @@ from games.rules.adventures import PLAYABLE
 from games.rules.common.astra import opponents as astra_opponents
 from games.rules.common.missions import LETTERS, MISSION_BOX
 from games.rules.common.missions import candidates as mission_candidates
-from games.rules.common.options import Decision
+from games.rules.common.options import (
+    AstraEffectOption,
+    AstraPlaceOption,
+    Choice,
+    ClaimOption,
+    Decision,
+    DrawOption,
+    GiveOption,
+    Option,
+    SkipOption,
+    StepOption,
+    SystemErrorOption,
+    Target,
+    WriteOption,
+)
 from games.rules.core import data, kinds, snapshots
 from games.rules.core.errors import OutOfTurn, RuleViolation
 from games.rules.core.events import KINDS, Event, schema_problem
@@ -81,15 +97,27 @@ __all__ = [
     "SETUP_PHASE",
     "ZONE",
     "Area",
+    "AstraEffectOption",
+    "AstraPlaceOption",
+    "Choice",
+    "ClaimOption",
     "Decision",
+    "DrawOption",
     "Event",
     "GameState",
+    "GiveOption",
     "LogRefused",
     "Mark",
+    "Option",
     "OutOfTurn",
     "Row",
     "RuleViolation",
     "Schematic",
+    "SkipOption",
+    "StepOption",
+    "SystemErrorOption",
+    "Target",
+    "WriteOption",
     "X",
     "advance",
     "astra_advance",

@@ -7,6 +7,7 @@ import io
 import json
 import re
 import zipfile
+from typing import cast
 from xml.etree import ElementTree
 
 import pytest
@@ -150,7 +151,7 @@ def test_the_viewer_shows_the_hidden_turn_to_staff_only(staff: Client) -> None:
     game = services.create_game(by=ann, adventure=1, max_players=2)
     services.join_game(game=game, by=ben)
     services.start_game(game=game, by=ann)
-    choice = engine.options(snapshots.current(game=game)[0], 1).options[0]
+    choice = cast(engine.WriteOption, engine.options(snapshots.current(game=game)[0], 1).options[0])
     services.play_move(game_id=game.pk, by=ben, choice=choice)
     state, _ = snapshots.current(game=game)
     assert engine.sheet_view(state, 1, viewer=0)["marks"] == {}  # ann cannot see ben's move

@@ -7,7 +7,7 @@ modules add their sheets' shorthands on top of these.
 """
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -67,11 +67,11 @@ def send(state: GameState, seat: int, command: dict[str, Any]) -> list[Event]:
     return apply(state, engine.decide(state, seat, command))
 
 
-def move(state: GameState, seat: int, choice: Choice) -> list[Event]:
+def move(state: GameState, seat: int, choice: Mapping[str, object]) -> list[Event]:
     return send(state, seat, {"type": "move", "choice": choice})
 
 
-def refused(state: GameState, seat: int, choice: Choice) -> str:
+def refused(state: GameState, seat: int, choice: Mapping[str, object]) -> str:
     """The error code of a move the rules refuse (the state is left as it was)."""
     with pytest.raises(engine.RuleViolation) as caught:
         engine.decide(state, seat, {"type": "move", "choice": choice})
@@ -137,7 +137,8 @@ def confirm_all(state: GameState) -> list[Event]:
 
 
 def options(state: GameState, seat: int) -> list[Choice]:
-    return list(engine.options(state, seat).options)
+    """The seat's options read as plain dicts (a test reads the fields it expects)."""
+    return cast(list[Choice], list(engine.options(state, seat).options))
 
 
 def score(state: GameState, seat: int) -> dict[str, Any]:

@@ -69,7 +69,7 @@ def astra_marks(events: list[Any]) -> list[tuple[str, Any]]:
 def effect_targets(state: GameState) -> list[str]:
     decision = engine.options(state, 0)
     assert decision.kind == "effect"
-    return [option["target"] for option in decision.options]
+    return [option["target"] for option in options(state, 0)]
 
 
 # --- setup -------------------------------------------------------------------------------------

@@ -1,5 +1,7 @@
 """Malformed choices are refused with a rule code, never crash the engine."""
 
+from typing import cast
+
 import pytest
 
 from games.rules import engine
@@ -27,7 +29,7 @@ def test_a_choice_with_non_option_values_is_refused(state: engine.GameState, cho
 
 
 def test_a_number_other_than_the_combination_is_refused(state: engine.GameState) -> None:
-    option = engine.options(state, 0).options[0]
+    option = cast(engine.WriteOption, engine.options(state, 0).options[0])
     wrong = {**option, "number": option["number"] + 1}
     with pytest.raises(engine.RuleViolation) as refused:
         engine.decide(state, 0, {"type": "move", "choice": wrong})

@@ -1,5 +1,7 @@
 """The worked examples of the common rules (common.md §15), one test each."""
 
+from typing import cast
+
 import pytest
 
 from games.rules import engine
@@ -244,7 +246,7 @@ def test_c_t2_an_x_goes_in_any_empty_space_of_the_zone() -> None:
     f3 = numbers("f3", 2, None, X, 5, None, None, 9)
     set_sheet(state, 0, {**f3, **numbers("f1", 1)})
     reveal(state, (4, "robot"), (3, "energy"), (10, "energy"))
-    on_f3 = [o for o in engine.options(state, 0).options if o["space"].startswith("f3.")]
+    on_f3 = [o for o in playing.options(state, 0) if o["space"].startswith("f3.")]
     assert {(o["number"], o["space"]) for o in on_f3} == {
         (3, "f3.s2"), (10, "f3.s8"), (10, "f3.s9"), (10, "f3.s10")
     }
@@ -363,7 +365,8 @@ def test_c_t5_compulsory_placement_over_the_six_solo_pairs() -> None:
     playing.set_hand(state, 56, 28, 55)  # 12/planning, 7/water, 12/astronaut
     modified = with_astronaut_modifier()
 
-    pairs = [state.combinations[option["combination"]] for option in modified.choice_options(state, 0)]
+    picks = cast("list[engine.WriteOption]", modified.choice_options(state, 0))
+    pairs = [state.combinations[option["combination"]] for option in picks]
     writable = {(pair.number_card, pair.action_card) for pair in pairs}
 
     # Only the 7 can become 9, and only with the astronaut card's action.

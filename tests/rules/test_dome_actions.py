@@ -3,6 +3,7 @@ races, missions and their stars, end of game, standings, what is derived for a f
 properties of the placement rule and the dome over random play."""
 
 import random
+from typing import cast
 
 import pytest
 from hypothesis import given, settings
@@ -36,7 +37,7 @@ from tests.rules.playing import claim_all, confirm, confirm_all
 
 
 def options(state: engine.GameState, seat: int = 0) -> list[dict]:
-    return list(engine.options(state, seat).options)
+    return cast(list[dict], list(engine.options(state, seat).options))
 
 
 # --- writing the number --------------------------------------------------------------------

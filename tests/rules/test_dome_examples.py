@@ -23,7 +23,7 @@ from tests.rules.dome_helpers import (
     upgrades,
     write,
 )
-from tests.rules.playing import against_astra, confirm_all
+from tests.rules.playing import against_astra, confirm_all, options
 
 # --- scoring examples ----------------------------------------------------------------------
 
@@ -153,7 +153,7 @@ def test_example_s3_solo_the_player_beats_astra_48_to_46() -> None:
 def test_example_a_numbering_and_plant() -> None:
     state = game(sheet=skyscrapers({"sk2": {"d1": 6, "u1": 8}}))
     reveal(state, (10, "plant"), (1, "robot"), (2, "robot"))
-    spaces = {o["space"] for o in engine.options(state, 0).options if o["number"] == 10}
+    spaces = {o["space"] for o in options(state, 0) if o["number"] == 10}
     assert {"sk2.u2", "sk3.u1", "sk3.d1"} <= spaces
     assert not {"sk2.u3", "sk2.d2", "sk3.u2"} & spaces
     assert refused(state, 0, action="write", combination=0, space="sk2.u3",
@@ -227,7 +227,7 @@ def test_example_c_planning_split_and_the_race() -> None:
                    space="sk1.u2") == "level_not_reachable"
     move(state, 0, action="planning", effect="action.planning", space="sk3.d2")
     assert state.sheets[0].marks["sk3.d2"] == "X"
-    assert {o["section"] for o in engine.options(state, 0).options} == {
+    assert {o["section"] for o in options(state, 0)} == {
         f"dome.{n}" for n in range(1, 9)
     }
     assert refused(state, 0, action="skip", effect="split") == "effect_not_optional"

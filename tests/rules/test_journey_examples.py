@@ -279,7 +279,7 @@ def test_turn_example_b_forced_system_error_gives_an_energy_and_a_compulsory_wal
     assert marks["energy.w3"] == "cross"
     decision = engine.options(state, 0)
     assert decision.kind == "effect"
-    assert {o["wall"] for o in decision.options} == set(LAYOUT.walls) - {"wall.09", "wall.24"}
+    assert {o["wall"] for o in options(state, 0)} == set(LAYOUT.walls) - {"wall.09", "wall.24"}
     assert refused(state, 0, skip("energy.w3")) == "wall_required"
     assert refused(state, 0, draw_wall("energy.w3", "wall.09")) == "wall_already_drawn"
 

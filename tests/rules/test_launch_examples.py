@@ -1,7 +1,7 @@
 """The worked examples of Adventure 1, The Launch (adventure-1-launch.md §12), one test each."""
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -50,7 +50,7 @@ def _end_game(state: engine.GameState, reason: str, seats: list[int]) -> Mapping
 
 
 def _options(state: engine.GameState, seat: int) -> list[dict[str, Any]]:
-    return list(engine.options(state, seat).options)
+    return cast(list[dict[str, Any]], list(engine.options(state, seat).options))
 
 
 def _refused(state: engine.GameState, seat: int, choice: dict[str, Any]) -> str:

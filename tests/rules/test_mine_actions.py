@@ -6,7 +6,7 @@ import pytest
 from games.rules import engine
 from games.rules.core.sheet import Marks
 from tests.rules.mine_helpers import LAYOUT, RULES, game, mine, move, refused, reveal, send
-from tests.rules.playing import claim_all
+from tests.rules.playing import claim_all, options
 
 
 def write(state: engine.GameState, combination: int, space: str, number: int | None = None) -> None:
@@ -60,7 +60,7 @@ def test_columns_impose_no_order() -> None:
 def test_astronaut_modifier_crosses_the_next_astronaut_symbol() -> None:
     state = game()
     reveal(state, (1, "astronaut"), (8, "energy"), (9, "plant"))
-    numbers = {o["number"] for o in engine.options(state, 0).options if o["combination"] == 0}
+    numbers = {o["number"] for o in options(state, 0) if o["combination"] == 0}
     assert numbers == {0, 1, 2, 3}
     write(state, 0, "level1.c01", 0)
     assert state.sheets[0].marks["astronaut.s1"] == "cross"

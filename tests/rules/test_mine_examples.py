@@ -1,5 +1,7 @@
 """The worked examples of the Mine spec (adventure-4-mine.md section 10), one test each."""
 
+from typing import cast
+
 import pytest
 
 from games.rules import engine
@@ -174,7 +176,7 @@ def t1_state() -> engine.GameState:
 
 def test_example_t1_numbering_and_a_water_action() -> None:
     state = t1_state()
-    options = engine.options(state, 0).options
+    options = cast("list[engine.WriteOption]", engine.options(state, 0).options)
     assert {"action": "write", "combination": 0, "space": "level2.c04", "number": 7} in options
     assert {"action": "write", "combination": 0, "space": "level1.c04", "number": 7} in options
     assert not any(o["space"] == "level2.c07" and o["number"] == 7 for o in options)

@@ -4,8 +4,8 @@ sheet rule."""
 
 import itertools
 import random
-from collections.abc import Iterator, Sequence
-from typing import Any
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, cast
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -14,6 +14,7 @@ from games.rules import engine
 from games.rules.adventures import PLAYABLE
 from games.rules.adventures.battle.rules import BattleRules
 from games.rules.common.base import astronaut_numbers, rank_awards
+from games.rules.common.options import posted
 from games.rules.core import cards
 from games.rules.engine import Event, GameState
 from tests.rules.launch_helpers import LAYOUT, apply
@@ -79,10 +80,12 @@ def test_every_listed_option_is_accepted(deal: tuple[int, int], seed: int, moves
             assert events, option
             # A listed pick is recorded without a second check: the full check agrees.
             if option["action"] == "write":
-                assert rules.check_write(state, seat, option) == rules.listed_write(state, option)
+                write = cast(engine.WriteOption, option)
+                assert rules.check_write(state, seat, posted(write)) == rules.listed_write(state, write)
             if option["action"] == "draw":
                 assert isinstance(rules, BattleRules)
-                assert rules.check_draw(state, seat, option) == rules.listed_draw(state, seat, option)
+                draw = cast(engine.DrawOption, option)
+                assert rules.check_draw(state, seat, posted(draw)) == rules.listed_draw(state, seat, draw)
         if decision.can_confirm:
             assert engine.decide(state, seat, {"type": "confirm"})
 
@@ -202,7 +205,7 @@ def _same(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a == b
 
 
-def _is_listed(choice: Any, options: Sequence[dict[str, Any]]) -> bool:
+def _is_listed(choice: Any, options: Sequence[Mapping[str, object]]) -> bool:
     """Whether a move names a listed option (a write may leave out its number, and a System
     Error its box, the next one; fields that the option does not have are ignored, as an API
     ignores unknown fields)."""

@@ -2,7 +2,7 @@
 first and the second pass, what earns ASTRA bonuses, ASTRA's score and the solo result, with
 the ASTRA worked examples of the specs and of the common rules."""
 
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -48,7 +48,7 @@ def draw_effect(state: GameState, card: int, *, deck_pass: int = 1) -> list[Any]
 def targets(state: GameState) -> list[str]:
     decision = engine.options(state, 0)
     assert decision.kind == "effect"
-    return [option["target"] for option in decision.options]
+    return [cast(engine.AstraEffectOption, option)["target"] for option in decision.options]
 
 
 def choose(state: GameState, card: int, target: str) -> list[Any]:

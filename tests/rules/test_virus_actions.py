@@ -508,7 +508,7 @@ def test_each_seat_places_its_grey_virus_before_the_first_turn_unless_a_card_pla
     assert engine.options(state, 1).kind == "wait"
     decision = engine.options(state, 0)
     assert decision.kind == "effect" and len(decision.options) == 4 * 5
-    assert {option["quarter"] for option in decision.options} == {"q1L", "q2R", "q4L", "q5R"}
+    assert {option["quarter"] for option in options(state, 0)} == {"q1L", "q2R", "q4L", "q5R"}
     grey = {"action": "grey", "effect": "grey"}
     assert refused(state, 0, **grey, quarter="q3M", space="floor3.s6") == "quarter_not_eligible"
     assert refused(state, 0, **grey, quarter="q2R", space="floor1.s1") == "space_not_in_quarter"

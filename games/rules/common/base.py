@@ -23,13 +23,21 @@ same on every sheet lives here once, as common.md states it:
 
 from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 from games.rules.common import astra
 from games.rules.common import modifiers as modifiers_rules
 from games.rules.common.missions import MISSION_BOX, MISSION_BOXES
 from games.rules.common.modifiers import SheetSetup
-from games.rules.common.options import Option as Option
+from games.rules.common.options import (
+    Choice,
+    Option,
+    SkipOption,
+    StepOption,
+    Target,
+    WriteOption,
+    step_option,
+)
 from games.rules.core import cards, data
 from games.rules.core.cards import Combination
 from games.rules.core.errors import RuleViolation
@@ -52,8 +60,8 @@ from games.rules.core.sheet import (
 )
 from games.rules.core.state import GameState, Sheet
 
-Uses = Callable[[GameState, int, str], Iterable[Option]]
-Use = Callable[[Recorder, int, str, Option], None]
+Uses = Callable[[GameState, int, str], Iterable[StepOption]]
+Use = Callable[[Recorder, int, str, Choice], None]
 Condition = Callable[[Sheet], bool]
 L = TypeVar("L", bound=SheetLayout)
 
@@ -112,6 +120,11 @@ def standard_end_reasons(state: GameState, *, spaces: Collection[str]) -> list[d
         if all_filled(marks, spaces):  # a frozenset or the keys of the layout's spaces
             met["sheet_full"].append(seat)
     return [{"reason": reason, "seats": seats} for reason, seats in met.items() if seats]
+
+
+def number_changed(state: GameState, write: WriteOption) -> bool:
+    """Whether a write option changes its combination's number (an Astronaut action used)."""
+    return write["number"] != state.combinations[write["combination"]].number
 
 
 def error_choices(free: Sequence[str]) -> list[str | None]:
@@ -184,7 +197,7 @@ class Adventure(Generic[L]):
             uses=self.while_left("astronaut", self.astronaut_track), use=use or self.cross_astronaut
         )
 
-    def cross_astronaut(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+    def cross_astronaut(self, rec: Recorder, seat: int, step: str, choice: Choice) -> None:
         """The Astronaut step used: its next symbol crossed, and named as the step's target."""
         symbol = first_unmarked(rec.sheet(seat).marks, self.astronaut_track)
         self.resolve_step(rec, seat, step, outcome="crossed", target=symbol)
@@ -249,7 +262,7 @@ class Adventure(Generic[L]):
 
     # --- phases 2-3: pick a combination and write its number -----------------------------
 
-    def play_pick(self, rec: Recorder, seat: int, choice: Option, *, listed: bool) -> None:
+    def play_pick(self, rec: Recorder, seat: int, choice: Choice, *, listed: bool) -> None:
         """Phases 2-3: write a combination's number, or take a System Error (``listed``: the
         choice is one of the seat's options, so already known to be legal)."""
         action = choice.get("action")
@@ -291,7 +304,7 @@ class Adventure(Generic[L]):
     def write_options(self, state: GameState, seat: int) -> Sequence[Option]:
         """Every legal write of the dealt combinations."""
         marks = state.sheet_of(seat).marks
-        options: list[Option] = []
+        options: list[WriteOption] = []
         # The open spaces of each set of zones, worked out once however many actions share it.
         open_in: dict[int, list[tuple[str, int, int]]] = {}
         for index, combination in enumerate(state.combinations):
@@ -362,7 +375,7 @@ class Adventure(Generic[L]):
             "Astronaut combination changes its number.",
         )
 
-    def check_write(self, state: GameState, seat: int, choice: Option) -> Written:
+    def check_write(self, state: GameState, seat: int, choice: Choice) -> Written:
         """The data of the number_written event a pick makes, or the RuleViolation it breaks."""
         index, combination = cards.chosen_combination(state.combinations, choice)
         number = choice.get("number", combination.number)
@@ -371,7 +384,7 @@ class Adventure(Generic[L]):
         problem = self.number_problem(index, combination, number) or self.space_problem(marks, space)
         if problem is not None:
             raise problem
-        assert isinstance(space, str)
+        assert isinstance(space, str) and isinstance(number, int)
         problem = self.action_space_problem(combination.action, space) or self.placement_problem(
             marks, space, number
         )
@@ -389,10 +402,10 @@ class Adventure(Generic[L]):
 
         By default a write's effect is its space and whether an Astronaut action was used by
         changing the number: a number's value only orders its zone, it scores nothing."""
-        if option.get("action") != "write":
+        if option["action"] != "write":
             return None
-        combination = state.combinations[option["combination"]]
-        return (option["space"], option["number"] != combination.number)
+        write = cast(WriteOption, option)
+        return (write["space"], number_changed(state, write))
 
     def prospects(self, state: GameState, sheet: Sheet, marks: Marks) -> int:
         """What a player weighs that the score cannot see yet, compared only between options
@@ -404,7 +417,7 @@ class Adventure(Generic[L]):
         actions), or None."""
         return None
 
-    def listed_write(self, state: GameState, option: Option) -> Written:
+    def listed_write(self, state: GameState, option: WriteOption) -> Written:
         """The data of the number_written event of a listed write option (known legal): what
         ``check_write`` gives for it, without checking again."""
         combination = state.combinations[option["combination"]]
@@ -417,11 +430,11 @@ class Adventure(Generic[L]):
             written["modifier"] = option["number"] - combination.number
         return written
 
-    def play_write(self, rec: Recorder, seat: int, choice: Option, *, listed: bool) -> None:
+    def play_write(self, rec: Recorder, seat: int, choice: Choice, *, listed: bool) -> None:
         """Check and record a pick: a combination and where its number goes (``listed``: the
-        choice is one of the options, so already known to be legal)."""
+        choice is one of the write options, so already known to be legal)."""
         if listed:
-            written = self.listed_write(rec.state, choice)
+            written = self.listed_write(rec.state, cast(WriteOption, choice))
         else:
             written = self.check_write(rec.state, seat, choice)
         rec.number_written(seat, written)
@@ -462,7 +475,7 @@ class Adventure(Generic[L]):
             f"{free[0] if free else None}.",
         )
 
-    def play_system_error(self, rec: Recorder, seat: int, choice: Option, *, listed: bool) -> None:
+    def play_system_error(self, rec: Recorder, seat: int, choice: Choice, *, listed: bool) -> None:
         """Check and record a System Error taken because no number can be written
         (``listed``: the choice is one of the options, so already known to be legal)."""
         sheet = rec.sheet(seat)
@@ -475,8 +488,9 @@ class Adventure(Generic[L]):
         box = choice.get("box", free[0] if free else None)
         if box not in error_choices(free):
             raise self.error_box_refusal(sheet, box)
+        assert box is None or isinstance(box, str)  # one of the choices
         rec.system_error(seat, box=box, cause="no_writable_number")
-        if box is not None:
+        if isinstance(box, str):
             self.after_system_error(rec, seat, box)
 
     def after_system_error(self, rec: Recorder, seat: int, box: str) -> None:
@@ -499,28 +513,22 @@ class Adventure(Generic[L]):
     # --- phase 4 and reactions: steps waiting for a choice ---------------------------------
 
     @staticmethod
-    def each_unmarked(action: str, key: str, elements: Sequence[str]) -> Uses:
+    def each_unmarked(action: str, key: Target, elements: Sequence[str]) -> Uses:
         """Uses of a step: one for each of ``elements`` not marked yet, named under ``key``."""
 
-        def uses(state: GameState, seat: int, step: str) -> Iterable[Option]:
+        def uses(state: GameState, seat: int, step: str) -> Iterable[StepOption]:
             marks = state.sheet_of(seat).marks
-            return (
-                {"action": action, "effect": step, key: element}
-                for element in elements
-                if element not in marks
-            )
+            return (step_option(action, step, key, element) for element in elements if element not in marks)
 
         return uses
 
     @staticmethod
-    def each_of(action: str, key: str, candidates: Callable[[Marks], Iterable[str]]) -> Uses:
+    def each_of(action: str, key: Target, candidates: Callable[[Marks], Iterable[str]]) -> Uses:
         """Uses of a step: one for each element ``candidates`` finds on the sheet now."""
 
-        def uses(state: GameState, seat: int, step: str) -> Iterable[Option]:
-            return (
-                {"action": action, "effect": step, key: element}
-                for element in candidates(state.sheet_of(seat).marks)
-            )
+        def uses(state: GameState, seat: int, step: str) -> Iterable[StepOption]:
+            found = candidates(state.sheet_of(seat).marks)
+            return (step_option(action, step, key, element) for element in found)
 
         return uses
 
@@ -528,7 +536,7 @@ class Adventure(Generic[L]):
     def while_left(action: str, track: Sequence[str]) -> Uses:
         """Uses of a step: one while a symbol of ``track`` is left to cross, none past it."""
 
-        def uses(state: GameState, seat: int, step: str) -> Iterable[Option]:
+        def uses(state: GameState, seat: int, step: str) -> Iterable[StepOption]:
             if first_unmarked(state.sheet_of(seat).marks, track) is None:
                 return ()
             return ({"action": action, "effect": step},)
@@ -536,7 +544,7 @@ class Adventure(Generic[L]):
         return uses
 
     def write_x(
-        self, rec: Recorder, seat: int, step: str, choice: Option, *, outcome: str = "x_written"
+        self, rec: Recorder, seat: int, step: str, choice: Choice, *, outcome: str = "x_written"
     ) -> str:
         """Resolve ``step`` by an X in the empty space the choice names (Planning, a building
         effect...), with the reactions of the filled space; returns the space."""
@@ -561,7 +569,7 @@ class Adventure(Generic[L]):
     def skip_refusal(self, step: str) -> RuleViolation:
         return RuleViolation("effect_not_optional", f"{step} must be used while it can be.")
 
-    def uses_of(self, state: GameState, seat: int, step: str) -> list[Option]:
+    def uses_of(self, state: GameState, seat: int, step: str) -> list[StepOption]:
         """Every way to use ``step`` now (empty: it can change nothing)."""
         return list(self.steps[self.step_action(step)].uses(state, seat, step))
 
@@ -576,14 +584,15 @@ class Adventure(Generic[L]):
         if not pending:
             return []
         frame = pending[-1][:1] if self.frame_steps_alike else pending[-1]
-        options = []
+        options: list[Option] = []
         for step in frame:
             options.extend(self.uses_of(state, seat, step))
             if self.step_optional(step):
-                options.append({"action": "skip", "effect": step})
+                skip: SkipOption = {"action": "skip", "effect": step}
+                options.append(skip)
         return options
 
-    def play_effect(self, rec: Recorder, seat: int, choice: Option) -> None:
+    def play_effect(self, rec: Recorder, seat: int, choice: Choice) -> None:
         """Check and record the use (or skip) of a waiting step."""
         step = choice.get("effect")
         pending = rec.seat(seat).pending

@@ -7,15 +7,184 @@ function making one option from one value, and the values) and behaves as the li
 option, in order: its length, an option by position, iteration, membership and equality with a
 list are those of that list. An option read by position is made once and kept, so the option a
 player picked is found again at once (``choice in options``) by identity.
+
+An option is a plain dict of one of the shapes below (``Option`` is their union), built as a
+dict display where its shape is known, so the type checker checks every one made at no cost
+when it runs. A move sends one back; until it is found among the options listed it is only a
+``Choice``: fields of the same names whose values the rules check in full.
 """
 
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate
-from typing import Any, overload
+from typing import Any, Literal, NotRequired, TypedDict, cast, overload
 
-Option = dict[str, Any]
+# The key under which a step's use names its target, by what the step acts on.
+Target = Literal[
+    "airlock", "arrow", "asteroid", "box", "column", "element", "greenhouse", "moon", "plant",
+    "quarter", "reactor", "robot", "section", "space", "symbol", "tank", "track", "tunnel",
+    "walkway", "wall",
+]
+
+
+class WriteOption(TypedDict):
+    """A combination's number written in a space: changed by the Astronaut's ``modifier``, or
+    its action turned into ``wild_action`` by a circled ``wild``; in solo naming its two cards."""
+
+    action: Literal["write"]
+    combination: int
+    space: str
+    number: int
+    modifier: NotRequired[int]
+    wild: NotRequired[str]
+    wild_action: NotRequired[str]
+    number_card: NotRequired[int]
+    action_card: NotRequired[int]
+
+
+class DrawOption(TypedDict):
+    """Adventure 8: a combination's insignia drawn on a planet's next space, as ``number``."""
+
+    action: Literal["draw"]
+    combination: int
+    planet: str
+    space: str
+    number: int
+    number_card: NotRequired[int]
+    action_card: NotRequired[int]
+
+
+class SystemErrorOption(TypedDict):
+    """A System Error taken, marking ``box`` (None: no box is left)."""
+
+    action: Literal["system_error"]
+    box: str | None
+
+
+class StepOption(TypedDict):
+    """A use of the waiting step ``effect`` with its ``action``, naming its target (if it has a
+    choice of one) under one of the ``Target`` keys; Adventure 6's grey virus names two."""
+
+    action: str
+    effect: str
+    airlock: NotRequired[str]
+    arrow: NotRequired[str]
+    asteroid: NotRequired[str]
+    box: NotRequired[str]
+    column: NotRequired[str]
+    element: NotRequired[str]
+    greenhouse: NotRequired[str]
+    moon: NotRequired[str]
+    plant: NotRequired[str]
+    quarter: NotRequired[str]
+    reactor: NotRequired[str]
+    robot: NotRequired[str]
+    multiplier: NotRequired[str]
+    section: NotRequired[str]
+    space: NotRequired[str]
+    symbol: NotRequired[str]
+    tank: NotRequired[str]
+    track: NotRequired[str]
+    tunnel: NotRequired[str]
+    walkway: NotRequired[str]
+    wall: NotRequired[str]
+
+
+class SkipOption(TypedDict):
+    """The optional step ``effect`` left unused."""
+
+    action: Literal["skip"]
+    effect: str
+
+
+class ClaimOption(TypedDict):
+    """Phase 6: mission ``letter`` claimed."""
+
+    action: Literal["claim_mission"]
+    letter: str
+
+
+class GiveOption(TypedDict):
+    """Solo: the card left over given to ASTRA, or removed from the game with a circled bonus."""
+
+    action: Literal["give", "remove"]
+    card: int
+
+
+class AstraEffectOption(TypedDict):
+    """Solo: what ASTRA's Effect card ``card`` applies to."""
+
+    action: Literal["astra_effect"]
+    card: int
+    target: str
+
+
+class AstraPlaceOption(TypedDict):
+    """Solo, Adventure 8: the planet ASTRA's card of the round goes to."""
+
+    action: Literal["astra_place"]
+    card: int
+    planet: str
+
+
+Option = (
+    WriteOption | DrawOption | SystemErrorOption | StepOption | SkipOption | ClaimOption | GiveOption
+    | AstraEffectOption | AstraPlaceOption
+)
+
+
+class Choice(TypedDict, total=False):
+    """A choice as a client sends it back: one of the options listed, or fields of the same
+    names, whatever their values, that the rules check in full."""
+
+    action: object
+    effect: object
+    combination: object
+    space: object
+    number: object
+    modifier: object
+    wild: object
+    wild_action: object
+    number_card: object
+    action_card: object
+    planet: object
+    sheet: object
+    box: object
+    letter: object
+    card: object
+    target: object
+    airlock: object
+    arrow: object
+    asteroid: object
+    column: object
+    element: object
+    greenhouse: object
+    moon: object
+    plant: object
+    quarter: object
+    reactor: object
+    robot: object
+    multiplier: object
+    section: object
+    symbol: object
+    tank: object
+    track: object
+    tunnel: object
+    walkway: object
+    wall: object
+
+
+def posted(choice: object) -> Choice:
+    """A move's choice read as a ``Choice`` (an empty one when it is not an object)."""
+    return cast(Choice, choice) if isinstance(choice, dict) else {}
+
+
+def step_option(action: str, effect: str, key: Target, target: str) -> StepOption:
+    """A use of step ``effect`` naming ``target`` under ``key``."""
+    return cast(StepOption, {"action": action, "effect": effect, key: target})
+
+
 Make = Callable[[Any], Option]
 # One option per value: ``make(value)``.
 Group = tuple[Make, Sequence[Any]]

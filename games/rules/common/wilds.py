@@ -5,7 +5,8 @@ chosen with the pick (``wild`` and ``wild_action`` in it) and crossed once used.
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
-from games.rules.common.base import ASTRONAUT, ASTRONAUT_SHIFTS, Adventure, Option
+from games.rules.common.base import ASTRONAUT, ASTRONAUT_SHIFTS, Adventure
+from games.rules.common.options import Choice, Option, WriteOption
 from games.rules.core.cards import ACTIONS, Combination
 from games.rules.core.errors import RuleViolation
 from games.rules.core.events import Recorder, Written
@@ -55,26 +56,27 @@ class WildActions(Adventure[W]):
 
     def wild_writes(
         self, state: GameState, candidates: list[tuple[str, int, int]], wild: str
-    ) -> list[Option]:
+    ) -> list[WriteOption]:
         """Every write of a dealt combination whose action ``wild`` turns into another, in the
         ``candidates`` (empty spaces with the open range of the numbers they take)."""
         raise NotImplementedError
 
     def wild_and_action(
-        self, marks: Marks, combination: Combination, choice: Option
+        self, marks: Marks, combination: Combination, choice: Choice
     ) -> tuple[str | None, str]:
         """The wild a pick spends (None: none) and the action it plays: the card's own, or the
         ``wild_action`` a wild turns it into (refused when no such wild can be used)."""
-        wild = choice.get("wild")
-        if wild is None and choice.get("wild_action") is None:
+        wild, action = choice.get("wild"), choice.get("wild_action")
+        if wild is None and action is None:
             return None, combination.action
-        problem = self.wild_problem(marks, wild, choice.get("wild_action"))
+        problem = self.wild_problem(marks, wild, action)
         if problem is not None:
             raise problem
-        return wild or self.available_wilds(marks)[0], choice["wild_action"]
+        assert isinstance(action, str) and (wild is None or isinstance(wild, str))
+        return wild or self.available_wilds(marks)[0], action
 
     def modified_number(
-        self, index: int, combination: Combination, action: str, choice: Option
+        self, index: int, combination: Combination, action: str, choice: Choice
     ) -> tuple[int | None, int]:
         """The Astronaut modifier a pick of combination ``index`` playing ``action`` carries
         (None: none) and the number it writes; refused when the modifier does not fit or the pick
@@ -83,6 +85,7 @@ class WildActions(Adventure[W]):
         problem = self.modifier_problem(combination.number, action, modifier)
         if problem is not None:
             raise problem
+        assert modifier is None or isinstance(modifier, int)
         number = combination.number + (modifier or 0)
         if choice.get("number", number) != number:
             raise RuleViolation(
@@ -134,7 +137,7 @@ class WildActions(Adventure[W]):
             rec.mark(seat, element=wild, mark=CIRCLE)
         return symbol
 
-    def listed_write(self, state: GameState, option: Option) -> Written:
+    def listed_write(self, state: GameState, option: WriteOption) -> Written:
         written: Written = {
             "combination": option["combination"],
             "space": option["space"],

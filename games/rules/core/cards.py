@@ -6,7 +6,7 @@ rebuilds exactly the same stacks without the order ever being stored.
 """
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import permutations
 from typing import NamedTuple
@@ -117,7 +117,7 @@ def flip(stacks: list[Stack], *, seed: int, turn: int) -> tuple[list[Combination
 
 
 def chosen_combination(
-    combinations: list[Combination], choice: dict[str, object]
+    combinations: list[Combination], choice: Mapping[str, object]
 ) -> tuple[int, Combination]:
     """The combination a pick names by its index (in solo, or by its two cards), or a
     RuleViolation."""
@@ -131,7 +131,7 @@ def chosen_combination(
     return index, combinations[index]
 
 
-def _pair_index(combinations: list[Combination], choice: dict[str, object], named: object) -> int:
+def _pair_index(combinations: list[Combination], choice: Mapping[str, object], named: object) -> int:
     """The index of the solo pair a pick names by its cards (and by its index, if it names one
     too: both must agree)."""
     number_card, action_card = choice.get("number_card"), choice.get("action_card")

@@ -3,11 +3,12 @@ load tests. They know no rule of their own; whatever they play, the engine allow
 
 import random
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from games.rules.adventures import rules_for
 from games.rules.common.base import Adventure
 from games.rules.common.missions import gives_first_value
+from games.rules.common.options import ClaimOption, DrawOption, Option, WriteOption
 from games.rules.core.events import Event, evolve
 from games.rules.core.sheet import MAX_NUMBER, MIN_NUMBER, Marks
 from games.rules.core.state import GameState
@@ -37,7 +38,7 @@ def random_bot(rng: random.Random) -> Bot:
     return play
 
 
-def _move(option: dict[str, Any]) -> Command:
+def _move(option: Option) -> Command:
     return {"type": "move", "choice": option}
 
 
@@ -57,11 +58,11 @@ def greedy_bot(rng: random.Random) -> Bot:
             return CONFIRM
         rules = rules_for(state.adventure)
         if decision.kind == "mission":
-            claim = decision.options[0]
+            claim = cast(ClaimOption, decision.options[0])
             return _move(claim) if _claim_helps(rules, state, seat, claim["letter"]) else CONFIRM
         marks = state.sheet_of(seat).marks
         zones = _zones_by_space(rules.numbering_zones(marks))
-        best: list[dict[str, Any]] = []
+        best: list[Option] = []
         best_value: tuple[int, int, float, int] | None = None
         totals: dict[Any, tuple[int, int]] = {}
         ideals: dict[str, list[float]] = {}
@@ -83,7 +84,7 @@ def greedy_bot(rng: random.Random) -> Bot:
             value = (
                 *known,
                 -_misfit(option, marks, zones, ideals),
-                0 if option.get("action") == "skip" else 1,
+                0 if option["action"] == "skip" else 1,
             )
             if best_value is None or value > best_value:
                 best, best_value = [option], value
@@ -121,7 +122,7 @@ def _zones_by_space(zones: list[tuple[str, ...]]) -> dict[str, list[tuple[str, .
 
 
 def _misfit(
-    option: dict[str, Any],
+    option: Option,
     marks: Marks,
     zones: dict[str, list[tuple[str, ...]]],
     ideals: dict[str, list[float]],
@@ -129,9 +130,10 @@ def _misfit(
     """How far a written number lies from where the numbers around it say it belongs: the
     value interpolated between its nearest numbered neighbours (or the ends of the range), in
     each zone of its space (``ideals``: those values by space, worked out once a decision)."""
-    space, number = option.get("space"), option.get("number")
-    if not isinstance(space, str) or not isinstance(number, int):
+    if option["action"] not in ("write", "draw"):
         return 0.0
+    pick = cast("WriteOption | DrawOption", option)
+    space, number = pick["space"], pick["number"]
     if space not in ideals:
         ideals[space] = [_ideal(marks, zone, space) for zone in zones.get(space, [])]
     return sum(abs(number - ideal) for ideal in ideals[space])

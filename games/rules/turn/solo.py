@@ -37,12 +37,22 @@ Readings taken (common.md §14, and where the rules are silent):
   the seed and the discard pile (``cards.second_pass_deck``); neither is ever shown.
 """
 
-from typing import Any
+from typing import Any, Final, cast
 
 from games.rules.adventures import rules_for
 from games.rules.common import astra
-from games.rules.common.base import Adventure, Option
-from games.rules.common.options import Decision
+from games.rules.common.base import Adventure
+from games.rules.common.options import (
+    AstraEffectOption,
+    AstraPlaceOption,
+    Choice,
+    Decision,
+    DrawOption,
+    GiveOption,
+    Option,
+    WriteOption,
+    posted,
+)
 from games.rules.core.cards import ACTIONS, CARDS, EFFECT_CARDS, HAND_SIZE, hand_combinations
 from games.rules.core.errors import OutOfTurn, RuleViolation
 from games.rules.core.events import AstraResult, AstraSetup, Event, Recorder, Result
@@ -50,10 +60,10 @@ from games.rules.core.state import ACTIONS_PHASE, AstraState, GameState
 
 # The player's seat: a solo game has one.
 PLAYER = 0
-GIVE = "give"
-ASTRA_PLACE = "astra_place"
-REMOVE = "remove"
-ASTRA_EFFECT = "astra_effect"
+GIVE: Final = "give"
+ASTRA_PLACE: Final = "astra_place"
+REMOVE: Final = "remove"
+ASTRA_EFFECT: Final = "astra_effect"
 ASTRA = "astra"
 
 
@@ -227,7 +237,7 @@ def options(state: GameState, seat: int) -> Decision | None:
         # a choice for ASTRA's part, on the sheet it plays (adventure 8: the coming turn's)
         sheet = rules_for(state.adventure).astra_sheet(state).id
         if solo.effect is not None:
-            return Decision("effect", _effect_options(state), sheet=sheet)
+            return Decision("effect", _effect_options(state, solo.effect), sheet=sheet)
         return Decision("effect", _placement_options(state, placements), sheet=sheet)
     if _left_to_player(state):
         return Decision("effect", rules_for(state.adventure).effect_options(state, seat))
@@ -247,18 +257,20 @@ def options(state: GameState, seat: int) -> Decision | None:
 
 def _with_cards(state: GameState, option: Option) -> Option:
     """A write option (adventure 8: a draw) naming the two cards of its pair."""
-    if option.get("action") not in ("write", "draw"):
+    if option["action"] not in ("write", "draw"):
         return option
-    pair = state.combinations[option["combination"]]
-    return {**option, "number_card": pair.number_card, "action_card": pair.action_card}
+    pick = cast("WriteOption | DrawOption", option).copy()
+    pair = state.combinations[pick["combination"]]
+    assert pair.number_card is not None and pair.action_card is not None
+    pick["number_card"], pick["action_card"] = pair.number_card, pair.action_card
+    return pick
 
 
-def _effect_options(state: GameState) -> list[Option]:
-    card = _astra(state).effect
+def _effect_options(state: GameState, card: int) -> list[AstraEffectOption]:
     return [{"action": ASTRA_EFFECT, "card": card, "target": target} for target in effect_targets(state)]
 
 
-def _placement_options(state: GameState, planets: list[str]) -> list[Option]:
+def _placement_options(state: GameState, planets: list[str]) -> list[AstraPlaceOption]:
     card = _astra(state).hand[0]
     return [{"action": ASTRA_PLACE, "card": card, "planet": planet} for planet in planets]
 
@@ -279,9 +291,9 @@ def bonuses_left(solo: AstraState) -> int:
     return solo.bonuses_circled - solo.bonuses_used
 
 
-def _give_options(state: GameState, seat: int) -> list[Option]:
+def _give_options(state: GameState, seat: int) -> list[GiveOption]:
     cards = left_over(state, seat)
-    options: list[Option] = [{"action": GIVE, "card": card} for card in cards]
+    options: list[GiveOption] = [{"action": GIVE, "card": card} for card in cards]
     if bonuses_left(_astra(state)) > 0:
         options += [{"action": REMOVE, "card": card} for card in cards]
     return options
@@ -301,7 +313,7 @@ def advance(
                 "astra_effect_pending", "Choose what the ASTRA effect card applies to first."
             )
         rec = Recorder(state, in_place=in_place)
-        _choose_target(rec, command.get("choice"))
+        _choose_target(rec, posted(command.get("choice")))
         return rec.events, rec.state
     placements = placements_waiting(state)
     if len(placements) > 1:
@@ -310,7 +322,7 @@ def advance(
                 "astra_placement_pending", "Choose the planet ASTRA's card goes to first."
             )
         rec = Recorder(state, in_place=in_place)
-        _choose_placement(rec, command.get("choice"), placements)
+        _choose_placement(rec, posted(command.get("choice")), placements)
         return rec.events, rec.state
     if _left_to_player(state):
         if kind != "move":
@@ -340,7 +352,7 @@ def advance(
             "confirming.",
         )
     rec = Recorder(state, in_place=in_place)
-    _give(rec, seat, command.get("choice"))
+    _give(rec, seat, posted(command.get("choice")))
     return rec.events, rec.state
 
 
@@ -351,16 +363,16 @@ def _left_to_player(state: GameState) -> bool:
     return player.confirmed and bool(player.pending)
 
 
-def _move_choice(command: dict[str, Any]) -> Option:
+def _move_choice(command: dict[str, Any]) -> Choice:
     choice = command.get("choice")
     if not isinstance(choice, dict):
         raise RuleViolation("invalid_choice", "A move sends one of the listed options: an object.")
-    return choice
+    return cast(Choice, choice)
 
 
-def _choose_target(rec: Recorder, choice: Any) -> None:
+def _choose_target(rec: Recorder, choice: Choice) -> None:
     state = rec.state
-    if not isinstance(choice, dict) or choice.get("action") != ASTRA_EFFECT:
+    if choice.get("action") != ASTRA_EFFECT:
         raise RuleViolation(
             "illegal_choice",
             "An ASTRA effect card waits: choose its target ({'action': 'astra_effect', ...}).",
@@ -369,7 +381,7 @@ def _choose_target(rec: Recorder, choice: Any) -> None:
     if choice.get("card", card) != card:
         raise RuleViolation("not_this_effect_card", f"The effect card being resolved is {card}.")
     targets = effect_targets(state)
-    if target not in targets:
+    if not isinstance(target, str) or target not in targets:
         raise RuleViolation(
             "astra_target_not_available",
             f"{target!r} is not something this ASTRA effect can apply to: choose one of {targets}.",
@@ -377,8 +389,8 @@ def _choose_target(rec: Recorder, choice: Any) -> None:
     _resolve_effect(rec, rules_for(state.adventure), target)
 
 
-def _choose_placement(rec: Recorder, choice: Any, planets: list[str]) -> None:
-    if not isinstance(choice, dict) or choice.get("action") != ASTRA_PLACE:
+def _choose_placement(rec: Recorder, choice: Choice, planets: list[str]) -> None:
+    if choice.get("action") != ASTRA_PLACE:
         raise RuleViolation(
             "illegal_choice",
             "ASTRA's card waits: choose the planet it goes to ({'action': 'astra_place', ...}).",
@@ -387,7 +399,7 @@ def _choose_placement(rec: Recorder, choice: Any, planets: list[str]) -> None:
     if choice.get("card", card) != card:
         raise RuleViolation("not_this_astra_card", f"ASTRA's card of the round is {card}.")
     planet = choice.get("planet")
-    if planet not in planets:
+    if not isinstance(planet, str) or planet not in planets:
         raise RuleViolation(
             "astra_planet_not_available",
             f"{planet!r} is not a planet ASTRA's card can go to: choose one of {planets}.",
@@ -395,16 +407,15 @@ def _choose_placement(rec: Recorder, choice: Any, planets: list[str]) -> None:
     _place(rec, rules_for(rec.state.adventure), planet)
 
 
-def _give(rec: Recorder, seat: int, choice: Any) -> None:
+def _give(rec: Recorder, seat: int, choice: Choice) -> None:
     state = rec.state
-    action = choice.get("action") if isinstance(choice, dict) else None
+    action = choice.get("action")
     if action not in (GIVE, REMOVE):
         raise RuleViolation(
             "illegal_choice",
             "Leave the card over: give it to ASTRA ('give') or remove it with a circled ASTRA "
             "bonus ('remove').",
         )
-    assert isinstance(choice, dict)
     cards = left_over(state, seat)
     card = choice.get("card", cards[0] if len(cards) == 1 else None)
     if card not in cards:
@@ -415,6 +426,7 @@ def _give(rec: Recorder, seat: int, choice: Any) -> None:
         raise RuleViolation(
             "no_astra_bonus", "You have no circled ASTRA bonus left to remove a card with."
         )
+    assert isinstance(card, int)  # checked above
     rec.card_given(seat, card=card, removed=action == REMOVE)
 
 

@@ -16,13 +16,13 @@ player's commands, and ASTRA's part of the turn (its card, the end check, the ne
 replaces the end of the turn.
 """
 
-from typing import Any
+from typing import Any, cast
 
 from games.rules.adventures import rules_for
 from games.rules.common import astra
 from games.rules.common import missions as phase_6
-from games.rules.common.base import Adventure, Option
-from games.rules.common.options import Decision
+from games.rules.common.base import Adventure
+from games.rules.common.options import Choice, ClaimOption, Decision, posted
 from games.rules.core import cards, events
 from games.rules.core.errors import OutOfTurn, RuleViolation
 from games.rules.core.events import RESULT, Event, Recorder
@@ -135,7 +135,7 @@ def _options(state: GameState, seat: int) -> Decision:
     return Decision("confirm", can_undo=True, can_confirm=True, sheet=sheet)
 
 
-def _claim_options(state: GameState, seat: int) -> list[Option]:
+def _claim_options(state: GameState, seat: int) -> list[ClaimOption]:
     player = state.seats[seat]
     return [
         {"action": "claim_mission", "letter": letter}
@@ -179,7 +179,7 @@ def advance(
         raise RuleViolation("invalid_command", "A command's type is move, undo or confirm.")
     rec = Recorder(state, in_place=in_place)
     if state.phase == MISSIONS_PHASE:
-        _decide_missions(rec, seat, kind, command.get("choice"))
+        _decide_missions(rec, seat, kind, posted(command.get("choice")))
         return _played(rec, seat)
     rules = rules_for(state.adventure)
     if state.phase in AWAITING_PHASES:
@@ -217,7 +217,7 @@ def _played(rec: Recorder, seat: int) -> tuple[list[Event], GameState]:
     return rec.events, rec.state
 
 
-def _choice(command: dict[str, Any]) -> Option:
+def _choice(command: dict[str, Any]) -> Choice:
     choice = command.get("choice")
     if not isinstance(choice, dict) or not all(type(v) in OPTION_VALUE_TYPES for v in choice.values()):
         raise RuleViolation(
@@ -225,10 +225,10 @@ def _choice(command: dict[str, Any]) -> Option:
             "A move sends one of the listed options: an object whose fields are words or "
             "whole numbers.",
         )
-    return choice
+    return cast(Choice, choice)
 
 
-def _listed(state: GameState, seat: int, choice: Option) -> bool:
+def _listed(state: GameState, seat: int, choice: Choice) -> bool:
     """Whether ``choice`` is exactly one of the options listed for the seat (a move with other
     fields, or fields left out, goes through the full check instead)."""
     return choice in options(state, seat).options  # identity first: a bot's pick at once
@@ -267,7 +267,7 @@ def _await_choices(rec: Recorder, phase: str) -> bool:
     return True
 
 
-def _decide_missions(rec: Recorder, seat: int, kind: str, choice: Any) -> None:
+def _decide_missions(rec: Recorder, seat: int, kind: str, choice: Choice) -> None:
     """Phase 6: claim one of the missions offered, or confirm to claim no more."""
     state = rec.state
     if kind == "undo":
@@ -275,9 +275,9 @@ def _decide_missions(rec: Recorder, seat: int, kind: str, choice: Any) -> None:
             "nothing_to_undo", "Your turn is locked in; phase 6 asks only which missions you claim."
         )
     if kind == "move":
-        letter = choice.get("letter") if isinstance(choice, dict) else None
+        letter = choice.get("letter")
         player = state.seats[seat]
-        if not isinstance(choice, dict) or choice.get("action") != "claim_mission":
+        if choice.get("action") != "claim_mission":
             raise RuleViolation(
                 "illegal_choice",
                 "In phase 6 a move claims a mission: {'action': 'claim_mission', 'letter': ...}.",
@@ -288,6 +288,7 @@ def _decide_missions(rec: Recorder, seat: int, kind: str, choice: Any) -> None:
                 f"{letter!r} is not a mission you can claim now: you may claim "
                 f"{[option['letter'] for option in _claim_options(state, seat)]}.",
             )
+        assert isinstance(letter, str)  # checked above
         rec.mission_claimed(seat, sheet=state.home_sheet(seat).id, letter=letter)
         return
     rec.confirmed(seat)

@@ -53,14 +53,15 @@ Readings taken where the sources disagree (§10), and choices of this module:
 """
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from functools import cache
-from typing import Any
+from typing import Any, Final, cast
 
 from games.rules.adventures.battle.layout import SIDES, TYPES, Layout, Planet
 from games.rules.adventures.battle.solo import BattleSolo, is_solo
 from games.rules.common import modifiers as modifiers_rules
-from games.rules.common.base import ASTRONAUT, Option, Step, error_choices
+from games.rules.common.base import ASTRONAUT, Step, error_choices
+from games.rules.common.options import Choice, DrawOption, Option, StepOption
 from games.rules.core import cards
 from games.rules.core.cards import ACTIONS, Combination
 from games.rules.core.errors import RuleViolation
@@ -68,7 +69,7 @@ from games.rules.core.events import Drawn, Recorder, SeatSetup, SheetSetup
 from games.rules.core.sheet import CIRCLE, CROSS, MAX_NUMBER, MIN_NUMBER, Marks, all_filled
 from games.rules.core.state import GameState, Sheet
 
-DRAW = "draw"
+DRAW: Final = "draw"
 SHARED = "SN"  # the flag of a planet whose control is shared
 # The steps, by the action that uses them (``step_action``).
 ROBOT, ENERGY, PLANT, WATER, PLANNING = "robot", "energy", "plant", "water", "planning"
@@ -234,7 +235,7 @@ class BattleRules(BattleSolo):
                     row[planet.id] = (number, max(0, steps - astronaut))
         return table
 
-    def draw_options(self, state: GameState, seat: int) -> list[Option]:
+    def draw_options(self, state: GameState, seat: int) -> list[DrawOption]:
         """Every combination and planet the seat can draw its insignia on now."""
         sheet = state.sheet_of(seat)
         marks = sheet.marks
@@ -244,7 +245,7 @@ class BattleRules(BattleSolo):
             for planet in self.layout.planets.values()
             if (space := planet.next_space(marks)) is not None
         ]
-        options: list[Option] = []
+        options: list[DrawOption] = []
         for index, combination in enumerate(state.combinations):
             reach = self.reaches[combination.number, combination.action == ASTRONAUT]
             for planet, space in room:
@@ -256,7 +257,7 @@ class BattleRules(BattleSolo):
                     )  # fmt: skip
         return options
 
-    def choice_options(self, state: GameState, seat: int) -> list[Option]:
+    def choice_options(self, state: GameState, seat: int) -> Sequence[Option]:
         """Every legal draw, or the next System Error box of the seat's side when none."""
         draws = self.draw_options(state, seat)
         if draws:
@@ -267,7 +268,7 @@ class BattleRules(BattleSolo):
             for box in error_choices(self.side_errors_to_mark(sheet, side_of(sheet, seat)))
         ]
 
-    def play_pick(self, rec: Recorder, seat: int, choice: Option, *, listed: bool) -> None:
+    def play_pick(self, rec: Recorder, seat: int, choice: Choice, *, listed: bool) -> None:
         """A draw or a System Error, on the sheet the seat plays this turn (a pick may name it:
         ``sheet``)."""
         played = rec.state.seats[seat].sheet
@@ -290,7 +291,7 @@ class BattleRules(BattleSolo):
                 "System Error when no insignia can be drawn.",
             )
 
-    def check_draw(self, state: GameState, seat: int, choice: Option) -> Drawn:
+    def check_draw(self, state: GameState, seat: int, choice: Choice) -> Drawn:
         """The data of the insignia_drawn event a pick makes, or the RuleViolation it breaks."""
         index, combination = cards.chosen_combination(state.combinations, choice)
         sheet = state.sheet_of(seat)
@@ -334,7 +335,7 @@ class BattleRules(BattleSolo):
             )
         return self._drawn(index, combination, side, planet.id, space, number)
 
-    def listed_draw(self, state: GameState, seat: int, option: Option) -> Drawn:
+    def listed_draw(self, state: GameState, seat: int, option: DrawOption) -> Drawn:
         """The data of the insignia_drawn event of a listed draw (known legal)."""
         index = option["combination"]
         side = side_of(state.sheet_of(seat), seat)
@@ -353,11 +354,14 @@ class BattleRules(BattleSolo):
             drawn["modifier"] = number - combination.number
         return drawn
 
-    def play_draw(self, rec: Recorder, seat: int, choice: Option, *, listed: bool) -> None:
+    def play_draw(self, rec: Recorder, seat: int, choice: Choice, *, listed: bool) -> None:
         """Spend the stored symbols the planet needs, draw the insignia, resolve the planet's
         control if it is now complete, then leave the action and the space's bonus to use."""
         state = rec.state
-        drawn = self.listed_draw(state, seat, choice) if listed else self.check_draw(state, seat, choice)
+        if listed:
+            drawn = self.listed_draw(state, seat, cast(DrawOption, choice))
+        else:
+            drawn = self.check_draw(state, seat, choice)
         side = drawn["side"]
         combination = state.combinations[drawn["combination"]]
         planet = self.layout.planets[drawn["planet"]]
@@ -414,7 +418,7 @@ class BattleRules(BattleSolo):
         usable = self.usable_error_boxes(sheet.error_boxes)[side]
         return [box for box in usable if box not in sheet.marks][:1]
 
-    def play_system_error(self, rec: Recorder, seat: int, choice: Option, *, listed: bool) -> None:
+    def play_system_error(self, rec: Recorder, seat: int, choice: Choice, *, listed: bool) -> None:
         sheet = rec.sheet(seat)
         if not listed and self.draw_options(rec.state, seat):
             raise RuleViolation(
@@ -430,6 +434,7 @@ class BattleRules(BattleSolo):
                 f"System Error boxes of your side are crossed in order: the next one is "
                 f"{free[0] if free else None}.",
             )
+        assert box is None or isinstance(box, str)  # checked above
         rec.system_error(seat, box=box, cause="no_writable_number")
 
     # --- phase 4: the actions and the bonuses ------------------------------------------------
@@ -461,13 +466,13 @@ class BattleRules(BattleSolo):
     def _side(state: GameState, seat: int) -> str:
         return side_of(state.sheet_of(seat), seat)
 
-    def _asteroid_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
+    def _asteroid_uses(self, state: GameState, seat: int, step: str) -> Iterable[StepOption]:
         asteroid = self.layout.next_asteroid(state.sheet_of(seat).marks, self._side(state, seat))
         if asteroid is None:
             return []
         return [{"action": self.step_action(step), "effect": step, "asteroid": asteroid}]
 
-    def _claim_asteroid(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+    def _claim_asteroid(self, rec: Recorder, seat: int, step: str, choice: Choice) -> None:
         """Robot: the first free asteroid from the seat's end, and its bonuses applied at once."""
         side = self._side(rec.state, seat)
         next_one = self.layout.next_asteroid(rec.sheet(seat).marks, side)
@@ -500,7 +505,7 @@ class BattleRules(BattleSolo):
             rec.mark(seat, element=box, mark=CROSS)
         return box
 
-    def _column_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
+    def _column_uses(self, state: GameState, seat: int, step: str) -> Iterable[StepOption]:
         marks, side = state.sheet_of(seat).marks, self._side(state, seat)
         return [
             {"action": self.step_action(step), "effect": step, "column": kind}
@@ -508,7 +513,7 @@ class BattleRules(BattleSolo):
             if not all_filled(marks, self.layout.track(side, kind).boxes)
         ]
 
-    def _improve(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+    def _improve(self, rec: Recorder, seat: int, step: str, choice: Choice) -> None:
         """Energy: the next box of a planet-type column of the seat's choice."""
         side = self._side(rec.state, seat)
         column = choice.get("column")
@@ -527,7 +532,7 @@ class BattleRules(BattleSolo):
         """The planet where the seat drew its insignia this turn."""
         return self.layout.planets[state.seats[seat].turn_choice["planet"]]
 
-    def _symbol_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
+    def _symbol_uses(self, state: GameState, seat: int, step: str) -> Iterable[StepOption]:
         kind = self.step_action(step)
         planet = self._drawn_planet(state, seat)
         symbols = planet.plants if kind == PLANT else planet.waters
@@ -535,7 +540,7 @@ class BattleRules(BattleSolo):
         symbol = next((s for s in symbols if s not in marks), None)
         return [] if symbol is None else [{"action": kind, "effect": step, "symbol": symbol}]
 
-    def _cross_symbol(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+    def _cross_symbol(self, rec: Recorder, seat: int, step: str, choice: Choice) -> None:
         """Plant or Water: a symbol of the planet drawn on, then the next box of the track
         (only the symbol when the track is full)."""
         kind = self.step_action(step)
@@ -552,17 +557,18 @@ class BattleRules(BattleSolo):
         if symbol in marks:
             raise RuleViolation(f"{kind}_symbol_crossed", f"{symbol} is already crossed.")
         self.resolve_step(rec, seat, step, outcome="crossed", target=symbol)
+        assert isinstance(symbol, str)  # checked above
         rec.mark(seat, element=symbol, mark=CROSS)
         self._cross_next_box(rec, seat, self._side(rec.state, seat), kind)
 
-    def _track_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
+    def _track_uses(self, state: GameState, seat: int, step: str) -> Iterable[StepOption]:
         track = step.removeprefix("bonus.")
         boxes = self.layout.track(self._side(state, seat), track).boxes
         if all_filled(state.sheet_of(seat).marks, boxes):
             return []
         return [{"action": self.step_action(step), "effect": step}]
 
-    def _cross_track(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+    def _cross_track(self, rec: Recorder, seat: int, step: str, choice: Choice) -> None:
         """A plant or water bonus: the next box of that track, no symbol."""
         track = step.removeprefix("bonus.")
         box = next(
@@ -583,7 +589,7 @@ class BattleRules(BattleSolo):
                 found.append(moon)
         return found
 
-    def _moon_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
+    def _moon_uses(self, state: GameState, seat: int, step: str) -> Iterable[StepOption]:
         action = self.step_action(step)
         return [
             {"action": action, "effect": step, "moon": moon}
@@ -604,7 +610,7 @@ class BattleRules(BattleSolo):
             return RuleViolation("moon_space_taken", f"{moon} already holds an insignia.")
         return None
 
-    def _draw_on_moon(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+    def _draw_on_moon(self, rec: Recorder, seat: int, step: str, choice: Choice) -> None:
         """Planning (action or asteroid bonus): an insignia on a moon of an incomplete planet;
         the action also crosses the next planning box (a penalty)."""
         side = self._side(rec.state, seat)
@@ -613,7 +619,7 @@ class BattleRules(BattleSolo):
         if problem is not None:
             raise problem
         self.resolve_step(rec, seat, step, outcome="drawn", target=moon)
-        assert moon is not None
+        assert isinstance(moon, str)  # checked above
         rec.mark(seat, element=moon, mark=side)
         if self.step_action(step) == PLANNING:
             self._cross_next_box(rec, seat, side, PLANNING)
@@ -622,12 +628,12 @@ class BattleRules(BattleSolo):
         """The side's next astronaut symbol neither circled nor crossed."""
         return next((s for s in self.layout.astronauts[side] if s not in marks), None)
 
-    def _astronaut_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
+    def _astronaut_uses(self, state: GameState, seat: int, step: str) -> Iterable[StepOption]:
         if self.next_blank_astronaut(state.sheet_of(seat).marks, self._side(state, seat)) is None:
             return []
         return [{"action": ASTRONAUT, "effect": step}]
 
-    def _circle_astronaut(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+    def _circle_astronaut(self, rec: Recorder, seat: int, step: str, choice: Choice) -> None:
         """Astronaut used with the card's own number: the next blank symbol circled, a
         modifier stored for a later turn on this sheet."""
         symbol = self.next_blank_astronaut(rec.sheet(seat).marks, self._side(rec.state, seat))

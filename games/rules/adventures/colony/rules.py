@@ -41,11 +41,12 @@ Readings taken where the sources disagree (§10), and choices of this module:
 """
 
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, cast
 
 from games.rules.adventures.colony.layout import Layout
 from games.rules.common import astra
-from games.rules.common.base import Adventure, Condition, Option, Step, rank_awards
+from games.rules.common.base import Adventure, Condition, Step, number_changed, rank_awards
+from games.rules.common.options import Choice, Option, StepOption, Target, WriteOption
 from games.rules.core.errors import RuleViolation
 from games.rules.core.events import Recorder
 from games.rules.core.sheet import CIRCLE, CROSS, LINE, Marks, X, first_unmarked
@@ -129,16 +130,16 @@ class ColonyRules(Adventure[Layout]):
         """Filling a building scores through the quarter it completes and the antenna it
         circles; a write also through an Astronaut action used with it, and every Planning X
         through the planning box it crosses alike."""
-        action = option.get("action")
+        action = option["action"]
         if action not in ("write", "planning"):
             return None
         marks = state.sheet_of(seat).marks
-        space = option["space"]
+        space = cast("WriteOption | StepOption", option)["space"]
         filled = {**marks, space: X}
         quarter = self.layout.quarter_of(space)
         completes = not self.quarter_complete(marks, quarter) and self.quarter_complete(filled, quarter)
         antennas = tuple(self.antennas_to_circle(filled)) if space in self.layout.antenna_of else ()
-        used = action == "write" and option["number"] != state.combinations[option["combination"]].number
+        used = action == "write" and number_changed(state, cast(WriteOption, option))
         return (action, quarter if completes else None, antennas, used)
 
     # --- reactions: antennas and quarters ------------------------------------------------
@@ -259,49 +260,49 @@ class ColonyRules(Adventure[Layout]):
             )
         return None
 
-    def _water_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
+    def _water_uses(self, state: GameState, seat: int, step: str) -> Iterable[StepOption]:
         space = state.seats[seat].turn_choice["space"]
         tank = self.layout.spaces[space]["water_tank"]
         if tank is None or tank in state.sheet_of(seat).marks:
             return []
         return [{"action": "water", "effect": step, "tank": tank}]
 
-    def _plant_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
+    def _plant_uses(self, state: GameState, seat: int, step: str) -> Iterable[StepOption]:
         quarter = self.layout.quarter_of(state.seats[seat].turn_choice["space"])
         greenhouse = self.next_greenhouse(state.sheet_of(seat).marks, quarter)
         return [] if greenhouse is None else [{"action": "plant", "effect": step, "greenhouse": greenhouse}]
 
     def _circle(
-        self, key: str, problem: Callable[[Marks, str, Any], RuleViolation | None]
-    ) -> Callable[[Recorder, int, str, Option], None]:
+        self, key: Target, problem: Callable[[Marks, str, Any], RuleViolation | None]
+    ) -> Callable[[Recorder, int, str, Choice], None]:
         """Circle the element a choice names under ``key``, if ``problem`` allows it."""
 
-        def use(rec: Recorder, seat: int, step: str, choice: Option) -> None:
+        def use(rec: Recorder, seat: int, step: str, choice: Choice) -> None:
             target = choice.get(key)
             refusal = problem(rec.sheet(seat).marks, rec.seat(seat).turn_choice["space"], target)
             self.use_on(rec, seat, step, target, refusal, outcome="circled", mark=CIRCLE)
 
         return use
 
-    def _draw_tunnel(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+    def _draw_tunnel(self, rec: Recorder, seat: int, step: str, choice: Choice) -> None:
         tunnel = choice.get("tunnel")
         problem = self.tunnel_problem(rec.sheet(seat).marks, tunnel)
         self.use_on(rec, seat, step, tunnel, problem, outcome="drawn", mark=LINE)
         self._circle_antennas(rec, seat)
 
-    def _energy_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
+    def _energy_uses(self, state: GameState, seat: int, step: str) -> Iterable[StepOption]:
         marks = state.sheet_of(seat).marks
         boxes = [self.layout.tracks[t].next_box(marks) for t in self.layout.multiplier_tracks]
         return [{"action": "energy", "effect": step, "box": box} for box in boxes if box]
 
-    def _cross_energy(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+    def _cross_energy(self, rec: Recorder, seat: int, step: str, choice: Choice) -> None:
         box = choice.get("box")
         _raise(self.energy_problem(rec.sheet(seat).marks, box))
         self.resolve_step(rec, seat, step, outcome="crossed", target=box)
-        assert box is not None
+        assert isinstance(box, str)  # checked above
         rec.mark(seat, element=box, mark=CROSS)
 
-    def _planning(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+    def _planning(self, rec: Recorder, seat: int, step: str, choice: Choice) -> None:
         self.write_x(rec, seat, step, choice)
         self.cross_next(rec, seat, self.layout.planning.boxes)
 

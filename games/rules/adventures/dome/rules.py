@@ -35,11 +35,12 @@ Readings taken where the sources disagree (§11), and choices of this module:
 """
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
 from games.rules.adventures.dome.layout import Layout
-from games.rules.common.base import Adventure, Condition, Option, Step
+from games.rules.common.base import Adventure, Condition, Step, number_changed
 from games.rules.common.missions import MISSION_BOX
+from games.rules.common.options import Choice, Option, StepOption, WriteOption
 from games.rules.core.errors import RuleViolation
 from games.rules.core.events import Recorder
 from games.rules.core.sheet import (
@@ -198,13 +199,13 @@ class DomeRules(Adventure[Layout]):
     def score_effect(self, state: GameState, seat: int, option: Option) -> Any:
         """Marking a level scores only on a top or bottom level (its bonus), and a write also
         by an Astronaut action used with it; every build, and every split, scores alike."""
-        action = option.get("action")
+        action = option["action"]
         if action == "write":
-            space = option["space"]
-            end = space if space in self.layout.end_bonuses else None
-            return ("write", end, option["number"] != state.combinations[option["combination"]].number)
+            write = cast(WriteOption, option)
+            end = write["space"] if write["space"] in self.layout.end_bonuses else None
+            return ("write", end, number_changed(state, write))
         if action == "planning":
-            space = option["space"]
+            space = cast(StepOption, option)["space"]
             return ("planning", space if space in self.layout.end_bonuses else None)
         if action in ("robot", SPLIT):
             return action
@@ -212,7 +213,7 @@ class DomeRules(Adventure[Layout]):
 
     # --- phase 4: the actions ----------------------------------------------------------------
 
-    def _tower_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
+    def _tower_uses(self, state: GameState, seat: int, step: str) -> Iterable[StepOption]:
         action = self.step_action(step)
         level = self.layout.tower_level_of.get(state.seats[seat].turn_choice["space"])
         if level is None:
@@ -243,7 +244,7 @@ class DomeRules(Adventure[Layout]):
             return RuleViolation("symbol_already_marked", f"{symbol} is already circled.")
         return None
 
-    def _circle_tower_symbol(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+    def _circle_tower_symbol(self, rec: Recorder, seat: int, step: str, choice: Choice) -> None:
         symbol = choice.get("symbol")
         space = rec.seat(seat).turn_choice["space"]
         problem = self.tower_symbol_problem(rec.sheet(seat).marks, self.step_action(step), space, symbol)
@@ -260,7 +261,7 @@ class DomeRules(Adventure[Layout]):
             and (index in (0, last) or chain[index - 1] in marks or chain[index + 1] in marks)
         ]
 
-    def _robot_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
+    def _robot_uses(self, state: GameState, seat: int, step: str) -> Iterable[StepOption]:
         parity = state.seats[seat].turn_choice["number"] % 2
         return (
             {"action": "robot", "effect": step, "element": element}
@@ -287,19 +288,19 @@ class DomeRules(Adventure[Layout]):
             return RuleViolation("wrong_parity", f"{element} takes {parity} numbers, not {number}.")
         return None
 
-    def _build(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+    def _build(self, rec: Recorder, seat: int, step: str, choice: Choice) -> None:
         element = choice.get("element")
         number = rec.seat(seat).turn_choice["number"]
         _raise(self.build_problem(rec.sheet(seat).marks, number, element))
         self.resolve_step(rec, seat, step, outcome="built", target=element)
-        assert element is not None
+        assert isinstance(element, str)  # checked above
         rec.mark(seat, element=element, mark=BUILT)
 
     def upgradable_tracks(self, marks: Marks) -> list[str]:
         """The tracks with a row left to cross."""
         return [track.id for track in self.layout.tracks.values() if track.next_row(marks) is not None]
 
-    def _upgrade(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+    def _upgrade(self, rec: Recorder, seat: int, step: str, choice: Choice) -> None:
         name = choice.get("track")
         track = self.layout.tracks.get(name) if isinstance(name, str) else None
         if track is None:
@@ -312,11 +313,11 @@ class DomeRules(Adventure[Layout]):
         self.resolve_step(rec, seat, step, outcome="crossed", target=row)
         rec.mark(seat, element=row, mark=CROSS)
 
-    def _astronaut(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+    def _astronaut(self, rec: Recorder, seat: int, step: str, choice: Choice) -> None:
         self.resolve_step(rec, seat, step, outcome="crossed", target=None)
         self.cross_next(rec, seat, self.layout.astronaut_symbols)
 
-    def _planning(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+    def _planning(self, rec: Recorder, seat: int, step: str, choice: Choice) -> None:
         space = choice.get("space")
         marks = rec.sheet(seat).marks
         _raise(self.space_problem(marks, space))
@@ -333,7 +334,7 @@ class DomeRules(Adventure[Layout]):
             if section not in marks and self.layout.split_lines[section] not in marks
         ]
 
-    def _split(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+    def _split(self, rec: Recorder, seat: int, step: str, choice: Choice) -> None:
         section = choice.get("section")
         marks = rec.sheet(seat).marks
         if not isinstance(section, str) or section not in self.layout.split_lines:

@@ -44,10 +44,11 @@ Readings taken where the sources disagree (§12), and choices of this module:
 """
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
 from games.rules.adventures.escape.layout import Block, Layout
-from games.rules.common.base import ASTRONAUT, Condition, Option, Step
+from games.rules.common.base import ASTRONAUT, Condition, Step
+from games.rules.common.options import Choice, Option, StepOption, WriteOption
 from games.rules.common.wilds import WildActions
 from games.rules.core import cards
 from games.rules.core.cards import ACTIONS, Combination
@@ -143,8 +144,8 @@ class EscapeRules(WildActions[Layout]):
 
     def wild_writes(
         self, state: GameState, candidates: list[tuple[str, int, int]], wild: str
-    ) -> list[Option]:
-        options: list[Option] = []
+    ) -> list[WriteOption]:
+        options: list[WriteOption] = []
         for index, combination in enumerate(state.combinations):
             for action in ACTIONS:
                 if action == combination.action:
@@ -160,22 +161,24 @@ class EscapeRules(WildActions[Layout]):
                     ]  # fmt: skip
         return options
 
-    def check_write(self, state: GameState, seat: int, choice: Option) -> Written:
+    def check_write(self, state: GameState, seat: int, choice: Choice) -> Written:
         index, combination = cards.chosen_combination(state.combinations, choice)
         marks = state.sheet_of(seat).marks
         wild = None
         if "wild" in choice or "wild_action" in choice:
-            _raise(self.wild_problem(marks, choice.get("wild"), choice.get("wild_action")))
-            wild = choice.get("wild") or self.available_wilds(marks)[0]
-            combination = combination._replace(action=choice["wild_action"])
+            named, action = choice.get("wild"), choice.get("wild_action")
+            _raise(self.wild_problem(marks, named, action))
+            assert isinstance(action, str) and (named is None or isinstance(named, str))
+            wild = named or self.available_wilds(marks)[0]
+            combination = combination._replace(action=action)
         number = choice.get("number", combination.number)
         space = choice.get("space")
         _raise(self.number_problem(index, combination, number) or self.space_problem(marks, space))
-        assert isinstance(space, str)
+        assert isinstance(space, str) and isinstance(number, int)
         _raise(self.placement_problem(marks, space, number))
         return _written(index, combination, space, number, wild)
 
-    def listed_write(self, state: GameState, option: Option) -> Written:
+    def listed_write(self, state: GameState, option: WriteOption) -> Written:
         combination = state.combinations[option["combination"]]
         if "wild" in option:
             combination = combination._replace(action=option["wild_action"])
@@ -221,13 +224,13 @@ class EscapeRules(WildActions[Layout]):
         """A number or an X scores only through the block it completes (a module, or a
         greenhouse: one space); an airlock never changes the score,
         so each is weighed on its own by its prospects."""
-        action = option.get("action")
+        action = option["action"]
         if action == ROBOT:
             return None  # each airlock opens its own room (``prospects``)
         if action not in ("write", "planning"):
             return None
         marks = state.sheet_of(seat).marks
-        space = option["space"]
+        space = cast("WriteOption | StepOption", option)["space"]
         block = self.layout.blocks[self.layout.block_of[space]]
         completes = all(other in marks or other == space for other in block.spaces)
         return (action, block.id if completes else "")
@@ -274,28 +277,28 @@ class EscapeRules(WildActions[Layout]):
             )
         return None
 
-    def _activate(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+    def _activate(self, rec: Recorder, seat: int, step: str, choice: Choice) -> None:
         airlock = choice.get("airlock")
         _raise(self.airlock_problem(rec.sheet(seat).marks, airlock))
         self.resolve_step(rec, seat, step, outcome="activated", target=airlock)
-        assert airlock is not None
+        assert isinstance(airlock, str)  # checked above
         rec.mark(seat, element=airlock, mark=LINE)
 
     def _number_ship(self, state: GameState, seat: int) -> str:
         """The ship where this turn's number was written."""
         return self.layout.ship_of[state.seats[seat].turn_choice["space"]]
 
-    def _energy_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
+    def _energy_uses(self, state: GameState, seat: int, step: str) -> Iterable[StepOption]:
         reactors = self.layout.reactors[self._number_ship(state, seat)]
         reactor = first_unmarked(state.sheet_of(seat).marks, reactors)
         return [] if reactor is None else [{"action": "energy", "effect": step, "reactor": reactor}]
 
-    def _plant_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
+    def _plant_uses(self, state: GameState, seat: int, step: str) -> Iterable[StepOption]:
         plants = self.layout.greenhouses[self._number_ship(state, seat)].plants
         plant = first_unmarked(state.sheet_of(seat).marks, plants)
         return [] if plant is None else [{"action": "plant", "effect": step, "plant": plant}]
 
-    def _water_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
+    def _water_uses(self, state: GameState, seat: int, step: str) -> Iterable[StepOption]:
         tank = self.layout.tank_on.get(state.seats[seat].turn_choice["space"])
         if tank is None or tank in state.sheet_of(seat).marks:
             return []
@@ -317,7 +320,7 @@ class EscapeRules(WildActions[Layout]):
             return RuleViolation(f"{kind}_already_circled", f"{symbol} is already circled.")
         return None
 
-    def _circle_reactor(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+    def _circle_reactor(self, rec: Recorder, seat: int, step: str, choice: Choice) -> None:
         ship = self._number_ship(rec.state, seat)
         reactors = self.layout.reactors[ship]
         marks = rec.sheet(seat).marks
@@ -325,7 +328,7 @@ class EscapeRules(WildActions[Layout]):
         _raise(self.ship_symbol_problem(marks, "reactor", ship, reactor, reactors))
         self._circle(rec, seat, step, reactor)
 
-    def _circle_plant(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+    def _circle_plant(self, rec: Recorder, seat: int, step: str, choice: Choice) -> None:
         ship = self._number_ship(rec.state, seat)
         plants = self.layout.greenhouses[ship].plants
         marks = rec.sheet(seat).marks
@@ -346,7 +349,7 @@ class EscapeRules(WildActions[Layout]):
             return RuleViolation("tank_already_circled", f"{tank} is already circled.")
         return None
 
-    def _circle_tank(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+    def _circle_tank(self, rec: Recorder, seat: int, step: str, choice: Choice) -> None:
         space = rec.seat(seat).turn_choice["space"]
         tank = choice.get("tank", self.layout.tank_on.get(space))
         _raise(self.water_problem(rec.sheet(seat).marks, space, tank))
@@ -356,7 +359,7 @@ class EscapeRules(WildActions[Layout]):
         self.resolve_step(rec, seat, step, outcome="circled", target=element)
         rec.mark(seat, element=element, mark=CIRCLE)
 
-    def _planning(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+    def _planning(self, rec: Recorder, seat: int, step: str, choice: Choice) -> None:
         self.write_x(rec, seat, step, choice)
         self.cross_next(rec, seat, self.layout.planning_boxes)
 

@@ -40,12 +40,13 @@ Readings taken where the sources disagree (§10), and choices of this module:
 """
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
 from games.rules.adventures.journey.layout import WALL_DRAWN, Layout, Station, Zone
 from games.rules.common import astra
-from games.rules.common.base import ASTRONAUT, ASTRONAUT_SHIFTS, Condition, Option, Step, rank_awards
+from games.rules.common.base import ASTRONAUT, ASTRONAUT_SHIFTS, Condition, Step, rank_awards
 from games.rules.common.modifiers import SheetSetup
+from games.rules.common.options import Choice, Option, StepOption, WriteOption
 from games.rules.common.wilds import WildActions
 from games.rules.core import cards
 from games.rules.core.cards import ACTIONS, CARD_NUMBERS
@@ -180,9 +181,9 @@ class JourneyRules(WildActions[Layout]):
 
     def _writes(
         self, state: GameState, candidates: list[tuple[str, int, int]], *, wild: str | None
-    ) -> list[Option]:
+    ) -> list[WriteOption]:
         """Every write of the dealt combinations, or with ``wild`` of every other action."""
-        options: list[Option] = []
+        options: list[WriteOption] = []
         for index, combination in enumerate(state.combinations):
             actions = [combination.action] if wild is None else [
                 action for action in ACTIONS if action != combination.action
@@ -197,17 +198,17 @@ class JourneyRules(WildActions[Layout]):
                     )
         return options
 
-    def write_options(self, state: GameState, seat: int) -> list[Option]:
+    def write_options(self, state: GameState, seat: int) -> list[WriteOption]:
         """D4: writability is judged on the combinations as dealt."""
         marks = state.sheet_of(seat).marks
         return self._writes(state, self.open_spaces(marks, self.numbering_zones(marks)), wild=None)
 
     def wild_writes(
         self, state: GameState, candidates: list[tuple[str, int, int]], wild: str
-    ) -> list[Option]:
+    ) -> list[WriteOption]:
         return self._writes(state, candidates, wild=wild)
 
-    def check_write(self, state: GameState, seat: int, choice: Option) -> Written:
+    def check_write(self, state: GameState, seat: int, choice: Choice) -> Written:
         marks = state.sheet_of(seat).marks
         index, combination = cards.chosen_combination(state.combinations, choice)
         space = choice.get("space")
@@ -229,12 +230,13 @@ class JourneyRules(WildActions[Layout]):
     def score_effect(self, state: GameState, seat: int, option: Option) -> Any:
         """A write: the zone it completes (if any), whether the Astronaut action was used and
         the wild spent (the action a wild becomes only waits as a step)."""
-        if option.get("action") != "write":
+        if option["action"] != "write":
             return None
+        write = cast(WriteOption, option)
         marks = state.sheet_of(seat).marks
-        zone = self.layout.zone_of(marks, option["space"])
-        completes = all(space in marks or space == option["space"] for space in zone.spaces)
-        return (zone.id if completes else None, "modifier" in option, option.get("wild"))
+        zone = self.layout.zone_of(marks, write["space"])
+        completes = all(space in marks or space == write["space"] for space in zone.spaces)
+        return (zone.id if completes else None, "modifier" in write, write.get("wild"))
 
     def prospects(self, state: GameState, sheet: Sheet, marks: Marks) -> int:
         """The room left to write: how many more numbers the trajectory can still take. A
@@ -343,19 +345,21 @@ class JourneyRules(WildActions[Layout]):
             "wall_required", f"Your energy pair is complete ({step} crossed): draw a wall now."
         )
 
-    def _energy(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+    def _energy(self, rec: Recorder, seat: int, step: str, choice: Choice) -> None:
         self.resolve_step(rec, seat, step, outcome="used", target=None)
         self._gain_energy(rec, seat)
 
-    def _robot_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
+    def _robot_uses(self, state: GameState, seat: int, step: str) -> Iterable[StepOption]:
         marks = state.sheet_of(seat).marks
         for robot in self.layout.robots:
             if robot not in marks:
                 multiplier = self.deserved_multiplier(marks, robot)
-                extra = {"multiplier": multiplier} if multiplier else {}
-                yield {"action": "robot", "effect": step, "robot": robot, **extra}
+                use: StepOption = {"action": "robot", "effect": step, "robot": robot}
+                if multiplier:
+                    use["multiplier"] = multiplier
+                yield use
 
-    def _plant_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
+    def _plant_uses(self, state: GameState, seat: int, step: str) -> Iterable[StepOption]:
         marks = state.sheet_of(seat).marks
         space = state.seats[seat].turn_choice.get("space", "")
         return (
@@ -365,7 +369,7 @@ class JourneyRules(WildActions[Layout]):
             if plant not in marks
         )
 
-    def _water_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
+    def _water_uses(self, state: GameState, seat: int, step: str) -> Iterable[StepOption]:
         space = state.seats[seat].turn_choice.get("space", "")
         tank = self.layout.tank_on.get(space)
         if tank is None or tank in state.sheet_of(seat).marks:
@@ -376,13 +380,13 @@ class JourneyRules(WildActions[Layout]):
         self.resolve_step(rec, seat, step, outcome="used", target=target)
         rec.mark(seat, element=target, mark=mark)
 
-    def _draw_wall(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+    def _draw_wall(self, rec: Recorder, seat: int, step: str, choice: Choice) -> None:
         wall = choice.get("wall")
         _raise(self.wall_problem(rec.sheet(seat).marks, wall))
         assert isinstance(wall, str)
         self._mark_used(rec, seat, step, wall, WALL_DRAWN)
 
-    def _circle_robot(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+    def _circle_robot(self, rec: Recorder, seat: int, step: str, choice: Choice) -> None:
         """Circle a robot; the last one of its station circles the multiplier it wins."""
         marks = rec.sheet(seat).marks
         robot = choice.get("robot")
@@ -393,20 +397,20 @@ class JourneyRules(WildActions[Layout]):
         if multiplier is not None:
             rec.mark(seat, element=multiplier, mark=CIRCLE)
 
-    def _circle_plant(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+    def _circle_plant(self, rec: Recorder, seat: int, step: str, choice: Choice) -> None:
         plant = choice.get("plant")
         space = rec.seat(seat).turn_choice.get("space", "")
         _raise(self.plant_problem(rec.sheet(seat).marks, space, plant))
         assert isinstance(plant, str)
         self._mark_used(rec, seat, step, plant, CIRCLE)
 
-    def _circle_tank(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+    def _circle_tank(self, rec: Recorder, seat: int, step: str, choice: Choice) -> None:
         """Circle the tank of the space the number was written in."""
         space = rec.seat(seat).turn_choice.get("space", "")
         _raise(self.water_problem(rec.sheet(seat).marks, space, choice.get("tank")))
         self._mark_used(rec, seat, step, self.layout.tank_on[space], CIRCLE)
 
-    def _planning(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+    def _planning(self, rec: Recorder, seat: int, step: str, choice: Choice) -> None:
         self.write_x(rec, seat, step, choice, outcome="used")
         self.cross_next(rec, seat, self.layout.planning_track)
 
@@ -496,8 +500,8 @@ def _room(low: int, high: int) -> int:
 
 def _write_option(
     index: int, space: str, number: int, modifier: int | None, wild: str | None, action: str
-) -> Option:
-    option: Option = {"action": "write", "combination": index, "space": space, "number": number}
+) -> WriteOption:
+    option: WriteOption = {"action": "write", "combination": index, "space": space, "number": number}
     if modifier is not None:
         option["modifier"] = modifier
     if wild is not None:

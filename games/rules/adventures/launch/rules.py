@@ -17,10 +17,11 @@ Choices of this module:
 """
 
 from functools import cached_property
-from typing import Any
+from typing import Any, cast
 
 from games.rules.adventures.launch.layout import Layout
-from games.rules.common.base import Adventure, Condition, Option, Step, standard_end_reasons
+from games.rules.common.base import Adventure, Condition, Step, standard_end_reasons
+from games.rules.common.options import Choice, Option, StepOption, WriteOption
 from games.rules.core.cards import Combination
 from games.rules.core.errors import RuleViolation
 from games.rules.core.events import AstraResult, Recorder
@@ -98,12 +99,13 @@ class LaunchRules(Adventure[Layout]):
     def score_effect(self, state: GameState, seat: int, option: Option) -> Any:
         """A number or an X scores only through the quarter it completes; filling an arrow
         scores nothing until its quarter is complete."""
-        action = option.get("action")
+        action = option["action"]
         if action == "activate":
             return action
         if action not in ("write", "build"):
             return None
-        return (action, self.quarter_completed_by(state.sheet_of(seat).marks, option["space"]))
+        filling = cast("WriteOption | StepOption", option)
+        return (action, self.quarter_completed_by(state.sheet_of(seat).marks, filling["space"]))
 
     def quarter_completed_by(self, marks: Marks, space: str) -> str | None:
         """The quarter that filling ``space`` completes, if any."""
@@ -165,7 +167,7 @@ class LaunchRules(Adventure[Layout]):
         super().resolve_step(rec, seat, step, outcome=outcome, target=target)
         rec.mark(seat, element=step, mark=USED)
 
-    def _activate(self, rec: Recorder, seat: int, effect: str, choice: Option) -> None:
+    def _activate(self, rec: Recorder, seat: int, effect: str, choice: Choice) -> None:
         arrow = choice.get("arrow")
         if arrow not in self.open_arrows(rec.sheet(seat).marks):
             raise RuleViolation(
@@ -173,9 +175,10 @@ class LaunchRules(Adventure[Layout]):
                 f"{arrow!r} is not the empty arrow of an inactive rocket in an incomplete quarter.",
             )
         self.resolve_step(rec, seat, effect, outcome="activated", target=arrow)
+        assert isinstance(arrow, str)  # checked above
         rec.mark(seat, element=arrow, mark=FILL)
 
-    def _build(self, rec: Recorder, seat: int, effect: str, choice: Option) -> None:
+    def _build(self, rec: Recorder, seat: int, effect: str, choice: Choice) -> None:
         self.write_x(rec, seat, effect, choice, outcome="built")
 
     def open_arrows(self, marks: Marks) -> list[str]:

@@ -27,10 +27,11 @@ Readings taken where the sources disagree (§8), and choices of this module:
 """
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
 from games.rules.adventures.mine.layout import Layout
-from games.rules.common.base import Adventure, Condition, Option, Step
+from games.rules.common.base import Adventure, Condition, Step, number_changed
+from games.rules.common.options import Choice, Option, StepOption, WriteOption
 from games.rules.core.errors import RuleViolation
 from games.rules.core.events import Recorder
 from games.rules.core.sheet import CIRCLE, CROSS, Marks, all_filled, first_unmarked
@@ -116,11 +117,11 @@ class MineRules(Adventure[Layout]):
         """Filling a cavity scores nothing by itself (minerals score once extracted, in
         phase 5): a write changes the score only by an Astronaut action used with it, and
         every Planning X alike."""
-        if option.get("action") == "planning":
+        if option["action"] == "planning":
             return "planning"
-        if option.get("action") != "write":
+        if option["action"] != "write":
             return None
-        return option["number"] != state.combinations[option["combination"]].number
+        return number_changed(state, cast(WriteOption, option))
 
     # --- phase 4: the actions ------------------------------------------------------------
 
@@ -170,7 +171,7 @@ class MineRules(Adventure[Layout]):
             return RuleViolation("symbol_already_crossed", f"{symbol} is already crossed.")
         return None
 
-    def _gap_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
+    def _gap_uses(self, state: GameState, seat: int, step: str) -> Iterable[StepOption]:
         action = self.step_action(step)
         marks = state.sheet_of(seat).marks
         space = state.seats[seat].turn_choice["space"]
@@ -180,13 +181,13 @@ class MineRules(Adventure[Layout]):
             if symbol not in marks and self.layout.elements[symbol]["value"] == action
         )
 
-    def _circle_gap_symbol(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+    def _circle_gap_symbol(self, rec: Recorder, seat: int, step: str, choice: Choice) -> None:
         symbol = choice.get("symbol")
         space = rec.seat(seat).turn_choice["space"]
         problem = self.gap_symbol_problem(rec.sheet(seat).marks, self.step_action(step), space, symbol)
         self.use_on(rec, seat, step, symbol, problem, outcome="circled", mark=CIRCLE)
 
-    def _factory_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
+    def _factory_uses(self, state: GameState, seat: int, step: str) -> Iterable[StepOption]:
         action = self.step_action(step)
         marks = state.sheet_of(seat).marks
         return (
@@ -195,18 +196,18 @@ class MineRules(Adventure[Layout]):
             if symbol not in marks
         )
 
-    def _cross_factory(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+    def _cross_factory(self, rec: Recorder, seat: int, step: str, choice: Choice) -> None:
         symbol = choice.get("symbol")
         _raise(self.factory_symbol_problem(rec.sheet(seat).marks, self.step_action(step), symbol))
         assert isinstance(symbol, str)
         self.resolve_step(rec, seat, step, outcome="crossed", target=symbol)
         self._cross_factory_symbol(rec, seat, symbol)
 
-    def _astronaut(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+    def _astronaut(self, rec: Recorder, seat: int, step: str, choice: Choice) -> None:
         self.resolve_step(rec, seat, step, outcome="crossed", target=None)
         self.cross_next(rec, seat, self.layout.astronaut_symbols)
 
-    def _planning(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+    def _planning(self, rec: Recorder, seat: int, step: str, choice: Choice) -> None:
         self.write_x(rec, seat, step, choice)
         self.cross_next(rec, seat, self.layout.planning_symbols)
 

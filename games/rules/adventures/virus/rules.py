@@ -55,12 +55,12 @@ Readings taken where the sources disagree (§12), and choices of this module:
 
 from collections.abc import Callable, Iterable, Sequence
 from itertools import chain
-from typing import Any
+from typing import Any, cast
 
 from games.rules.adventures.virus.layout import Layout, Quarter, Track
-from games.rules.common.base import ASTRONAUT, ASTRONAUT_SHIFTS, Condition, Option, Step, error_choices
+from games.rules.common.base import ASTRONAUT, ASTRONAUT_SHIFTS, Condition, Step, error_choices
 from games.rules.common.missions import MISSION_BOX
-from games.rules.common.options import Group, Options
+from games.rules.common.options import Choice, Group, Option, Options, StepOption, WriteOption
 from games.rules.common.wilds import WildActions
 from games.rules.core import cards
 from games.rules.core.cards import ACTIONS
@@ -194,7 +194,7 @@ class VirusRules(WildActions[Layout]):
         assert target is not None  # every grey candidate has an empty target
         return target
 
-    def _grey_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
+    def _grey_uses(self, state: GameState, seat: int, step: str) -> Iterable[StepOption]:
         marks = state.sheet_of(seat).marks
         return (
             {"action": GREY_STEP, "effect": step, "quarter": quarter, "space": space}
@@ -203,7 +203,7 @@ class VirusRules(WildActions[Layout]):
             if space not in marks
         )
 
-    def _place_grey(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+    def _place_grey(self, rec: Recorder, seat: int, step: str, choice: Choice) -> None:
         """Draw the grey virus in the chosen quarter's target and infect the chosen space."""
         marks = rec.sheet(seat).marks
         name, space = choice.get("quarter"), choice.get("space")
@@ -222,6 +222,7 @@ class VirusRules(WildActions[Layout]):
         _raise(self.space_problem(marks, space))
         self.resolve_step(rec, seat, step, outcome="placed", target=space)
         rec.mark(seat, element=self._grey_target(name), mark=CIRCLE)
+        assert isinstance(space, str)  # checked above
         rec.mark(seat, element=space, mark=INFECTED_BY[GREY])
 
     # --- phases 2-3: a pick, with a wild action or the Astronaut modifier -----------------
@@ -294,7 +295,7 @@ class VirusRules(WildActions[Layout]):
             runs += found
         return runs
 
-    def check_write(self, state: GameState, seat: int, choice: Option) -> Written:
+    def check_write(self, state: GameState, seat: int, choice: Choice) -> Written:
         marks = state.sheet_of(seat).marks
         index, combination = cards.chosen_combination(state.combinations, choice)
         wild, action = self.wild_and_action(marks, combination, choice)
@@ -313,14 +314,14 @@ class VirusRules(WildActions[Layout]):
         """A number or an X adds a numbered space to its quarter (worth its energies): its
         effect is that quarter, with the Astronaut action and the wild it uses; a bonus energy
         is its quarter; every walkway closed is alike (the score does not see walkways)."""
-        action = option.get("action")
+        action = option["action"]
         if action == "write":
-            quarter = self.layout.quarter_of[option["space"]].id
-            return (quarter, "modifier" in option, option.get("wild"))
+            write = cast(WriteOption, option)
+            return (self.layout.quarter_of[write["space"]].id, "modifier" in write, write.get("wild"))
         if action == "planning":
-            return self.layout.quarter_of[option["space"]].id
+            return self.layout.quarter_of[cast(StepOption, option)["space"]].id
         if action == BONUS_ENERGY:
-            return option["quarter"]
+            return cast(StepOption, option)["quarter"]
         if action == ROBOT:
             return ROBOT
         return None
@@ -344,26 +345,26 @@ class VirusRules(WildActions[Layout]):
     def _number_quarter(self, state: GameState, seat: int) -> Quarter:
         return self.layout.quarter_of[state.seats[seat].turn_choice["space"]]
 
-    def _energy_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
+    def _energy_uses(self, state: GameState, seat: int, step: str) -> Iterable[StepOption]:
         quarter = self._number_quarter(state, seat)
         if all_marked(state.sheet_of(seat).marks, quarter.energy_set):
             return ()
         return ({"action": "energy", "effect": step},)
 
-    def _energy(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+    def _energy(self, rec: Recorder, seat: int, step: str, choice: Choice) -> None:
         quarter = self._number_quarter(rec.state, seat)
         energy = _first_free(rec.sheet(seat).marks, quarter.energies)
         assert energy is not None  # a step that can change nothing never waits (settle)
         self.resolve_step(rec, seat, step, outcome="used", target=energy)
         rec.mark(seat, element=energy, mark=CIRCLE)
 
-    def _plant_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
+    def _plant_uses(self, state: GameState, seat: int, step: str) -> Iterable[StepOption]:
         quarter = self._number_quarter(state, seat)
         if all_marked(state.sheet_of(seat).marks, quarter.plant_set):
             return ()
         return ({"action": "plant", "effect": step},)
 
-    def _plant(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+    def _plant(self, rec: Recorder, seat: int, step: str, choice: Choice) -> None:
         quarter = self._number_quarter(rec.state, seat)
         plant = _first_free(rec.sheet(seat).marks, quarter.plants)
         assert plant is not None  # a step that can change nothing never waits (settle)
@@ -371,13 +372,13 @@ class VirusRules(WildActions[Layout]):
         rec.mark(seat, element=plant, mark=CIRCLE)
         self._advance(rec, seat, self.layout.plant_track)
 
-    def _water_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
+    def _water_uses(self, state: GameState, seat: int, step: str) -> Iterable[StepOption]:
         tank = self.layout.tank_on.get(state.seats[seat].turn_choice["space"])
         if tank is None or tank in state.sheet_of(seat).marks:
             return ()
         return ({"action": "water", "effect": step},)
 
-    def _water(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+    def _water(self, rec: Recorder, seat: int, step: str, choice: Choice) -> None:
         space = rec.seat(seat).turn_choice["space"]
         tank = self.layout.tank_on.get(space)
         assert tank is not None  # a step that can change nothing never waits (settle)
@@ -393,12 +394,12 @@ class VirusRules(WildActions[Layout]):
             return RuleViolation("walkway_closed", f"{walkway} is already closed.")
         return None
 
-    def _close(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+    def _close(self, rec: Recorder, seat: int, step: str, choice: Choice) -> None:
         walkway = choice.get("walkway")
         problem = self.walkway_problem(rec.sheet(seat).marks, walkway)
         self.use_on(rec, seat, step, walkway, problem, outcome="used", mark=LINE)
 
-    def _planning(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+    def _planning(self, rec: Recorder, seat: int, step: str, choice: Choice) -> None:
         self.write_x(rec, seat, step, choice, outcome="used")
         self.cross_next(rec, seat, self.layout.planning_track)
 
@@ -410,13 +411,13 @@ class VirusRules(WildActions[Layout]):
             if not all_marked(marks, q.space_set) and not all_marked(marks, q.energy_set)
         ]
 
-    def _bonus_energy_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
+    def _bonus_energy_uses(self, state: GameState, seat: int, step: str) -> Iterable[StepOption]:
         return (
             {"action": BONUS_ENERGY, "effect": step, "quarter": q.id}
             for q in self.energy_quarters(state.sheet_of(seat).marks)
         )
 
-    def _bonus_energy(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+    def _bonus_energy(self, rec: Recorder, seat: int, step: str, choice: Choice) -> None:
         marks = rec.sheet(seat).marks
         name = choice.get("quarter")
         quarter = self.layout.quarters.get(name) if isinstance(name, str) else None
@@ -571,7 +572,7 @@ class VirusRules(WildActions[Layout]):
         _, name, colour = step.split(".")
         return self.layout.quarters[name], colour
 
-    def _infect_uses(self, state: GameState, seat: int, step: str) -> Iterable[Option]:
+    def _infect_uses(self, state: GameState, seat: int, step: str) -> Iterable[StepOption]:
         quarter, _ = self._infected_quarter(step)
         marks = state.sheet_of(seat).marks
         return (
@@ -580,7 +581,7 @@ class VirusRules(WildActions[Layout]):
             if space not in marks
         )
 
-    def _infect(self, rec: Recorder, seat: int, step: str, choice: Option) -> None:
+    def _infect(self, rec: Recorder, seat: int, step: str, choice: Choice) -> None:
         quarter, colour = self._infected_quarter(step)
         space = choice.get("space")
         if space not in quarter.spaces:
@@ -590,6 +591,7 @@ class VirusRules(WildActions[Layout]):
             )
         _raise(self.space_problem(rec.sheet(seat).marks, space))
         self.resolve_step(rec, seat, step, outcome="infected", target=space)
+        assert isinstance(space, str)  # checked above
         rec.mark(seat, element=space, mark=INFECTED_BY[colour])
 
     def infection_space(self, marks: Marks, quarter: Quarter) -> str | None:
@@ -805,12 +807,12 @@ def _write_group(
     index: int, spaces: list[str], number: int, modifier: int | None, wild: str | None, action: str
 ) -> Group:
     """The write options of one number in each of ``spaces``."""
-    if wild is None and modifier is None:
-        return (
-            lambda space: {"action": "write", "combination": index, "space": space, "number": number},
-            spaces,
-        )
     if wild is None:
+        if modifier is None:
+            return (
+                lambda space: {"action": "write", "combination": index, "space": space, "number": number},
+                spaces,
+            )
         return (
             lambda space: {"action": "write", "combination": index, "space": space, "number": number,
                            "modifier": modifier},
