@@ -616,13 +616,14 @@ class Adventure(Generic[L]):
         self.settle(rec, seat)
 
     def use_on(
-        self, rec: Recorder, seat: int, step: str, target: Any, problem: RuleViolation | None, *,
+        self, rec: Recorder, seat: int, step: str, target: object, problem: RuleViolation | None, *,
         outcome: str, mark: Mark,
     ) -> None:
         """A step used on ``target``: refused with ``problem`` when there is one, else resolved
         naming ``target``, which is marked with ``mark``."""
         if problem is not None:
             raise problem
+        assert isinstance(target, str)  # with no problem, one of the sheet's elements
         self.resolve_step(rec, seat, step, outcome=outcome, target=target)
         rec.mark(seat, element=target, mark=mark)
 

@@ -297,10 +297,8 @@ class ColonyRules(Adventure[Layout]):
 
     def _cross_energy(self, rec: Recorder, seat: int, step: str, choice: Choice) -> None:
         box = choice.get("box")
-        _raise(self.energy_problem(rec.sheet(seat).marks, box))
-        self.resolve_step(rec, seat, step, outcome="crossed", target=box)
-        assert isinstance(box, str)  # checked above
-        rec.mark(seat, element=box, mark=CROSS)
+        problem = self.energy_problem(rec.sheet(seat).marks, box)
+        self.use_on(rec, seat, step, box, problem, outcome="crossed", mark=CROSS)
 
     def _planning(self, rec: Recorder, seat: int, step: str, choice: Choice) -> None:
         self.write_x(rec, seat, step, choice)

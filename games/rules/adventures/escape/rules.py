@@ -279,10 +279,8 @@ class EscapeRules(WildActions[Layout]):
 
     def _activate(self, rec: Recorder, seat: int, step: str, choice: Choice) -> None:
         airlock = choice.get("airlock")
-        _raise(self.airlock_problem(rec.sheet(seat).marks, airlock))
-        self.resolve_step(rec, seat, step, outcome="activated", target=airlock)
-        assert isinstance(airlock, str)  # checked above
-        rec.mark(seat, element=airlock, mark=LINE)
+        problem = self.airlock_problem(rec.sheet(seat).marks, airlock)
+        self.use_on(rec, seat, step, airlock, problem, outcome="activated", mark=LINE)
 
     def _number_ship(self, state: GameState, seat: int) -> str:
         """The ship where this turn's number was written."""
