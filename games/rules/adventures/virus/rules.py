@@ -58,7 +58,7 @@ from itertools import chain
 from typing import Any, cast
 
 from games.rules.adventures.virus.layout import Layout, Quarter, Track
-from games.rules.common.base import ASTRONAUT, ASTRONAUT_SHIFTS, Condition, Step, error_choices
+from games.rules.common.base import ASTRONAUT, ASTRONAUT_SHIFTS, Condition, Step, Uses, error_choices
 from games.rules.common.missions import MISSION_BOX
 from games.rules.common.options import Choice, Group, Option, Options, StepOption, WriteOption
 from games.rules.common.wilds import WildActions
@@ -86,6 +86,8 @@ SPREAD = "spread."
 # How many fillings of a floor keep their open runs worked out (a bound on memory).
 FLOOR_CACHE_SIZE = 8192
 ROBOT = "robot"
+ENERGY = "energy"
+PLANT = "plant"
 
 # Mission conditions, by card (the card texts are in the common mission index).
 MISSION_TWO_EVACUATED, EVACUATED_NEEDED = 94, 2
@@ -113,8 +115,8 @@ class VirusRules(WildActions[Layout]):
 
     def step_table(self) -> dict[str, Step]:
         return {
-            "energy": Step(uses=self._energy_uses, use=self._energy),
-            "plant": Step(uses=self._plant_uses, use=self._plant),
+            ENERGY: Step(uses=self._circle_uses(ENERGY), use=self._energy),
+            PLANT: Step(uses=self._circle_uses(PLANT), use=self._plant),
             "water": Step(uses=self._water_uses, use=self._water),
             ROBOT: Step(uses=self.each_unmarked(ROBOT, "walkway", self.layout.walkways), use=self._close),
             "planning": Step(
@@ -345,31 +347,33 @@ class VirusRules(WildActions[Layout]):
     def _number_quarter(self, state: GameState, seat: int) -> Quarter:
         return self.layout.quarter_of[state.seats[seat].turn_choice["space"]]
 
-    def _energy_uses(self, state: GameState, seat: int, step: str) -> Iterable[StepOption]:
+    def _quarter_symbols(self, state: GameState, seat: int, action: str) -> tuple[str, ...]:
+        """The energies or the plants (``action``) of the quarter of this turn's number."""
         quarter = self._number_quarter(state, seat)
-        if all_marked(state.sheet_of(seat).marks, quarter.energy_set):
-            return ()
-        return ({"action": "energy", "effect": step},)
+        return quarter.energies if action == ENERGY else quarter.plants
+
+    def _circle_uses(self, action: str) -> Uses:
+        """An Energy or Plant action circles the next free symbol of the number's quarter: it
+        waits while there is one."""
+
+        def uses(state: GameState, seat: int, step: str) -> Iterable[StepOption]:
+            if _first_free(state.sheet_of(seat).marks, self._quarter_symbols(state, seat, action)) is None:
+                return ()
+            return ({"action": action, "effect": step},)
+
+        return uses
+
+    def _circle_next(self, rec: Recorder, seat: int, step: str, action: str) -> None:
+        symbol = _first_free(rec.sheet(seat).marks, self._quarter_symbols(rec.state, seat, action))
+        assert symbol is not None  # a step that can change nothing never waits (settle)
+        self.resolve_step(rec, seat, step, outcome="used", target=symbol)
+        rec.mark(seat, element=symbol, mark=CIRCLE)
 
     def _energy(self, rec: Recorder, seat: int, step: str, choice: Choice) -> None:
-        quarter = self._number_quarter(rec.state, seat)
-        energy = _first_free(rec.sheet(seat).marks, quarter.energies)
-        assert energy is not None  # a step that can change nothing never waits (settle)
-        self.resolve_step(rec, seat, step, outcome="used", target=energy)
-        rec.mark(seat, element=energy, mark=CIRCLE)
-
-    def _plant_uses(self, state: GameState, seat: int, step: str) -> Iterable[StepOption]:
-        quarter = self._number_quarter(state, seat)
-        if all_marked(state.sheet_of(seat).marks, quarter.plant_set):
-            return ()
-        return ({"action": "plant", "effect": step},)
+        self._circle_next(rec, seat, step, ENERGY)
 
     def _plant(self, rec: Recorder, seat: int, step: str, choice: Choice) -> None:
-        quarter = self._number_quarter(rec.state, seat)
-        plant = _first_free(rec.sheet(seat).marks, quarter.plants)
-        assert plant is not None  # a step that can change nothing never waits (settle)
-        self.resolve_step(rec, seat, step, outcome="used", target=plant)
-        rec.mark(seat, element=plant, mark=CIRCLE)
+        self._circle_next(rec, seat, step, PLANT)
         self._advance(rec, seat, self.layout.plant_track)
 
     def _water_uses(self, state: GameState, seat: int, step: str) -> Iterable[StepOption]:
