@@ -60,7 +60,7 @@ from typing import Any, Final, cast
 from games.rules.adventures.battle.layout import SIDES, TYPES, Layout, Planet
 from games.rules.adventures.battle.solo import BattleSolo, is_solo
 from games.rules.common import modifiers as modifiers_rules
-from games.rules.common.base import ASTRONAUT, Step, error_choices
+from games.rules.common.base import ASTRONAUT, Accomplished, Step, error_choices
 from games.rules.common.options import Choice, DrawOption, Option, StepOption
 from games.rules.core import cards
 from games.rules.core.cards import ACTIONS, Combination
@@ -767,6 +767,15 @@ class BattleRules(BattleSolo):
             ),
             "total": total,
         }
+
+    def accomplished(self, state: GameState, seat: int) -> Accomplished:
+        """The missions written on side S of the seat's left sheet (§7) and the System Error
+        boxes of its own side of each of its sheets (§4.8), never those of a neighbour's side."""
+        own_errors = sum(
+            self.errors_marked_on(sheet, side_of(sheet, seat), sheet.marks)
+            for sheet in (state.sheets[index] for index in state.seats[seat].sheets)
+        )
+        return {**super().accomplished(state, seat), "system_errors": own_errors}
 
     def rank_keys(self, state: GameState, scores: list[dict[str, Any]]) -> list[Any]:
         """By total, then fewer System Error boxes over both sheets."""
