@@ -1,50 +1,52 @@
+"""The admin, for the staff who review campaigns: packs as loaded, campaigns with their seats and
+chapter games, and their event logs, all read-only.
+
+No one adds, changes or deletes any of them here, superusers included: a campaign changes only
+through its events. A campaign's seed (what its bots' choices are drawn with) is never shown.
+"""
+
 from django.contrib import admin
 
 from campaigns.models import Campaign, CampaignEvent, CampaignSeat, ChapterGame, Pack
-
-
-class ReadOnly(admin.ModelAdmin):
-    """What is stored forever (events, packs as loaded): shown, never edited here."""
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
+from games.admin import ReadOnly
 
 
 @admin.register(Pack)
-class PackAdmin(ReadOnly):
+class PackAdmin(ReadOnly, admin.ModelAdmin):
     list_display = ("key", "version", "title", "content_hash", "recorded_at")
     search_fields = ("key", "title", "content_hash")
 
 
-class CampaignSeatInline(admin.TabularInline):
+class CampaignSeatInline(ReadOnly, admin.TabularInline):
     model = CampaignSeat
     extra = 0
+    fields = ("index", "player")
+    readonly_fields = fields
+
+    @admin.display(description="player")
+    def player(self, seat: CampaignSeat) -> str:
+        """The username, or the bot that plays the seat ("greedy bot")."""
+        return seat.player
 
 
-class ChapterGameInline(admin.TabularInline):
+class ChapterGameInline(ReadOnly, admin.TabularInline):
     model = ChapterGame
     extra = 0
-    readonly_fields = ("chapter", "attempt", "game")
-
-    def has_add_permission(self, request, obj=None):
-        return False
+    fields = ("chapter", "attempt", "game")
+    readonly_fields = fields
 
 
 @admin.register(Campaign)
-class CampaignAdmin(admin.ModelAdmin):
+class CampaignAdmin(ReadOnly, admin.ModelAdmin):
     list_display = ("id", "pack", "max_players", "astra_level", "status", "creator", "created_at")
     list_filter = ("status", "pack__key")
     inlines = [CampaignSeatInline, ChapterGameInline]
+    fields = ("pack", "max_players", "astra_level", "status", "creator", "created_at")
+    readonly_fields = fields
 
 
 @admin.register(CampaignEvent)
-class CampaignEventAdmin(ReadOnly):
+class CampaignEventAdmin(ReadOnly, admin.ModelAdmin):
     """Read-only: campaign events are append-only (the database refuses updates and deletes)."""
 
     list_display = ("campaign", "seq", "seat", "kind", "created_at")

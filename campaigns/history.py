@@ -216,12 +216,36 @@ def _chapter_games(state: CampaignState, own: Section, chapters: list[Section]) 
 
 
 def _check_results(own: Section, chapters: list[Section], states: dict[int, engine.GameState]) -> None:
-    """Each chapter's recorded result is its game's standings."""
+    """Each chapter's recorded result is its game's standings, as its event's version read them."""
     by_game = {section.header["game"]: states[section.line] for section in chapters}
     for (number, _), event in zip(own.events, own.stored(CampaignEvent), strict=True):
         finished = events.CHAPTER_FINISHED.data_of(cast(events.Event, event))
         if finished is None:
             continue
-        standings = game_selectors.standings_of(state=by_game[finished["game"]])
-        if standings != {"scores": finished["results"], "winners": finished["winners"]}:
+        state = by_game[finished["game"]]
+        read = game_selectors.standings_of if event["v"] > 1 else _standings_read_at_v1
+        if read(state=state) != {"scores": finished["results"], "winners": finished["winners"]}:
             raise ImportRefused(number, "the chapter's result is not its game's.")
+
+
+# The boxes a chapter_finished of version 1 read missions from, on every sheet of a seat.
+V1_MISSION_BOXES = {letter: f"mission.{letter}" for letter in engine.LETTERS}
+
+
+def _standings_read_at_v1(*, state: engine.GameState) -> dict[str, Any] | None:
+    """The standings as a ``chapter_finished`` of version 1 recorded them: a seat's missions
+    from the boxes ``mission.A/B/C`` and its System Errors from every box marked, on every sheet
+    it plays (the same as today's reading but in adventure 8, whose shared sheets it misread:
+    see ``campaigns.rules.events``)."""
+    standings = game_selectors.standings_of(state=state)
+    if standings is None:
+        return None
+    for score in standings["scores"]:
+        sheets = [state.sheets[sheet] for sheet in state.seats[score["seat"]].sheets]
+        score["missions"] = [
+            letter for letter, box in V1_MISSION_BOXES.items() if any(box in sheet.marks for sheet in sheets)
+        ]
+        score["system_errors"] = sum(
+            sum(map(sheet.marks.__contains__, sheet.error_boxes)) for sheet in sheets
+        )
+    return standings

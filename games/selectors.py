@@ -14,8 +14,8 @@ from eventstore.errors import Conflict, Invalid, NotFound
 from games import hot_queries, lobby, snapshots
 from games.models import Event, Game, Seat, TableSeat
 from games.rules import engine
-from games.rules.engine import MISSION_BOX, GameState
 from games.rules.engine import Event as EngineEvent
+from games.rules.engine import GameState
 
 MAX_PAGE = 500
 WAIT: dict[str, Any] = {"kind": "wait", "sheet": None, "options": [], "can_undo": False, "can_confirm": False}
@@ -92,8 +92,9 @@ def version_for(*, game: Game, state: GameState, last: int, seat: int | None) ->
 
 def final_standings(*, game_id: int) -> dict[str, Any] | None:
     """A finished game's result as a campaign reads its stars from it: each seat's total and
-    rank, the letters of the missions it accomplished and the System Error boxes it marked (on
-    every sheet it played), and the winners. None while the game has no result."""
+    rank, the letters of the missions it accomplished and the System Error boxes it marked (as
+    its adventure defines them: ``engine.accomplished``), and the winners. None while the game
+    has no result."""
     game = Game.objects.filter(pk=game_id, status=Game.Status.FINISHED).first()
     if game is None:
         return None
@@ -105,24 +106,15 @@ def standings_of(*, state: GameState) -> dict[str, Any] | None:
     """``final_standings`` of a game's state (None while it has no result)."""
     if state.result is None:
         return None
-    scores = []
-    for score in state.result["scores"]:
-        sheets = [state.sheets[sheet] for sheet in state.seats[score["seat"]].sheets]
-        scores.append(
-            {
-                "seat": score["seat"],
-                "total": score["total"],
-                "rank": score["rank"],
-                "missions": [
-                    letter
-                    for letter, box in MISSION_BOX.items()
-                    if any(box in sheet.marks for sheet in sheets)
-                ],
-                "system_errors": sum(
-                    sum(map(sheet.marks.__contains__, sheet.error_boxes)) for sheet in sheets
-                ),
-            }
-        )
+    scores = [
+        {
+            "seat": score["seat"],
+            "total": score["total"],
+            "rank": score["rank"],
+            **engine.accomplished(state, score["seat"]),
+        }
+        for score in state.result["scores"]
+    ]
     return {"scores": scores, "winners": list(state.result["winners"])}
 
 

@@ -15,7 +15,7 @@ and ``card_aimed``.
 """
 
 from collections.abc import Iterable, Mapping
-from typing import Any, NotRequired, TypedDict
+from typing import Any, NotRequired, TypedDict, cast
 
 from campaigns.rules.state import Attempt, CampaignState, Chosen
 from games.rules.engine import kinds
@@ -206,7 +206,7 @@ CHAPTER_OPENED = kinds.Kind("chapter_opened", 1, ChapterOpened, _opened)
 CHAPTER_REPLAYED = kinds.Kind("chapter_replayed", 1, ChapterOpened, _opened)
 MISSION_CHOSEN = kinds.Kind("mission_chosen", 1, MissionChosen, _mission_chosen)
 CHAPTER_STARTED = kinds.Kind("chapter_started", 1, ChapterStarted, _started)
-CHAPTER_FINISHED = kinds.Kind("chapter_finished", 1, ChapterFinished, _finished)
+CHAPTER_FINISHED = kinds.Kind("chapter_finished", 2, ChapterFinished, _finished)
 STARS_AWARDED = kinds.Kind("stars_awarded", 1, StarsAwarded, _stars)
 CAPTAIN_CHANGED = kinds.Kind("captain_changed", 1, CaptainChanged, _captain)
 CARDS_OFFERED = kinds.Kind("cards_offered", 1, CardsOffered, _offered)
@@ -232,8 +232,17 @@ KINDS: dict[str, kinds.Kind[CampaignState, Event, Any]] = {
     )
 }
 
-# Every campaign kind is at its first version: nothing to upcast yet.
-UPCASTERS: dict[tuple[str, int], kinds.Upcaster[Event]] = {}
+
+def _results_as_recorded(event: Event) -> ChapterFinished:
+    """Version 1 read an adventure 8 chapter's missions and System Errors over the seat's whole
+    shared sheets (none of its missions, its neighbours' errors counted: issue #23); version 2
+    reads them as the adventure defines them (campaign.md, the end of "Version 2 of these
+    rules"). The shape is the same, and a result of version 1 keeps what it recorded: the stars
+    awarded from it stand."""
+    return cast(ChapterFinished, event["data"])
+
+
+UPCASTERS: dict[tuple[str, int], kinds.Upcaster[Event]] = {("chapter_finished", 1): _results_as_recorded}
 
 
 def evolve(state: CampaignState, event: Event) -> CampaignState:

@@ -15,14 +15,16 @@
   which order the events became readable to it; ``referee_sheet_view`` / ``referee_seats`` /
   ``referee_astra`` -> everything, for the staff who review games; ``mission_claims`` -> who
   accomplished which mission; ``sheet_schematic`` -> how a sheet is laid out, to draw it;
+- ``accomplished(state, seat)`` -> the missions a seat accomplished and the System Error boxes
+  it marked, as its adventure defines them (what a campaign's chapter result reads);
 - ``reenact(log)`` -> the state of a finished game after a log that comes from outside, once
   every event in it is found to be what the engine appends (``LogRefused`` otherwise);
   ``replay_checked(log)`` checks less, for a log recorded under earlier rules.
 
 Code outside ``games.rules`` reads the rules through this module only (an import-linter
 contract): besides the decider, it finds here the playable adventures (``PLAYABLE``), the event
-kinds and their checks, the phases, the missions' letters and boxes, ASTRA's opponents, a sheet's
-marks and schematic, bot self-play (``simulate``), and five modules used as namespaces: ``bots``
+kinds and their checks, the phases, the missions' letters, ASTRA's opponents, a sheet's marks
+and schematic, bot self-play (``simulate``), and five modules used as namespaces: ``bots``
 (the legal-move players), ``data`` (the rules data files), ``kinds`` (the shape every event
 stream declares its kinds in, which campaigns share), ``narration`` (events told in words) and
 ``snapshots`` (a state as JSON, for the snapshot cache).
@@ -30,9 +32,10 @@ stream declares its kinds in, which campaigns share), ``narration`` (events told
 
 from collections.abc import Iterable
 
-from games.rules.adventures import PLAYABLE
+from games.rules.adventures import PLAYABLE, rules_for
 from games.rules.common.astra import opponents as astra_opponents
-from games.rules.common.missions import LETTERS, MISSION_BOX
+from games.rules.common.base import Accomplished
+from games.rules.common.missions import LETTERS
 from games.rules.common.missions import candidates as mission_candidates
 from games.rules.common.options import (
     AstraEffectOption,
@@ -91,11 +94,11 @@ __all__ = [
     "LETTERS",
     "LINE",
     "MISSIONS_PHASE",
-    "MISSION_BOX",
     "OPTION_VALUE_TYPES",
     "PLAYABLE",
     "SETUP_PHASE",
     "ZONE",
+    "Accomplished",
     "Area",
     "AstraEffectOption",
     "AstraPlaceOption",
@@ -119,6 +122,7 @@ __all__ = [
     "Target",
     "WriteOption",
     "X",
+    "accomplished",
     "advance",
     "astra_advance",
     "astra_due",
@@ -165,3 +169,8 @@ def replay(stored: Iterable[Event]) -> GameState:
     for event in stored:
         kinds.evolve(KINDS, state, kinds.upcast(KINDS, UPCASTERS, event))
     return state
+
+
+def accomplished(state: GameState, seat: int) -> Accomplished:
+    """What ``seat`` accomplished in the game, as its adventure defines it."""
+    return rules_for(state.adventure).accomplished(state, seat)

@@ -189,6 +189,24 @@ def test_a_chapter_result_that_is_not_its_games_is_refused_even_with_a_good_chai
     assert (caught.line, caught.detail) == (at + 2, "the chapter's result is not its game's.")
 
 
+def test_a_chapter_8_result_is_checked_as_the_version_of_its_event_read_the_battle() -> None:
+    """Version 1 read The Battle's missions and System Errors over whole shared sheets (issue
+    #23): a result it recorded imports as it was; one of version 2 is each seat's side S
+    missions and its own System Errors."""
+    recorded = json.loads((FIXTURES / "campaign-3p-seed301.json").read_text(encoding="utf-8"))
+    events = recorded["events"]
+    at = [i for i, e in enumerate(events) if e["kind"] == "chapter_finished"][-1]
+    assert events[at]["data"]["chapter"] == 8
+    results = events[at]["data"]["results"]
+    assert [(r["missions"], r["system_errors"]) for r in results] == [([], 3), ([], 3), ([], 4)]
+    events[at]["v"] = 2
+    caught = refused(export_of(recorded))
+    assert (caught.line, caught.detail) == (at + 2, "the chapter's result is not its game's.")
+    for result, (missions, errors) in zip(results, [(["A"], 3), (["A", "C"], 1), (["A"], 1)], strict=True):
+        result.update(missions=missions, system_errors=errors)
+    assert history.import_campaign(lines=export_of(recorded)).campaign.status == Campaign.Status.FINISHED
+
+
 def test_a_campaign_missing_a_chapter_game_or_unfinished_is_refused(exported: list[str]) -> None:
     last_game = max(i for i, line in enumerate(exported) if '"format":"moon-game/1"' in line)
     caught = refused(exported[:last_game])

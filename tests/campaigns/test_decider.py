@@ -3,18 +3,20 @@ the order of the choices between chapters, cards in effect and a chapter's setup
 chapters whose adventure is not playable yet, and the end of the campaign."""
 
 import random
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from campaigns.rules import decider, packs, standings
+from campaigns.rules.events import SeatResult
 from campaigns.rules.state import CampaignState
 from games.rules import engine
 from games.rules.adventures import PLAYABLE
 from games.rules.common.missions import candidates
 from games.rules.core.errors import OutOfTurn, RuleViolation
+from games.selectors import standings_of
 from tests.campaigns.flow import (
     OPEN,
     by_ranks,
@@ -25,12 +27,17 @@ from tests.campaigns.flow import (
     start_ready_chapter,
     started,
 )
+from tests.rules.battle_helpers import LAYOUT, finished, game, set_sheet
+from tests.rules.battle_helpers import battle as battle_sheet
 
 # rules/campaign.md, "After each chapter": final rank -> stars
 TABLE = {
     1: (1, 0, 0), 2: (1, 0, 0), 3: (2, 1, 0), 4: (2, 1, 0),
     5: (3, 2, 1), 6: (4, 2, 1), 7: (5, 3, 1), 8: (6, 3, 1),
 }  # fmt: skip
+
+
+LAST_STAND = "c7-last-stand"
 
 
 def picking(cards: dict[int, str]) -> Any:
@@ -267,6 +274,27 @@ def test_after_chapter_8_the_most_stars_win_then_the_total() -> None:
     with pytest.raises(OutOfTurn) as refused:
         decider.decide(state, OPEN, 0, {"action": "replay_chapter", "chapter": 8})
     assert refused.value.code == "campaign_finished"
+
+
+def test_a_star_goal_on_missions_pays_in_chapter_8_for_the_missions_of_each_seats_side_s() -> None:
+    state = started(3)
+    to_the_end_of_chapter(state, 7)
+    settle(state, picking({seat: LAST_STAND for seat in range(3)}))  # the captain's group card
+    assert (LAST_STAND, (0, 1, 2)) in [
+        (entry.card.id, entry.holders) for entry in decider.cards_in_effect(state, OPEN, 8)
+    ]  # "Last stand": 2 stars for at least two missions
+    battle = game(3)
+    for sheet, letters in enumerate(("AB", "C", "BC")):  # sheet k: seat k's side S
+        set_sheet(battle, sheet, battle_sheet(marks={LAYOUT.mission_boxes[letter]: 5 for letter in letters}))
+    read = standings_of(state=finished(battle))
+    assert read is not None
+    end_chapter(state, cast(list[SeatResult], read["scores"]))
+    assert state.attempts[-1].awards is not None
+    goals = {
+        award["seat"]: [reason for reason in award["reasons"] if reason["reason"] == "star_goal"]
+        for award in state.attempts[-1].awards
+    }
+    assert goals == {0: [{"reason": "star_goal", "card": LAST_STAND, "stars": 2}], 1: [], 2: goals[0]}
 
 
 def test_winners_by_stars_then_total_then_shared() -> None:

@@ -128,8 +128,13 @@ def ended(state: GameState) -> GameState:
     return state
 
 
+def finished(state: GameState) -> GameState:
+    """The game ended as it stands, with its result (the engine's own event) applied."""
+    return engine.evolve(ended(state), engine.result_event(state))
+
+
 __all__ = [
-    "LAYOUT", "RULES", "THE_BATTLE", "battle", "draw", "ended", "game", "marks_of",
+    "LAYOUT", "RULES", "THE_BATTLE", "battle", "draw", "ended", "finished", "game", "marks_of",
     "move", "panel", "refused", "refused_use", "reveal", "set_sheet", "side_score", "start_turn",
     "total", "use",
 ]  # fmt: skip

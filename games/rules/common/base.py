@@ -23,11 +23,11 @@ same on every sheet lives here once, as common.md states it:
 
 from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar, cast
+from typing import Any, Generic, TypedDict, TypeVar, cast
 
 from games.rules.common import astra
 from games.rules.common import modifiers as modifiers_rules
-from games.rules.common.missions import MISSION_BOX, MISSION_BOXES
+from games.rules.common.missions import LETTERS, MISSION_BOX, MISSION_BOXES
 from games.rules.common.modifiers import SheetSetup
 from games.rules.common.options import (
     Choice,
@@ -130,6 +130,13 @@ def number_changed(state: GameState, write: WriteOption) -> bool:
 def error_choices(free: Sequence[str]) -> list[str | None]:
     """The boxes a System Error may mark: those ``free`` now, or, with none left, no box."""
     return list(free) or [None]
+
+
+class Accomplished(TypedDict):
+    """What a seat accomplished in a finished game, as a campaign's chapter result reads it."""
+
+    missions: list[str]  # the letters of the missions written on its sheet
+    system_errors: int  # the System Error boxes it marked
 
 
 @dataclass(frozen=True)
@@ -762,6 +769,15 @@ class Adventure(Generic[L]):
             (-score["total"], self.errors_marked(state.sheet_of(seat), state.sheet_of(seat).marks))
             for seat, score in enumerate(scores)
         ]
+
+    def accomplished(self, state: GameState, seat: int) -> Accomplished:
+        """The missions the seat accomplished (their values written on its home sheet, common.md
+        §8) and the System Error boxes it marked (§7): by default on the one sheet it plays."""
+        home = state.home_sheet(seat)
+        return {
+            "missions": [letter for letter in LETTERS if self.mission_box(letter) in home.marks],
+            "system_errors": self.errors_marked(home, home.marks),
+        }
 
     def standings(self, state: GameState) -> Result:
         """Final scores with breakdowns and ranks (shared when equal), and the winning seats."""

@@ -60,7 +60,7 @@ from typing import Any, Final, cast
 from games.rules.adventures.battle.layout import SIDES, TYPES, Layout, Planet
 from games.rules.adventures.battle.solo import BattleSolo, is_solo
 from games.rules.common import modifiers as modifiers_rules
-from games.rules.common.base import ASTRONAUT, Step, error_choices
+from games.rules.common.base import ASTRONAUT, Accomplished, Step, error_choices
 from games.rules.common.options import Choice, DrawOption, Option, StepOption
 from games.rules.core import cards
 from games.rules.core.cards import ACTIONS, Combination
@@ -749,8 +749,8 @@ class BattleRules(BattleSolo):
         for index in state.seats[seat].sheets:  # its left sheet, then its right one
             sheet = state.sheets[index]
             side = side_of(sheet, seat)
-            sides.append((sheet, side, self.side_score(sheet, side, sheet.marks, final=final)))
-        (left, _, left_score), (right, _, right_score) = sides
+            sides.append((sheet, self.side_score(sheet, side, sheet.marks, final=final)))
+        (left, left_score), (right, right_score) = sides
         score = {
             "missions": self.missions_of(home.marks),
             "left": left_score["total"],
@@ -762,11 +762,22 @@ class BattleRules(BattleSolo):
             **score,
             "left_sheet": left.id,
             "right_sheet": right.id,
-            "system_errors_marked": sum(
-                self.errors_marked_on(sheet, side, sheet.marks) for sheet, side, _ in sides
-            ),
+            "system_errors_marked": self.own_errors(state, seat),
             "total": total,
         }
+
+    def own_errors(self, state: GameState, seat: int) -> int:
+        """The System Error boxes marked on the seat's own side of each of its sheets (§4.8),
+        never on a neighbour's side."""
+        return sum(
+            self.errors_marked_on(sheet, side_of(sheet, seat), sheet.marks)
+            for sheet in (state.sheets[index] for index in state.seats[seat].sheets)
+        )
+
+    def accomplished(self, state: GameState, seat: int) -> Accomplished:
+        """The missions written on side S of the seat's left sheet (§7) and its own System
+        Error boxes marked."""
+        return {**super().accomplished(state, seat), "system_errors": self.own_errors(state, seat)}
 
     def rank_keys(self, state: GameState, scores: list[dict[str, Any]]) -> list[Any]:
         """By total, then fewer System Error boxes over both sheets."""
