@@ -25,7 +25,7 @@ pytestmark = pytest.mark.django_db
 
 
 def spec_hash(prev_hash: str, seq: int, turn: int, seat: int | None, kind: str, data: Any) -> str:
-    """The hash as the issue states it, written out here independently of games/chain.py."""
+    """The hash as the issue states it, written out here independently of eventstore/chain.py."""
     canonical = json.dumps(
         {"seq": seq, "turn": turn, "seat": seat, "kind": kind, "data": data},
         sort_keys=True, separators=(",", ":"), ensure_ascii=False,
