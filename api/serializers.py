@@ -78,6 +78,12 @@ class QueryIntegerField(serializers.IntegerField):
 
     default_error_messages = {"invalid": "A whole number written with the digits 0-9 is required."}
 
+    def get_value(self, dictionary: Any) -> Any:
+        # a parameter sent empty (``limit=``) is a number missing, not a parameter left out
+        if dictionary.get(self.field_name) == "":
+            return ""
+        return super().get_value(dictionary)
+
     def to_internal_value(self, data: Any) -> int:
         if not isinstance(data, str) or not (data.isascii() and data.isdigit()):
             self.fail("invalid")

@@ -58,10 +58,19 @@ def test_a_body_over_the_size_limit_is_a_413(
     assert (Event.objects.count(), Game.objects.count()) == (events, games)
 
 
-@pytest.mark.parametrize("query", [{"limit": "1_0"}, {"after": "1_0"}, {"limit": "٣"}, {"limit": " 5"}])
+@pytest.mark.parametrize(
+    "query",
+    [{"limit": "1_0"}, {"after": "1_0"}, {"limit": "٣"}, {"limit": " 5"}, {"limit": ""}, {"after": ""}],
+)
 def test_query_integers_are_plain_ascii_digits(
     playing_game: int, alice: APIClient, query: dict[str, str]
 ) -> None:
     response = alice.get(f"/api/v1/games/{playing_game}/events", query)
     assert response.status_code == 400
     assert response.json()["code"] == "invalid_request"
+
+
+def test_a_campaign_feed_refuses_a_parameter_sent_empty(alice: APIClient) -> None:
+    created = alice.post("/api/v1/campaigns", {"max_players": 2}, format="json").json()
+    response = alice.get(f"/api/v1/campaigns/{created['id']}/events", {"after": "1700", "limit": ""})
+    assert (response.status_code, response.json()["code"]) == (400, "invalid_request")
