@@ -99,6 +99,8 @@ def test_a_worker_killed_in_astras_part_of_a_turn_leaves_it_to_the_next_worker_o
     assert seqs == list(range(1, len(seqs) + 1))
 
     play_to_the_end(game, user, random.Random(8))  # the game goes on to its end
+    # scored before the test ends: its teardown's flush would race the scoring task's locks
+    wait_for(lambda: Game.objects.get(pk=game.pk).status == Game.Status.FINISHED, 60, "scoring")
     took = Counter(Event.objects.filter(game=game, kind="astra_took").values_list("turn", flat=True))
     assert set(took.values()) == {1}
 
