@@ -8,7 +8,7 @@ through its events. A campaign's seed (what its bots' choices are drawn with) is
 from django.contrib import admin
 
 from campaigns.models import Campaign, CampaignEvent, CampaignSeat, ChapterGame, Pack
-from games.admin import ReadOnly
+from games.admin import ReadOnly, TableSeatInline
 
 
 @admin.register(Pack)
@@ -17,16 +17,8 @@ class PackAdmin(ReadOnly, admin.ModelAdmin):
     search_fields = ("key", "title", "content_hash")
 
 
-class CampaignSeatInline(ReadOnly, admin.TabularInline):
+class CampaignSeatInline(TableSeatInline):
     model = CampaignSeat
-    extra = 0
-    fields = ("index", "player")
-    readonly_fields = fields
-
-    @admin.display(description="player")
-    def player(self, seat: CampaignSeat) -> str:
-        """The username, or the bot that plays the seat ("greedy bot")."""
-        return seat.player
 
 
 class ChapterGameInline(ReadOnly, admin.TabularInline):

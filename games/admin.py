@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from games import history, review
-from games.models import Event, Game, Seat
+from games.models import Event, Game, Seat, TableSeat
 from games.rules import engine
 from games.rules.engine import KINDS, PLAYABLE, narration
 
@@ -41,16 +41,21 @@ class ReadOnly:
         return False
 
 
-class SeatInline(ReadOnly, admin.TabularInline):
-    model = Seat
+class TableSeatInline(ReadOnly, admin.TabularInline):
+    """The seats of a table (a game's or a campaign's), each with who plays it."""
+
     extra = 0
     fields = ("index", "player")
     readonly_fields = fields
 
     @admin.display(description="player")
-    def player(self, seat: Seat) -> str:
+    def player(self, seat: TableSeat) -> str:
         """The username, or the bot that plays the seat ("greedy bot")."""
         return seat.player
+
+
+class SeatInline(TableSeatInline):
+    model = Seat
 
 
 class EventInline(ReadOnly, admin.TabularInline):
