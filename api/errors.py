@@ -6,6 +6,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, JsonResponse
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -14,6 +15,11 @@ from api.authentication import TokenExpired
 from eventstore.errors import Conflict, Forbidden, GameError, Invalid, NotFound, Unprocessable
 
 logger = logging.getLogger(__name__)
+
+# A database that cannot be reached, or a transaction it gave up on (a deadlock, a lost
+# connection): its transaction rolled back, and the same request may well succeed again.
+DatabaseUnavailable = (OperationalError, InterfaceError)
+RETRY_AFTER_SECONDS = 5
 
 REFUSAL_STATUS: dict[type[GameError], int] = {
     Invalid: status.HTTP_400_BAD_REQUEST,
@@ -50,6 +56,14 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
             status.HTTP_400_BAD_REQUEST,
         )
         return Response(error_body(exc.code, exc.detail), status=http_status)
+
+    if isinstance(exc, DatabaseUnavailable):
+        logger.warning("database unavailable in %s", context.get("view"), exc_info=exc)
+        return Response(
+            error_body("database_unavailable", "The database cannot be reached just now; try again shortly."),
+            status=status.HTTP_503_SERVICE_UNAVAILABLE,
+            headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
+        )
 
     if isinstance(exc, RequestDataTooBig):
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE

@@ -35,6 +35,10 @@ ERRORS = {
     404: OpenApiResponse(s.ErrorSerializer, description="No such game"),
     409: OpenApiResponse(s.ErrorSerializer, description="Not now (status, turn, race)"),
     429: OpenApiResponse(s.ErrorSerializer, description="Too many requests (`throttled`)"),
+    503: OpenApiResponse(
+        s.ErrorSerializer,
+        description="The database cannot be reached (`database_unavailable`); retry after `Retry-After`",
+    ),
 }
 # What any request with a body may get before its view runs: too large, or not JSON.
 BODY_ERRORS = {

@@ -232,3 +232,40 @@ def test_the_docs_load_every_asset_from_this_server(anon: APIClient) -> None:
         served: Any = anon.get(asset)
         assert served.status_code == 200, asset
         assert b"".join(served.streaming_content if served.streaming else [served.content])
+
+
+@pytest.mark.django_db
+def test_throttles_fail_open_when_their_cache_is_down(
+    anon: APIClient, settings: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    _throttle_anonymous(settings)
+    # nothing listens on port 9: every read or write of a counter fails at once
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:9/0",
+            "OPTIONS": {"socket_connect_timeout": 0.2},
+        }
+    }
+    address = _fresh_address()
+    statuses = [_failed_sign_in(anon, REMOTE_ADDR=address).status_code for _ in range(4)]
+    assert statuses == [400] * 4  # refused as a sign-in, never throttled, never a 500
+    assert "throttle counters unavailable" in caplog.text
+
+
+@pytest.mark.django_db
+def test_a_database_that_cannot_be_reached_answers_503_with_retry_after(
+    alice: APIClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from django.db import OperationalError
+
+    from games import selectors
+
+    def down(**kwargs: Any) -> Any:
+        raise OperationalError("server closed the connection unexpectedly")
+
+    monkeypatch.setattr(selectors, "games_of", down)
+    response = alice.get("/api/v1/games")
+    assert response.status_code == 503
+    assert response.json()["code"] == "database_unavailable"
+    assert int(response["Retry-After"]) > 0
