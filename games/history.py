@@ -32,7 +32,7 @@ from django.db import transaction
 
 from accounts.models import Account
 from accounts.services import name_key
-from eventstore import exchange, store
+from eventstore import exchange
 from eventstore.errors import Conflict
 from eventstore.exchange import ImportRefused
 from games import lobby, snapshots
@@ -44,11 +44,6 @@ HEADER_FIELDS = ("format", "game", "adventure", "players", "seats")
 
 
 # --- checking the chains in the database ------------------------------------------------------
-
-
-def verify_chains(*, game_id: int | None = None) -> Iterator[store.ChainReport]:
-    """Walk the chain of every game with events (or of one game), in game order."""
-    return store.verify(Event, stream_id=game_id)
 
 
 # --- export ------------------------------------------------------------------------------------

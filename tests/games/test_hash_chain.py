@@ -13,8 +13,8 @@ from django.db import DatabaseError, connection, transaction
 from django.db.migrations.executor import MigrationExecutor
 from rest_framework.test import APIClient
 
+from eventstore import store
 from games import services
-from games.history import verify_chains
 from games.models import Event, Game
 from games.rules import engine
 from tests.api.test_reading import base, play_until_confirm
@@ -74,7 +74,7 @@ def test_non_ascii_data_hashes_as_utf8_and_survives_the_database() -> None:
     ).hexdigest()
     assert stored.hash != ascii_escaped  # ensure_ascii=False: the characters themselves count
     assert assert_chained(game.pk) == version + 1
-    assert [report.broken for report in verify_chains(game_id=game.pk)] == [None]
+    assert [report.broken for report in store.verify(Event, stream_id=game.pk)] == [None]
 
 
 def test_verify_events_reports_every_chain_intact(capsys: pytest.CaptureFixture[str]) -> None:
@@ -145,7 +145,7 @@ def test_the_migration_chains_the_rows_stored_before_it_and_keeps_the_log_append
         MigrationExecutor(connection).migrate(after)
     for game in games:
         assert assert_chained(game.pk) == 7
-    assert [report.broken for report in verify_chains()] == [None, None]
+    assert [report.broken for report in store.verify(Event)] == [None, None]
     with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
         Event.objects.filter(game_id=games[0].pk).update(kind="forged")
     with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():

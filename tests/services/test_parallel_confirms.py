@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from games.history import verify_chains
+from eventstore import store
 from games.models import Event
 from tests.services.conftest import HttpClient, Worker, open_game
 
@@ -79,7 +79,7 @@ def test_six_seats_confirming_together_resolve_each_turn_once(
         started = [event for event in events if event.kind == "turn_started"]
         assert Counter(event.data["turn"] for event in started) == Counter(range(1, turn + 2))
         assert sum(1 for event in new if event.kind == "turn_started") == 1
-        assert [report.broken for report in verify_chains(game_id=game_id)] == [None]
+        assert [report.broken for report in store.verify(Event, stream_id=game_id)] == [None]
         # Exactly one of the six answers carries the end of the turn it resolved.
         resolving = [body for _, body in answers if any(
             event["kind"] == "turn_started" for event in body["events"]

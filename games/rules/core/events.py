@@ -294,19 +294,7 @@ def _game_started(state: GameState, data: GameStarted, event: Event) -> None:
     }
     setup = data.get("astra")
     state.stacks = cards.deal(data["seed"]) if setup is None else []
-    state.sheets = [
-        Sheet(
-            id=sheet["id"],
-            seats=tuple(sheet["seats"]),
-            marks=dict(sheet["marks"]),
-            error_boxes=tuple(sheet["error_boxes"]),
-            bonus_points=sheet["bonus_points"],
-            sides=dict(sheet.get("sides", {})),
-            # what the other seats see of it while the setup's choices are made
-            turn_start_marks=dict(sheet["marks"]),
-        )
-        for sheet in data["sheets"]
-    ]
+    state.sheets = [Sheet.from_data(sheet) for sheet in data["sheets"]]
     state.seats = [
         SeatState(sheets=tuple(seat["sheets"]), sheet=seat["sheets"][0]) for seat in data["seats"]
     ]

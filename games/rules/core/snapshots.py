@@ -90,18 +90,7 @@ def load(data: dict[str, Any]) -> GameState:
         phase=data["phase"],
         combinations=[Combination(*combination) for combination in data["combinations"]],
         stacks=[Stack(list(draw), list(discard)) for draw, discard in data["stacks"]],
-        sheets=[
-            Sheet(
-                id=sheet["id"],
-                seats=tuple(sheet["seats"]),
-                marks=dict(sheet["marks"]),
-                error_boxes=tuple(sheet["error_boxes"]),
-                bonus_points=sheet["bonus_points"],
-                sides=dict(sheet["sides"]),
-                turn_start_marks=dict(sheet["turn_start_marks"]),
-            )
-            for sheet in data["sheets"]
-        ],
+        sheets=[Sheet.from_data(sheet) for sheet in data["sheets"]],
         seats=[
             SeatState(
                 sheets=tuple(seat["sheets"]),

@@ -11,6 +11,7 @@ original, and whoever changes the copy first takes its own copy of the sheet or 
 (see ``events.Recorder``).
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -46,6 +47,20 @@ class Sheet:
 
     def copy(self) -> "Sheet":
         return _clone(self, marks=dict(self.marks))
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> "Sheet":
+        """A sheet from its data: as the opening event sets it up (its marks are then what the
+        other seats see while the setup's choices are made) or as a snapshot keeps it."""
+        return cls(
+            id=data["id"],
+            seats=tuple(data["seats"]),
+            marks=dict(data["marks"]),
+            error_boxes=tuple(data["error_boxes"]),
+            bonus_points=data["bonus_points"],
+            sides=dict(data.get("sides", {})),
+            turn_start_marks=dict(data.get("turn_start_marks", data["marks"])),
+        )
 
 
 @dataclass
