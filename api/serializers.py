@@ -439,17 +439,36 @@ class HealthCheckSerializer(serializers.Serializer):
     detail = serializers.CharField()
 
 
+class FollowUpsCheckSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(
+        choices=["ok", "late", "down"],
+        help_text="`late`: the oldest follow-up not done was due more than HEALTH_FOLLOWUP_AGE "
+        "seconds ago; `down`: the database is.",
+    )
+    detail = serializers.CharField()
+    age = serializers.FloatField(
+        allow_null=True, help_text="Seconds since the oldest follow-up not done was due; null: none."
+    )
+    unfinished = serializers.IntegerField(
+        allow_null=True, help_text="Follow-ups due and not done (ASTRA's turns, bots, scoring...)."
+    )
+
+
 class HealthChecksSerializer(serializers.Serializer):
     database = HealthCheckSerializer()
     broker = HealthCheckSerializer()
     worker = HealthCheckSerializer()
+    followups = FollowUpsCheckSerializer()
 
 
 class HealthSerializer(serializers.Serializer):
-    status = serializers.ChoiceField(choices=["ok", "unavailable"])
+    status = serializers.ChoiceField(
+        choices=["ok", "degraded", "unavailable"],
+        help_text="`degraded` (200): everything answers but follow-ups are late.",
+    )
     checks = HealthChecksSerializer()
     code = serializers.CharField(required=False, help_text="`unavailable` (503 only).")
-    detail = serializers.CharField(required=False, help_text="What is down (503 only).")
+    detail = serializers.CharField(required=False, help_text="What is down (503) or late (degraded).")
 
 
 class IndexSerializer(serializers.Serializer):

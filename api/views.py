@@ -22,6 +22,7 @@ from api import serializers as s
 from api.idempotency import HEADER, MAX_KEY_LENGTH, answered
 from api.ids import path_id
 from api.permissions import Public, SignedIn
+from eventstore import followups
 from eventstore.errors import Invalid
 from games import history, selectors, services
 from games.models import Game
@@ -173,31 +174,43 @@ class HealthView(APIView):
 
     @extend_schema(
         responses={
-            200: OpenApiResponse(s.HealthSerializer, description="Database, broker and a worker answer"),
+            200: OpenApiResponse(
+                s.HealthSerializer,
+                description="Database, broker and a worker answer (`degraded`: follow-ups are late)",
+            ),
             503: OpenApiResponse(s.HealthSerializer, description="Something is down; `detail` names it"),
         },
-        summary="Whether the database, the broker and at least one Celery worker answer",
+        summary="Whether the database, the broker and at least one Celery worker answer, and whether "
+        "the work that follows moves (ASTRA's turns, bots, scoring) is late",
         description=(
             "No authentication. In the embedded mode (no broker) the broker and worker checks "
-            "report `eager`, which counts as up."
+            "report `eager`, which counts as up. `checks.followups` gives the age of the oldest "
+            "follow-up not done; past HEALTH_FOLLOWUP_AGE seconds (default 120) the status is "
+            "`degraded` (still 200)."
         ),
         tags=["operations"],
     )
     def get(self, request: Request) -> Response:
         healthy, checks = health.run_checks(celery_app)
-        if healthy:
-            return _out(s.HealthSerializer, {"status": "ok", "checks": checks})
-        down = [name for name, check in checks.items() if check["status"] not in health.UP]
-        return _out(
-            s.HealthSerializer,
-            {
-                "status": "unavailable",
-                "code": "unavailable",
-                "detail": f"down: {', '.join(down)}",
-                "checks": checks,
-            },
-            code=status.HTTP_503_SERVICE_UNAVAILABLE,
-        )
+        late = health.check_followups(followups.backlog, checks["database"])
+        answer = {**checks, "followups": late}
+        if not healthy:
+            down = [name for name, check in checks.items() if check["status"] not in health.UP]
+            return _out(
+                s.HealthSerializer,
+                {
+                    "status": "unavailable",
+                    "code": "unavailable",
+                    "detail": f"down: {', '.join(down)}",
+                    "checks": answer,
+                },
+                code=status.HTTP_503_SERVICE_UNAVAILABLE,
+            )
+        if late["status"] != "ok":
+            return _out(
+                s.HealthSerializer, {"status": "degraded", "detail": "late: followups", "checks": answer}
+            )
+        return _out(s.HealthSerializer, {"status": "ok", "checks": answer})
 
 
 # --- auth --------------------------------------------------------------------------------------

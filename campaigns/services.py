@@ -9,7 +9,7 @@ the same kind) and started in the same transaction through
 level), and ``chapter_started`` names it.
 
 When the choice the campaign then waits for is a bot seat's, a worker makes it
-(``play_bot_choice``, scheduled on commit through ``eventstore.followups`` with the log's
+(``play_bot_choice``, written with the command through ``eventstore.followups`` with the log's
 version): through the same options and decision as a player's, once, drawn from the campaign's
 seed and the position in its log.
 """
@@ -144,9 +144,8 @@ def play_bot_choice(*, campaign_id: int, version: int) -> list[CampaignEvent]:
     through the same options and decision as a player's (``campaigns.rules.bots``), drawn from
     the campaign's seed and that position (so that a replay of the log makes the same choice).
     Idempotent: once the log has moved on, or when the choice is not a bot's, nothing is
-    appended (but the next bot's choice, if the campaign waits for one, is scheduled again: a
-    run that died before it dispatched it is made whole); a task delivered twice for one choice
-    makes it once."""
+    appended; a task delivered twice for one choice makes it once (what follows a choice, the
+    next bot's, was written with it, in the outbox: eventstore/followups.py)."""
     context = {"campaign_id": campaign_id, "seq": version}
     with transaction.atomic():
         campaign = store.lock(Campaign, campaign_id)
@@ -156,10 +155,6 @@ def play_bot_choice(*, campaign_id: int, version: int) -> list[CampaignEvent]:
         kind = _bot_kind(campaign, asked.seat) if asked is not None and last == version else None
         if asked is None or kind is None:
             logger.info("no bot choice due", extra=context)
-            if last != version:
-                # the choice was made; should the run that made it have died before it
-                # dispatched the next bot's choice, this delivery dispatches it (made once)
-                _follow_up(campaign, state, pack, version=last)
             return []
         rng = random.Random(f"{campaign.seed}/bot/{asked.seat}/{version}")
         choice = bots.KINDS[kind](rng)(state, pack, asked.seat, asked.decision)
@@ -193,9 +188,6 @@ def end_chapter(*, game_id: int) -> list[CampaignEvent]:
         state, version = selectors.state_of(campaign=campaign)
         if state.attempt(link.chapter, link.attempt).finished:
             logger.info("chapter already ended", extra=context)
-            # a run that died between its commit and the dispatch of a bot's choice is made
-            # whole here (the choice's task is pinned to the log's version: made once)
-            _follow_up(campaign, state, library.stored(campaign.pack), version=version)
             return []
         standings = game_selectors.final_standings(game_id=game_id)
         if standings is None:
@@ -258,7 +250,8 @@ def _apply(
 
 
 def _follow_up(campaign: Campaign, state: CampaignState, pack: Pack, *, version: int) -> None:
-    """On commit, a worker makes the choice the campaign now waits for, if it is a bot's."""
+    """A worker makes the choice the campaign now waits for, if it is a bot's (a follow-up
+    written in the command's transaction, sent on commit)."""
     asked = decider.pending(state, pack)
     if asked is not None and _bot_kind(campaign, asked.seat) is not None:
         followups.after_commit(

@@ -90,3 +90,33 @@ class IdempotencyRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.method} {self.path} [{self.key}]"
+
+
+class FollowUp(models.Model):
+    """The outbox: work that follows committed events (eventstore/followups.py), written in the
+    transaction that appends them and deleted by the task that did it. A row still here is work
+    not known to be done: a sweeper sends it again from ``retry_at`` on."""
+
+    # The stream ("game", "campaign") and its id, and what set the work off: an event kind, or
+    # what the stream's state leaves to workers (``followups.ASTRA_DUE``...).
+    stream = models.CharField(max_length=32)
+    stream_id = models.BigIntegerField()
+    kind = models.CharField(max_length=64)
+    # the stream's log version once the events were in
+    version = models.PositiveIntegerField()
+    # when the work is due (the commit, or a later time such as a deadline)
+    due_at = models.DateTimeField()
+    # when the sweeper sends it (again) unless it is done by then
+    retry_at = models.DateTimeField()
+    # how often the sweeper sent it
+    attempts = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["retry_at"], name="followup_retry_at"),
+            models.Index(fields=["due_at"], name="followup_due_at"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} of {self.stream} {self.stream_id} at {self.version}"

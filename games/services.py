@@ -3,8 +3,8 @@
 Each game command runs in one transaction (the caller's: eventstore/commands.py for the API):
 lock the game row, fold its state from the snapshot and the events after it, ask the rules
 engine to decide (which applies each event it decides once), append the events through the
-event store (eventstore/store.py), save the snapshot, update the game's status and schedule what
-follows the events on commit (eventstore/followups.py).
+event store (eventstore/store.py), save the snapshot, update the game's status and write what
+follows the events in the same transaction, sent on commit (eventstore/followups.py).
 """
 
 import logging
@@ -144,12 +144,8 @@ def confirm_turn(*, game_id: int, by: User) -> CommandResult:
 
 
 def score_game(*, game_id: int) -> Event | None:
-    """Append the result event of an ended game. Idempotent: a scored game is left as it is.
-
-    What follows a result (a campaign's chapter end) is scheduled on every run, also when the
-    game was scored already: a run that died between its commit and that dispatch is made
-    whole by the next delivery, and the work that follows is idempotent itself.
-    """
+    """Append the result event of an ended game. Idempotent: a scored game is left as it is
+    (what follows its result was written with it, in the outbox: eventstore/followups.py)."""
     with transaction.atomic():
         game = store.lock(Game, game_id)
         existing = game.events.filter(kind=RESULT).first()
@@ -160,7 +156,6 @@ def score_game(*, game_id: int) -> Event | None:
             if game.status != Game.Status.FINISHED:
                 game.status = Game.Status.FINISHED
                 game.save(update_fields=["status"])
-            followups.after_commit(stream="game", stream_id=game_id, version=existing.seq, kinds=[RESULT])
             return existing
         state, version = snapshots.current(game=game)
         if state.status != "ended":
@@ -249,7 +244,7 @@ def _record(
     game: Game, state: GameState, new_events: list[EngineEvent], *, version: int, actor: User | None
 ) -> tuple[list[Event], GameState]:
     """Append events the engine decided at event ``version``, which led to ``state``; keep the
-    snapshot and the game's status up to date, and schedule what follows them on commit."""
+    snapshot and the game's status up to date, and write what follows them (sent on commit)."""
     appended = store.append(
         Event, game, new_events, version=version, actor_id=actor.pk if actor else None,
         schema_problem=engine.schema_problem,

@@ -1,5 +1,8 @@
 """Celery tasks. Each is idempotent: it reads the log before it appends, so a retry is safe.
 
+Each is sent for a follow-up (eventstore/followups.py) with the id of its row, which it deletes
+once its work is done; a follow-up whose message was lost is sent again by the sweeper.
+
 Each task acknowledges its message only once it has run (`acks_late`), and a worker that dies
 while running it hands the message back (`reject_on_worker_lost`; with the Redis broker a message
 left unacknowledged by a killed worker is delivered again after CELERY_VISIBILITY_TIMEOUT). A
@@ -18,6 +21,7 @@ from typing import Any
 from celery import shared_task
 from django.db import OperationalError
 
+from eventstore import followups
 from games import services
 
 logger = logging.getLogger(__name__)
@@ -53,38 +57,54 @@ def delay_for_tests(variable: str, context: dict[str, object]) -> None:
 
 
 def logged(
-    task: Any, what: str, work: Callable[..., Any], *, delay: str | None = None, **ids: int
+    task: Any,
+    what: str,
+    work: Callable[..., Any],
+    *,
+    followup: int | None,
+    delay: str | None = None,
+    **ids: int,
 ) -> int | None:
     """Run a task's ``work(**ids)`` between the log lines "<what> started" and "<what> done"
-    (with the seq of the last event it appended, and how many), after the test-only ``delay``;
-    the seq."""
+    (with the seq of the last event it appended, and how many), after the test-only ``delay``,
+    then mark its ``followup`` done; the seq."""
     context = log_context(task, **ids)
     logger.info("%s started", what, extra=context)
     if delay is not None:
         delay_for_tests(delay, context)
-    done = work(**ids)
-    rows = done if isinstance(done, list) else [] if done is None else [done]
+    appended = work(**ids)
+    rows = appended if isinstance(appended, list) else [] if appended is None else [appended]
     seq: int | None = rows[-1].seq if rows else None
+    followups.done(followup)
     logger.info("%s done", what, extra={**context, "seq": seq, "count": len(rows)})
     return seq
 
 
+# ``followup`` is the id of the follow-up's row (None in a message sent before follow-ups had
+# rows, still queued when the new version starts).
+
+
 @retried_task
-def score_game(self: Any, game_id: int) -> int | None:
+def score_game(self: Any, game_id: int, followup: int | None = None) -> int | None:
     """Append the result event of an ended game (once) and mark the game finished."""
-    return logged(self, "scoring", services.score_game, delay=SCORING_DELAY_ENV, game_id=game_id)
+    return logged(
+        self, "scoring", services.score_game, followup=followup, delay=SCORING_DELAY_ENV, game_id=game_id
+    )
 
 
 @retried_task
-def play_astra(self: Any, game_id: int) -> int | None:
+def play_astra(self: Any, game_id: int, followup: int | None = None) -> int | None:
     """Append ASTRA's part of the turn of a solo game, if it is due (once)."""
-    return logged(self, "astra turn", services.play_astra, delay=ASTRA_DELAY_ENV, game_id=game_id)
+    return logged(
+        self, "astra turn", services.play_astra, followup=followup, delay=ASTRA_DELAY_ENV, game_id=game_id
+    )
 
 
 @retried_task
-def play_bots(self: Any, game_id: int) -> int:
+def play_bots(self: Any, game_id: int, followup: int | None = None) -> int:
     """Play the turn of each bot seat of a game that has something to decide (once)."""
     context = log_context(self, game_id=game_id)
     played = services.play_bot_turns(game_id=game_id)
+    followups.done(followup)
     logger.info("bots played", extra={**context, "count": played})
     return played

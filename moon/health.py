@@ -9,9 +9,15 @@ Each check answers `{"status": "ok" | "eager" | "down", "detail": "..."}`:
   `eager` in the embedded mode; `down` when the broker is. The ping returns at the first answer,
   and its outcome is kept in the cache for HEALTH_WORKER_TTL seconds (default 10), so that a
   load balancer polling the endpoint neither waits on the ping nor holds a web thread for it.
+- `followups`: the outbox of follow-ups (eventstore/followups.py): how many are due and not done
+  (`unfinished`) and how long ago the oldest was due (`age`, seconds). `late` once that age is
+  past HEALTH_FOLLOWUP_AGE seconds (default 120): the answer is then 200 with the status
+  `degraded`, not 503, since the web processes still serve (a load balancer must not take them
+  all out for a game that waits); a monitor alerts on it.
 """
 
 import os
+from collections.abc import Callable
 from typing import Any, TypedDict
 
 from celery import Celery
@@ -25,6 +31,15 @@ WORKER_CACHE_KEY = "health:worker"
 class Check(TypedDict):
     status: str
     detail: str
+
+
+class FollowUpsCheck(Check):
+    age: float | None
+    unfinished: int | None
+
+
+# how long ago the oldest follow-up not done was due (seconds, or None), and how many are due
+Backlog = Callable[[], tuple[float | None, int]]
 
 
 def timeout() -> float:
@@ -89,3 +104,28 @@ def run_checks(app: Celery) -> tuple[bool, dict[str, Check]]:
         "worker": check_worker(app, broker),
     }
     return all(check["status"] in UP for check in checks.values()), checks
+
+
+def followup_max_age() -> float:
+    return float(os.environ.get("HEALTH_FOLLOWUP_AGE", "120"))
+
+
+def check_followups(backlog: Backlog, database: Check) -> FollowUpsCheck:
+    """The follow-ups not done: `late` when the oldest was due more than HEALTH_FOLLOWUP_AGE
+    seconds ago."""
+    if database["status"] not in UP:
+        return {"status": "down", "detail": "the database is down", "age": None, "unfinished": None}
+    try:
+        age, count = backlog()
+    except Exception as exc:
+        detail = f"{type(exc).__name__}: {exc}"[:300]
+        return {"status": "down", "detail": detail, "age": None, "unfinished": None}
+    if age is None:
+        return {"status": "ok", "detail": "no follow-up waits", "age": None, "unfinished": 0}
+    limit = followup_max_age()
+    return {
+        "status": "late" if age > limit else "ok",
+        "detail": f"{count} follow-ups not done, the oldest due {age:.0f} s ago (late past {limit:.0f} s)",
+        "age": round(age, 1),
+        "unfinished": count,
+    }

@@ -45,6 +45,12 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "t
 
 # What committed events set off: one table (eventstore/followups.py reads it).
 FOLLOW_UPS = "campaigns.followups.FOLLOW_UPS"
+# The outbox of follow-ups (eventstore/followups.py): how often each worker's sweeper looks for
+# follow-ups not done (seconds; 0: no sweeper), and how long after it was sent a follow-up not
+# done is sent again (doubled at each try, up to the maximum).
+FOLLOWUP_SWEEP_SECONDS = float(os.environ.get("FOLLOWUP_SWEEP_SECONDS") or 5)
+FOLLOWUP_RESEND_SECONDS = float(os.environ.get("FOLLOWUP_RESEND_SECONDS") or 60)
+FOLLOWUP_RESEND_MAX_SECONDS = float(os.environ.get("FOLLOWUP_RESEND_MAX_SECONDS") or 900)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -220,8 +226,9 @@ SPECTACULAR_SETTINGS = {
         "CampaignStatusEnum": ["lobby", "playing", "between", "finished"],
         "CampaignDecisionKindEnum": ["card", "aim", "chapter", "mission", "wait"],
         "StarReasonEnum": ["rank", "star_goal"],
-        "HealthStatusEnum": ["ok", "unavailable"],
+        "HealthStatusEnum": ["ok", "degraded", "unavailable"],
         "HealthCheckStatusEnum": ["ok", "eager", "down"],
+        "FollowUpsCheckStatusEnum": ["ok", "late", "down"],
         "BotKindEnum": ["random", "greedy"],
     },
 }
@@ -236,9 +243,15 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # The worker logs through LOGGING below (see moon/celery.py), not Celery's own format.
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# A worker takes one message at a time per process: a killed worker strands no other message.
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# No task runs longer than this (seconds; a prefork worker kills a task past it). The longest,
+# a six-seat game's bot turns or the scoring of a long game, takes a second or two.
+CELERY_TASK_TIME_LIMIT = int(os.environ.get("CELERY_TASK_TIME_LIMIT") or 60)
 # With acks_late, a task whose worker died unacknowledged goes back to the queue once it has been
-# unacknowledged this long (Redis broker). Keep it above the longest task; tests lower it.
-CELERY_VISIBILITY_TIMEOUT = int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600"))
+# unacknowledged this long (Redis broker): above the time limit, so that a task still running is
+# never delivered twice, and no longer, so that a killed worker's task is soon run again.
+CELERY_VISIBILITY_TIMEOUT = int(os.environ.get("CELERY_VISIBILITY_TIMEOUT") or 2 * CELERY_TASK_TIME_LIMIT)
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": CELERY_VISIBILITY_TIMEOUT,
     # Look for abandoned messages often enough for the timeout to mean what it says.

@@ -5,10 +5,12 @@ chapter's game and makes its campaign choices (cards, opponents and, as captain,
 chapter) through a worker, once however often the task is delivered."""
 
 import random
+from datetime import timedelta
 from typing import Any, cast
 
 import pytest
 from django.contrib.auth.models import User
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from campaigns import library
@@ -17,6 +19,8 @@ from campaigns.models import Campaign, CampaignEvent
 from campaigns.rules import bots, decider
 from campaigns.rules.events import Event, replay
 from campaigns.tasks import end_chapter, play_bot_choice
+from eventstore import followups
+from eventstore.models import FollowUp
 from games.models import Seat
 from tests.api.openapi_check import CheckedClient, load
 from tests.campaigns.http import (
@@ -131,7 +135,8 @@ def test_a_bot_captain_chooses_the_groups_card_and_opens_the_next_chapter(
     """The bot wins chapter 1 (its result as the game would give it): it takes the captain card,
     chooses the group's card, and opens chapter 2 from the worker; alice only chooses her own.
     A run that dies between its commit and the dispatch of the bot's choice (the on-commit work
-    dropped here) is made whole by the next delivery of its task, and the choice made once."""
+    dropped here) leaves the choice in the outbox, which the sweeper sends again: made once,
+    however often a task is delivered."""
     campaign = open_campaign([alice], post, bots=["greedy"])
     game = current_game(alice, campaign)
     won = {
@@ -146,7 +151,8 @@ def test_a_bot_captain_chooses_the_groups_card_and_opens_the_next_chapter(
         end_chapter.delay(game)
     assert dropped and not [event for event in logged(campaign) if event.seat == 1]
     with django_capture_on_commit_callbacks(execute=True):
-        end_chapter.delay(game)  # delivered again: the chapter has ended, the bot is asked
+        end_chapter.delay(game)  # delivered again: the chapter has ended, nothing more
+        sweep_lost()  # the bot is asked
         end_chapter.delay(game)
     view = alice.get(f"{API}/campaigns/{campaign}").json()
     assert view["captain"] == 1 and [seat["stars"] for seat in view["seats"]] == [0, 1]
@@ -163,6 +169,7 @@ def test_a_bot_captain_chooses_the_groups_card_and_opens_the_next_chapter(
     assert len(logged(campaign)) == version + 1
     with django_capture_on_commit_callbacks(execute=True):
         play_bot_choice.delay(campaign, version - 1)  # an old choice's task delivered again
+        sweep_lost()
     kinds = [(event.seat, event.kind, event.data.get("card")) for event in logged(campaign)]
     # the greedy bot: 5 for a box fewer on alice over 3 points of its own, aimed at her
     assert (1, "card_chosen", "c1-hangar-rumour") in kinds and (1, "card_aimed", "c1-hangar-rumour") in kinds
@@ -172,6 +179,13 @@ def test_a_bot_captain_chooses_the_groups_card_and_opens_the_next_chapter(
     sheets = alice.get(f"{API}/games/{current_game(alice, campaign)}/sheets/0").json()
     assert sheets["marks"].get("water.t01") == "circle"  # the group's card, for every player
     assert len(sheets["error_boxes"]) == 2  # the rumour aimed at alice
+
+
+def sweep_lost() -> None:
+    """The sweeper sends again the follow-ups whose message was lost."""
+    assert FollowUp.objects.exists()
+    FollowUp.objects.update(retry_at=timezone.now() - timedelta(seconds=1))
+    assert followups.sweep() >= 1
 
 
 def alice_user() -> User:
