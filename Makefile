@@ -7,7 +7,7 @@ SERVE_STAMP := $(VENV)/.installed-serve
 BROWSER_STAMP := $(VENV)/.installed-browser
 PORT ?= 8000
 
-.PHONY: run test test-services test-contract test-browser install-browser soak bench-load install migrate lint clean
+.PHONY: run test test-services test-contract test-browser install-browser soak soak-kill bench-load install migrate lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -64,6 +64,16 @@ test-services: install | var
 	echo "$$env_lines"; \
 	export MOON_SERVICES=1; \
 	status=0; $(BIN)/pytest $(PYTEST_ARGS) || status=$$?; \
+	deploy/services.sh stop; exit $$status
+
+# Not in CI: the worker is killed (SIGKILL) mid-work SOAK_KILL_CYCLES times and brought back
+# while solo games against ASTRA, games with bot seats and a campaign are played; every game and
+# campaign must finish exactly once (tests/services/soak_kill.py). Prints its figures.
+SOAK_KILL_CYCLES ?= 20
+soak-kill: install | var
+	@set -e; env_lines=$$(deploy/services.sh start); eval "$$env_lines"; \
+	export MOON_SERVICES=1 MOON_SOAK_KILL_CYCLES=$(SOAK_KILL_CYCLES); \
+	status=0; $(BIN)/pytest -q -p no:cacheprovider tests/services/soak_kill.py $(PYTEST_ARGS) || status=$$?; \
 	deploy/services.sh stop; exit $$status
 
 # Debian's headless Chromium and its driver, when either is missing (apt-get, as root or with

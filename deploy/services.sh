@@ -3,8 +3,10 @@
 # for trying the production topology on one Debian/Ubuntu machine without touching the system
 # instances. Uses the distribution's packages (apt-get install postgresql redis-server).
 #
-#   deploy/services.sh start   # prints the environment to export (also written to $dir/env)
+#   deploy/services.sh start        # prints the environment to export (also written to $dir/env);
+#                                   # starts again whichever of the two is not running
 #   deploy/services.sh stop
+#   deploy/services.sh stop-redis   # Redis only (the services tests of a broker outage)
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -80,5 +82,6 @@ stop() {
 case "${1:-start}" in
   start) start ;;
   stop) stop ;;
-  *) echo "usage: $0 start|stop" >&2; exit 2 ;;
+  stop-redis) redis-cli -p "$redis_port" shutdown nosave >/dev/null 2>&1 || true ;;
+  *) echo "usage: $0 start|stop|stop-redis" >&2; exit 2 ;;
 esac

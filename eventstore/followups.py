@@ -134,12 +134,16 @@ def _send(row: FollowUp, how: str) -> bool:
         logger.warning("follow-up of %s has no work any more", row.kind, extra=context)
         done(row.pk)
         return True
-    logger.info("follow-up of %s sent %s", row.kind, how, extra={**context, "attempts": row.attempts})
     try:
         work(row.stream_id, row.version, row.pk)
     except Exception:
-        logger.exception("follow-up of %s not sent: the sweeper will send it", row.kind, extra=context)
+        logger.exception(
+            "follow-up of %s not sent (or, run in-process, failed): the sweeper sends it again",
+            row.kind,
+            extra=context,
+        )
         if how == "on commit":
             FollowUp.objects.filter(pk=row.pk).update(retry_at=timezone.now())
         return False
+    logger.info("follow-up of %s sent %s", row.kind, how, extra={**context, "attempts": row.attempts})
     return True

@@ -40,6 +40,10 @@ ROOT = Path(__file__).resolve().parents[2]
 LOG_DIR = ROOT / "var" / "test-services"
 # A message left unacknowledged by a killed worker is delivered again after this many seconds.
 VISIBILITY_TIMEOUT = 5
+# Each worker's sweeper looks every second for follow-ups not done (eventstore/followups.py),
+# and sends one again this long after it was sent: above the slowest test task, so that a test
+# that counts a task's runs counts only deliveries (a lost message waits this long).
+FOLLOWUP_RESEND_SECONDS = 30
 
 
 @dataclass
@@ -171,6 +175,8 @@ def services(django_db_setup: Any, django_db_blocker: Any) -> Iterator[Services]
         **os.environ,
         "DATABASE_URL": _test_database_url(),
         "CELERY_VISIBILITY_TIMEOUT": str(VISIBILITY_TIMEOUT),
+        "FOLLOWUP_SWEEP_SECONDS": "1",
+        "FOLLOWUP_RESEND_SECONDS": str(FOLLOWUP_RESEND_SECONDS),
         "LOG_FORMAT": "json",
         "PYTHONUNBUFFERED": "1",
     }

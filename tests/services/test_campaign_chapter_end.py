@@ -61,14 +61,14 @@ def test_the_worker_ends_a_chapter_once_however_often_it_is_delivered(worker: Wo
     )
     count = CampaignEvent.objects.filter(campaign=campaign).count()
     for task in (end_chapter, end_chapter, score_game):
-        task.delay(game.pk)
+        task.delay(game.pk)  # the scoring delivered again sets off nothing: its result did
     wait_for(
         lambda: sum(
             line.get("message") == "chapter end done" and line.get("game_id") == game.pk
             for line in worker.log_lines()
-        ) >= 4,
+        ) >= 3,
         60,
-        "the worker to run the chapter end four times",
+        "the worker to run the chapter end three times",
     )
     kinds = list(CampaignEvent.objects.filter(campaign=campaign).values_list("kind", flat=True))
     assert len(kinds) == count
@@ -78,7 +78,7 @@ def test_the_worker_ends_a_chapter_once_however_often_it_is_delivered(worker: Wo
         if line.get("message") == "chapter end done" and line.get("game_id") == game.pk
     ]  # fmt: skip
     started = CampaignEvent.objects.get(campaign=campaign, kind="chapter_started").seq
-    assert [line["count"] for line in done] == [count - started, 0, 0, 0]
+    assert [line["count"] for line in done] == [count - started, 0, 0]
     seqs = list(CampaignEvent.objects.filter(campaign=campaign).order_by("seq").values_list("seq", flat=True))
     assert seqs == list(range(1, len(seqs) + 1))
 
