@@ -31,6 +31,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import connection
 
+from eventstore.triggers import APPEND_ONLY
 from games import selectors
 from games import services as commands
 from games.models import Game
@@ -160,10 +161,8 @@ def services(django_db_setup: Any, django_db_blocker: Any) -> Iterator[Services]
         # Transactional tests empty the tables with TRUNCATE when they end; the triggers refusing
         # TRUNCATE on the event logs are turned off in this throwaway test database only.
         # test_append_only.py turns them back on inside a transaction to show they work.
-        cursor.execute("ALTER TABLE games_event DISABLE TRIGGER games_event_no_truncate")
-        cursor.execute(
-            "ALTER TABLE campaigns_campaignevent DISABLE TRIGGER campaigns_event_no_truncate"
-        )
+        for log in APPEND_ONLY:
+            cursor.execute(f"ALTER TABLE {log.table} DISABLE TRIGGER {log.prefix}_no_truncate")
     celery_app.control.purge()  # messages left over by an earlier, interrupted run
 
     LOG_DIR.mkdir(parents=True, exist_ok=True)

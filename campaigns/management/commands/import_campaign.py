@@ -13,7 +13,7 @@ from eventstore.management.importing import ImportCommand
 class Command(ImportCommand):
     help = __doc__
 
-    def store(self, lines: Iterable[bytes], *, strict: bool) -> tuple[str, list[str]]:
+    def store(self, lines: Iterable[bytes], *, strict: bool) -> tuple[str, list[str], list[str]]:
         imported = import_campaign(lines=lines, strict=strict)
         games = ", ".join(str(game.pk) for game in imported.games)
         campaign = imported.campaign
@@ -21,4 +21,5 @@ class Command(ImportCommand):
             f"campaign {campaign.pk}: {campaign.max_players} player(s), {imported.events} events, "
             f"{len(imported.games)} chapter game(s) ({games}), {campaign.status}",
             imported.new_accounts,
+            imported.warnings,
         )

@@ -11,8 +11,8 @@ from games.history import import_game
 class Command(ImportCommand):
     help = __doc__
 
-    def store(self, lines: Iterable[bytes], *, strict: bool) -> tuple[str, list[str]]:
+    def store(self, lines: Iterable[bytes], *, strict: bool) -> tuple[str, list[str], list[str]]:
         imported = import_game(lines=lines, strict=strict)
         game = imported.game
         stored = f"game {game.pk}: adventure {game.adventure}, {game.max_players} player(s), "
-        return stored + f"{imported.events} events, finished", imported.new_accounts
+        return stored + f"{imported.events} events, finished", imported.new_accounts, imported.warnings
