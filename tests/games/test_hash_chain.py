@@ -81,7 +81,10 @@ def test_verify_events_reports_every_chain_intact(capsys: pytest.CaptureFixture[
     games = [finished_game(1), finished_game(2, seed=2)]
     events = Event.objects.count()
     call_command("verify_events")
-    checked = f"2 game(s), 0 campaign(s), {events} event(s) checked: every chain holds, every finished history is signed."
+    checked = (
+        f"2 game(s), 0 campaign(s), {events} event(s) checked: every chain holds, every finished "
+        "history is signed."
+    )
     assert checked in capsys.readouterr().out
     call_command("verify_events", "--game", str(games[1].pk))
     assert "1 game(s)" in capsys.readouterr().out
