@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from django.core.management import CommandError, call_command
 from django.db import connection
 from rest_framework.test import APIClient
@@ -189,3 +190,11 @@ def test_the_embedded_key_is_made_once_in_its_file(settings: Any, tmp_path: Path
     assert (tmp_path / "var" / "key").stat().st_mode & 0o777 == 0o600
     seals._keys.cache_clear()
     assert seals.keys().key_id == made
+
+
+def test_the_signing_key_may_be_a_pem(settings: Any) -> None:
+    key = Ed25519PrivateKey.generate()
+    settings.HISTORY_SIGNING_KEY = key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    ).decode()
+    assert seals.keys().key_id == seals.key_id_of(key.public_key())

@@ -6,7 +6,7 @@ as it is now. A stream whose chain is broken is left unsigned, and named."""
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
-from django.db import transaction
+from django.db import models, transaction
 
 from eventstore import seals, store
 from eventstore.management.commands.verify_events import event_models
@@ -21,11 +21,12 @@ class Command(BaseCommand):
         refused: list[str] = []
         for model in event_models():
             streams = model._meta.get_field(model.STREAM).related_model
-            finished = set(streams._default_manager.filter(status="finished").values_list("pk", flat=True))  # type: ignore[union-attr]
+            assert isinstance(streams, type) and issubclass(streams, models.Model)
+            finished = set(streams._default_manager.filter(status="finished").values_list("pk", flat=True))
             finished -= set(Seal.objects.filter(stream=model.STREAM).values_list("stream_id", flat=True))
             for stream_id in sorted(finished):
-                (report,) = store.verify(model, stream_id=stream_id)
-                if report.broken is not None:
+                reports = list(store.verify(model, stream_id=stream_id))
+                if not reports or reports[0].broken is not None:  # no events, or a broken chain
                     refused.append(f"{model.STREAM} {stream_id}")
                     continue
                 with transaction.atomic():
@@ -33,4 +34,4 @@ class Command(BaseCommand):
                 signed.append(f"{model.STREAM} {stream_id}")
         self.stdout.write(f"Signed {len(signed)} finished history(ies) with key {seals.keys().key_id}.")
         if refused:
-            raise CommandError(f"Left unsigned, their chains are broken: {', '.join(refused)}.")
+            raise CommandError(f"Left unsigned, their chains are broken or empty: {', '.join(refused)}.")
