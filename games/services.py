@@ -160,7 +160,6 @@ def score_game(*, game_id: int) -> Event | None:
             if game.status != Game.Status.FINISHED:
                 game.status = Game.Status.FINISHED
                 game.save(update_fields=["status"])
-            seals.seal(Event, game_id)
             followups.after_commit(stream="game", stream_id=game_id, version=existing.seq, kinds=[RESULT])
             return existing
         state, version = snapshots.current(game=game)
