@@ -1,5 +1,5 @@
 """Import a campaign exported as JSON Lines (GET /api/v1/campaigns/{id}/export) with its chapter
-games: every hash chain is verified, every event checked against its kind's schema, every
+games: every hash chain and seal is verified, every event checked against its kind's schema, every
 chapter game replayed through the rules engine and each chapter's result checked against its
 game; then it is stored as a new finished campaign. A refusal names the line at fault; nothing
 is stored then."""
