@@ -25,6 +25,7 @@ from eventstore import chain, exchange
 from eventstore.exchange import ImportRefused
 from games.models import Event, Game
 from tests.games.histories import finished_game
+from tests.migrations import migrate_back_to_the_end
 
 pytestmark = pytest.mark.django_db
 
@@ -293,7 +294,7 @@ def test_the_migration_chains_the_campaign_events_stored_before_it_and_keeps_the
             for e in recorded["events"]
         )
     finally:
-        MigrationExecutor(connection).migrate(after)
+        migrate_back_to_the_end(after)
     call_command("verify_events", "--campaign", str(campaign.pk))
     holds = "every chain holds, every finished history is signed."
     assert f"{len(recorded['events'])} event(s) checked: {holds}" in capsys.readouterr().out

@@ -20,6 +20,7 @@ from games.rules import engine
 from tests.api.test_reading import base, play_until_confirm
 from tests.append_only import triggers_lifted
 from tests.games.histories import append_events, finished_game
+from tests.migrations import migrate_back_to_the_end
 
 pytestmark = pytest.mark.django_db
 
@@ -145,7 +146,7 @@ def test_the_migration_chains_the_rows_stored_before_it_and_keeps_the_log_append
                 for seq in range(1, 8)
             )
     finally:
-        MigrationExecutor(connection).migrate(after)
+        migrate_back_to_the_end(after)
     for game in games:
         assert assert_chained(game.pk) == 7
     assert [report.broken for report in store.verify(Event)] == [None, None]
