@@ -104,6 +104,7 @@ bench-load: install | var
 	export DEBUG=false SECRET_KEY=bench-$$$$-$$(date +%s%N) ALLOWED_HOSTS=127.0.0.1 \
 	  THROTTLE_ANON= THROTTLE_USER= BIND_HOST=127.0.0.1 PORT=$(LOAD_PORT); \
 	$(BIN)/python manage.py migrate --noinput >/dev/null; \
+	unset DATABASE_OWNER_URL; \
 	$(BIN)/gunicorn --config deploy/gunicorn.conf.py --access-logfile /dev/null moon.wsgi:application \
 	  >var/bench-load-web.log 2>&1 & web=$$!; \
 	for i in $$(seq 100); do curl -sf -o /dev/null http://127.0.0.1:$(LOAD_PORT)/api/v1/ && break; sleep 0.2; done; \

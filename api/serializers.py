@@ -471,6 +471,23 @@ class HealthSerializer(serializers.Serializer):
     detail = serializers.CharField(required=False, help_text="What is down (503) or late (degraded).")
 
 
+class HistoryPublicKeySerializer(serializers.Serializer):
+    key_id = serializers.CharField(help_text="The first 16 hex digits of the sha256 of the raw public key.")
+    public_key = serializers.CharField(help_text="Base64 of the raw 32-byte Ed25519 public key.")
+    current = serializers.BooleanField(help_text="Whether it signs the histories that finish now.")
+
+
+class HistoryKeySerializer(serializers.Serializer):
+    algorithm = serializers.ChoiceField(choices=["Ed25519"])
+    key_id = serializers.CharField(help_text="The id of the key that signs the histories that finish now.")
+    public_key = serializers.CharField(help_text="Base64 of its raw 32-byte Ed25519 public key.")
+    keys = HistoryPublicKeySerializer(
+        many=True,
+        help_text="Every key whose seals this server accepts: the current one first, then earlier "
+        "ones (after a rotation) and other servers' it trusts.",
+    )
+
+
 class IndexSerializer(serializers.Serializer):
     name = serializers.CharField()
     version = serializers.CharField()

@@ -12,6 +12,7 @@ CAMPAIGN = "campaigns/<str:campaign_id>"
 urlpatterns = [
     path("", views.IndexView.as_view(), name="index"),
     path("health", views.HealthView.as_view(), name="health"),
+    path("history-key", views.HistoryKeyView.as_view(), name="history_key"),
     path("auth/register", views.RegisterView.as_view(), name="register"),
     path("auth/token", views.TokenView.as_view(), name="token"),
     path("auth/logout", views.LogoutView.as_view(), name="logout"),

@@ -22,7 +22,7 @@ from api import serializers as s
 from api.idempotency import HEADER, MAX_KEY_LENGTH, answered
 from api.ids import path_id
 from api.permissions import Public, SignedIn
-from eventstore import followups
+from eventstore import followups, seals
 from eventstore.errors import Invalid
 from games import history, selectors, services
 from games.models import Game
@@ -139,6 +139,7 @@ class IndexView(APIView):
                 "schema": link("schema"),
                 "resources": {
                     "health": link("health"),
+                    "history_key": link("history_key"),
                     "register": link("register"),
                     "token": link("token"),
                     "logout": link("logout"),
@@ -211,6 +212,36 @@ class HealthView(APIView):
                 s.HealthSerializer, {"status": "degraded", "detail": "late: followups", "checks": answer}
             )
         return _out(s.HealthSerializer, {"status": "ok", "checks": answer})
+
+
+class HistoryKeyView(APIView):
+    authentication_classes = []
+    permission_classes = [Public]
+
+    @extend_schema(
+        responses={200: s.HistoryKeySerializer},
+        summary="The public key that signs finished histories",
+        description=(
+            "No authentication. Each finished game's and campaign's last hash is signed with an "
+            "Ed25519 key kept outside the database; an export's header carries the signature "
+            '(`seal`: `stream`, `id`, `seq`, `hash`, `key_id`, `public_key`, `signature`). The '
+            "signed bytes are the JSON, keys sorted, no spaces, of `format` (`moon-seal/1`), "
+            "`stream`, `id`, `seq`, `hash` and `key_id`. Check a seal's `key_id` against this list."
+        ),
+        tags=["operations"],
+    )
+    def get(self, request: Request) -> Response:
+        keys = seals.public_keys()
+        current = keys[0]
+        return _out(
+            s.HistoryKeySerializer,
+            {
+                "algorithm": seals.ALGORITHM,
+                "key_id": current["key_id"],
+                "public_key": current["public_key"],
+                "keys": keys,
+            },
+        )
 
 
 # --- auth --------------------------------------------------------------------------------------

@@ -14,6 +14,9 @@ played: ids are each server's own):
     {"format": "moon-game/1", "game": 31, "adventure": 1, ...}
     {"seq": 1, "turn": 0, ...}
 
+A finished campaign's header, and each chapter game's, carries its seal (eventstore/seals.py):
+the campaign's signs the campaign's events, a game's its own.
+
 The pack travels with its content, so that the importing server plays the campaign's own pack
 whatever it offers. The campaign's seed (what its bots' choices were drawn with) stays home: an
 imported campaign is finished, and draws nothing more.
@@ -21,7 +24,9 @@ imported campaign is finished, and draws nothing more.
 An import is refused, naming the first line at fault and storing nothing, when a line is not
 such JSON, a chain breaks (the campaign's or a game's), an event is off its kind's schema, the
 campaign is not finished, a chapter's game is missing or foreign, a game is not what the engine
-plays, or a chapter's recorded result is not its game's.
+plays, a chapter's recorded result is not its game's, or a seal does not sign its section's history.
+Unsigned sections, or sections signed by a key this server does not trust, are imported with a
+warning; what is stored is sealed with this server's key.
 """
 
 import secrets
@@ -37,7 +42,7 @@ from campaigns.models import Campaign, CampaignEvent, CampaignSeat, ChapterGame
 from campaigns.rules import events, packs
 from campaigns.rules.events import Event, replay
 from campaigns.rules.state import CampaignState
-from eventstore import exchange
+from eventstore import exchange, seals
 from eventstore.errors import Conflict
 from eventstore.exchange import ImportRefused, Section
 from games import history as game_history
@@ -84,6 +89,7 @@ def history_lines(*, campaign: Campaign) -> Iterator[str]:
                 "content": pack.content,
             },
             "seats": [game_history.seat_line(seat) for seat in seats],
+            **exchange.seal_of(CampaignEvent, campaign.pk),
         }
     )
     yield from exchange.event_lines(CampaignEvent, campaign.pk)
@@ -102,13 +108,14 @@ def export_filename(campaign: Campaign) -> str:
 
 @dataclass(frozen=True)
 class Imported:
-    """A campaign stored from an export: its events, its chapter games, and the accounts made
-    for players unknown here."""
+    """A campaign stored from an export: its events, its chapter games, the accounts made for
+    players unknown here, and what the import warns of (unsigned sections, untrusted keys)."""
 
     campaign: Campaign
     events: int
     games: list[Game]
     new_accounts: list[str]
+    warnings: list[str]
 
 
 def import_campaign(*, lines: Iterable[str | bytes], strict: bool = True) -> Imported:
@@ -121,6 +128,8 @@ def import_campaign(*, lines: Iterable[str | bytes], strict: bool = True) -> Imp
     header = _header(own)
     pack = _pack(header["pack"], own.line)
     exchange.check_events(CampaignEvent, own)
+    warning = exchange.check_seal(CampaignEvent, own)
+    warnings = [] if warning is None else [warning]
     state = _replayed(own)
     started = _chapter_games(state, own, chapters)
     states = {}
@@ -130,7 +139,8 @@ def import_campaign(*, lines: Iterable[str | bytes], strict: bool = True) -> Imp
             raise ImportRefused(section.line, expected)
         if section.header["seats"] != header["seats"]:
             raise ImportRefused(section.line, "a chapter game seats the campaign's seats, in their order.")
-        states[section.line] = game_history.checked_section(section, strict=strict)
+        states[section.line], warning = game_history.checked_section(section, strict=strict)
+        warnings += [] if warning is None else [warning]
     _check_results(own, chapters, states)
     with transaction.atomic():
         players, new_accounts = game_history.players_named([seat.get("username") for seat in header["seats"]])
@@ -150,19 +160,24 @@ def import_campaign(*, lines: Iterable[str | bytes], strict: bool = True) -> Imp
             for index, (user, seat) in enumerate(zip(players, header["seats"], strict=True))
         )
         count = exchange.store_events(CampaignEvent, campaign, own)
+        seals.seal(CampaignEvent, campaign.pk)
         games = []
         for section in chapters:
             game = game_history.store_section(section, states[section.line], players)
             chapter, attempt = started[section.header["game"]]
             ChapterGame.objects.create(campaign=campaign, chapter=chapter, attempt=attempt, game=game)
             games.append(game)
-    return Imported(campaign=campaign, events=count, games=games, new_accounts=new_accounts)
+    return Imported(
+        campaign=campaign, events=count, games=games, new_accounts=new_accounts, warnings=warnings
+    )
 
 
 def _header(section: Section) -> dict[str, Any]:
     value = section.header
-    if not isinstance(value, dict) or set(value) != set(HEADER_FIELDS):
-        raise ImportRefused(section.line, f"the header is an object with exactly {', '.join(HEADER_FIELDS)}.")
+    if not exchange.header_fields_hold(value, HEADER_FIELDS):
+        fields = ", ".join(HEADER_FIELDS)
+        expected = f"the header is an object with exactly {fields} (and a seal, if signed)."
+        raise ImportRefused(section.line, expected)
     if value["format"] != FORMAT:
         raise ImportRefused(section.line, f"format {value['format']!r} is not {FORMAT!r}.")
     players = value["players"]

@@ -30,7 +30,7 @@ from campaigns.rules import bots, decider, events
 from campaigns.rules.events import ChapterSetup, Event, evolve
 from campaigns.rules.packs import Pack
 from campaigns.rules.state import CampaignState
-from eventstore import followups, store
+from eventstore import followups, seals, store
 from eventstore.errors import Conflict, Invalid
 from games import lobby
 from games import selectors as game_selectors
@@ -306,6 +306,9 @@ def _save_status(campaign: Campaign, state: CampaignState) -> None:
     if campaign.status != state.status:
         campaign.status = state.status
         campaign.save(update_fields=["status"])
+        if campaign.status == Campaign.Status.FINISHED:
+            # the finished history signed in the transaction that finishes it
+            seals.seal(CampaignEvent, campaign.pk)
 
 
 def _append(

@@ -50,13 +50,25 @@ start() {
     as_pg "$bin/pg_ctl" -D "$pgdata" -w -l "$pgdata/server.log" \
       -o "-p $pg_port -k $pgdata -c listen_addresses=127.0.0.1 -c fsync=off" start >/dev/null
   fi
-  as_pg "$bin/psql" -h 127.0.0.1 -p "$pg_port" -U postgres -tAc \
-    "SELECT 1 FROM pg_roles WHERE rolname='moon'" | grep -q 1 ||
-    as_pg "$bin/psql" -h 127.0.0.1 -p "$pg_port" -U postgres -qc \
-      "CREATE ROLE moon LOGIN CREATEDB PASSWORD 'moon'"
-  as_pg "$bin/psql" -h 127.0.0.1 -p "$pg_port" -U postgres -tAc \
-    "SELECT 1 FROM pg_database WHERE datname='moon'" | grep -q 1 ||
-    as_pg "$bin/psql" -h 127.0.0.1 -p "$pg_port" -U postgres -qc "CREATE DATABASE moon OWNER moon"
+  # Two roles (deploy/README.md, "Database roles"): moon_owner owns the database and its tables
+  # and runs the migrations; moon, the application's, owns nothing and may only read and insert
+  # events (granted by migrate). moon_owner may create databases: the test suite makes its own.
+  psql_pg() { as_pg "$bin/psql" -h 127.0.0.1 -p "$pg_port" -U postgres -v ON_ERROR_STOP=1 "$@"; }
+  psql_pg -tAc "SELECT 1 FROM pg_roles WHERE rolname='moon_owner'" | grep -q 1 ||
+    psql_pg -qc "CREATE ROLE moon_owner LOGIN CREATEDB PASSWORD 'moon_owner'"
+  psql_pg -tAc "SELECT 1 FROM pg_roles WHERE rolname='moon'" | grep -q 1 ||
+    psql_pg -qc "CREATE ROLE moon LOGIN PASSWORD 'moon'"
+  psql_pg -qc "ALTER ROLE moon NOCREATEDB"
+  if psql_pg -tAc "SELECT 1 FROM pg_database WHERE datname='moon'" | grep -q 1; then
+    # a database made before the two roles, owned by moon: everything moon owns goes to moon_owner
+    psql_pg -d moon -qc "REASSIGN OWNED BY moon TO moon_owner"
+  else
+    psql_pg -qc "CREATE DATABASE moon OWNER moon_owner"
+  fi
+  key_file=$dir/history-signing-key
+  if [ ! -s "$key_file" ]; then
+    (umask 077 && head -c 32 /dev/urandom | base64 > "$key_file")
+  fi
   if ! redis-cli -p "$redis_port" ping >/dev/null 2>&1; then
     redis-server --port "$redis_port" --bind 127.0.0.1 --daemonize yes --save '' \
       --appendonly no --dir "$dir" --pidfile "$dir/redis.pid" --logfile "$dir/redis.log"
@@ -64,6 +76,8 @@ start() {
   fi
   cat > "$dir/env" <<ENV
 export DATABASE_URL=postgres://moon:moon@127.0.0.1:$pg_port/moon
+export DATABASE_OWNER_URL=postgres://moon_owner:moon_owner@127.0.0.1:$pg_port/moon
+export HISTORY_SIGNING_KEY=$(cat "$key_file")
 export CELERY_BROKER_URL=redis://127.0.0.1:$redis_port/0
 export REDIS_URL=redis://127.0.0.1:$redis_port/1
 ENV

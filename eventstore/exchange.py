@@ -6,6 +6,12 @@ event of one stream in seq order: ``seq``, the stream's own columns (a game's ``
 ``data``, ``created_at``, ``prev_hash`` and ``hash``. A game's export is one section; a
 campaign's is the campaign's section, then one per chapter game. Line numbers count from 1
 over the whole file, and an import refused names the first line at fault (``ImportRefused``).
+
+A finished stream's header carries its seal (``"seal"``: eventstore/seals.py, the signature over
+its last hash). An import checks it: a seal that does not sign the section's history as it ends
+is refused, whatever key made it; a seal by a key this server does not trust, or no seal (an
+export made before histories were signed, or of a stream not finished), is imported with a
+warning. The importing server then seals what it stored with its own key.
 """
 
 import json
@@ -13,8 +19,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from eventstore import chain
-from eventstore.models import StoredEvent
+from eventstore import chain, seals
+from eventstore.models import Seal, StoredEvent
+
+SEAL = "seal"
 
 
 class ImportRefused(Exception):
@@ -142,3 +150,31 @@ def _check_event(value: Any, number: int, names: tuple[str, ...]) -> None:
             raise ImportRefused(number, f"{name} is a string, not {value[name]!r}.")
     if not isinstance(value["data"], dict):
         raise ImportRefused(number, "data is an object.")
+
+
+def seal_of(model: type[StoredEvent], stream_id: int) -> dict[str, Any]:
+    """The header field of the stream's seal (``{"seal": ...}``), or nothing when unsealed."""
+    stored = Seal.objects.filter(stream=model.STREAM, stream_id=stream_id).first()
+    return {} if stored is None else {SEAL: seals.record(stored)}
+
+
+def header_fields_hold(header: Any, names: tuple[str, ...]) -> bool:
+    """Whether a header has exactly the fields ``names``, and maybe a seal."""
+    return isinstance(header, dict) and set(header) - {SEAL} == set(names)
+
+
+def check_seal(model: type[StoredEvent], section: Section) -> str | None:
+    """Check the section's seal against its events (checked already): ImportRefused when it
+    does not sign them; a warning (a sentence) when there is none, or its key is not trusted
+    here; None when a trusted key signed them."""
+    what = f"the {model.STREAM} of line {section.line}"
+    if SEAL not in section.header:
+        return f"{what} is not signed (exported before histories were signed, or unfinished)."
+    _, last = section.events[-1]
+    verdict = seals.check(section.header[SEAL], stream=model.STREAM, seq=last["seq"], hash=last["hash"])
+    if verdict.problem is not None:
+        raise ImportRefused(section.line, f"its signature is refused: {verdict.problem}")
+    if not verdict.trusted:
+        key_id = section.header[SEAL]["key_id"]
+        return f"{what} is signed by key {key_id}, which this server does not trust (HISTORY_VERIFY_KEYS)."
+    return None

@@ -120,3 +120,28 @@ class FollowUp(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} of {self.stream} {self.stream_id} at {self.version}"
+
+
+class Seal(models.Model):
+    """The signature over a finished stream's history (eventstore/seals.py): its last event's
+    seq and hash, signed with the key ``key_id`` names. Never updated or deleted (triggers, and
+    the application's database role may only insert and read it)."""
+
+    # the stream as its events name it ("game", "campaign"), and its id
+    stream = models.CharField(max_length=32)
+    stream_id = models.BigIntegerField()
+    seq = models.PositiveIntegerField()
+    hash = models.CharField(max_length=64)
+    key_id = models.CharField(max_length=16)
+    # base64 of the raw 32-byte Ed25519 public key, and of the 64-byte signature
+    public_key = models.CharField(max_length=44)
+    signature = models.CharField(max_length=88)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["stream", "stream_id"], name="seal_unique_stream"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.stream} {self.stream_id} sealed at {self.seq} by {self.key_id}"

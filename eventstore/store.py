@@ -163,12 +163,15 @@ def last_hash(model: type[StoredEvent], stream_id: int, seq: int) -> str:
 
 @dataclass(frozen=True)
 class ChainReport:
-    """One stream's chain as ``verify`` found it: its events, and its first broken link."""
+    """One stream's chain as ``verify`` found it: its events, its first broken link, and its
+    last event's seq and hash (as stored)."""
 
     stream: str
     stream_id: int
     events: int
     broken: chain.Break | None
+    last_seq: int
+    last_hash: str
 
 
 def verify(model: type[StoredEvent], *, stream_id: int | None = None) -> Iterator[ChainReport]:
@@ -184,7 +187,8 @@ def verify(model: type[StoredEvent], *, stream_id: int | None = None) -> Iterato
             chain.Link(dict(zip(fields, row[1:-2], strict=True)), prev_hash=row[-2], hash=row[-1])
             for row in owned
         ]
-        yield ChainReport(model.STREAM, owner, len(links), chain.first_break(links))
+        last = links[-1]
+        yield ChainReport(model.STREAM, owner, len(links), chain.first_break(links), last.seq, str(last.hash))
 
 
 def decoded(value: Any) -> Any:

@@ -84,3 +84,8 @@ GAME_EVENTS = AppendOnly(table="games_event", prefix="games_event", message="eve
 CAMPAIGN_EVENTS = AppendOnly(
     table="campaigns_campaignevent", prefix="campaigns_event", message="campaign events are append-only"
 )
+SEALS = AppendOnly(table="eventstore_seal", prefix="eventstore_seal", message="seals are append-only")
+
+# Every append-only table: the application's database role may only read and insert their rows
+# (eventstore/grants.py). A new stream's event table joins this list.
+APPEND_ONLY = (GAME_EVENTS, CAMPAIGN_EVENTS, SEALS)

@@ -11,13 +11,17 @@ The export is one header line, then one line per event in seq order:
 fields the chain covers, so that an older event is read as it was written. The hash covers
 ``seq``, ``turn``, ``seat``, ``kind`` and ``data`` (eventstore/chain.py); the header and
 ``created_at`` are outside the chain. Line numbers count from 1: the header is line 1, event
-``n`` is line ``n + 1``. The lines of events, and what every export shares, are
+``n`` is line ``n + 1``. A finished game's header also carries ``"seal"``, the signature
+over its last hash (eventstore/seals.py). The lines of events, and what every export shares, are
 eventstore/exchange.py's; a campaign's export holds its chapter games as sections of this
 format (campaigns/history.py).
 
 An import is refused, naming the line, when a line is not such JSON, when the chain breaks,
-when an event is not what the engine appends at that point (``engine.reenact``), or when the
-result differs from the replay; nothing is stored then. A game recorded under earlier rules,
+when an event is not what the engine appends at that point (``engine.reenact``), when the
+result differs from the replay, or when its seal does not sign its history as it ends (a
+history changed and chained again); nothing is stored then. An export without a seal (made
+before histories were signed), or sealed by a key this server does not trust, is imported with
+a warning; what is stored is sealed with this server's key. A game recorded under earlier rules,
 which today's engine plays differently, can be imported with ``strict=False``: its events are
 then only checked against their kinds' schemas, and its result against the replay
 (``engine.replay_checked``).
@@ -32,7 +36,7 @@ from django.db import transaction
 
 from accounts.models import Account
 from accounts.services import name_key
-from eventstore import exchange
+from eventstore import exchange, seals
 from eventstore.errors import Conflict
 from eventstore.exchange import ImportRefused
 from games import lobby, snapshots
@@ -77,6 +81,7 @@ def header(game: Game, *, named: int | None = None) -> dict[str, Any]:
         "adventure": game.adventure,
         "players": len(seats),
         "seats": [seat_line(seat) for seat in seats],
+        **exchange.seal_of(Event, game.pk),
     }
 
 
@@ -107,11 +112,13 @@ def export_filename(game: Game) -> str:
 
 @dataclass(frozen=True)
 class Imported:
-    """A game stored from an export, and the accounts made for players unknown here."""
+    """A game stored from an export, the accounts made for players unknown here, and what the
+    import warns of (its signature's absence, or a key not trusted here)."""
 
     game: Game
     events: int
     new_accounts: list[str]
+    warnings: list[str]
 
 
 def import_game(*, lines: Iterable[str | bytes], strict: bool = True) -> Imported:
@@ -127,25 +134,27 @@ def import_game(*, lines: Iterable[str | bytes], strict: bool = True) -> Importe
     if more:
         fields = ", ".join(exchange.event_fields(Event))
         raise ImportRefused(more[0].line, f"an event line is an object with exactly {fields}.")
-    state = checked_section(game_section, strict=strict)
+    state, warning = checked_section(game_section, strict=strict)
     with transaction.atomic():
         players, new_accounts = players_named([seat.get("username") for seat in game_section.header["seats"]])
         game = store_section(game_section, state, players)
-    return Imported(game=game, events=len(game_section.events), new_accounts=new_accounts)
+    warnings = [] if warning is None else [warning]
+    return Imported(game=game, events=len(game_section.events), new_accounts=new_accounts, warnings=warnings)
 
 
-def checked_section(section: exchange.Section, *, strict: bool) -> engine.GameState:
-    """The state of a finished game after a section of an export, once its header, its chain
-    and its events hold (see ``import_game``)."""
+def checked_section(section: exchange.Section, *, strict: bool) -> tuple[engine.GameState, str | None]:
+    """The state of a finished game after a section of an export, once its header, its chain,
+    its seal and its events hold (see ``import_game``), and the seal's warning if any."""
     _header(section.header, section.line)
     exchange.check_events(Event, section)
+    warning = exchange.check_seal(Event, section)
     try:
         stored = cast(list[engine.Event], section.stored(Event))
         state = engine.reenact(stored) if strict else engine.replay_checked(stored)
     except engine.LogRefused as refused:
         raise ImportRefused(section.events[refused.index][0], refused.detail) from refused
     _check_header(section.header, state, section.line)
-    return state
+    return state, warning
 
 
 def store_section(section: exchange.Section, state: engine.GameState, players: list[User | None]) -> Game:
@@ -166,13 +175,15 @@ def store_section(section: exchange.Section, state: engine.GameState, players: l
         for index, (user, seat) in enumerate(zip(players, section.header["seats"], strict=True))
     )
     exchange.store_events(Event, game, section)
+    seals.seal(Event, game.pk)
     snapshots.save(game=game, state=state, seq=len(section.events))
     return game
 
 
 def _header(value: Any, number: int) -> dict[str, Any]:
-    if not isinstance(value, dict) or set(value) != set(HEADER_FIELDS):
-        raise ImportRefused(number, f"the header is an object with exactly {', '.join(HEADER_FIELDS)}.")
+    if not exchange.header_fields_hold(value, HEADER_FIELDS):
+        fields = ", ".join(HEADER_FIELDS)
+        raise ImportRefused(number, f"the header is an object with exactly {fields} (and a seal, if signed).")
     if value["format"] != FORMAT:
         raise ImportRefused(number, f"format {value['format']!r} is not {FORMAT!r}.")
     check_seats(value["seats"], number)

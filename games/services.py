@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from eventstore import followups, store
+from eventstore import followups, seals, store
 from eventstore.errors import Conflict, Invalid
 from games import lobby, snapshots
 from games.models import Event, Game, Seat
@@ -164,6 +164,8 @@ def score_game(*, game_id: int) -> Event | None:
         game.status = Game.Status.FINISHED
         game.save(update_fields=["status"])
         (appended,), _ = _record(game, engine.evolve(state, result), [result], version=version, actor=None)
+        # the finished history signed in the transaction that finishes it (eventstore/seals.py)
+        seals.seal(Event, game_id)
     logger.info("game scored", extra={"game_id": game_id, "seq": appended.seq})
     return appended
 

@@ -123,6 +123,39 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         }
     )
 
+# Two database roles (deploy/README.md, "Database roles"): DATABASE_URL is the application's,
+# which may only read and insert events; DATABASE_OWNER_URL, given to `manage.py migrate` only,
+# is the role that owns the tables: migrate connects as it, then grants the application's role
+# what it may do (eventstore/grants.py). Both name the same database.
+DATABASE_APP_ROLE = str(DATABASES["default"].get("USER") or "")
+DATABASE_OWNER: dict[str, str] | None = None
+if os.environ.get("DATABASE_OWNER_URL"):
+    _owner = dj_database_url.parse(os.environ["DATABASE_OWNER_URL"])
+    _where = ("ENGINE", "HOST", "PORT", "NAME")
+    if [_owner.get(key) for key in _where] != [DATABASES["default"].get(key) for key in _where]:
+        raise ImproperlyConfigured(
+            "DATABASE_OWNER_URL must name the database DATABASE_URL names (same host, port and "
+            "name), as the role that owns its tables."
+        )
+    DATABASE_OWNER = {"USER": str(_owner.get("USER") or ""), "PASSWORD": str(_owner.get("PASSWORD") or "")}
+
+# The key that signs each finished game's and campaign's history (eventstore/seals.py), kept
+# outside the database: base64 of a raw 32-byte Ed25519 private key, or a PEM (PKCS#8). Unset,
+# the embedded mode (SQLite) makes one on first use in HISTORY_SIGNING_KEY_FILE; with any other
+# database it must be set. HISTORY_VERIFY_KEYS: base64 public keys also trusted when checking
+# signatures (this server's earlier keys after a rotation, other servers' for imports).
+HISTORY_SIGNING_KEY = os.environ.get("HISTORY_SIGNING_KEY", "")
+HISTORY_SIGNING_KEY_FILE = os.environ.get("HISTORY_SIGNING_KEY_FILE") or str(
+    BASE_DIR / "var" / "history-signing-key"
+)
+HISTORY_VERIFY_KEYS = env_list("HISTORY_VERIFY_KEYS", [])
+if not HISTORY_SIGNING_KEY and DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":
+    raise ImproperlyConfigured(
+        "HISTORY_SIGNING_KEY must be set with a database other than the embedded SQLite: the base64 "
+        "of 32 random bytes (python3 -c 'import base64, os; print(base64.b64encode(os.urandom(32))"
+        ".decode())'), the same in every process. See deploy/README.md."
+    )
+
 # The cache holds only what can be lost (API throttling counters). With REDIS_URL it is shared
 # by every web process; without it each process counts on its own.
 REDIS_URL = os.environ.get("REDIS_URL", "")

@@ -6,9 +6,9 @@ from contextlib import contextmanager
 
 from django.db import connection
 
-from eventstore.triggers import CAMPAIGN_EVENTS, GAME_EVENTS, AppendOnly
+from eventstore.triggers import APPEND_ONLY, GAME_EVENTS, AppendOnly
 
-LOGS = (GAME_EVENTS, CAMPAIGN_EVENTS)
+LOGS = APPEND_ONLY
 
 
 def _run(statements: list[str]) -> None:

@@ -55,6 +55,20 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     return report
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: None) -> None:
+    """With two database roles (services mode: DATABASE_OWNER_URL), the test session connects
+    as the owner, as `manage.py migrate` does: it creates the test database, migrates it (which
+    grants the application's role its privileges) and empties its tables between tests. The
+    processes it starts (tests/services/conftest.py) connect as the application's role."""
+    from django.conf import settings
+    from django.db import connections
+
+    if settings.DATABASE_OWNER is not None:
+        connections["default"].close()
+        connections["default"].settings_dict.update(settings.DATABASE_OWNER)
+
+
 @pytest.fixture(autouse=True)
 def test_settings(settings: Any) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -1,5 +1,6 @@
 """What the import commands share (``import_game``, ``import_campaign``): the file they read,
-``--replay-only``, and a refusal said with its line, nothing stored."""
+``--replay-only``, a refusal said with its line, nothing stored, and the warnings of an import
+(an unsigned history, a key not trusted here) on stderr."""
 
 from collections.abc import Iterable
 from pathlib import Path
@@ -24,22 +25,24 @@ class ImportCommand(BaseCommand):
             "replay's, not that each move was legal when made",
         )
 
-    def store(self, lines: Iterable[bytes], *, strict: bool) -> tuple[str, list[str]]:
-        """Check and store the lines: what was stored, in words, and the names of the inactive
-        accounts made for players unknown here."""
+    def store(self, lines: Iterable[bytes], *, strict: bool) -> tuple[str, list[str], list[str]]:
+        """Check and store the lines: what was stored, in words, the names of the inactive
+        accounts made for players unknown here, and the import's warnings."""
         raise NotImplementedError
 
     def handle(self, *args: Any, **options: Any) -> None:
         path: Path = options["file"]
         try:
             with path.open("rb") as lines:
-                stored, new_accounts = self.store(lines, strict=not options["replay_only"])
+                stored, new_accounts, warnings = self.store(lines, strict=not options["replay_only"])
         except OSError as error:
             raise CommandError(f"Cannot read {path}: {error.strerror}.") from error
         except ImportRefused as refused:
             raise CommandError(
                 f"{path}: refused, nothing stored: line {refused.line}: {refused.detail}"
             ) from refused
+        for warning in warnings:
+            self.stderr.write(f"Warning: {warning}")
         self.stdout.write(f"Imported {path} as {stored}.")
         if new_accounts:
             self.stdout.write(f"New inactive accounts (they cannot sign in) for: {', '.join(new_accounts)}.")

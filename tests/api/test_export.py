@@ -34,11 +34,17 @@ def test_a_seated_player_exports_a_finished_game(alice: APIClient, post: Any) ->
     assert response["Content-Type"] == "application/jsonl; charset=utf-8"
     assert response["Content-Disposition"] == f'attachment; filename="moon-game-{game.pk}.jsonl"'
     header, *events = lines_of(response)
+    seal = header.pop("seal")
     assert header == {
         "format": "moon-game/1", "game": game.pk, "adventure": 2, "players": 2,
         "seats": [{"seat": 0, "username": "alice"}, {"seat": 1, "username": "ann"}],
     }
     stored = list(Event.objects.filter(game=game).order_by("seq"))
+    # the finished history's signature (eventstore/seals.py), over its last event
+    key = checked(alice, post).get("/api/v1/history-key").json()
+    last = stored[-1]
+    assert (seal["stream"], seal["id"], seal["seq"], seal["hash"]) == ("game", game.pk, last.seq, last.hash)
+    assert (seal["key_id"], seal["public_key"]) == (key["key_id"], key["public_key"])
     assert [event["seq"] for event in events] == [row.seq for row in stored]
     assert list(events[0]) == ["seq", "turn", "seat", "kind", "v", "data", "created_at", "prev_hash", "hash"]
     assert events[0]["kind"] == "game_started" and events[-1]["kind"] == "result"

@@ -25,6 +25,7 @@ from eventstore import chain, exchange
 from eventstore.exchange import ImportRefused
 from games.models import Event, Game
 from tests.games.histories import finished_game
+from tests.migrations import migrate_back_to_the_end
 
 pytestmark = pytest.mark.django_db
 
@@ -267,7 +268,7 @@ def test_the_migration_chains_the_campaign_events_stored_before_it_and_keeps_the
 ) -> None:
     executor = MigrationExecutor(connection)
     before = [("campaigns", "0003_bot_seats_and_solo")]
-    after = executor.loader.graph.leaf_nodes("campaigns")
+    after = executor.loader.graph.leaf_nodes()
     recorded = json.loads(RECORDED[0].read_text(encoding="utf-8"))
     executor.migrate(before)
     try:
@@ -293,9 +294,10 @@ def test_the_migration_chains_the_campaign_events_stored_before_it_and_keeps_the
             for e in recorded["events"]
         )
     finally:
-        MigrationExecutor(connection).migrate(after)
+        migrate_back_to_the_end(after)
     call_command("verify_events", "--campaign", str(campaign.pk))
-    assert f"{len(recorded['events'])} event(s) checked: every chain holds." in capsys.readouterr().out
+    holds = "every chain holds, every finished history is signed."
+    assert f"{len(recorded['events'])} event(s) checked: {holds}" in capsys.readouterr().out
     stored = CampaignEvent.objects.filter(campaign_id=campaign.pk).order_by("seq")
     assert [(row.seq, row.kind, row.data) for row in stored] == [
         (e["seq"], e["kind"], e["data"]) for e in recorded["events"]
@@ -304,3 +306,31 @@ def test_the_migration_chains_the_campaign_events_stored_before_it_and_keeps_the
     assert first is not None and first.prev_hash == chain.GENESIS
     with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
         stored.update(kind="forged")
+
+
+def test_a_recorded_campaign_imports_unsigned_with_warnings_and_is_signed_here(exported: list[str]) -> None:
+    recorded = json.loads(RECORDED[0].read_text(encoding="utf-8"))
+    imported = history.import_campaign(lines=exported)
+    assert imported.warnings[0] == (
+        "the campaign of line 1 is not signed (exported before histories were signed, or unfinished)."
+    )
+    assert len(imported.warnings) == 1 + len(recorded["games"])  # and each chapter game's
+    lines = list(history.history_lines(campaign=imported.campaign))
+    headers = [json.loads(line) for line in lines if '"format":' in line]
+    streams = [header["seal"]["stream"] for header in headers]
+    assert streams == ["campaign"] + ["game"] * len(recorded["games"])
+    assert history.import_campaign(lines=lines).warnings == []  # signed by this server: trusted
+
+
+def test_a_rechained_campaign_forgery_is_refused_for_its_signature(exported: list[str]) -> None:
+    signed = list(history.history_lines(campaign=history.import_campaign(lines=exported).campaign))
+    recorded = json.loads(RECORDED[0].read_text(encoding="utf-8"))
+    events = recorded["events"]
+    at = next(i for i, e in enumerate(events) if e["kind"] == "stars_awarded")
+    events[at]["data"]["awards"][0]["stars"] += 1
+    campaign_lines = chained(events, ())  # the chain recomputed: it holds again
+    forged = [signed[0], *campaign_lines, *signed[1 + len(campaign_lines) :]]
+    caught = refused(forged)
+    assert caught.line == 1 and caught.detail.startswith(
+        "its signature is refused: the history is not the one signed"
+    )

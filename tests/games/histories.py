@@ -1,14 +1,14 @@
 """Finished games stored as the server stores them, made quickly: bots play the game through
 the rules engine, and the events are appended through the event store (``append_events``, so
-each carries its chained hash) before the game is marked finished, as the scoring task leaves
-it."""
+each carries its chained hash) before the game is marked finished and its history signed, as
+the scoring task leaves it."""
 
 import random
 from collections.abc import Sequence
 
 from django.contrib.auth.models import User
 
-from eventstore import store
+from eventstore import seals, store
 from games import snapshots
 from games.models import Event, Game, Seat
 from games.rules import engine
@@ -61,4 +61,5 @@ def finished_game(
     )
     rows = append_events(game, events, version=0, actor=None)
     snapshots.save(game=game, state=state, seq=rows[-1].seq)
+    seals.seal(Event, game.pk)
     return game

@@ -25,9 +25,17 @@ def export_of(game: Game) -> list[str]:
     return list(history.history_lines(game=game))
 
 
-def rechained(lines: list[str]) -> list[str]:
-    """The lines with every hash recomputed: what a forger who knows the rule would send."""
-    out, prev = [lines[0]], chain.GENESIS
+def unsigned(lines: list[str]) -> list[str]:
+    """The lines without the header's seal, as an export made before histories were signed."""
+    header = json.loads(lines[0])
+    header.pop("seal", None)
+    return [json.dumps(header, ensure_ascii=False) + "\n", *lines[1:]]
+
+
+def rechained(lines: list[str], *, keep_seal: bool = False) -> list[str]:
+    """The lines with every hash recomputed: what a forger who knows the rule would send, with
+    no seal (which they cannot make) unless ``keep_seal``."""
+    out, prev = [lines[0] if keep_seal else unsigned(lines)[0]], chain.GENESIS
     for line in lines[1:]:
         event = json.loads(line)
         fields = {name: event[name] for name in ("seq", "turn", "seat", "kind", "data")}
@@ -79,12 +87,16 @@ def test_an_export_imports_as_the_same_finished_game(
     )
     assert copy.snapshot.state["result"] == original.snapshot.state["result"]
     assert [report.broken for report in store.verify(Event, stream_id=copy.pk)] == [None]
-    # its own export is the same history, but for the game's id and the times of storing
+    # its own export is the same history, but for the game's id, the times of storing, and its
+    # seal: this server signed the copy under its own id, over the same last hash
     def history_of(lines: list[str]) -> list[Any]:
-        return [{k: v for k, v in json.loads(line).items() if k not in ("game", "created_at")}
+        return [{k: v for k, v in json.loads(line).items() if k not in ("game", "created_at", "seal")}
                 for line in lines]
 
     assert history_of(export_of(copy)) == history_of(export_of(original))
+    seal, copied_seal = (json.loads(export_of(game)[0])["seal"] for game in (original, copy))
+    assert copied_seal["id"] == copy.pk
+    assert (copied_seal["seq"], copied_seal["hash"]) == (seal["seq"], seal["hash"])
 
 
 def test_a_solo_game_and_a_bot_seat_import_as_they_were_played() -> None:
@@ -218,8 +230,10 @@ def test_a_result_that_differs_from_the_replay_is_refused(exported: list[str]) -
 
 
 def test_a_game_cut_before_its_result_is_refused(exported: list[str]) -> None:
-    caught = refused(exported[:-1])
+    caught = refused(unsigned(exported)[:-1])
     assert (caught.line, caught.detail) == (len(exported) - 1, "the log ends before the game's result.")
+    caught = refused(exported[:-1])  # signed: the history is not the one signed
+    assert caught.line == 1 and "signature is refused" in caught.detail
 
 
 @pytest.mark.parametrize(
@@ -250,8 +264,8 @@ def test_the_command_says_why_and_stores_nothing(exported: list[str], tmp_path: 
     path = tmp_path / "cut.jsonl"
     path.write_text("".join(exported[:-1]), encoding="utf-8")
     games = Game.objects.count()
-    cut_at = len(exported) - 1
-    with pytest.raises(CommandError, match=rf"refused, nothing stored: line {cut_at}: the log ends"):
+    refusal = "refused, nothing stored: line 1: its signature is refused: the history is not the one signed"
+    with pytest.raises(CommandError, match=refusal):
         call_command("import_game", str(path))
     assert Game.objects.count() == games
     with pytest.raises(CommandError, match="Cannot read"):

@@ -8,7 +8,10 @@ MOON_SERVICES=1. On the test database pytest-django created, the session starts
   DEBUG off), waited for until /api/v1/health answers 200: HTTP tests talk to it, so parallel
   clients are served by separate processes with their own database connections, as in production;
 
-and stops them when it ends. Anything missing makes these tests skip outside CI and fail in CI.
+and stops them when it ends. The session itself connects as the database's owner (it creates,
+migrates and empties the test database: tests/conftest.py); the worker and the web processes
+connect as the application's role, DATABASE_URL's, which may only read and insert events.
+Anything missing makes these tests skip outside CI and fail in CI.
 """
 
 import json
@@ -31,6 +34,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import connection
 
+from eventstore.triggers import APPEND_ONLY
 from games import selectors
 from games import services as commands
 from games.models import Game
@@ -164,10 +168,8 @@ def services(django_db_setup: Any, django_db_blocker: Any) -> Iterator[Services]
         # Transactional tests empty the tables with TRUNCATE when they end; the triggers refusing
         # TRUNCATE on the event logs are turned off in this throwaway test database only.
         # test_append_only.py turns them back on inside a transaction to show they work.
-        cursor.execute("ALTER TABLE games_event DISABLE TRIGGER games_event_no_truncate")
-        cursor.execute(
-            "ALTER TABLE campaigns_campaignevent DISABLE TRIGGER campaigns_event_no_truncate"
-        )
+        for log in APPEND_ONLY:
+            cursor.execute(f"ALTER TABLE {log.table} DISABLE TRIGGER {log.prefix}_no_truncate")
     celery_app.control.purge()  # messages left over by an earlier, interrupted run
 
     LOG_DIR.mkdir(parents=True, exist_ok=True)
@@ -181,6 +183,8 @@ def services(django_db_setup: Any, django_db_blocker: Any) -> Iterator[Services]
         "PYTHONUNBUFFERED": "1",
     }
     env.pop("MOON_SCORING_DELAY_SECONDS", None)
+    # the worker and the web processes are the application: its role, never the owner's
+    env.pop("DATABASE_OWNER_URL", None)
     made: list[Worker] = []
 
     def make_worker(name: str, extra_env: dict[str, str] | None = None, **options: Any) -> Worker:

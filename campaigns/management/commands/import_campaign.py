@@ -1,5 +1,5 @@
 """Import a campaign exported as JSON Lines (GET /api/v1/campaigns/{id}/export) with its chapter
-games: every hash chain is verified, every event checked against its kind's schema, every
+games: every hash chain and seal is verified, every event checked against its kind's schema, every
 chapter game replayed through the rules engine and each chapter's result checked against its
 game; then it is stored as a new finished campaign. A refusal names the line at fault; nothing
 is stored then."""
@@ -13,7 +13,7 @@ from eventstore.management.importing import ImportCommand
 class Command(ImportCommand):
     help = __doc__
 
-    def store(self, lines: Iterable[bytes], *, strict: bool) -> tuple[str, list[str]]:
+    def store(self, lines: Iterable[bytes], *, strict: bool) -> tuple[str, list[str], list[str]]:
         imported = import_campaign(lines=lines, strict=strict)
         games = ", ".join(str(game.pk) for game in imported.games)
         campaign = imported.campaign
@@ -21,4 +21,5 @@ class Command(ImportCommand):
             f"campaign {campaign.pk}: {campaign.max_players} player(s), {imported.events} events, "
             f"{len(imported.games)} chapter game(s) ({games}), {campaign.status}",
             imported.new_accounts,
+            imported.warnings,
         )

@@ -1,14 +1,22 @@
 """``python manage.py verify_events [--game ID | --campaign ID]``: walk the events' hash chains
-of every stream (games and campaigns)."""
+of every stream (games and campaigns), and check each finished one's seal: the signature over
+its last hash, with a key kept outside the database (eventstore/seals.py). A history changed
+and chained again by whoever can write the tables holds as a chain, but not as signed."""
 
+from collections.abc import Iterator
 from typing import Any
 
 from django.apps import apps
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import models
 
-from eventstore import store
-from eventstore.models import StoredEvent
+from eventstore import seals, store
+from eventstore.models import Seal, StoredEvent
+
+UNSEALED = (
+    "finished, but its history is not signed: its seal was deleted, or it finished before "
+    "histories were signed (then sign it once with manage.py seal_histories)"
+)
 
 
 def event_models() -> list[type[StoredEvent]]:
@@ -19,7 +27,8 @@ def event_models() -> list[type[StoredEvent]]:
 class Command(BaseCommand):
     help = (
         "Check that the events of every game and campaign (or of one) form an unbroken hash "
-        "chain, and name the first broken link of each stream whose chain does not hold."
+        "chain signed, once finished, by a key this server trusts; name the first broken link "
+        "or the refused signature of each stream that does not hold."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -42,20 +51,43 @@ class Command(BaseCommand):
             if stream_id is not None and not streams._default_manager.filter(pk=stream_id).exists():
                 raise CommandError(f"There is no {model.STREAM} {stream_id}.")
             checked, failed = 0, []
-            for report in store.verify(model, stream_id=stream_id):
+            for walked_id, count, problem in problems(model, streams, stream_id):
                 checked += 1
-                events += report.events
-                if report.broken is not None:
-                    link = report.broken
-                    failed.append(report.stream_id)
-                    self.stderr.write(
-                        f"{model.STREAM} {report.stream_id}: broken at event {link.seq}: {link.reason}"
-                    )
+                events += count
+                if problem is not None:
+                    failed.append(walked_id)
+                    self.stderr.write(f"{model.STREAM} {walked_id}: {problem}")
             counts.append(f"{checked} {model.STREAM}(s)")
             if failed:
                 named = ", ".join(map(str, failed))
-                broken.append(f"the chain of {len(failed)} {model.STREAM}(s) is broken ({named})")
+                broken.append(f"{len(failed)} {model.STREAM}(s) do not hold ({named})")
         summary = f"{', '.join(counts)}, {events} event(s) checked"
         if broken:
             raise CommandError(f"{summary}: {'; '.join(broken)}.")
-        self.stdout.write(f"{summary}: every chain holds.")
+        self.stdout.write(f"{summary}: every chain holds, every finished history is signed.")
+
+
+def problems(
+    model: type[StoredEvent], streams: type[models.Model], stream_id: int | None
+) -> Iterator[tuple[int, int, str | None]]:
+    """Each stream of ``model``'s (or the one): its id, its events, and why it does not hold
+    (its chain's first broken link, its seal refused, or finished with no seal), or None."""
+    sealed = Seal.objects.filter(stream=model.STREAM)
+    finished = streams._default_manager.filter(status="finished")
+    if stream_id is not None:
+        sealed, finished = sealed.filter(stream_id=stream_id), finished.filter(pk=stream_id)
+    seal_of = {stored.stream_id: stored for stored in sealed}
+    unsealed = set(finished.values_list("pk", flat=True)) - set(seal_of)
+    for report in store.verify(model, stream_id=stream_id):
+        stored = seal_of.pop(report.stream_id, None)
+        problem = None
+        if report.broken is not None:
+            problem = f"broken at event {report.broken.seq}: {report.broken.reason}"
+        elif stored is not None:
+            refused = seals.problem_of(stored, seq=report.last_seq, hash=report.last_hash)
+            problem = None if refused is None else f"signature refused: {refused}"
+        elif report.stream_id in unsealed:
+            problem = f"{UNSEALED}."
+        yield report.stream_id, report.events, problem
+    for orphan in seal_of.values():
+        yield orphan.stream_id, 0, "signature refused: its history is signed, but it has no events."

@@ -1,6 +1,8 @@
 """Import a game exported as JSON Lines (GET /api/v1/games/{id}/export, or the admin's export
-action): its hash chain is verified and every event replayed through the rules engine, then it
-is stored as a new finished game. A refusal names the line at fault; nothing is stored then."""
+action): its hash chain and its seal (the signature over its last hash) are verified and every
+event replayed through the rules engine, then it is stored as a new finished game. A refusal
+names the line at fault; nothing is stored then. An unsigned export, or one signed by a key not
+trusted here, is imported with a warning."""
 
 from collections.abc import Iterable
 
@@ -11,8 +13,8 @@ from games.history import import_game
 class Command(ImportCommand):
     help = __doc__
 
-    def store(self, lines: Iterable[bytes], *, strict: bool) -> tuple[str, list[str]]:
+    def store(self, lines: Iterable[bytes], *, strict: bool) -> tuple[str, list[str], list[str]]:
         imported = import_game(lines=lines, strict=strict)
         game = imported.game
         stored = f"game {game.pk}: adventure {game.adventure}, {game.max_players} player(s), "
-        return stored + f"{imported.events} events, finished", imported.new_accounts
+        return stored + f"{imported.events} events, finished", imported.new_accounts, imported.warnings
