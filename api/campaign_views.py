@@ -250,7 +250,8 @@ class CampaignExportView(APIView):
         summary="The whole history of a finished campaign and its chapter games, hash-chained",
         description=(
             "For a seated player once the campaign is finished (409 `campaign_not_finished` "
-            "before), or for staff at any time. `manage.py import_campaign` stores such a file "
+            "before), or at any time for staff who may view campaigns in the admin (`is_staff` "
+            "alone is not enough). `manage.py import_campaign` stores such a file "
             "as a new campaign after checking every hash chain, replaying every chapter game "
             "through the rules engine and each chapter's result against its game."
         ),

@@ -556,7 +556,8 @@ class ExportView(APIView):
         summary="The whole history of a finished game, every event with its chained hash",
         description=(
             "For a seated player once the game is finished (409 `game_not_finished` before), or "
-            "for staff at any time. `manage.py import_game` stores such a file as a new game "
+            "for staff who may view games in the admin (its replay viewer's permission; `is_staff` "
+            "alone is not enough) at any time. `manage.py import_game` stores such a file as a new game "
             "after checking its hash chain and replaying it through the rules engine."
         ),
         tags=["reading"],

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import models, transaction
 
 from accounts.models import Account
 from accounts.services import name_key
@@ -49,10 +49,25 @@ HEADER_FIELDS = ("format", "game", "adventure", "players", "seats")
 # --- export ------------------------------------------------------------------------------------
 
 
+def may_review(*, user: User, table: type[models.Model]) -> bool:
+    """Whether ``user`` may read every table of that model whole, at any time: what the admin's
+    replay viewer asks of them (active staff with the model's view or change permission), so
+    that the export and the viewer let in the same people. ``is_staff`` alone is not enough."""
+    meta = table._meta
+    return (
+        user.is_active
+        and user.is_staff
+        and any(
+            user.has_perm(f"{meta.app_label}.{action}_{meta.model_name}") for action in ("view", "change")
+        )
+    )
+
+
 def export_lines(*, game: Game, viewer: User) -> Iterator[str]:
-    """The game's history as JSON Lines, for staff, or for a seated player once the game is
-    finished (before that, its events would tell the deck order and the other seats' turn)."""
-    if not viewer.is_staff:
+    """The game's history as JSON Lines, for the staff who may review games (``may_review``),
+    or for a seated player once the game is finished (before that, its events would tell the
+    deck order and the other seats' turn)."""
+    if not may_review(user=viewer, table=Game):
         seated = Seat.objects.filter(game=game, user_id=viewer.pk).exists()
         if not seated:
             raise lobby.outsider(game)
