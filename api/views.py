@@ -141,6 +141,7 @@ class IndexView(APIView):
                     "register": link("register"),
                     "token": link("token"),
                     "logout": link("logout"),
+                    "logout_all": link("logout_all"),
                     "games": link("games"),
                     "game": link("game", **game),
                     "join": link("join", **game),
@@ -254,6 +255,24 @@ class LogoutView(APIView):
         token = request.auth
         assert isinstance(token, ClientToken)  # what ExpiringTokenAuthentication authenticates with
         accounts.sign_out(token=token)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class LogoutAllView(APIView):
+    permission_classes = [SignedIn]
+
+    @extend_schema(
+        request=None,
+        responses={204: None, 401: ERRORS[401], 429: ERRORS[429]},
+        summary="Sign out everywhere: revoke every token of your account",
+        description=(
+            "Every client of the account (every token, the one sent included) is signed out; "
+            "`/auth/token` issues a new one. Changing the password does the same."
+        ),
+        tags=["auth"],
+    )
+    def post(self, request: Request) -> Response:
+        accounts.sign_out_everywhere(user=_user(request))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
