@@ -72,6 +72,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "api.throttling.AdminLoginThrottleMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -185,6 +186,8 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.environ.get("THROTTLE_ANON", "60/min") or None,
         "user": os.environ.get("THROTTLE_USER", "600/min") or None,
+        # attempts at the admin's login form, per client address (api/throttling.py)
+        "admin_login": os.environ.get("THROTTLE_ADMIN_LOGIN", "10/min") or None,
     },
     # How many proxies stand in front of the web processes. Unset (0), X-Forwarded-For is not
     # trusted: a client could otherwise name any address and slip past the throttles.

@@ -61,7 +61,7 @@ def test_settings(settings: Any) -> None:
     # No throttling in tests but the ones that turn it on (tests/api/test_operations.py).
     settings.REST_FRAMEWORK = {
         **settings.REST_FRAMEWORK,
-        "DEFAULT_THROTTLE_RATES": {"anon": None, "user": None},
+        "DEFAULT_THROTTLE_RATES": {"anon": None, "user": None, "admin_login": None},
     }
 
 
