@@ -36,9 +36,19 @@ migrate: $(SERVE_STAMP) | var
 	$(BIN)/python manage.py migrate --noinput
 
 # A real WSGI server (gunicorn, as in production) on the embedded SQLite database: writes queue
-# on SQLite's write lock (settings.py), so commands on a game stay serialized.
+# on SQLite's write lock (settings.py), so commands on a game stay serialized. DEBUG is off
+# unless asked for (`DEBUG=true make run`), the hosts served are the loopback's, and the secret
+# key is made once into var/secret-key unless SECRET_KEY is set. With DEBUG off the web process
+# serves the static assets (admin, API docs) collected into staticfiles/.
 run: migrate
-	BIND_HOST=127.0.0.1 PORT=$(PORT) $(BIN)/gunicorn --config deploy/gunicorn.conf.py moon.wsgi:application
+	@set -e; \
+	if [ -z "$$SECRET_KEY" ] && [ ! -s var/secret-key ]; then \
+	  (umask 077; $(BIN)/python -c 'import secrets; print(secrets.token_urlsafe(50))' > var/secret-key); \
+	fi; \
+	export SECRET_KEY="$${SECRET_KEY:-$$(cat var/secret-key)}" DEBUG="$${DEBUG:-false}" \
+	  ALLOWED_HOSTS="$${ALLOWED_HOSTS:-127.0.0.1,localhost,[::1]}" BIND_HOST=127.0.0.1 PORT=$(PORT); \
+	$(BIN)/python manage.py collectstatic --noinput -v0; \
+	exec $(BIN)/gunicorn --config deploy/gunicorn.conf.py moon.wsgi:application
 
 lint: install
 	$(BIN)/ruff check .

@@ -1,5 +1,6 @@
 """GET /games/{id}/export: the game's history as JSON Lines, each event with its chained hash,
-for a seated player once the game is finished, or for staff who may review games; every answer fits the schema."""
+for a seated player once the game is finished, or for staff who may review games; every answer
+fits the schema."""
 
 import json
 from collections.abc import Callable

@@ -292,3 +292,14 @@ def test_the_admin_login_is_throttled_by_client_address(settings: Any) -> None:
     assert (refused.status_code, refused.json()["code"]) == (429, "throttled")
     assert int(refused["Retry-After"]) > 0
     assert attempt("root-secret-pw", _fresh_address()).status_code == 302  # another client signs in
+
+
+@pytest.mark.django_db
+def test_behind_tls_plain_http_is_redirected_but_the_health_check(anon: APIClient, settings: Any) -> None:
+    settings.SECURE_SSL_REDIRECT = True
+    settings.SECURE_HSTS_SECONDS = 3600
+    redirected = anon.get("/api/v1/")
+    assert (redirected.status_code, redirected["Location"]) == (301, "https://testserver/api/v1/")
+    assert anon.get("/api/v1/health").status_code == 200  # load balancers poll it over HTTP
+    secure = anon.get("/api/v1/", secure=True)
+    assert secure.status_code == 200 and secure["Strict-Transport-Security"].startswith("max-age=3600")

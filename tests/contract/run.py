@@ -7,7 +7,8 @@ Serves the API as `make run` does (gunicorn over a fresh SQLite database under
 (the stateful phase reaches them through `GET /games` and `GET /campaigns`, and those it creates
 itself through the links it infers),
 runs `st run` with `tests/contract/schemathesis.toml`, and stops the server. `/auth/logout` and
-`/auth/logout-all` are left out: they would revoke the token the run authenticates with (tests/api/test_auth.py covers it).
+`/auth/logout-all` are left out: they would revoke the token the run authenticates with
+(tests/api/test_auth.py covers them).
 gunicorn's own limit on request lines is lifted so that long generated query strings reach
 the API (see deploy/gunicorn.conf.py). One worker: Python 3.11's `ast.parse`, which
 Hypothesis calls to describe filters, can fail when two threads run it at once.
