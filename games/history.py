@@ -31,9 +31,9 @@ from django.contrib.auth.models import User
 from django.db import models, transaction
 
 from accounts.models import Account
-from accounts.services import name_key
+from accounts.services import name_key, normalized_username
 from eventstore import exchange
-from eventstore.errors import Conflict
+from eventstore.errors import Conflict, Invalid
 from eventstore.exchange import ImportRefused
 from games import lobby, snapshots
 from games.models import Event, Game, Seat
@@ -195,13 +195,23 @@ def _header(value: Any, number: int) -> dict[str, Any]:
 
 
 def check_seats(seats: Any, line: int) -> None:
-    """The header's ``seats`` list each seat in order, a player's or a bot's."""
+    """The header's ``seats`` list each seat in order, a player's or a bot's, and each player's
+    name is one an account may have (as registering checks it)."""
     if not isinstance(seats, list) or not all(_seat_of(seat, index) for index, seat in enumerate(seats)):
         raise ImportRefused(
             line,
             'seats lists each seat in order: {"seat": n, "username": ...} or, for a bot, '
             f'{{"seat": n, "bot": one of {Seat.Bot.values}}}.',
         )
+    for seat in seats:
+        if "username" in seat:
+            try:
+                normalized_username(seat["username"])
+            except Invalid as refused:
+                name = seat["username"][:40]
+                raise ImportRefused(
+                    line, f"seat {seat['seat']}: the username {name!r} is refused: {refused.detail}"
+                ) from refused
 
 
 def _seat_of(seat: Any, index: int) -> bool:

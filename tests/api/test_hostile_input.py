@@ -7,6 +7,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from games.models import Event, Game
+from tests.games.histories import finished_game
 
 
 @pytest.mark.parametrize(
@@ -74,6 +75,13 @@ def test_a_campaign_feed_refuses_a_parameter_sent_empty(alice: APIClient) -> Non
     created = alice.post("/api/v1/campaigns", {"max_players": 2}, format="json").json()
     response = alice.get(f"/api/v1/campaigns/{created['id']}/events", {"after": "1700", "limit": ""})
     assert (response.status_code, response.json()["code"]) == (400, "invalid_request")
+
+
+def test_a_replay_refuses_its_seq_sent_empty(alice: APIClient) -> None:
+    finished = finished_game(1, names=("alice", "ann"))
+    response = alice.get(f"/api/v1/games/{finished.pk}/replay", {"seq": ""})
+    assert (response.status_code, response.json()["code"]) == (400, "invalid_request")
+    assert "seq" in response.json()["errors"]
 
 
 def test_an_idempotency_key_works_on_a_path_of_any_length(alice: APIClient) -> None:
