@@ -74,7 +74,8 @@ class AdminLoginThrottleMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
         if request.method == "POST" and request.path_info == reverse("admin:login"):
             throttle = AdminLoginThrottle()
-            if not throttle.allow_request(request, None):
+            # the API's throttle reads the client's address as for any API request
+            if not throttle.allow_request(Request(request), None):
                 wait = max(1, math.ceil(throttle.wait() or 1))
                 return JsonResponse(
                     {

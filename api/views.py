@@ -62,6 +62,31 @@ POST_ERRORS = {
 }
 
 
+def refusals(*, conflicts: str = "", too_many: str = "") -> dict[int, OpenApiResponse]:
+    """POST_ERRORS with the quota refusals (games/quotas.py) an operation may also get, named
+    by their codes: ``conflicts`` beside the 409s, ``too_many`` beside `throttled`."""
+    found = dict(POST_ERRORS)
+    if conflicts:
+        found[409] = OpenApiResponse(
+            s.ErrorSerializer, description=f"{ERRORS[409].description}; {conflicts}"
+        )
+    if too_many:
+        found[429] = OpenApiResponse(
+            s.ErrorSerializer, description=f"{ERRORS[429].description}, or a quota reached: {too_many}"
+        )
+    return found
+
+
+# The quotas' refusals, as the schema names them (games/quotas.py; limits in the settings).
+EXPIRED = "the lobby expired (`lobby_expired`: a day after it was opened by default)"
+OPEN_LOBBIES = "too many lobbies open (`too_many_open_lobbies`)"
+STARTS = (
+    "too many games started in the last hour (`games_per_hour_exceeded`; with a bot seat, "
+    "`bot_games_per_hour_exceeded`)"
+)
+UNDOS = "too many undos in this turn (`undo_limit_reached`)"
+
+
 def _valid(serializer_class: type[Serializer], data: Any) -> dict[str, Any]:
     serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)
@@ -296,7 +321,7 @@ class GamesView(APIView):
     @extend_schema(
         request=s.CreateGameSerializer,
         parameters=[IDEMPOTENCY],
-        responses={201: s.GameSerializer, **POST_ERRORS},
+        responses={201: s.GameSerializer, **refusals(conflicts=OPEN_LOBBIES)},
         summary="Open a game in the lobby; you take seat 0",
         description=(
             "`max_players` 1 opens a solo game against ASTRA (`astra_level` 1 to 8, 1 when left "
@@ -338,7 +363,7 @@ class JoinView(APIView):
     @extend_schema(
         request=None,
         parameters=[IDEMPOTENCY],
-        responses={200: s.JoinedSerializer, **POST_ERRORS},
+        responses={200: s.JoinedSerializer, **refusals(conflicts=EXPIRED)},
         summary="Take the next free seat of a game in the lobby",
         tags=["games"],
     )
@@ -357,7 +382,7 @@ class BotsView(APIView):
     @extend_schema(
         request=s.AddBotSerializer,
         parameters=[IDEMPOTENCY],
-        responses={201: s.BotSeatSerializer, **POST_ERRORS},
+        responses={201: s.BotSeatSerializer, **refusals(conflicts=EXPIRED)},
         summary="Fill the next free seat with a bot (creator only, game in the lobby)",
         description=(
             "A bot seat has no account: a worker plays its whole turn through the same decisions "
@@ -382,7 +407,7 @@ class StartView(APIView):
     @extend_schema(
         request=None,
         parameters=[IDEMPOTENCY],
-        responses={200: s.GameSerializer, **POST_ERRORS},
+        responses={200: s.GameSerializer, **refusals(conflicts=EXPIRED, too_many=STARTS)},
         summary="Start the game with the seated players (creator only)",
         tags=["games"],
     )
@@ -436,7 +461,7 @@ class UndoView(APIView):
     @extend_schema(
         request=None,
         parameters=[IDEMPOTENCY],
-        responses={200: s.CommandResultSerializer, **POST_ERRORS},
+        responses={200: s.CommandResultSerializer, **refusals(conflicts=UNDOS)},
         summary="Undo your unconfirmed turn",
         tags=["turns"],
     )

@@ -229,6 +229,14 @@ TOKEN_LIFETIME_DAYS = int(os.environ.get("TOKEN_LIFETIME_DAYS") or 30)
 # Each sign-in is a client with its own token; past this many, a user's oldest are revoked.
 MAX_CLIENT_TOKENS = int(os.environ.get("MAX_CLIENT_TOKENS") or 20)
 
+# Quotas per account (games/quotas.py); 0 turns one off. A lobby (a game or a campaign not
+# started) expires LOBBY_LIFETIME_HOURS after it was opened: no longer listed, joined or started.
+QUOTA_OPEN_LOBBIES = int(os.environ.get("QUOTA_OPEN_LOBBIES") or 10)
+QUOTA_GAMES_PER_HOUR = int(os.environ.get("QUOTA_GAMES_PER_HOUR") or 30)
+QUOTA_BOT_GAMES_PER_HOUR = int(os.environ.get("QUOTA_BOT_GAMES_PER_HOUR") or 10)
+QUOTA_UNDOS_PER_TURN = int(os.environ.get("QUOTA_UNDOS_PER_TURN") or 20)
+LOBBY_LIFETIME_HOURS = int(os.environ.get("LOBBY_LIFETIME_HOURS") or 24)
+
 # Campaign content packs loaded and checked at start-up besides the shipped ones
 # (campaigns/packs/): comma-separated paths of pack files (JSON or YAML) or of folders of them.
 CAMPAIGN_PACKS = env_list("CAMPAIGN_PACKS", [])

@@ -187,7 +187,7 @@ class _NoAliasLoader(yaml.SafeLoader):
 
     def compose_node(self, parent: Any, index: Any) -> Any:
         if self.check_event(yaml.AliasEvent):
-            alias = self.peek_event()
+            alias = self.peek_event()  # type: ignore[no-untyped-call]
             why = f"the alias *{alias.anchor} is refused: a pack uses no YAML aliases"
             raise yaml.composer.ComposerError(None, None, why, alias.start_mark)
         return super().compose_node(parent, index)

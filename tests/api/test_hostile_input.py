@@ -2,6 +2,7 @@
 changes nothing: odd ids, deep JSON, huge bodies, odd query integers."""
 
 import json
+from typing import Any
 
 import pytest
 from rest_framework.test import APIClient
@@ -86,7 +87,7 @@ def test_a_replay_refuses_its_seq_sent_empty(alice: APIClient) -> None:
 
 def test_an_idempotency_key_works_on_a_path_of_any_length(alice: APIClient) -> None:
     # behind a proxy mounting the API under a long prefix, the path is longer than 512 characters
-    prefix = {"SCRIPT_NAME": "/" + "p" * 600}
+    prefix: dict[str, Any] = {"SCRIPT_NAME": "/" + "p" * 600}
     body = {"adventure": 1, "max_players": 2}
     first = alice.post("/api/v1/games", body, format="json", HTTP_IDEMPOTENCY_KEY="long-path", **prefix)
     assert first.status_code == 201, first.content
