@@ -102,7 +102,8 @@ LOAD_PORT ?= 8799
 bench-load: install | var
 	@set -e; env_lines=$$(deploy/services.sh start); eval "$$env_lines"; \
 	export DEBUG=false SECRET_KEY=bench-$$$$-$$(date +%s%N) ALLOWED_HOSTS=127.0.0.1 \
-	  THROTTLE_ANON= THROTTLE_USER= BIND_HOST=127.0.0.1 PORT=$(LOAD_PORT); \
+	  THROTTLE_ANON= THROTTLE_USER= BIND_HOST=127.0.0.1 PORT=$(LOAD_PORT) \
+	  QUOTA_OPEN_LOBBIES=0 QUOTA_GAMES_PER_HOUR=0 QUOTA_BOT_GAMES_PER_HOUR=0 QUOTA_UNDOS_PER_TURN=0; \
 	$(BIN)/python manage.py migrate --noinput >/dev/null; \
 	$(BIN)/gunicorn --config deploy/gunicorn.conf.py --access-logfile /dev/null moon.wsgi:application \
 	  >var/bench-load-web.log 2>&1 & web=$$!; \
