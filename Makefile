@@ -36,9 +36,19 @@ migrate: $(SERVE_STAMP) | var
 	$(BIN)/python manage.py migrate --noinput
 
 # A real WSGI server (gunicorn, as in production) on the embedded SQLite database: writes queue
-# on SQLite's write lock (settings.py), so commands on a game stay serialized.
+# on SQLite's write lock (settings.py), so commands on a game stay serialized. DEBUG is off
+# unless asked for (`DEBUG=true make run`), the hosts served are the loopback's, and the secret
+# key is made once into var/secret-key unless SECRET_KEY is set. With DEBUG off the web process
+# serves the static assets (admin, API docs) collected into staticfiles/.
 run: migrate
-	BIND_HOST=127.0.0.1 PORT=$(PORT) $(BIN)/gunicorn --config deploy/gunicorn.conf.py moon.wsgi:application
+	@set -e; \
+	if [ -z "$$SECRET_KEY" ] && [ ! -s var/secret-key ]; then \
+	  (umask 077; $(BIN)/python -c 'import secrets; print(secrets.token_urlsafe(50))' > var/secret-key); \
+	fi; \
+	export SECRET_KEY="$${SECRET_KEY:-$$(cat var/secret-key)}" DEBUG="$${DEBUG:-false}" \
+	  ALLOWED_HOSTS="$${ALLOWED_HOSTS:-127.0.0.1,localhost,[::1]}" BIND_HOST=127.0.0.1 PORT=$(PORT); \
+	$(BIN)/python manage.py collectstatic --noinput -v0; \
+	exec $(BIN)/gunicorn --config deploy/gunicorn.conf.py moon.wsgi:application
 
 lint: install
 	$(BIN)/ruff check .
@@ -102,7 +112,8 @@ LOAD_PORT ?= 8799
 bench-load: install | var
 	@set -e; env_lines=$$(deploy/services.sh start); eval "$$env_lines"; \
 	export DEBUG=false SECRET_KEY=bench-$$$$-$$(date +%s%N) ALLOWED_HOSTS=127.0.0.1 \
-	  THROTTLE_ANON= THROTTLE_USER= BIND_HOST=127.0.0.1 PORT=$(LOAD_PORT); \
+	  THROTTLE_ANON= THROTTLE_USER= BIND_HOST=127.0.0.1 PORT=$(LOAD_PORT) \
+	  QUOTA_OPEN_LOBBIES=0 QUOTA_GAMES_PER_HOUR=0 QUOTA_BOT_GAMES_PER_HOUR=0 QUOTA_UNDOS_PER_TURN=0; \
 	$(BIN)/python manage.py migrate --noinput >/dev/null; \
 	unset DATABASE_OWNER_URL; \
 	$(BIN)/gunicorn --config deploy/gunicorn.conf.py --access-logfile /dev/null moon.wsgi:application \

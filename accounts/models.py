@@ -36,6 +36,9 @@ class ClientToken(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="client_tokens"
     )
     created = models.DateTimeField(default=timezone.now)
+    # The SHA-256 of the user's password hash when the token was issued: once the password
+    # changes (through the API, the admin or `changepassword`), no token issued before holds.
+    password_stamp = models.CharField(max_length=64, db_default="")
 
     class Meta:
         db_table = "games_clienttoken"

@@ -1,6 +1,7 @@
 """Commands on users and their API tokens: registering, signing in and out. No HTTP here."""
 
 import hashlib
+import re
 import secrets
 import unicodedata
 from datetime import timedelta
@@ -12,6 +13,7 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare
 
 from accounts.models import Account, ClientToken
 from eventstore.errors import Conflict, Invalid
@@ -25,9 +27,10 @@ def name_key(username: str) -> str:
 
 def register_user(*, username: str, password: str) -> tuple[User, str]:
     """Create a user and their API token. A name that differs from a taken one only by case or
-    Unicode form is taken. The password must pass the configured validators (length, common
-    passwords, all digits, too close to the username)."""
-    username = User.normalize_username(username)
+    Unicode form is taken. The name is checked as it is stored, NFKC-normalised; the password
+    must pass the configured validators (length, common passwords, all digits, too close to
+    the username)."""
+    username = normalized_username(username)
     try:
         validate_password(password, user=User(username=username))
     except DjangoValidationError as exc:
@@ -51,6 +54,31 @@ def register_user(*, username: str, password: str) -> tuple[User, str]:
     return user, issue_token(user=user)
 
 
+USERNAME_MAX_LENGTH = User._meta.get_field("username").max_length or 150
+USERNAME_CHARACTERS = re.compile(r"^[\w.@+-]+\Z")
+# The longest a name's key may be: NFKC after case folding can lengthen a name again.
+NAME_KEY_MAX_LENGTH = Account._meta.get_field("name_key").max_length or 600
+
+
+def normalized_username(username: str) -> str:
+    """The username as it is stored, NFKC-normalised, once it is a name a user may have:
+    1 to 150 letters, digits and @ . + - _ *after* normalisation, which can lengthen a name
+    (one character U+FDFA becomes 18) or bring in a space."""
+    normalized = User.normalize_username(username)
+    if not 1 <= len(normalized) <= USERNAME_MAX_LENGTH or len(name_key(normalized)) > NAME_KEY_MAX_LENGTH:
+        raise Invalid(
+            "invalid_username",
+            f"A username is 1 to {USERNAME_MAX_LENGTH} characters long once normalised (NFKC); "
+            f"this one has {len(normalized)}.",
+        )
+    if not USERNAME_CHARACTERS.match(normalized):
+        raise Invalid(
+            "invalid_username",
+            "A username holds letters, digits and @ . + - _ only, once normalised (NFKC).",
+        )
+    return normalized
+
+
 def sign_in(*, username: str, password: str) -> str:
     """A new API token for the user with that name (in any case or Unicode form) and password:
     each sign-in is a client of its own, which signs out alone."""
@@ -68,25 +96,38 @@ def token_digest(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
 
 
+def password_stamp(user: User) -> str:
+    """What a token keeps of its user's password: the SHA-256 of its hash (no secret of its
+    own, so that rotating SECRET_KEY signs no one out), which changes with the password."""
+    return hashlib.sha256(user.password.encode()).hexdigest()
+
+
 def issue_token(*, user: User) -> str:
-    """A new client token for the user. Their expired tokens are dropped, and beyond
-    MAX_CLIENT_TOKENS the oldest are revoked, so that signing in again and again keeps no
-    growing pile of live keys."""
+    """A new client token for the user. Their expired tokens and those issued before the
+    password changed are dropped, and beyond MAX_CLIENT_TOKENS the oldest are revoked, so that
+    signing in again and again keeps no growing pile of live keys."""
     key = secrets.token_hex(20)
+    stamp = password_stamp(user)
     with transaction.atomic():
         mine = ClientToken.objects.filter(user=user)
+        mine.exclude(password_stamp=stamp).delete()
         days = settings.TOKEN_LIFETIME_DAYS
         if days:
             mine.filter(created__lt=timezone.now() - timedelta(days=days)).delete()
-        ClientToken.objects.create(user=user, digest=token_digest(key))
+        ClientToken.objects.create(user=user, digest=token_digest(key), password_stamp=stamp)
         kept = mine.order_by("-created", "-pk").values_list("pk", flat=True)[: settings.MAX_CLIENT_TOKENS]
         mine.exclude(pk__in=list(kept)).delete()
     return key
 
 
 def authenticate_token(*, key: str) -> ClientToken | None:
-    """The client token with that key, with its user; None when there is none."""
-    return ClientToken.objects.select_related("user").filter(digest=token_digest(key)).first()
+    """The client token with that key, with its user; None when there is none, or when it was
+    issued before its user's password last changed (a changed password signs every client
+    out)."""
+    token = ClientToken.objects.select_related("user").filter(digest=token_digest(key)).first()
+    if token is None or not constant_time_compare(token.password_stamp, password_stamp(token.user)):
+        return None
+    return token
 
 
 def token_expired(*, token: ClientToken) -> bool:
@@ -99,4 +140,11 @@ def sign_out(*, token: ClientToken) -> None:
     """Revoke the token in use: it authenticates no one from now on. The user's other clients
     stay signed in."""
     ClientToken.objects.filter(pk=token.pk).delete()
+
+
+def sign_out_everywhere(*, user: User) -> int:
+    """Revoke every token of the user, the one in use included: every client must sign in
+    again. Returns how many were revoked."""
+    revoked, _ = ClientToken.objects.filter(user=user).delete()
+    return revoked
 

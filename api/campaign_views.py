@@ -17,8 +17,11 @@ from api.ids import path_id
 from api.permissions import SignedIn
 from api.views import (
     ERRORS,
+    EXPIRED,
     IDEMPOTENCY,
+    OPEN_LOBBIES,
     POST_ERRORS,
+    STARTS,
     _body,
     _data,
     _out,
@@ -26,6 +29,7 @@ from api.views import (
     _valid,
     export_response,
     export_schema,
+    refusals,
 )
 from campaigns import history, selectors, services
 from campaigns.models import Campaign
@@ -66,7 +70,7 @@ class CampaignsView(APIView):
     @extend_schema(
         request=cs.CreateCampaignSerializer,
         parameters=[IDEMPOTENCY],
-        responses={201: cs.CampaignSerializer, **POST_ERRORS},
+        responses={201: cs.CampaignSerializer, **refusals(conflicts=OPEN_LOBBIES)},
         summary="Open a campaign in the lobby with a content pack; you take seat 0",
         description=(
             "`max_players` 1 opens a solo campaign against ASTRA, starting at `astra_level` (1 "
@@ -114,7 +118,7 @@ class CampaignJoinView(APIView):
     @extend_schema(
         request=None,
         parameters=[IDEMPOTENCY],
-        responses={200: s.JoinedSerializer, **POST_ERRORS},
+        responses={200: s.JoinedSerializer, **refusals(conflicts=EXPIRED)},
         summary="Take the next free seat of a campaign in the lobby",
         tags=TAGS,
     )
@@ -133,7 +137,7 @@ class CampaignBotsView(APIView):
     @extend_schema(
         request=s.AddBotSerializer,
         parameters=[IDEMPOTENCY],
-        responses={201: s.BotSeatSerializer, **POST_ERRORS},
+        responses={201: s.BotSeatSerializer, **refusals(conflicts=EXPIRED)},
         summary="Fill the next free seat of a campaign with a bot (creator only, in the lobby)",
         description=(
             "The bot holds its seat in every chapter's game (a worker plays its turns) and makes "
@@ -159,7 +163,7 @@ class CampaignStartView(APIView):
     @extend_schema(
         request=None,
         parameters=[IDEMPOTENCY],
-        responses={200: cs.CampaignSerializer, **POST_ERRORS},
+        responses={200: cs.CampaignSerializer, **refusals(conflicts=EXPIRED, too_many=STARTS)},
         summary="Start the campaign with its seats (creator only): chapter 1's game starts",
         tags=TAGS,
     )
@@ -250,7 +254,8 @@ class CampaignExportView(APIView):
         summary="The whole history of a finished campaign and its chapter games, hash-chained",
         description=(
             "For a seated player once the campaign is finished (409 `campaign_not_finished` "
-            "before), or for staff at any time. `manage.py import_campaign` stores such a file "
+            "before), or at any time for staff who may view campaigns in the admin (`is_staff` "
+            "alone is not enough). `manage.py import_campaign` stores such a file "
             "as a new campaign after checking every hash chain, replaying every chapter game "
             "through the rules engine and each chapter's result against its game."
         ),

@@ -12,7 +12,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 
 from api.authentication import TokenExpired
-from eventstore.errors import Conflict, Forbidden, GameError, Invalid, NotFound, Unprocessable
+from eventstore.errors import Conflict, Forbidden, GameError, Invalid, NotFound, TooMany, Unprocessable
 
 logger = logging.getLogger(__name__)
 
@@ -27,6 +27,7 @@ REFUSAL_STATUS: dict[type[GameError], int] = {
     NotFound: status.HTTP_404_NOT_FOUND,
     Conflict: status.HTTP_409_CONFLICT,
     Unprocessable: status.HTTP_422_UNPROCESSABLE_ENTITY,
+    TooMany: status.HTTP_429_TOO_MANY_REQUESTS,
 }
 
 API_ERROR_CODES: list[tuple[type[exceptions.APIException], str]] = [

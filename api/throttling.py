@@ -1,6 +1,8 @@
-"""API throttling: anonymous clients by address, signed-in ones by user.
+"""API throttling: anonymous clients by address, signed-in ones by user; and the admin's login
+form by address (AdminLoginThrottleMiddleware).
 
-The rates come from REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] (env THROTTLE_ANON, THROTTLE_USER),
+The rates come from REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] (env THROTTLE_ANON, THROTTLE_USER,
+THROTTLE_ADMIN_LOGIN),
 read on every request rather than once at import as DRF's own classes do, so that a changed
 setting (the tests turn throttling off) takes effect. A rate of None turns the throttle off.
 
@@ -10,8 +12,12 @@ answering every request 500.
 """
 
 import logging
+import math
+from collections.abc import Callable
 from typing import Any
 
+from django.http import HttpRequest, HttpResponseBase, JsonResponse
+from django.urls import reverse
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle, UserRateThrottle
@@ -44,3 +50,39 @@ class AnonThrottle(FailOpen, AnonRateThrottle):
 
 class UserThrottle(FailOpen, UserRateThrottle):
     pass
+
+
+class AdminLoginThrottle(FailOpen):
+    """Sign-in attempts at the admin's login page, by client address: the rate THROTTLE_ADMIN_LOGIN
+    (scope ``admin_login``) counts every POST to it, so that passwords cannot be guessed there
+    at the speed of the network."""
+
+    scope = "admin_login"
+
+    def get_cache_key(self, request: Any, view: Any) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+class AdminLoginThrottleMiddleware:
+    """Throttles the admin's login form (the admin is Django's, outside the API's views):
+    past the rate, an attempt is answered 429 ``throttled`` with ``Retry-After`` and the
+    password is not checked."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        if request.method == "POST" and request.path_info == reverse("admin:login"):
+            throttle = AdminLoginThrottle()
+            # the API's throttle reads the client's address as for any API request
+            if not throttle.allow_request(Request(request), None):
+                wait = max(1, math.ceil(throttle.wait() or 1))
+                return JsonResponse(
+                    {
+                        "code": "throttled",
+                        "detail": f"Too many sign-in attempts from this address: try again in {wait} s.",
+                    },
+                    status=429,
+                    headers={"Retry-After": str(wait)},
+                )
+        return self.get_response(request)

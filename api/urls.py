@@ -16,6 +16,7 @@ urlpatterns = [
     path("auth/register", views.RegisterView.as_view(), name="register"),
     path("auth/token", views.TokenView.as_view(), name="token"),
     path("auth/logout", views.LogoutView.as_view(), name="logout"),
+    path("auth/logout-all", views.LogoutAllView.as_view(), name="logout_all"),
     path("games", views.GamesView.as_view(), name="games"),
     path(f"{GAME}", views.GameView.as_view(), name="game"),
     path(f"{GAME}/join", views.JoinView.as_view(), name="join"),

@@ -63,6 +63,31 @@ POST_ERRORS = {
 }
 
 
+def refusals(*, conflicts: str = "", too_many: str = "") -> dict[int, OpenApiResponse]:
+    """POST_ERRORS with the quota refusals (games/quotas.py) an operation may also get, named
+    by their codes: ``conflicts`` beside the 409s, ``too_many`` beside `throttled`."""
+    found = dict(POST_ERRORS)
+    if conflicts:
+        found[409] = OpenApiResponse(
+            s.ErrorSerializer, description=f"{ERRORS[409].description}; {conflicts}"
+        )
+    if too_many:
+        found[429] = OpenApiResponse(
+            s.ErrorSerializer, description=f"{ERRORS[429].description}, or a quota reached: {too_many}"
+        )
+    return found
+
+
+# The quotas' refusals, as the schema names them (games/quotas.py; limits in the settings).
+EXPIRED = "the lobby expired (`lobby_expired`: a day after it was opened by default)"
+OPEN_LOBBIES = "too many lobbies open (`too_many_open_lobbies`)"
+STARTS = (
+    "too many games started in the last hour (`games_per_hour_exceeded`; with a bot seat, "
+    "`bot_games_per_hour_exceeded`)"
+)
+UNDOS = "too many undos in this turn (`undo_limit_reached`)"
+
+
 def _valid(serializer_class: type[Serializer], data: Any) -> dict[str, Any]:
     serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)
@@ -143,6 +168,7 @@ class IndexView(APIView):
                     "register": link("register"),
                     "token": link("token"),
                     "logout": link("logout"),
+                    "logout_all": link("logout_all"),
                     "games": link("games"),
                     "game": link("game", **game),
                     "join": link("join", **game),
@@ -301,6 +327,24 @@ class LogoutView(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+class LogoutAllView(APIView):
+    permission_classes = [SignedIn]
+
+    @extend_schema(
+        request=None,
+        responses={204: None, 401: ERRORS[401], 429: ERRORS[429]},
+        summary="Sign out everywhere: revoke every token of your account",
+        description=(
+            "Every client of the account (every token, the one sent included) is signed out; "
+            "`/auth/token` issues a new one. Changing the password does the same."
+        ),
+        tags=["auth"],
+    )
+    def post(self, request: Request) -> Response:
+        accounts.sign_out_everywhere(user=_user(request))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
 # --- lobby -------------------------------------------------------------------------------------
 
 
@@ -321,7 +365,7 @@ class GamesView(APIView):
     @extend_schema(
         request=s.CreateGameSerializer,
         parameters=[IDEMPOTENCY],
-        responses={201: s.GameSerializer, **POST_ERRORS},
+        responses={201: s.GameSerializer, **refusals(conflicts=OPEN_LOBBIES)},
         summary="Open a game in the lobby; you take seat 0",
         description=(
             "`max_players` 1 opens a solo game against ASTRA (`astra_level` 1 to 8, 1 when left "
@@ -363,7 +407,7 @@ class JoinView(APIView):
     @extend_schema(
         request=None,
         parameters=[IDEMPOTENCY],
-        responses={200: s.JoinedSerializer, **POST_ERRORS},
+        responses={200: s.JoinedSerializer, **refusals(conflicts=EXPIRED)},
         summary="Take the next free seat of a game in the lobby",
         tags=["games"],
     )
@@ -382,7 +426,7 @@ class BotsView(APIView):
     @extend_schema(
         request=s.AddBotSerializer,
         parameters=[IDEMPOTENCY],
-        responses={201: s.BotSeatSerializer, **POST_ERRORS},
+        responses={201: s.BotSeatSerializer, **refusals(conflicts=EXPIRED)},
         summary="Fill the next free seat with a bot (creator only, game in the lobby)",
         description=(
             "A bot seat has no account: a worker plays its whole turn through the same decisions "
@@ -407,7 +451,7 @@ class StartView(APIView):
     @extend_schema(
         request=None,
         parameters=[IDEMPOTENCY],
-        responses={200: s.GameSerializer, **POST_ERRORS},
+        responses={200: s.GameSerializer, **refusals(conflicts=EXPIRED, too_many=STARTS)},
         summary="Start the game with the seated players (creator only)",
         tags=["games"],
     )
@@ -461,7 +505,7 @@ class UndoView(APIView):
     @extend_schema(
         request=None,
         parameters=[IDEMPOTENCY],
-        responses={200: s.CommandResultSerializer, **POST_ERRORS},
+        responses={200: s.CommandResultSerializer, **refusals(conflicts=UNDOS)},
         summary="Undo your unconfirmed turn",
         tags=["turns"],
     )
@@ -600,7 +644,8 @@ class ExportView(APIView):
         summary="The whole history of a finished game, every event with its chained hash",
         description=(
             "For a seated player once the game is finished (409 `game_not_finished` before), or "
-            "for staff at any time. `manage.py import_game` stores such a file as a new game "
+            "for staff who may view games in the admin (its replay viewer's permission; `is_staff` "
+            "alone is not enough) at any time. `manage.py import_game` stores such a file as a new game "
             "after checking its hash chain and replaying it through the rules engine."
         ),
         tags=["reading"],

@@ -73,7 +73,7 @@ def make_tokens(count: int) -> list[str]:
     from django.contrib.auth.models import User
 
     from accounts.models import ClientToken
-    from accounts.services import token_digest
+    from accounts.services import password_stamp, token_digest
 
     stamp = time.monotonic_ns()
     users = User.objects.bulk_create(
@@ -81,7 +81,8 @@ def make_tokens(count: int) -> list[str]:
     )
     keys = [secrets.token_hex(20) for _ in users]
     ClientToken.objects.bulk_create(
-        ClientToken(user=user, digest=token_digest(key)) for user, key in zip(users, keys, strict=True)
+        ClientToken(user=user, digest=token_digest(key), password_stamp=password_stamp(user))
+        for user, key in zip(users, keys, strict=True)
     )
     return keys
 

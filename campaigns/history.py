@@ -60,9 +60,10 @@ PACK_FIELDS = ("id", "version", "hash", "content")
 
 
 def export_lines(*, campaign: Campaign, viewer: User) -> Iterator[str]:
-    """The campaign's history as JSON Lines, for staff, or for a seated player once the
-    campaign is finished (before that, its chapter games would show the deck order)."""
-    if not viewer.is_staff:
+    """The campaign's history as JSON Lines, for the staff who may review campaigns (as the
+    admin's viewer asks), or for a seated player once the campaign is finished (before that,
+    its chapter games would show the deck order)."""
+    if not game_history.may_review(user=viewer, table=Campaign):
         if not campaign.seats.filter(user_id=viewer.pk).exists():
             raise lobby.outsider(campaign)
         if campaign.status != Campaign.Status.FINISHED:

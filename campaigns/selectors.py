@@ -19,16 +19,16 @@ from campaigns.rules.packs import CHAPTERS, LAST_CHAPTER, Pack
 from campaigns.rules.state import Attempt, CampaignState
 from eventstore import store
 from eventstore.errors import Invalid, NotFound
-from games import lobby
+from games import lobby, quotas
 from games import selectors as game_selectors
 
 MAX_PAGE = 500
 
 
 def campaigns_of(*, user: User) -> QuerySet[Campaign]:
-    """The campaigns the user has a seat in, newest first."""
+    """The campaigns the user has a seat in, newest first; not those whose lobby expired."""
     return (
-        Campaign.objects.filter(seats__user_id=user.pk)
+        quotas.unexpired(Campaign.objects.filter(seats__user_id=user.pk))
         .select_related("creator", "pack")
         .order_by("-id")
     )

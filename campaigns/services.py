@@ -32,7 +32,7 @@ from campaigns.rules.packs import Pack
 from campaigns.rules.state import CampaignState
 from eventstore import followups, seals, store
 from eventstore.errors import Conflict, Invalid
-from games import lobby
+from games import lobby, quotas
 from games import selectors as game_selectors
 from games import services as game_services
 from games.models import Game
@@ -75,6 +75,7 @@ def create_campaign(
         if isinstance(astra_level, bool) or astra_level not in ASTRA_LEVELS:
             raise Invalid("invalid_astra_level", "ASTRA opponents have levels 1 to 8.")
     chosen = library.get(pack or library.DEFAULT_PACK)
+    quotas.check_open_lobbies(by=by)
     with transaction.atomic():
         row = library.record(chosen)
         campaign = Campaign.objects.create(
@@ -119,6 +120,8 @@ def start_campaign(*, campaign: Campaign, by: User) -> CampaignResult:
                 "A campaign for several players starts with at least 2 seats taken (players or "
                 "bots); a solo campaign is created for 1 player.",
             )
+        # the campaign starts its first chapter's game: held to the quotas of games started
+        quotas.check_starts(by=by, with_bots=campaign.seats.exclude(bot="").exists())
         return _command(campaign, seat, by, lambda state, pack: decider.opening(players))
 
 
@@ -281,6 +284,7 @@ def _start_chapter_game(
         adventure=current.chapter,
         max_players=len(seats),
         astra_level=setup.get("astra_level"),
+        by_campaign=True,
     )
     for seat in seats[1:]:
         if seat.user is None:
@@ -292,6 +296,7 @@ def _start_chapter_game(
         by=creator,
         missions=setup["missions"] or None,
         modifiers={int(seat): modifiers for seat, modifiers in setup["modifiers"].items()},
+        by_campaign=True,
     )
     ChapterGame.objects.create(
         campaign=campaign, chapter=current.chapter, attempt=current.number, game=game

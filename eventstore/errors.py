@@ -38,6 +38,13 @@ class Conflict(GameError):
     code = "conflict"
 
 
+class TooMany(GameError):
+    """A quota reached: the caller has done this too often lately (games started in the last
+    hour); the same request may succeed later."""
+
+    code = "too_many"
+
+
 class Unprocessable(GameError):
     """Well-formed, but not a request the server can act on (an idempotency key reused)."""
 

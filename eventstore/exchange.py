@@ -67,6 +67,26 @@ def event_lines(model: type[StoredEvent], stream_id: int) -> Iterator[str]:
         yield to_line(line)
 
 
+# No line of an export nests deeper than this (an event's data is a few levels deep): a deeper
+# line is refused as it is read, before anything recurses through it.
+MAX_DEPTH = 32
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    """Whether ``value`` nests lists and objects more than ``limit`` levels deep (walked without
+    recursion)."""
+    pending: list[tuple[Any, int]] = [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is None:
+            continue
+        if depth > limit:
+            return True
+        pending.extend((child, depth + 1) for child in children)
+    return False
+
+
 def to_line(value: dict[str, Any]) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")) + "\n"
 
@@ -90,6 +110,10 @@ def sections(lines: Iterable[str | bytes]) -> list[Section]:
             value = json.loads(text)
         except json.JSONDecodeError as error:
             raise ImportRefused(number, f"not a JSON object ({error.msg}).") from error
+        except RecursionError as error:
+            raise ImportRefused(number, f"nested deeper than {MAX_DEPTH} levels.") from error
+        if _deeper_than(value, MAX_DEPTH):
+            raise ImportRefused(number, f"nested deeper than {MAX_DEPTH} levels.")
         if not found or (isinstance(value, dict) and "format" in value):
             found.append(Section(number, value))
         else:

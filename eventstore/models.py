@@ -73,7 +73,9 @@ class IdempotencyRecord(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     key = models.CharField(max_length=255)
     method = models.CharField(max_length=10)
-    path = models.CharField(max_length=512)
+    # No length limit: the path is the request's, as long as the web server let it be (a path
+    # behind a long SCRIPT_NAME prefix went past the 512 characters this column once had).
+    path = models.TextField()
     # sha256 of the request's JSON body, canonical (sorted keys): a key sent again with another
     # body is refused. Empty for records written before bodies were compared.
     body_hash = models.CharField(max_length=64, default="", blank=True)

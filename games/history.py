@@ -32,12 +32,12 @@ from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import models, transaction
 
 from accounts.models import Account
-from accounts.services import name_key
+from accounts.services import name_key, normalized_username
 from eventstore import exchange, seals
-from eventstore.errors import Conflict
+from eventstore.errors import Conflict, Invalid
 from eventstore.exchange import ImportRefused
 from games import lobby, snapshots
 from games.models import Event, Game, Seat
@@ -53,10 +53,25 @@ HEADER_FIELDS = ("format", "game", "adventure", "players", "seats")
 # --- export ------------------------------------------------------------------------------------
 
 
+def may_review(*, user: User, table: type[models.Model]) -> bool:
+    """Whether ``user`` may read every table of that model whole, at any time: what the admin's
+    replay viewer asks of them (active staff with the model's view or change permission), so
+    that the export and the viewer let in the same people. ``is_staff`` alone is not enough."""
+    meta = table._meta
+    return (
+        user.is_active
+        and user.is_staff
+        and any(
+            user.has_perm(f"{meta.app_label}.{action}_{meta.model_name}") for action in ("view", "change")
+        )
+    )
+
+
 def export_lines(*, game: Game, viewer: User) -> Iterator[str]:
-    """The game's history as JSON Lines, for staff, or for a seated player once the game is
-    finished (before that, its events would tell the deck order and the other seats' turn)."""
-    if not viewer.is_staff:
+    """The game's history as JSON Lines, for the staff who may review games (``may_review``),
+    or for a seated player once the game is finished (before that, its events would tell the
+    deck order and the other seats' turn)."""
+    if not may_review(user=viewer, table=Game):
         seated = Seat.objects.filter(game=game, user_id=viewer.pk).exists()
         if not seated:
             raise lobby.outsider(game)
@@ -191,13 +206,23 @@ def _header(value: Any, number: int) -> dict[str, Any]:
 
 
 def check_seats(seats: Any, line: int) -> None:
-    """The header's ``seats`` list each seat in order, a player's or a bot's."""
+    """The header's ``seats`` list each seat in order, a player's or a bot's, and each player's
+    name is one an account may have (as registering checks it)."""
     if not isinstance(seats, list) or not all(_seat_of(seat, index) for index, seat in enumerate(seats)):
         raise ImportRefused(
             line,
             'seats lists each seat in order: {"seat": n, "username": ...} or, for a bot, '
             f'{{"seat": n, "bot": one of {Seat.Bot.values}}}.',
         )
+    for seat in seats:
+        if "username" in seat:
+            try:
+                normalized_username(seat["username"])
+            except Invalid as refused:
+                name = seat["username"][:40]
+                raise ImportRefused(
+                    line, f"seat {seat['seat']}: the username {name!r} is refused: {refused.detail}"
+                ) from refused
 
 
 def _seat_of(seat: Any, index: int) -> bool:

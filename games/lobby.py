@@ -10,6 +10,7 @@ from django.db import IntegrityError, transaction
 
 from eventstore import store
 from eventstore.errors import Conflict, Forbidden, GameError, Invalid, NotFound
+from games import quotas
 from games.models import Table, TableSeat
 
 LOBBY = "lobby"
@@ -50,6 +51,7 @@ def starting(table: Table, by: User, seats: type[TableSeat]) -> tuple[int, int]:
         raise Forbidden("not_creator", f"Only the creator of the {what} can start it.")
     if table.status != LOBBY:
         raise Conflict(f"{what}_not_in_lobby", f"This {what} has already started.")
+    quotas.refuse_expired(table)
     return seat, seats._default_manager.filter(**{what: table}).count()
 
 
@@ -89,6 +91,7 @@ def _seat_player(*, table: Table, seats: Sequence[TableSeat], by: User, create: 
         raise Conflict(f"{what}_not_in_lobby", f"This {what} has already started.")
     if seated:
         raise Conflict("already_seated", f"You already have a seat in this {what}.")
+    quotas.refuse_expired(table)
     return _next_seat(table, len(seats), lambda index: create(index, user=by))
 
 
@@ -106,6 +109,7 @@ def _seat_bot(
         raise Forbidden("not_creator", f"Only the creator of the {what} can add a bot.")
     if table.status != LOBBY:
         raise Conflict(f"{what}_not_in_lobby", f"This {what} has already started.")
+    quotas.refuse_expired(table)
     return _next_seat(table, len(seats), lambda index: create(index, bot=kind))
 
 

@@ -11,7 +11,7 @@ from django.db.models import QuerySet
 
 from eventstore import store
 from eventstore.errors import Conflict, Invalid, NotFound
-from games import hot_queries, lobby, snapshots
+from games import hot_queries, lobby, quotas, snapshots
 from games.models import Event, Game, Seat, TableSeat
 from games.rules import engine
 from games.rules.engine import Event as EngineEvent
@@ -22,8 +22,9 @@ WAIT: dict[str, Any] = {"kind": "wait", "sheet": None, "options": [], "can_undo"
 
 
 def games_of(*, user: User) -> QuerySet[Game]:
-    """The games the user has a seat in, newest first."""
-    return Game.objects.filter(seats__user_id=user.pk).select_related("creator").order_by("-id")
+    """The games the user has a seat in, newest first; not those whose lobby expired."""
+    mine = Game.objects.filter(seats__user_id=user.pk)
+    return quotas.unexpired(mine).select_related("creator").order_by("-id")
 
 
 def get_game(*, game_id: int) -> Game:

@@ -19,7 +19,7 @@ from django.db import transaction
 
 from eventstore import followups, seals, store
 from eventstore.errors import Conflict, Invalid
-from games import lobby, snapshots
+from games import lobby, quotas, snapshots
 from games.models import Event, Game, Seat
 from games.rules import engine
 from games.rules.engine import Event as EngineEvent
@@ -51,11 +51,12 @@ class CommandResult:
 
 
 def create_game(
-    *, by: User, adventure: int, max_players: int, astra_level: int | None = None
+    *, by: User, adventure: int, max_players: int, astra_level: int | None = None, by_campaign: bool = False
 ) -> Game:
     """Open a game in the lobby with its creator in seat 0. A one-player game is a solo game
     against ASTRA, of ``astra_level`` 1 to 8 (1 when not given); a multiplayer game takes no
-    level."""
+    level. Refused past the creator's quota of open lobbies, unless it is a campaign's chapter
+    game (``by_campaign``: the campaign was held to the quotas itself)."""
     if not 1 <= max_players <= 6:
         raise Invalid("invalid_max_players", "A game has 1 to 6 players.")
     if max_players > 1 and astra_level is not None:
@@ -71,6 +72,8 @@ def create_game(
     rules_call(
         engine.new_game, adventure=adventure, players=max_players, seed=0, astra_level=astra_level
     )
+    if not by_campaign:
+        quotas.check_open_lobbies(by=by)
     with transaction.atomic():
         game = Game.objects.create(
             adventure=adventure, max_players=max_players, creator=by, astra_level=astra_level
@@ -96,15 +99,20 @@ def start_game(
     by: User,
     missions: dict[str, int] | None = None,
     modifiers: dict[int, list[dict[str, Any]]] | None = None,
+    by_campaign: bool = False,
 ) -> CommandResult:
-    """Deal the game for the seated players. Only its creator may start it.
+    """Deal the game for the seated players. Only its creator may start it, within their
+    quota of games started in the last hour (with bots: of bot games).
 
-    A campaign chapter starts its game with a setup: ``missions`` imposes a mission card per
-    letter, ``modifiers`` gives each seat its setup modifiers (see ``engine.new_game``).
+    A campaign chapter starts its game with a setup (``by_campaign``; it counts towards the
+    quotas but is never refused by them): ``missions`` imposes a mission card per letter,
+    ``modifiers`` gives each seat its setup modifiers (see ``engine.new_game``).
     """
     with transaction.atomic():
         game = store.lock(Game, game.pk)
         seat, players = lobby.starting(game, by, Seat)
+        if not by_campaign:
+            quotas.check_starts(by=by, with_bots=game.seats.exclude(bot="").exists())
         seed = secrets.randbits(62)
         opening = rules_call(
             engine.new_game,
@@ -237,6 +245,8 @@ def _command(*, game_id: int, by: User, command: dict[str, Any]) -> CommandResul
         if game.status != Game.Status.PLAYING:
             raise Conflict("game_not_playing", f"The game is {game.status}, not playing.")
         state, version = snapshots.current(game=game)
+        if command["type"] == "undo":
+            quotas.check_undo(game_id=game.pk, seat=seat, turn=state.turn)
         new_events, state = rules_call(engine.advance, state, seat, command)
         appended, state = _record(game, state, new_events, version=version, actor=by)
     return CommandResult(game=game, seat=seat, events=appended, state=state)

@@ -1,8 +1,9 @@
 """Settings for moon, read from the environment only.
 
-Unset, everything falls back to the embedded mode: SQLite under var/, eager Celery tasks, DEBUG on.
-The production topology (PostgreSQL, Redis, gunicorn, Celery workers) sets DATABASE_URL,
-CELERY_BROKER_URL, REDIS_URL, SECRET_KEY, DEBUG=false and ALLOWED_HOSTS: see README.md.
+Unset, everything falls back to the embedded mode: SQLite under var/, eager Celery tasks, DEBUG on
+(`make run` turns DEBUG off unless asked: see the Makefile). The production topology (PostgreSQL,
+Redis, gunicorn, Celery workers) sets DATABASE_URL, CELERY_BROKER_URL, REDIS_URL, SECRET_KEY,
+DEBUG=false, ALLOWED_HOSTS and, behind TLS, TLS=true: see README.md.
 """
 
 import os
@@ -43,6 +44,27 @@ if not SECRET_KEY:
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
 
+# How many proxies stand in front of the web processes. Unset (0), X-Forwarded-For and
+# X-Forwarded-Proto are not trusted: a client could otherwise name any address and slip past the
+# throttles, or pass a plain connection off as HTTPS.
+NUM_PROXIES = int(os.environ.get("NUM_PROXIES") or 0)
+
+# TLS=true: clients reach the API over HTTPS only (TLS ends at gunicorn or at the proxies), so
+# plain HTTP is redirected, cookies (the admin's session and CSRF) are sent over HTTPS only and
+# browsers are told to keep to HTTPS (HSTS). `manage.py check --deploy` then passes. Each setting
+# can be set on its own too; the health check stays reachable over HTTP for load balancers.
+TLS = env_bool("TLS", False)
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", TLS)
+SECURE_REDIRECT_EXEMPT = [r"^api/v1/health$"]
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", TLS)
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", TLS)
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS") or (365 * 24 * 3600 if TLS else 0))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", TLS)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", TLS)
+if TLS and NUM_PROXIES:
+    # the proxy that terminates TLS says so; only then is the header believed
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
 # What committed events set off: one table (eventstore/followups.py reads it).
 FOLLOW_UPS = "campaigns.followups.FOLLOW_UPS"
 # The outbox of follow-ups (eventstore/followups.py): how often each worker's sweeper looks for
@@ -78,6 +100,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "api.throttling.AdminLoginThrottleMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -156,8 +179,9 @@ if not HISTORY_SIGNING_KEY and DATABASES["default"]["ENGINE"] != "django.db.back
         ".decode())'), the same in every process. See deploy/README.md."
     )
 
-# The cache holds only what can be lost (API throttling counters). With REDIS_URL it is shared
-# by every web process; without it each process counts on its own.
+# The cache holds only what can be lost (API throttling counters, the worker check of /health),
+# and is shared by every web process: in Redis with REDIS_URL, else in files under CACHE_DIR
+# (the embedded mode's gunicorn runs two processes, which must count requests together).
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CACHES = {
@@ -169,7 +193,15 @@ if REDIS_URL:
         }
     }
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": os.environ.get("CACHE_DIR") or str(BASE_DIR / "var" / "cache"),
+            "TIMEOUT": 300,
+            # a counter per client address: room for many before the oldest are culled
+            "OPTIONS": {"MAX_ENTRIES": 10_000},
+        }
+    }
 
 # Browser front ends on other origins: a comma-separated list such as
 # https://play.example.org,http://localhost:5173. Empty: no cross-origin access.
@@ -224,10 +256,10 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.environ.get("THROTTLE_ANON", "60/min") or None,
         "user": os.environ.get("THROTTLE_USER", "600/min") or None,
+        # attempts at the admin's login form, per client address (api/throttling.py)
+        "admin_login": os.environ.get("THROTTLE_ADMIN_LOGIN", "10/min") or None,
     },
-    # How many proxies stand in front of the web processes. Unset (0), X-Forwarded-For is not
-    # trusted: a client could otherwise name any address and slip past the throttles.
-    "NUM_PROXIES": int(os.environ.get("NUM_PROXIES") or 0),
+    "NUM_PROXIES": NUM_PROXIES,
 }
 
 # How long an API token authenticates after it was issued; 0: forever. Signing in after it
@@ -235,6 +267,14 @@ REST_FRAMEWORK = {
 TOKEN_LIFETIME_DAYS = int(os.environ.get("TOKEN_LIFETIME_DAYS") or 30)
 # Each sign-in is a client with its own token; past this many, a user's oldest are revoked.
 MAX_CLIENT_TOKENS = int(os.environ.get("MAX_CLIENT_TOKENS") or 20)
+
+# Quotas per account (games/quotas.py); 0 turns one off. A lobby (a game or a campaign not
+# started) expires LOBBY_LIFETIME_HOURS after it was opened: no longer listed, joined or started.
+QUOTA_OPEN_LOBBIES = int(os.environ.get("QUOTA_OPEN_LOBBIES") or 10)
+QUOTA_GAMES_PER_HOUR = int(os.environ.get("QUOTA_GAMES_PER_HOUR") or 30)
+QUOTA_BOT_GAMES_PER_HOUR = int(os.environ.get("QUOTA_BOT_GAMES_PER_HOUR") or 10)
+QUOTA_UNDOS_PER_TURN = int(os.environ.get("QUOTA_UNDOS_PER_TURN") or 20)
+LOBBY_LIFETIME_HOURS = int(os.environ.get("LOBBY_LIFETIME_HOURS") or 24)
 
 # Campaign content packs loaded and checked at start-up besides the shipped ones
 # (campaigns/packs/): comma-separated paths of pack files (JSON or YAML) or of folders of them.

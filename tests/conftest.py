@@ -17,6 +17,7 @@ be skipped (no Chromium) fails in CI instead.
 
 import os
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -69,13 +70,22 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: N
         connections["default"].settings_dict.update(settings.DATABASE_OWNER)
 
 
+@pytest.fixture(scope="session")
+def cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The file cache of this run (the embedded mode's), so that no counter of an earlier run
+    counts."""
+    return tmp_path_factory.mktemp("cache")
+
+
 @pytest.fixture(autouse=True)
-def test_settings(settings: Any) -> None:
+def test_settings(settings: Any, cache_dir: Path) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    if settings.CACHES["default"]["BACKEND"].endswith("FileBasedCache"):
+        settings.CACHES = {"default": {**settings.CACHES["default"], "LOCATION": str(cache_dir)}}
     # No throttling in tests but the ones that turn it on (tests/api/test_operations.py).
     settings.REST_FRAMEWORK = {
         **settings.REST_FRAMEWORK,
-        "DEFAULT_THROTTLE_RATES": {"anon": None, "user": None},
+        "DEFAULT_THROTTLE_RATES": {"anon": None, "user": None, "admin_login": None},
     }
 
 

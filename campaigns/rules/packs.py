@@ -46,6 +46,8 @@ TARGETS = ("chooser", "all", "opponent")
 WHENS = ("next", "rest")
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 MAX_TEXT = 2000
+# The most a pack file may weigh (the shipped pack is about 12 kB), checked before it is parsed.
+MAX_PACK_BYTES = 1_000_000
 PACK_FIELDS = {"id", "version", "title", "description", "stars", "cards"}
 CARD_FIELDS = {"id", "title", "story", "after", "chooser", "applies_to", "when", "effects"}
 
@@ -153,6 +155,8 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
+        if self.card is None and not self.field:  # the file itself
+            return self.message
         if self.card is None:
             return f"pack field {self.field!r}: {self.message}"
         return f"card {self.card!r}, field {self.field!r}: {self.message}"
@@ -177,15 +181,41 @@ def content_hash(raw: Any) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
+class _NoAliasLoader(yaml.SafeLoader):
+    """YAML without aliases: a pack repeats nothing by reference, and an alias of an alias...
+    (the "billion laughs") would have the loader build gigabytes from a few hundred bytes."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            alias = self.peek_event()  # type: ignore[no-untyped-call]
+            why = f"the alias *{alias.anchor} is refused: a pack uses no YAML aliases"
+            raise yaml.composer.ComposerError(None, None, why, alias.start_mark)
+        return super().compose_node(parent, index)
+
+
 def read(path: Path) -> Any:
-    """The content of a pack file, JSON or YAML by its suffix (PackError when unreadable)."""
+    """The content of a pack file, JSON or YAML by its suffix (PackError when unreadable, when
+    larger than MAX_PACK_BYTES, when its YAML uses an alias, or when it nests too deep)."""
+
+    def refused(why: str) -> PackError:
+        return PackError([Problem(None, "", why)], source=str(path))
+
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as file:
+            raw = file.read(MAX_PACK_BYTES + 1)
+    except OSError as exc:
+        raise refused(f"cannot be read: {exc}") from exc
+    if len(raw) > MAX_PACK_BYTES:
+        raise refused(f"is larger than {MAX_PACK_BYTES:,} bytes, the most a pack may be")
+    try:
+        text = raw.decode("utf-8")
         if path.suffix in (".yaml", ".yml"):
-            return yaml.safe_load(text)
+            return yaml.load(text, Loader=_NoAliasLoader)  # a SafeLoader, aliases refused
         return json.loads(text)
-    except (OSError, UnicodeDecodeError, ValueError, yaml.YAMLError) as exc:
-        raise PackError([Problem(None, "", f"cannot be read: {exc}")], source=str(path)) from exc
+    except RecursionError as exc:
+        raise refused("cannot be read: it nests too deep") from exc
+    except (UnicodeDecodeError, ValueError, yaml.YAMLError) as exc:
+        raise refused(f"cannot be read: {exc}") from exc
 
 
 def load(path: Path) -> Pack:

@@ -296,5 +296,78 @@ def test_tokens_issued_before_client_tokens_keep_working(anon: APIClient) -> Non
         )
     then = MigrationLoader(connection).project_state(("games", "0010_client_token")).apps
     carry_over(then, SimpleNamespace(connection=connection))
+    # and, as `migrate` runs it next, the stamp of the user's password (accounts' 0002)
+    stamp = importlib.import_module("accounts.migrations.0002_client_token_password_stamp").stamp_tokens
+    stamp(MigrationLoader(connection).project_state(("accounts", "0002_client_token_password_stamp")).apps,
+          SimpleNamespace(connection=connection))
     anon.credentials(HTTP_AUTHORIZATION=f"Token {key}")
     assert anon.get("/api/v1/games").status_code == 200
+
+
+@pytest.mark.parametrize(
+    "username",
+    [
+        "\ufdfa" * 9,  # 9 characters sent, 162 once NFKC-normalised (past 150)
+        "\ufdfa",  # one character, which normalises to words with spaces
+        "\ufb00" * 76,  # the ligature ff: 76 characters sent, 152 once normalised
+    ],
+)
+def test_a_username_is_checked_once_normalised(anon: APIClient, username: str) -> None:
+    response = _register(anon, username)
+    assert response.status_code == 400, response.content
+    assert response.json()["code"] == "invalid_username"
+    assert not User.objects.exists()
+
+
+def test_a_name_that_normalises_within_the_limits_is_taken_as_normalised(anon: APIClient) -> None:
+    assert _register(anon, "\u2460" * 150).status_code == 201
+    assert User.objects.get().username == "1" * 150
+
+
+def test_a_changed_password_revokes_every_token_of_the_account(anon: APIClient) -> None:
+    _register(anon, "zoe")
+    phone, laptop = APIClient(), APIClient()
+    phone.credentials(HTTP_AUTHORIZATION=f"Token {_sign_in(anon, 'zoe')}")
+    laptop.credentials(HTTP_AUTHORIZATION=f"Token {_sign_in(anon, 'zoe')}")
+    user = User.objects.get(username="zoe")
+    user.set_password("another-secret")  # as the admin's and `changepassword`'s forms do
+    user.save()
+    for client in (phone, laptop):
+        response = client.get("/api/v1/games")
+        assert (response.status_code, response.json()["code"]) == (401, "authentication_failed")
+    fresh = anon.post(
+        "/api/v1/auth/token", {"username": "zoe", "password": "another-secret"}, format="json"
+    ).json()["token"]
+    anon.credentials(HTTP_AUTHORIZATION=f"Token {fresh}")
+    assert anon.get("/api/v1/games").status_code == 200
+    assert ClientToken.objects.filter(user=user).count() == 1  # the stale ones were dropped
+
+
+def test_a_password_changed_in_the_admin_revokes_every_token(anon: APIClient) -> None:
+    token = _register(anon, "zoe").json()["token"]
+    admin = User.objects.create_superuser("root", password="root-secret-pw")
+    staff = APIClient()
+    staff.force_login(admin)
+    user = User.objects.get(username="zoe")
+    changed = staff.post(
+        f"/admin/auth/user/{user.pk}/password/",
+        {"password1": "another-secret", "password2": "another-secret", "usable_password": "true"},
+    )
+    assert changed.status_code == 302, changed.content
+    anon.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    assert anon.get("/api/v1/games").status_code == 401
+
+
+def test_signing_out_everywhere_revokes_every_token_of_the_account(anon: APIClient) -> None:
+    _register(anon, "zoe")
+    other = _register(APIClient(), "yan").json()["token"]
+    phone, laptop = APIClient(), APIClient()
+    phone.credentials(HTTP_AUTHORIZATION=f"Token {_sign_in(anon, 'zoe')}")
+    laptop.credentials(HTTP_AUTHORIZATION=f"Token {_sign_in(anon, 'zoe')}")
+    assert phone.post("/api/v1/auth/logout-all").status_code == 204
+    for client in (phone, laptop):
+        assert client.get("/api/v1/games").status_code == 401
+    assert not ClientToken.objects.filter(user__username="zoe").exists()
+    anon.credentials(HTTP_AUTHORIZATION=f"Token {other}")  # another account stays signed in
+    assert anon.get("/api/v1/games").status_code == 200
+    assert APIClient().post("/api/v1/auth/logout-all").status_code == 401

@@ -1,12 +1,13 @@
 """GET /games/{id}/export: the game's history as JSON Lines, each event with its chained hash,
-for a seated player once the game is finished, or for staff; every answer fits the schema."""
+for a seated player once the game is finished, or for staff who may review games; every answer
+fits the schema."""
 
 import json
 from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import User
+from django.contrib.auth.models import Permission, User
 from rest_framework.test import APIClient
 
 from eventstore import chain
@@ -76,16 +77,37 @@ def test_an_outsider_of_a_lobby_game_is_told_they_have_no_seat(
     assert (answer.status_code, answer.json()["code"]) == (403, "not_seated")
 
 
-def test_staff_export_any_game_at_any_time(
-    playing_game: int, make_player: Callable[[str], APIClient], post: Any
+def reviewer(make_player: Callable[[str], APIClient], *, perm: str | None) -> APIClient:
+    """A staff member, with the permission named (``view_game``...) or none."""
+    client = make_player("referee")
+    user = User.objects.get(username="referee")
+    user.is_staff = True
+    user.save()
+    if perm:
+        user.user_permissions.add(Permission.objects.get(codename=perm))
+    return client
+
+
+@pytest.mark.parametrize("perm", ["view_game", "change_game"])
+def test_staff_who_may_review_games_export_any_game_at_any_time(
+    playing_game: int, make_player: Callable[[str], APIClient], post: Any, perm: str
 ) -> None:
-    staff = make_player("referee")
-    User.objects.filter(username="referee").update(is_staff=True)
+    staff = reviewer(make_player, perm=perm)
     response = checked(staff, post).get(f"/api/v1/games/{playing_game}/export")
     assert response.status_code == 200
     header, *events = lines_of(response)
     assert header["players"] == 3 and len(events) == Event.objects.filter(game_id=playing_game).count()
     assert not Seat.objects.filter(game_id=playing_game, user__username="referee").exists()
+
+
+def test_is_staff_alone_exports_no_running_game_as_the_viewer_shows_none(
+    playing_game: int, make_player: Callable[[str], APIClient], post: Any
+) -> None:
+    staff = reviewer(make_player, perm=None)
+    answer = checked(staff, post).get(f"/api/v1/games/{playing_game}/export")
+    assert (answer.status_code, answer.json()["code"]) == (404, "not_found")
+    staff.force_login(User.objects.get(username="referee"))  # the admin's viewer refuses them too
+    assert staff.get(f"/admin/games/game/{playing_game}/history/").status_code == 403
 
 
 def test_exporting_needs_a_signed_in_user(anon: APIClient, post: Any) -> None:

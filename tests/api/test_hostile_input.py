@@ -2,11 +2,13 @@
 changes nothing: odd ids, deep JSON, huge bodies, odd query integers."""
 
 import json
+from typing import Any
 
 import pytest
 from rest_framework.test import APIClient
 
 from games.models import Event, Game
+from tests.games.histories import finished_game
 
 
 @pytest.mark.parametrize(
@@ -74,3 +76,23 @@ def test_a_campaign_feed_refuses_a_parameter_sent_empty(alice: APIClient) -> Non
     created = alice.post("/api/v1/campaigns", {"max_players": 2}, format="json").json()
     response = alice.get(f"/api/v1/campaigns/{created['id']}/events", {"after": "1700", "limit": ""})
     assert (response.status_code, response.json()["code"]) == (400, "invalid_request")
+
+
+def test_a_replay_refuses_its_seq_sent_empty(alice: APIClient) -> None:
+    finished = finished_game(1, names=("alice", "ann"))
+    response = alice.get(f"/api/v1/games/{finished.pk}/replay", {"seq": ""})
+    assert (response.status_code, response.json()["code"]) == (400, "invalid_request")
+    assert "seq" in response.json()["errors"]
+
+
+def test_an_idempotency_key_works_on_a_path_of_any_length(alice: APIClient) -> None:
+    # behind a proxy mounting the API under a long prefix, the path is longer than 512 characters
+    prefix: dict[str, Any] = {"SCRIPT_NAME": "/" + "p" * 600}
+    body = {"adventure": 1, "max_players": 2}
+    first = alice.post("/api/v1/games", body, format="json", HTTP_IDEMPOTENCY_KEY="long-path", **prefix)
+    assert first.status_code == 201, first.content
+    again = alice.post("/api/v1/games", body, format="json", HTTP_IDEMPOTENCY_KEY="long-path", **prefix)
+    assert (again.status_code, again.json(), again["Idempotent-Replayed"]) == (201, first.json(), "true")
+    assert Game.objects.count() == 1
+    elsewhere = alice.post("/api/v1/games", body, format="json", HTTP_IDEMPOTENCY_KEY="long-path")
+    assert (elsewhere.status_code, elsewhere.json()["code"]) == (422, "idempotency_key_reused")

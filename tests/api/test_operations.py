@@ -10,7 +10,9 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.core.cache import cache
+from django.test import Client
 from rest_framework.test import APIClient
 
 from moon import health
@@ -269,3 +271,35 @@ def test_a_database_that_cannot_be_reached_answers_503_with_retry_after(
     assert response.status_code == 503
     assert response.json()["code"] == "database_unavailable"
     assert int(response["Retry-After"]) > 0
+
+
+@pytest.mark.django_db
+def test_the_admin_login_is_throttled_by_client_address(settings: Any) -> None:
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {"anon": None, "user": None, "admin_login": "5/min"},
+    }
+    User.objects.create_superuser("root", password="root-secret-pw")
+    browser, address = Client(), _fresh_address()
+
+    def attempt(password: str, client_address: str = address) -> Any:
+        form = {"username": "root", "password": password, "next": "/admin/"}
+        return browser.post("/admin/login/", form, REMOTE_ADDR=client_address)
+
+    statuses = [attempt(f"guess-{n}").status_code for n in range(8)]
+    assert statuses == [200] * 5 + [429] * 3  # the form again (wrong password), then refused
+    refused = attempt("root-secret-pw")  # past the rate, not even the right password is checked
+    assert (refused.status_code, refused.json()["code"]) == (429, "throttled")
+    assert int(refused["Retry-After"]) > 0
+    assert attempt("root-secret-pw", _fresh_address()).status_code == 302  # another client signs in
+
+
+@pytest.mark.django_db
+def test_behind_tls_plain_http_is_redirected_but_the_health_check(anon: APIClient, settings: Any) -> None:
+    settings.SECURE_SSL_REDIRECT = True
+    settings.SECURE_HSTS_SECONDS = 3600
+    redirected = anon.get("/api/v1/")
+    assert (redirected.status_code, redirected["Location"]) == (301, "https://testserver/api/v1/")
+    assert anon.get("/api/v1/health").status_code == 200  # load balancers poll it over HTTP
+    secure = anon.get("/api/v1/", secure=True)
+    assert secure.status_code == 200 and secure["Strict-Transport-Security"].startswith("max-age=3600")

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import User
+from django.contrib.auth.models import Permission, User
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import DatabaseError, connection, transaction
@@ -248,7 +248,7 @@ def test_a_finished_campaign_exports_over_the_api_and_imports_as_it_was(
     assert (outsider.status_code, outsider.json()["code"]) == (404, "not_found")
 
 
-def test_an_unfinished_campaign_is_exported_to_staff_only(
+def test_an_unfinished_campaign_is_exported_only_to_staff_who_may_review_campaigns(
     alice: APIClient, make_player: Callable[[str], APIClient]
 ) -> None:
     created = alice.post("/api/v1/campaigns", {"max_players": 2}, format="json").json()
@@ -256,6 +256,11 @@ def test_an_unfinished_campaign_is_exported_to_staff_only(
     assert (refused_early.status_code, refused_early.json()["code"]) == (409, "campaign_not_finished")
     referee = make_player("referee")
     User.objects.filter(username="referee").update(is_staff=True)
+    staff_alone = referee.get(f"/api/v1/campaigns/{created['id']}/export")  # not enough: no permission
+    assert (staff_alone.status_code, staff_alone.json()["code"]) == (403, "not_seated")
+    User.objects.get(username="referee").user_permissions.add(
+        Permission.objects.get(codename="view_campaign")
+    )
     staff = referee.get(f"/api/v1/campaigns/{created['id']}/export")
     assert staff.status_code == 200
     (header, created_event) = streamed(staff).splitlines()

@@ -229,3 +229,43 @@ def test_an_unreadable_pack_file_is_refused(tmp_path: Path) -> None:
     broken.write_text("{not json")
     with pytest.raises(packs.PackError, match="cannot be read"):
         packs.load(broken)
+
+
+ALIAS_BOMB = "\n".join(
+    ['a0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    + [f"a{n}: &a{n} [{', '.join([f'*a{n - 1}'] * 9)}]" for n in range(1, 10)]
+    + ["id: bomb", 'version: "1"', "title: Nine to the tenth", "cards: *a9"]
+)
+
+
+def test_validate_pack_refuses_a_yaml_alias_at_once(tmp_path: Path) -> None:
+    bomb = tmp_path / "bomb.yaml"
+    bomb.write_text(ALIAS_BOMB)  # a few hundred bytes, 9**10 strings once its aliases are followed
+    with pytest.raises(CommandError, match=r"the alias \*a0 is refused: a pack uses no YAML aliases"):
+        call_command("validate_pack", str(bomb))
+
+
+def test_the_start_up_loader_refuses_a_yaml_alias(tmp_path: Path) -> None:
+    content = yaml.safe_dump(json.loads(OPEN.read_text()) | {"id": "aliased"}, sort_keys=False)
+    aliased = content.replace("title:", "title: &t", 1) + "description: *t\n"
+    (tmp_path / "aliased.yaml").write_text(aliased)
+    refusal = r"(?s)aliased\.yaml is refused.*- cannot be read: the alias \*t is refused"
+    with pytest.raises(ImproperlyConfigured, match=refusal):
+        library.load([library.SHIPPED, tmp_path])
+
+
+def test_a_pack_larger_than_the_limit_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    large = tmp_path / "large.json"
+    large.write_text(json.dumps(pack(card(story="x" * packs.MAX_PACK_BYTES))))
+    with pytest.raises(CommandError, match="is larger than 1,000,000 bytes, the most a pack may be"):
+        call_command("validate_pack", str(large))
+    with pytest.raises(ImproperlyConfigured, match=r"large\.json is refused"):
+        library.load([library.SHIPPED, tmp_path])
+
+
+@pytest.mark.parametrize("suffix", [".json", ".yaml"])
+def test_a_pack_nested_too_deep_is_refused(tmp_path: Path, suffix: str) -> None:
+    deep = tmp_path / f"deep{suffix}"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(packs.PackError, match="cannot be read: it nests too deep"):
+        packs.load(deep)

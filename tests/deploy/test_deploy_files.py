@@ -1,6 +1,10 @@
 """The deployment files agree with the project: compose file, Dockerfile, gunicorn settings."""
 
+import os
 import runpy
+import secrets
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -48,3 +52,32 @@ def test_the_gunicorn_settings_load_and_log_json() -> None:
             config.set(name, value)
     assert config.bind == ["0.0.0.0:8000"]
     assert config.logconfig_dict["formatters"]["json"]["()"] == "moon.logs.JsonFormatter"
+
+
+def _check_deploy(**env: str) -> subprocess.CompletedProcess[str]:
+    """`manage.py check --deploy` as production runs it (DEBUG off, a strong key, a host name),
+    warnings counted as failures, with ``env`` on top."""
+    clean = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "TLS", "NUM_PROXIES"}}
+    return subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env={
+            **clean,
+            "DEBUG": "false",
+            "SECRET_KEY": secrets.token_urlsafe(50),
+            "ALLOWED_HOSTS": "api.example.org",
+            **env,
+        },
+        capture_output=True,
+        text=True,
+    )
+
+
+def test_production_settings_pass_check_deploy_once_tls_is_configured() -> None:
+    plain = _check_deploy()
+    assert plain.returncode != 0
+    for warning in ("security.W004", "security.W008", "security.W012", "security.W016"):
+        assert warning in plain.stderr
+    behind_tls = _check_deploy(TLS="true", NUM_PROXIES="1")
+    assert behind_tls.returncode == 0, behind_tls.stderr
+    assert "no issues" in behind_tls.stdout

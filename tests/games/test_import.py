@@ -270,3 +270,31 @@ def test_the_command_says_why_and_stores_nothing(exported: list[str], tmp_path: 
     assert Game.objects.count() == games
     with pytest.raises(CommandError, match="Cannot read"):
         call_command("import_game", str(tmp_path / "absent.jsonl"))
+
+
+@pytest.mark.parametrize(
+    "username",
+    ["<b>ann</b>", "a" * 400, "ann\x00", "\ufdfa" * 9, "two words"],
+)
+def test_a_header_username_no_account_may_have_is_refused_on_its_line(
+    exported: list[str], username: str
+) -> None:
+    def renamed(header: dict[str, Any]) -> None:
+        header["seats"][1]["username"] = username
+
+    accounts = User.objects.count()
+    caught = refused(edited(exported, 0, renamed))
+    assert caught.line == 1 and caught.detail.startswith("seat 1: the username")
+    assert User.objects.count() == accounts
+
+
+def test_a_line_nested_too_deep_is_refused_with_its_number(exported: list[str], tmp_path: Path) -> None:
+    deep = '{"seq": ' + "[" * 100_000 + "]" * 100_000 + "}\n"
+    caught = refused([*exported[:3], deep, *exported[4:]])
+    assert (caught.line, caught.detail) == (4, "nested deeper than 32 levels.")
+    path = tmp_path / "deep.jsonl"
+    path.write_text("".join([*exported[:3], deep, *exported[4:]]), encoding="utf-8")
+    with pytest.raises(CommandError, match="line 4: nested deeper than 32 levels"):
+        call_command("import_game", str(path))
+    somewhat = '{"seq": ' + "[" * 40 + "]" * 40 + "}\n"  # within Python's own limits, still refused
+    assert refused([*exported[:3], somewhat, *exported[4:]]).line == 4
