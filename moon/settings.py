@@ -214,6 +214,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "api.schema.integer_path_ids",
+        "api.contract.add_components",
     ],
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": ["lobby", "playing", "scoring", "finished"],
@@ -223,6 +224,7 @@ SPECTACULAR_SETTINGS = {
         "HealthStatusEnum": ["ok", "unavailable"],
         "HealthCheckStatusEnum": ["ok", "eager", "down"],
         "BotKindEnum": ["random", "greedy"],
+        "DecisionKindEnum": ["choose", "effect", "give", "confirm", "mission", "wait"],
     },
 }
 

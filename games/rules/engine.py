@@ -43,6 +43,7 @@ from games.rules.common.options import (
     Choice,
     ClaimOption,
     Decision,
+    DecisionKind,
     DrawOption,
     GiveOption,
     Option,
@@ -64,6 +65,7 @@ from games.rules.play.simulation import BOT_KINDS, simulate
 from games.rules.read import narration
 from games.rules.read.upcasting import UPCASTERS, upcast
 from games.rules.read.views import (
+    HIDDEN_FIELDS,
     feed,
     game_view,
     mission_claims,
@@ -89,6 +91,7 @@ __all__ = [
     "BOT_KINDS",
     "CIRCLE",
     "CROSS",
+    "HIDDEN_FIELDS",
     "INCIDENTS_PHASE",
     "KINDS",
     "LETTERS",
@@ -105,6 +108,7 @@ __all__ = [
     "Choice",
     "ClaimOption",
     "Decision",
+    "DecisionKind",
     "DrawOption",
     "Event",
     "GameState",
@@ -153,6 +157,7 @@ __all__ = [
     "sheet_view",
     "simulate",
     "snapshots",
+    "step_actions",
     "upcast",
 ]
 
@@ -174,3 +179,8 @@ def replay(stored: Iterable[Event]) -> GameState:
 def accomplished(state: GameState, seat: int) -> Accomplished:
     """What ``seat`` accomplished in the game, as its adventure defines it."""
     return rules_for(state.adventure).accomplished(state, seat)
+
+
+def step_actions() -> list[str]:
+    """Every ``action`` a ``StepOption`` can name: the steps of every playable adventure."""
+    return sorted({action for rules in PLAYABLE.values() for action in rules.steps})
