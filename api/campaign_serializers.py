@@ -4,7 +4,6 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from api import contract
-
 from api.serializers import SeatSerializer, StrictCharField, StrictIntegerField
 
 # --- requests ----------------------------------------------------------------------------------

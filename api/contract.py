@@ -81,7 +81,9 @@ def _discriminated(
         "oneOf": [ref(name) for name in branches],
         "discriminator": {
             "propertyName": key,
-            "mapping": {value: ref(name)["$ref"] for name, (_, values) in branches.items() for value in values},
+            "mapping": {
+                value: ref(name)["$ref"] for name, (_, values) in branches.items() for value in values
+            },
         },
         "description": description,
     }

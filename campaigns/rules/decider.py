@@ -46,7 +46,6 @@ from games.rules.engine import (
 )
 
 
-
 class ChapterOption(TypedDict):
     """The captain's choice between chapters: open the next one, or replay the one just played."""
 
