@@ -65,9 +65,11 @@ def typed_dict_schema(schema: Any, *, hidden: frozenset[str] = frozenset()) -> d
     result: dict[str, Any] = {
         "type": "object",
         "properties": {key: type_schema(hint) for key, hint in hints.items()},
-        "required": [key for key in hints if key in schema.__required_keys__],
         "additionalProperties": False,
     }
+    required = [key for key in hints if key in schema.__required_keys__]
+    if required:  # OpenAPI 3.0 wants a `required` list to name one key at least
+        result["required"] = required
     if schema.__doc__ and not schema.__doc__.startswith(schema.__name__ + "("):
         result["description"] = " ".join(schema.__doc__.split())
     return result

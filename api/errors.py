@@ -8,6 +8,7 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
@@ -85,7 +86,7 @@ ERROR_CODES: tuple[str, ...] = (
     "unknown_combination", "unknown_dome_element", "unknown_field", "unknown_greenhouse",
     "unknown_moon", "unknown_opponent", "unknown_pack", "unknown_planet", "unknown_plant",
     "unknown_reactor", "unknown_robot", "unknown_seat", "unknown_section", "unknown_space",
-    "unknown_symbol", "unknown_tank", "unknown_track", "unknown_tunnel", "unknown_walkway",
+    "unknown_symbol", "unknown_tank", "unknown_track", "unknown_tunnel", "unavailable", "unknown_walkway",
     "unknown_wall", "unsupported_media_type", "username_taken", "walkway_closed",
     "wall_already_drawn", "wall_required", "water_symbol_crossed", "water_symbol_not_on_planet",
     "weak_password", "wild_not_available", "wrong_floor_for_action", "wrong_multiplier",
@@ -162,8 +163,10 @@ def _validation_sentence(detail: Any) -> str:
     return str(detail) or "The request is not valid."
 
 
+@csrf_exempt
 def not_found(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
-    """Django's handler404 and the API's catch-all route: JSON even outside DRF views."""
+    """Django's handler404 and the API's catch-all route: JSON even outside DRF views, whatever
+    the method (exempt from CSRF, so that a POST to no address is a 404, not an HTML 403)."""
     return JsonResponse(error_body("not_found", "There is nothing at this address."), status=404)
 
 

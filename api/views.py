@@ -6,7 +6,7 @@ from urllib.parse import unquote
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.http import StreamingHttpResponse
+from django.http import QueryDict, StreamingHttpResponse
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -63,7 +63,17 @@ POST_ERRORS = {
 
 
 def _valid(serializer_class: type[Serializer], data: Any) -> dict[str, Any]:
+    """``data`` validated by ``serializer_class``: a field it does not declare is refused
+    (`unknown_field`, naming them), not ignored."""
     serializer = serializer_class(data=data)
+    body = isinstance(data, dict) and not isinstance(data, QueryDict)
+    unknown = sorted(set(data) - set(serializer.fields)) if body else []
+    if unknown:
+        raise Invalid(
+            "unknown_field",
+            f"Unknown field{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}; this request "
+            f"takes {', '.join(serializer.fields) or 'no field'}.",
+        )
     serializer.is_valid(raise_exception=True)
     return dict(serializer.validated_data)
 

@@ -43,6 +43,7 @@ from games.rules.engine import (
     RuleViolation,
     astra_opponents,
     mission_candidates,
+    shown,
 )
 
 
@@ -328,7 +329,7 @@ def _refuse(asked: Pending, choice: Any, *, next_chapter: int, players: int) -> 
         raise OutOfTurn("chapter_not_available", reason)
     raise RuleViolation(
         "illegal_choice",
-        f"Send one of the options listed to {asked.what}: {asked.decision.options}.",
+        f"Send one of the options listed to {asked.what}: {shown(asked.decision.options)}.",
     )
 
 

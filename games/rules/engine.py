@@ -54,7 +54,7 @@ from games.rules.common.options import (
     WriteOption,
 )
 from games.rules.core import data, kinds, snapshots
-from games.rules.core.errors import OutOfTurn, RuleViolation
+from games.rules.core.errors import OutOfTurn, RuleViolation, shown
 from games.rules.core.events import KINDS, Event, schema_problem
 from games.rules.core.schematic import ZONE, Area, Row, Schematic
 from games.rules.core.sheet import CIRCLE, CROSS, LINE, Mark, X
@@ -155,6 +155,7 @@ __all__ = [
     "schema_problem",
     "sheet_schematic",
     "sheet_view",
+    "shown",
     "simulate",
     "snapshots",
     "step_actions",
