@@ -216,6 +216,8 @@ SPECTACULAR_SETTINGS = {
         "api.schema.integer_path_ids",
         "api.contract.add_components",
     ],
+    # An enum's values are its documentation (each code is a phrase): no list repeating them.
+    "ENUM_GENERATE_CHOICE_DESCRIPTION": False,
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": ["lobby", "playing", "scoring", "finished"],
         "CampaignStatusEnum": ["lobby", "playing", "between", "finished"],
@@ -224,6 +226,7 @@ SPECTACULAR_SETTINGS = {
         "HealthStatusEnum": ["ok", "unavailable"],
         "HealthCheckStatusEnum": ["ok", "eager", "down"],
         "BotKindEnum": ["random", "greedy"],
+        "ErrorCodeEnum": "api.errors.ERROR_CODES",
         "DecisionKindEnum": ["choose", "effect", "give", "confirm", "mission", "wait"],
     },
 }
