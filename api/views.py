@@ -395,7 +395,7 @@ class DecisionView(APIView):
     @extend_schema(
         responses={200: s.DecisionSerializer, **ERRORS},
         summary="What your seat must or may do now",
-        tags=["turns"],
+        tags=["games"],
     )
     def get(self, request: Request, game_id: str) -> Response:
         return _out(
@@ -411,7 +411,7 @@ class MovesView(APIView):
         parameters=[IDEMPOTENCY],
         responses={200: s.CommandResultSerializer, **POST_ERRORS},
         summary="Play one of the options of your decision",
-        tags=["turns"],
+        tags=["games"],
     )
     def post(self, request: Request, game_id: str) -> Response:
         game, user = path_id(game_id, what="game"), _user(request)
@@ -429,7 +429,7 @@ class UndoView(APIView):
         parameters=[IDEMPOTENCY],
         responses={200: s.CommandResultSerializer, **POST_ERRORS},
         summary="Undo your unconfirmed turn",
-        tags=["turns"],
+        tags=["games"],
     )
     def post(self, request: Request, game_id: str) -> Response:
         game, user = path_id(game_id, what="game"), _user(request)
@@ -444,7 +444,7 @@ class ConfirmView(APIView):
         parameters=[IDEMPOTENCY],
         responses={200: s.CommandResultSerializer, **POST_ERRORS},
         summary="Confirm your turn",
-        tags=["turns"],
+        tags=["games"],
     )
     def post(self, request: Request, game_id: str) -> Response:
         game, user = path_id(game_id, what="game"), _user(request)
@@ -471,7 +471,7 @@ class SheetView(APIView):
             "are shown only to the seat playing it until the turn resolves (on a shared sheet, "
             "not to its other owner either)."
         ),
-        tags=["reading"],
+        tags=["games"],
     )
     def get(self, request: Request, game_id: str, sheet: str) -> Response:
         game = _game(game_id)
@@ -488,7 +488,7 @@ class EventsView(APIView):
         parameters=[s.EventsQuerySerializer],
         responses={200: s.EventsPageSerializer, **ERRORS},
         summary="The event history, ascending, as you may see it",
-        tags=["reading"],
+        tags=["games"],
     )
     def get(self, request: Request, game_id: str) -> Response:
         game = _game(game_id)
@@ -508,7 +508,7 @@ class ReplayView(APIView):
         parameters=[s.ReplayQuerySerializer],
         responses={200: s.ReplaySerializer, **ERRORS},
         summary="A finished game and its sheets as they were when you read event `seq` of your feed",
-        tags=["reading"],
+        tags=["games"],
     )
     def get(self, request: Request, game_id: str) -> Response:
         game = _game(game_id)
@@ -520,9 +520,10 @@ class ReplayView(APIView):
 
 
 
-# JSON Lines: one JSON object per line (https://jsonlines.org); the schema declares it as text,
+# JSON Lines (newline-delimited JSON, https://jsonlines.org) under the media type clients know,
+# `application/x-ndjson`; the schema declares it as text,
 # since OpenAPI 3.0 cannot describe a stream of objects, and says what each line holds.
-JSON_LINES = "application/jsonl"
+JSON_LINES = "application/x-ndjson"
 
 
 def export_schema(*, lines: str, summary: str, description: str, tags: list[str]) -> Any:
@@ -569,7 +570,7 @@ class ExportView(APIView):
             "for staff at any time. `manage.py import_game` stores such a file as a new game "
             "after checking its hash chain and replaying it through the rules engine."
         ),
-        tags=["reading"],
+        tags=["games"],
     )
     def get(self, request: Request, game_id: str) -> StreamingHttpResponse:
         game = _game(game_id)

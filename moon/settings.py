@@ -215,6 +215,7 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         "api.schema.integer_path_ids",
         "api.contract.add_components",
+        "api.schema.operation_ids",
     ],
     # An enum's values are its documentation (each code is a phrase): no list repeating them.
     "ENUM_GENERATE_CHOICE_DESCRIPTION": False,
