@@ -145,6 +145,10 @@ def add_components(result: dict[str, Any], **_: Any) -> dict[str, Any]:
             assert name not in schemas, f"{name} is already a component"
             schemas[name] = schema
         schemas[union] = _discriminated(branches, key, description)
+    for name, schema in schemas.items():
+        # a request body names only the fields it declares: any other is `unknown_field`
+        if name.endswith("Request") and schema.get("type") == "object":
+            schema["additionalProperties"] = False
     schemas[MARK] = {
         "oneOf": [{"type": "integer"}, {"type": "string"}],
         "description": "A mark on a sheet element: a number written, or a symbol (`X`, `O`, ...).",
