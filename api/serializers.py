@@ -148,12 +148,17 @@ class SeatSerializer(serializers.Serializer):
 
 class PlayingSeatSerializer(SeatSerializer):
     confirmed = serializers.BooleanField(
-        required=False, help_text="Whether the seat has confirmed the turn in play (public)."
+        required=False,
+        help_text="Whether the seat has confirmed the turn in play (public); absent in the lobby.",
     )
     sheets = serializers.ListField(
-        child=serializers.IntegerField(), required=False, help_text="The sheets the seat plays on."
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="The sheets the seat plays on; absent in the lobby.",
     )
-    sheet = serializers.IntegerField(required=False, help_text="The sheet it plays this turn.")
+    sheet = serializers.IntegerField(
+        required=False, help_text="The sheet it plays this turn; absent in the lobby."
+    )
 
 
 class EngineSeatSerializer(serializers.Serializer):
@@ -329,7 +334,7 @@ class GameSerializer(GameSummarySerializer):
         "start). It never moves with what another seat did in the turn being played."
     )
     players = serializers.IntegerField(
-        required=False, help_text="How many seats were dealt in (once started)."
+        required=False, help_text="How many seats were dealt in: absent in the lobby."
     )
     turn = serializers.IntegerField(allow_null=True)
     phase = serializers.ChoiceField(
@@ -339,19 +344,19 @@ class GameSerializer(GameSummarySerializer):
         "(The Virus: where its grey virus goes); `actions` while seats play phases 2-4; "
         "`incidents` while seats make the choices phase 5 asks of them (The Virus: which space "
         "a virus infects); `missions` while the seats offered a mission choose whether to claim "
-        "it (phase 6). In every phase the seats asked nothing get the decision `wait`.",
+        "it (phase 6). In every phase the seats asked nothing get the decision `wait`. Absent in the lobby.",
     )
     sheets = SheetRefSerializer(
-        many=True, required=False, help_text="Every sheet and the seats that play on it."
+        many=True,
+        required=False,
+        help_text="Every sheet and the seats that play on it: absent in the lobby.",
     )
     combinations = CombinationSerializer(
         many=True,
         help_text="The three combinations of this turn (solo: the six pairs of the hand).",
     )
     missions = MissionSerializer(many=True)
-    end = EndSerializer(
-        required=False, allow_null=True, help_text="Why the game ended, once it has (else null)."
-    )
+    end = EndSerializer(allow_null=True, help_text="Why the game ended, once it has (else null).")
     result = ResultSerializer(allow_null=True, help_text="Once the game is finished.")
     astra = AstraSerializer(allow_null=True, help_text="Solo: ASTRA, once started (else null).")
     hand = HandCardSerializer(
