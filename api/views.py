@@ -25,6 +25,7 @@ from api.permissions import Public, SignedIn
 from eventstore.errors import Invalid
 from games import history, selectors, services
 from games.models import Game
+from games.rules.engine import shown
 from moon import health
 from moon.celery import app as celery_app
 
@@ -71,7 +72,7 @@ def _valid(serializer_class: type[Serializer], data: Any) -> dict[str, Any]:
     if unknown:
         raise Invalid(
             "unknown_field",
-            f"Unknown field{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}; this request "
+            f"Unknown field{'s' if len(unknown) > 1 else ''}: {', '.join(map(shown, unknown))}; this request "
             f"takes {', '.join(serializer.fields) or 'no field'}.",
         )
     serializer.is_valid(raise_exception=True)

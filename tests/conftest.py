@@ -172,7 +172,10 @@ def error_problem(body: Any) -> str | None:
         return f"not {{code, detail}}: {body!r}"
     if body["code"] not in ERROR_CODES:
         return f"code {body['code']!r} is not in ERROR_CODES"
-    if not isinstance(body["detail"], str) or PYTHON_REPR.search(body["detail"]):
+    if not isinstance(body["detail"], str):
+        return f"detail is not a sentence: {body['detail']!r}"
+    # a value quoted as JSON (the client's own, e.g. an unknown field's name) may hold anything
+    if PYTHON_REPR.search(re.sub(r'"(?:[^"\\]|\\.)*"', '""', body["detail"])):
         return f"detail shows Python: {body['detail']!r}"
     return None
 

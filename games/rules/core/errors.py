@@ -24,4 +24,8 @@ def shown(value: object) -> str:
     """A value as a refusal's detail quotes it: as JSON writes it (a name in double quotes, a
     list in brackets, null), never as Python would, cut short when long."""
     text = json.dumps(value, ensure_ascii=False, default=str)
-    return text if len(text) <= 80 else text[:77] + "..."
+    if len(text) <= 80:
+        return text
+    if isinstance(value, str):  # still one JSON string, its end left out
+        return json.dumps(value[:60] + "...", ensure_ascii=False)
+    return text[:77] + "..."
