@@ -7,7 +7,7 @@ SERVE_STAMP := $(VENV)/.installed-serve
 BROWSER_STAMP := $(VENV)/.installed-browser
 PORT ?= 8000
 
-.PHONY: run test test-services test-contract test-browser install-browser soak soak-kill bench-load install migrate lint clean
+.PHONY: run test test-services test-contract test-clients test-browser install-browser soak soak-kill bench-load install migrate lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -105,6 +105,13 @@ test-browser: install-browser $(BROWSER_STAMP) | var
 # off the schema (tests/contract/run.py). CI runs it first, before the two suites.
 test-contract: install | var
 	$(BIN)/python -m tests.contract.run
+
+# Clients generated from the served schema play against a live server (tests/clients/run.py):
+# openapi-python-client's (the dev extra) plays a 2-player game, a solo game and a campaign
+# chapter; openapi-typescript's types compile under `tsc --strict` and play a turn. The npm
+# packages (tests/clients/package-lock.json) go to var/clients/node, with the system's node/npm.
+test-clients: install | var
+	$(BIN)/python -m tests.clients.run
 
 # Not in CI: the load bench (bench/load.py) against gunicorn + PostgreSQL + Redis on loopback.
 # LOAD_ARGS passes options, e.g. LOAD_ARGS="--games 50 --turns 15".

@@ -36,7 +36,7 @@ def register_user(*, username: str, password: str) -> tuple[User, str]:
     except DjangoValidationError as exc:
         raise Invalid("weak_password", " ".join(exc.messages)) from exc
     key = name_key(username)
-    taken = Conflict("username_taken", f"The username {username!r} is already taken.")
+    taken = Conflict("username_taken", f'The username "{username}" is already taken.')
     with transaction.atomic():
         # users made outside registration (the admin's createsuperuser) have no key: their
         # names are compared as the database compares them

@@ -1,12 +1,18 @@
-"""`Authorization: Token <key>` with per-client tokens (`accounts.ClientToken`) that expire after
-TOKEN_LIFETIME_DAYS and are revoked one by one by signing out."""
+"""`Authorization: Token <key>` (or `Bearer <key>`, what generated clients send) with
+per-client tokens (`accounts.ClientToken`) that expire after TOKEN_LIFETIME_DAYS and are revoked
+one by one by signing out."""
 
 from typing import Any
 
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import exceptions
-from rest_framework.authentication import TokenAuthentication
+from rest_framework.authentication import TokenAuthentication, get_authorization_header
+from rest_framework.request import Request
 
 from accounts import services
+
+# The schemes `Authorization` may name, the first one the one `WWW-Authenticate` offers.
+SCHEMES = ("Token", "Bearer")
 
 
 class TokenExpired(exceptions.AuthenticationFailed):
@@ -15,6 +21,30 @@ class TokenExpired(exceptions.AuthenticationFailed):
 
 
 class ExpiringTokenAuthentication(TokenAuthentication):
+    def authenticate(self, request: Request) -> tuple[Any, Any] | None:
+        header = get_authorization_header(request).split()
+        if not header:
+            return None
+        scheme = header[0].decode("latin-1")
+        if scheme.lower() not in {known.lower() for known in SCHEMES}:
+            raise exceptions.AuthenticationFailed(
+                f"The Authorization header names the scheme {scheme[:20]}; send "
+                f"`Token <token>` or `Bearer <token>`."
+            )
+        if len(header) != 2:
+            raise exceptions.AuthenticationFailed(
+                "The Authorization header is a scheme and a token: `Token <token>` or "
+                "`Bearer <token>`."
+            )
+        try:
+            key = header[1].decode()
+        except UnicodeError as exc:
+            raise exceptions.AuthenticationFailed("A token is written in plain characters.") from exc
+        return self.authenticate_credentials(key)
+
+    def authenticate_header(self, request: Request) -> str:
+        return ", ".join(f'{scheme} realm="api"' for scheme in SCHEMES)
+
     def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
         token = services.authenticate_token(key=key)
         if token is None or not token.user.is_active:
@@ -22,3 +52,19 @@ class ExpiringTokenAuthentication(TokenAuthentication):
         if services.token_expired(token=token):
             raise TokenExpired()
         return token.user, token
+
+
+class BearerScheme(OpenApiAuthenticationExtension):
+    """The schema's security scheme: HTTP bearer, so that generated clients send
+    `Authorization: Bearer <token>` (`Token <token>` is accepted as well)."""
+
+    target_class = "api.authentication.ExpiringTokenAuthentication"
+    name = "tokenAuth"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
+        return {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "The token of /auth/register or /auth/token, as `Bearer <token>` "
+            "(or `Token <token>`).",
+        }

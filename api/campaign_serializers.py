@@ -1,7 +1,9 @@
 """Shapes of the campaign requests and answers. They validate and document; no campaign logic."""
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from api import contract
 from api.serializers import SeatSerializer, StrictCharField, StrictIntegerField
 
 # --- requests ----------------------------------------------------------------------------------
@@ -17,6 +19,18 @@ class CreateCampaignSerializer(serializers.Serializer):
     )
     pack = StrictCharField(
         max_length=64, required=False, help_text="The content pack's id; `open` by default."
+    )
+
+
+@extend_schema_field(contract.ref(contract.CAMPAIGN_OPTION))
+class CampaignOptionField(serializers.DictField):
+    """One of a campaign decision's options (the schema's `CampaignOption`)."""
+
+
+class CampaignMoveSerializer(serializers.Serializer):
+    choice = CampaignOptionField(
+        help_text="One element of `options` from GET /decision, sent back unchanged.",
+        error_messages={"not_a_dict": "choice must be one of the decision's options (an object)."},
     )
 
 
@@ -152,13 +166,18 @@ class CampaignSerializer(CampaignSummarySerializer):
     )
 
 
+@extend_schema_field({"type": "array", "items": contract.ref(contract.CAMPAIGN_OPTION)})
+class CampaignOptionsField(serializers.ListField):
+    """A campaign decision's options."""
+
+
 class CampaignDecisionSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(
         choices=["card", "aim", "chapter", "mission", "wait"],
         help_text="`card`: choose a campaign card; `aim`: name the opponent a card is aimed at; "
         "`chapter` (captain): the next chapter or a replay; `mission`: a mission card; `wait`.",
     )
-    options = serializers.ListField(
+    options = CampaignOptionsField(
         child=serializers.JSONField(), help_text="Every legal choice, for POST /moves."
     )
     can_undo = serializers.BooleanField(help_text="Always false: campaign choices are final.")

@@ -197,7 +197,7 @@ class CampaignMovesView(APIView):
     permission_classes = [SignedIn]
 
     @extend_schema(
-        request=s.MoveSerializer,
+        request=cs.CampaignMoveSerializer,
         parameters=[IDEMPOTENCY],
         responses={200: cs.CampaignCommandResultSerializer, **POST_ERRORS},
         summary="Make one of the choices of your campaign decision",
@@ -209,7 +209,7 @@ class CampaignMovesView(APIView):
     )
     def post(self, request: Request, campaign_id: str) -> Response:
         campaign, user = _campaign(campaign_id), _user(request)
-        data = _valid(s.MoveSerializer, _body(request))
+        data = _valid(cs.CampaignMoveSerializer, _body(request))
         return answered(
             request,
             lambda: services.play_choice(campaign=campaign, by=user, choice=data["choice"]),

@@ -8,6 +8,7 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
@@ -43,6 +44,55 @@ API_ERROR_CODES: list[tuple[type[exceptions.APIException], str]] = [
     (exceptions.ParseError, "malformed_request"),
     (exceptions.ValidationError, "invalid_request"),
 ]
+
+# Every `code` an error answer can carry, as the schema's `ErrorCodeEnum` lists them: the API's
+# own and every refusal the services and the rules engine raise (tests/api/test_error_codes.py
+# finds each code the sources raise here).
+ERROR_CODES: tuple[str, ...] = (
+    "adventure_not_available", "airlock_already_active", "airlock_not_reachable", "already_seated",
+    "arrow_not_available", "asteroid_not_next", "astra_effect_pending", "astra_level_solo_only",
+    "astra_needs_one_player", "astra_placement_pending", "astra_planet_not_available",
+    "astra_playing", "astra_scores_on_track", "astra_target_not_available",
+    "astronaut_modifier_out_of_range", "authentication_failed", "block_not_accessible",
+    "box_already_crossed", "box_not_next", "campaign_finished", "campaign_full",
+    "campaign_not_finished", "campaign_not_in_lobby", "campaign_not_started", "card_not_given",
+    "card_not_in_hand", "card_not_left_over", "chapter_in_play", "chapter_not_available",
+    "chapter_not_in_play", "column_full", "combination_not_these_cards", "concurrent_command",
+    "database_unavailable", "effect_not_optional", "effect_not_pending", "effects_pending",
+    "element_already_built", "element_not_buildable", "error_box_not_free", "error_box_not_next",
+    "game_full", "game_not_ended", "game_not_finished", "game_not_in_lobby", "game_not_playing",
+    "game_not_started", "greenhouse_not_next", "greenhouse_wrong_quarter", "idempotency_key_reused",
+    "illegal_choice", "insignia_must_be_drawn", "internal_error", "invalid_astra_level",
+    "invalid_bot_kind", "invalid_choice", "invalid_command", "invalid_credentials", "invalid_hand",
+    "invalid_idempotency_key", "invalid_max_players", "invalid_missions", "invalid_modifier",
+    "invalid_player_count", "invalid_request", "level_not_reachable", "malformed_request",
+    "method_not_allowed", "mission_not_claimable", "modifier_not_allowed", "modifier_out_of_range",
+    "modifier_required", "moon_space_taken", "multiplier_crossed", "no_astra_bonus",
+    "no_legal_placement", "no_tank_on_space", "not_a_solo_game", "not_acceptable",
+    "not_authenticated", "not_creator", "not_enough_players", "not_found", "not_seated",
+    "not_this_astra_card", "not_this_effect_card", "not_your_choice", "nothing_to_undo",
+    "number_already_in_zone", "number_must_be_written", "number_not_in_combination",
+    "number_not_on_planet", "number_out_of_range", "number_out_of_reach", "payload_too_large",
+    "permission_denied", "planet_complete", "planet_full", "planet_out_of_reach",
+    "plant_already_circled", "plant_not_in_ship", "plant_symbol_crossed",
+    "plant_symbol_not_on_planet", "quarter_not_eligible", "reactor_already_circled",
+    "reactor_not_in_ship", "robot_already_circled", "same_card_for_number_and_action",
+    "section_already_split", "section_built", "sheet_not_found", "sheet_not_played_this_turn",
+    "solo_needs_astra", "space_not_ascending", "space_not_empty", "space_not_in_quarter",
+    "space_not_next", "space_prenumbered", "station_not_connected", "symbol_already_crossed",
+    "symbol_already_marked", "symbol_not_reachable", "tank_already_circled", "tank_not_on_space",
+    "throttled", "token_expired", "track_complete", "tunnel_already_drawn", "tunnel_not_connected",
+    "turn_already_confirmed", "turn_complete", "turn_not_played", "unknown_action",
+    "unknown_adventure", "unknown_airlock", "unknown_asteroid", "unknown_box", "unknown_column",
+    "unknown_combination", "unknown_dome_element", "unknown_field", "unknown_greenhouse",
+    "unknown_moon", "unknown_opponent", "unknown_pack", "unknown_planet", "unknown_plant",
+    "unknown_reactor", "unknown_robot", "unknown_seat", "unknown_section", "unknown_space",
+    "unknown_symbol", "unknown_tank", "unknown_track", "unknown_tunnel", "unavailable", "unknown_walkway",
+    "unknown_wall", "unsupported_media_type", "username_taken", "walkway_closed",
+    "wall_already_drawn", "wall_required", "water_symbol_crossed", "water_symbol_not_on_planet",
+    "weak_password", "wild_not_available", "wrong_floor_for_action", "wrong_multiplier",
+    "wrong_parity", "wrong_symbol_kind",
+)
 
 
 def error_body(code: str, detail: str, **extra: Any) -> dict[str, Any]:
@@ -114,8 +164,10 @@ def _validation_sentence(detail: Any) -> str:
     return str(detail) or "The request is not valid."
 
 
+@csrf_exempt
 def not_found(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
-    """Django's handler404 and the API's catch-all route: JSON even outside DRF views."""
+    """Django's handler404 and the API's catch-all route: JSON even outside DRF views, whatever
+    the method (exempt from CSRF, so that a POST to no address is a 404, not an HTML 403)."""
     return JsonResponse(error_body("not_found", "There is nothing at this address."), status=404)
 
 

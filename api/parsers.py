@@ -1,5 +1,6 @@
 """Request body parsing: JSON, with a sentence for what the standard parser lets through."""
 
+import json
 from typing import Any
 
 from rest_framework.exceptions import ParseError
@@ -15,3 +16,12 @@ class JSONBodyParser(JSONParser):
             return super().parse(stream, media_type, parser_context)
         except RecursionError as exc:
             raise ParseError("The JSON body is nested too deep.") from exc
+        except ParseError as exc:
+            # DRF's sentence quotes Python's parser (`'NaN'`): say it in JSON's terms
+            cause = exc.__context__
+            where = (
+                f" (line {cause.lineno}, column {cause.colno}: {cause.msg})"
+                if isinstance(cause, json.JSONDecodeError)
+                else " (NaN and Infinity are not JSON numbers)"
+            )
+            raise ParseError(f"The body is not valid JSON{where}.") from exc

@@ -1,12 +1,14 @@
 """Shapes of requests and responses. They validate and document; they hold no game logic."""
 
-from typing import Any
+from typing import Any, get_args
 
 from django.core.validators import RegexValidator
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games.rules.engine import ACTIONS_PHASE, INCIDENTS_PHASE, MISSIONS_PHASE, SETUP_PHASE
+from api import contract
+from api.errors import ERROR_CODES
+from games.rules.engine import ACTIONS_PHASE, INCIDENTS_PHASE, MISSIONS_PHASE, SETUP_PHASE, DecisionKind
 
 # --- requests ----------------------------------------------------------------------------------
 
@@ -65,8 +67,18 @@ class AddBotSerializer(serializers.Serializer):
     )
 
 
+@extend_schema_field(contract.ref(contract.OPTION))
+class OptionField(serializers.DictField):
+    """One of a game decision's options (the schema's `Option`, one branch per `action`)."""
+
+
+@extend_schema_field({"type": "array", "items": contract.ref(contract.OPTION)})
+class OptionsField(serializers.ListField):
+    """A game decision's options."""
+
+
 class MoveSerializer(serializers.Serializer):
-    choice = serializers.DictField(
+    choice = OptionField(
         help_text="One element of `options` from GET /decision, sent back unchanged.",
         error_messages={"not_a_dict": "choice must be one of the decision's options (an object)."},
     )
@@ -99,11 +111,21 @@ class ReplayQuerySerializer(serializers.Serializer):
     seq = QueryIntegerField(min_value=1, max_value=2**31)
 
 
+GAME_STATUSES = ["lobby", "playing", "scoring", "finished"]
+
+
+@extend_schema_field({"type": "object", "additionalProperties": contract.ref(contract.MARK)})
+class MarksField(serializers.JSONField):
+    """Marks keyed by sheet element id."""
+
+
 # --- responses ---------------------------------------------------------------------------------
 
 
 class ErrorSerializer(serializers.Serializer):
-    code = serializers.CharField(help_text="Stable machine-readable code, e.g. `illegal_choice`.")
+    code = serializers.ChoiceField(
+        choices=ERROR_CODES, help_text="Stable machine-readable code, e.g. `illegal_choice`."
+    )
     detail = serializers.CharField(help_text="A sentence for people.")
     errors = serializers.JSONField(  # type: ignore[assignment]
         required=False, help_text="Per-field messages (400 only)."
@@ -126,12 +148,17 @@ class SeatSerializer(serializers.Serializer):
 
 class PlayingSeatSerializer(SeatSerializer):
     confirmed = serializers.BooleanField(
-        required=False, help_text="Whether the seat has confirmed the turn in play (public)."
+        required=False,
+        help_text="Whether the seat has confirmed the turn in play (public); absent in the lobby.",
     )
     sheets = serializers.ListField(
-        child=serializers.IntegerField(), required=False, help_text="The sheets the seat plays on."
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="The sheets the seat plays on; absent in the lobby.",
     )
-    sheet = serializers.IntegerField(required=False, help_text="The sheet it plays this turn.")
+    sheet = serializers.IntegerField(
+        required=False, help_text="The sheet it plays this turn; absent in the lobby."
+    )
 
 
 class EngineSeatSerializer(serializers.Serializer):
@@ -274,7 +301,7 @@ class GameSummarySerializer(serializers.Serializer):
     astra_level = serializers.IntegerField(
         allow_null=True, help_text="A solo game's ASTRA level (null: no ASTRA)."
     )
-    status = serializers.ChoiceField(choices=["lobby", "playing", "scoring", "finished"])
+    status = serializers.ChoiceField(choices=GAME_STATUSES)
     creator = serializers.CharField()
     created_at = serializers.DateTimeField()
     seats = SeatSerializer(many=True)
@@ -307,7 +334,7 @@ class GameSerializer(GameSummarySerializer):
         "start). It never moves with what another seat did in the turn being played."
     )
     players = serializers.IntegerField(
-        required=False, help_text="How many seats were dealt in (once started)."
+        required=False, help_text="How many seats were dealt in: absent in the lobby."
     )
     turn = serializers.IntegerField(allow_null=True)
     phase = serializers.ChoiceField(
@@ -317,19 +344,19 @@ class GameSerializer(GameSummarySerializer):
         "(The Virus: where its grey virus goes); `actions` while seats play phases 2-4; "
         "`incidents` while seats make the choices phase 5 asks of them (The Virus: which space "
         "a virus infects); `missions` while the seats offered a mission choose whether to claim "
-        "it (phase 6). In every phase the seats asked nothing get the decision `wait`.",
+        "it (phase 6). In every phase the seats asked nothing get the decision `wait`. Absent in the lobby.",
     )
     sheets = SheetRefSerializer(
-        many=True, required=False, help_text="Every sheet and the seats that play on it."
+        many=True,
+        required=False,
+        help_text="Every sheet and the seats that play on it: absent in the lobby.",
     )
     combinations = CombinationSerializer(
         many=True,
         help_text="The three combinations of this turn (solo: the six pairs of the hand).",
     )
     missions = MissionSerializer(many=True)
-    end = EndSerializer(
-        required=False, allow_null=True, help_text="Why the game ended, once it has (else null)."
-    )
+    end = EndSerializer(allow_null=True, help_text="Why the game ended, once it has (else null).")
     result = ResultSerializer(allow_null=True, help_text="Once the game is finished.")
     astra = AstraSerializer(allow_null=True, help_text="Solo: ASTRA, once started (else null).")
     hand = HandCardSerializer(
@@ -353,7 +380,8 @@ class ReplayGameSerializer(serializers.Serializer):
 
 
 class DecisionSerializer(serializers.Serializer):
-    kind = serializers.CharField(
+    kind = serializers.ChoiceField(
+        choices=get_args(DecisionKind),
         help_text="What is to decide: `choose`, `effect` (a waiting step, also at setup and in "
         "phase 5, where it is not undone; in solo, the target of an ASTRA effect card, and in "
         "adventure 8 the planet ASTRA's own card goes to), `give` (solo: the card left over "
@@ -368,7 +396,7 @@ class DecisionSerializer(serializers.Serializer):
         "in a solo game of adventure 8, while ASTRA's part waits for your choice, the sheet of "
         "the coming turn, where it plays); null when the game is not being played.",
     )
-    options = serializers.ListField(
+    options = OptionsField(
         child=serializers.JSONField(), help_text="Every legal choice, for POST /moves."
     )
     can_undo = serializers.BooleanField()
@@ -401,7 +429,7 @@ class CommandResultSerializer(serializers.Serializer):
         many=True, help_text="The events this command appended that you can read, in your feed."
     )
     decision = DecisionSerializer(help_text="The caller's next decision.")
-    status = serializers.CharField()
+    status = serializers.ChoiceField(choices=GAME_STATUSES)
     version = serializers.IntegerField()
 
 
@@ -418,7 +446,7 @@ class SheetSerializer(serializers.Serializer):
         allow_null=True,
         help_text="On a shared sheet: the seat playing it this turn (null once the game is over).",
     )
-    marks = serializers.JSONField(help_text="Every mark, keyed by sheet element id.")
+    marks = MarksField(help_text="Every mark, keyed by sheet element id.")
     error_boxes = serializers.ListField(child=serializers.CharField())
     score = serializers.JSONField(help_text="The live score breakdown.")
     derived = serializers.JSONField(help_text="What is drawn that is not a mark (zones, ...).")

@@ -6,7 +6,7 @@ from urllib.parse import unquote
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.http import StreamingHttpResponse
+from django.http import QueryDict, StreamingHttpResponse
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -26,6 +26,7 @@ from eventstore import followups, seals
 from eventstore.errors import Invalid
 from games import history, selectors, services
 from games.models import Game
+from games.rules.engine import shown
 from moon import health
 from moon.celery import app as celery_app
 
@@ -89,7 +90,17 @@ UNDOS = "too many undos in this turn (`undo_limit_reached`)"
 
 
 def _valid(serializer_class: type[Serializer], data: Any) -> dict[str, Any]:
+    """``data`` validated by ``serializer_class``: a field it does not declare is refused
+    (`unknown_field`, naming them), not ignored."""
     serializer = serializer_class(data=data)
+    body = isinstance(data, dict) and not isinstance(data, QueryDict)
+    unknown = sorted(set(data) - set(serializer.fields)) if body else []
+    if unknown:
+        raise Invalid(
+            "unknown_field",
+            f"Unknown field{'s' if len(unknown) > 1 else ''}: {', '.join(map(shown, unknown))}; this request "
+            f"takes {', '.join(serializer.fields) or 'no field'}.",
+        )
     serializer.is_valid(raise_exception=True)
     return dict(serializer.validated_data)
 
@@ -473,7 +484,7 @@ class DecisionView(APIView):
     @extend_schema(
         responses={200: s.DecisionSerializer, **ERRORS},
         summary="What your seat must or may do now",
-        tags=["turns"],
+        tags=["games"],
     )
     def get(self, request: Request, game_id: str) -> Response:
         return _out(
@@ -489,7 +500,7 @@ class MovesView(APIView):
         parameters=[IDEMPOTENCY],
         responses={200: s.CommandResultSerializer, **POST_ERRORS},
         summary="Play one of the options of your decision",
-        tags=["turns"],
+        tags=["games"],
     )
     def post(self, request: Request, game_id: str) -> Response:
         game, user = path_id(game_id, what="game"), _user(request)
@@ -507,7 +518,7 @@ class UndoView(APIView):
         parameters=[IDEMPOTENCY],
         responses={200: s.CommandResultSerializer, **refusals(conflicts=UNDOS)},
         summary="Undo your unconfirmed turn",
-        tags=["turns"],
+        tags=["games"],
     )
     def post(self, request: Request, game_id: str) -> Response:
         game, user = path_id(game_id, what="game"), _user(request)
@@ -522,7 +533,7 @@ class ConfirmView(APIView):
         parameters=[IDEMPOTENCY],
         responses={200: s.CommandResultSerializer, **POST_ERRORS},
         summary="Confirm your turn",
-        tags=["turns"],
+        tags=["games"],
     )
     def post(self, request: Request, game_id: str) -> Response:
         game, user = path_id(game_id, what="game"), _user(request)
@@ -549,7 +560,7 @@ class SheetView(APIView):
             "are shown only to the seat playing it until the turn resolves (on a shared sheet, "
             "not to its other owner either)."
         ),
-        tags=["reading"],
+        tags=["games"],
     )
     def get(self, request: Request, game_id: str, sheet: str) -> Response:
         game = _game(game_id)
@@ -566,7 +577,7 @@ class EventsView(APIView):
         parameters=[s.EventsQuerySerializer],
         responses={200: s.EventsPageSerializer, **ERRORS},
         summary="The event history, ascending, as you may see it",
-        tags=["reading"],
+        tags=["games"],
     )
     def get(self, request: Request, game_id: str) -> Response:
         game = _game(game_id)
@@ -586,7 +597,7 @@ class ReplayView(APIView):
         parameters=[s.ReplayQuerySerializer],
         responses={200: s.ReplaySerializer, **ERRORS},
         summary="A finished game and its sheets as they were when you read event `seq` of your feed",
-        tags=["reading"],
+        tags=["games"],
     )
     def get(self, request: Request, game_id: str) -> Response:
         game = _game(game_id)
@@ -598,9 +609,10 @@ class ReplayView(APIView):
 
 
 
-# JSON Lines: one JSON object per line (https://jsonlines.org); the schema declares it as text,
+# JSON Lines (newline-delimited JSON, https://jsonlines.org) under the media type clients know,
+# `application/x-ndjson`; the schema declares it as text,
 # since OpenAPI 3.0 cannot describe a stream of objects, and says what each line holds.
-JSON_LINES = "application/jsonl"
+JSON_LINES = "application/x-ndjson"
 
 
 def export_schema(*, lines: str, summary: str, description: str, tags: list[str]) -> Any:
@@ -648,7 +660,7 @@ class ExportView(APIView):
             "alone is not enough) at any time. `manage.py import_game` stores such a file as a new game "
             "after checking its hash chain and replaying it through the rules engine."
         ),
-        tags=["reading"],
+        tags=["games"],
     )
     def get(self, request: Request, game_id: str) -> StreamingHttpResponse:
         game = _game(game_id)

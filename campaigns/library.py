@@ -16,6 +16,7 @@ from campaigns.models import Pack as PackRow
 from campaigns.rules import packs
 from campaigns.rules.packs import Pack, PackError
 from eventstore.errors import Invalid
+from games.rules.engine import shown
 
 SHIPPED = Path(__file__).resolve().parent / "packs"
 DEFAULT_PACK = "open"
@@ -76,7 +77,7 @@ def get(pack_id: str) -> Pack:
     found = offered().get(pack_id)
     if found is None:
         raise Invalid(
-            "unknown_pack", f"There is no content pack {pack_id!r}; packs: {sorted(offered())}."
+            "unknown_pack", f"There is no content pack {shown(pack_id)}; packs: {shown(sorted(offered()))}."
         )
     return found
 

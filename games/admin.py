@@ -164,7 +164,7 @@ class GameAdmin(admin.ModelAdmin):
         if len(games) == 1:
             (game,) = games
             response = StreamingHttpResponse(
-                history.history_lines(game=game), content_type="application/jsonl; charset=utf-8"
+                history.history_lines(game=game), content_type="application/x-ndjson; charset=utf-8"
             )
             response["Content-Disposition"] = f'attachment; filename="{history.export_filename(game)}"'
             return response

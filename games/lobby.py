@@ -12,6 +12,7 @@ from eventstore import store
 from eventstore.errors import Conflict, Forbidden, GameError, Invalid, NotFound
 from games import quotas
 from games.models import Table, TableSeat
+from games.rules.engine import shown
 
 LOBBY = "lobby"
 
@@ -102,7 +103,9 @@ def _seat_bot(
     only): ``create(index, bot=kind)``."""
     what = name_of(table)
     if kind not in TableSeat.Bot.values:
-        raise Invalid("invalid_bot_kind", f"A bot plays {' or '.join(TableSeat.Bot.values)}, not {kind!r}.")
+        raise Invalid(
+            "invalid_bot_kind", f"A bot plays {' or '.join(TableSeat.Bot.values)}, not {shown(kind)}."
+        )
     if table.creator_id != by.pk:
         if not any(seat.user_id == by.pk for seat in seats):
             raise outsider(table)

@@ -70,7 +70,8 @@ def game_view(*, game: Game, viewer: User) -> dict[str, Any]:
         raise lobby.outsider(game)
     state, last = snapshots.current(game=game)
     view: dict[str, Any] = {
-        "turn": None, "combinations": [], "missions": [], "result": None, "astra": None, "hand": None
+        "turn": None, "combinations": [], "missions": [], "end": None, "result": None, "astra": None,
+        "hand": None,
     }
     if last:
         view.update(engine.game_view(state, viewer=seat))

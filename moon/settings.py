@@ -293,7 +293,11 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "api.schema.integer_path_ids",
+        "api.contract.add_components",
+        "api.schema.operation_ids",
     ],
+    # An enum's values are its documentation (each code is a phrase): no list repeating them.
+    "ENUM_GENERATE_CHOICE_DESCRIPTION": False,
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": ["lobby", "playing", "scoring", "finished"],
         "CampaignStatusEnum": ["lobby", "playing", "between", "finished"],
@@ -303,6 +307,8 @@ SPECTACULAR_SETTINGS = {
         "HealthCheckStatusEnum": ["ok", "eager", "down"],
         "FollowUpsCheckStatusEnum": ["ok", "late", "down"],
         "BotKindEnum": ["random", "greedy"],
+        "ErrorCodeEnum": "api.errors.ERROR_CODES",
+        "DecisionKindEnum": ["choose", "effect", "give", "confirm", "mission", "wait"],
     },
 }
 

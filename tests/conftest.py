@@ -15,7 +15,9 @@ reason, so that they stay out of `make test`'s time. In browser mode a browser t
 be skipped (no Chromium) fails in CI instead.
 """
 
+import json
 import os
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -176,3 +178,52 @@ def playing_game(alice: APIClient, bob: APIClient, carol: APIClient, post: Any) 
     response = post(alice, f"/api/v1/games/{game['id']}/start")
     assert response.status_code == 200, response.content
     return int(game["id"])
+
+
+# What a Python representation looks like in a sentence: a quoted name ('x'), a list or dict
+# display, None/True/False, an object's default repr, DRF's ErrorDetail.
+PYTHON_REPR = re.compile(
+    r"(?<![\w'])'[^'\n]*'(?![\w])|\[\s*'|\{\s*'|\bNone\b|\bTrue\b|\bFalse\b|object at 0x|ErrorDetail\("
+)
+
+
+def error_problem(body: Any) -> str | None:
+    """Why an error answer's body breaks the API's promise, or None: JSON `{code, detail}` with
+    a declared code and a detail written for people, no Python in it."""
+    from api.errors import ERROR_CODES
+
+    if not isinstance(body, dict) or not {"code", "detail"} <= body.keys():
+        return f"not {{code, detail}}: {body!r}"
+    if body["code"] not in ERROR_CODES:
+        return f"code {body['code']!r} is not in ERROR_CODES"
+    if not isinstance(body["detail"], str):
+        return f"detail is not a sentence: {body['detail']!r}"
+    # a value quoted as JSON (the client's own, e.g. an unknown field's name) may hold anything
+    if PYTHON_REPR.search(re.sub(r'"(?:[^"\\]|\\.)*"', '""', body["detail"])):
+        return f"detail shows Python: {body['detail']!r}"
+    return None
+
+
+@pytest.fixture(autouse=True)
+def errors_are_for_people(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Every error answer a test provokes under /api/ is checked (`error_problem`) when the test
+    ends: the suite's refusals, malformed requests and hostile inputs are all scanned."""
+    problems: list[str] = []
+    request = APIClient.request
+
+    def checked(self: APIClient, **kwargs: Any) -> Any:
+        response = request(self, **kwargs)
+        path = str(kwargs.get("PATH_INFO", ""))
+        if path.startswith("/api/") and response.status_code >= 400 and not response.streaming:
+            try:
+                body = json.loads(response.content)
+            except ValueError:
+                body = response.content[:200]
+            problem = error_problem(body)
+            if problem is not None:
+                problems.append(f"{kwargs.get('REQUEST_METHOD')} {path} {response.status_code}: {problem}")
+        return response
+
+    monkeypatch.setattr(APIClient, "request", checked)
+    yield
+    assert not problems, "\n".join(problems)

@@ -15,6 +15,7 @@ random generator the caller seeds (by the campaign and the position in its log, 
 the log makes the same choices).
 """
 
+import copy
 import random
 from collections.abc import Callable
 from typing import Any
@@ -72,7 +73,7 @@ def random_bot(rng: random.Random) -> Chooser:
     def choose(state: CampaignState, pack: Pack, seat: int, decision: Decision) -> Option:
         if decision.kind == "chapter":
             return _chapter_choice(decision)
-        return dict(rng.choice(decision.options))
+        return copy.copy(rng.choice(decision.options))
 
     return choose
 
@@ -84,15 +85,17 @@ def greedy_bot(rng: random.Random) -> Chooser:
     def choose(state: CampaignState, pack: Pack, seat: int, decision: Decision) -> Option:
         if decision.kind == "chapter":
             return _chapter_choice(decision)
-        if decision.kind == "card":
-            worth = {option["card"]: card_worth(pack.card(option["card"])) for option in decision.options}
+        cards = [o for o in decision.options if o["action"] == "choose_card"]
+        if cards:
+            worth = {option["card"]: card_worth(pack.card(option["card"])) for option in cards}
             best = max(worth.values())
-            return dict(rng.choice([o for o in decision.options if worth[o["card"]] == best]))
-        if decision.kind == "aim":
+            return copy.copy(rng.choice([o for o in cards if worth[o["card"]] == best]))
+        aims = [o for o in decision.options if o["action"] == "aim_card"]
+        if aims:
             stars = state.stars()
-            most = max(stars[option["target"]] for option in decision.options)
-            return dict(rng.choice([o for o in decision.options if stars[o["target"]] == most]))
-        return dict(rng.choice(decision.options))
+            most = max(stars[option["target"]] for option in aims)
+            return copy.copy(rng.choice([o for o in aims if stars[o["target"]] == most]))
+        return copy.copy(rng.choice(decision.options))
 
     return choose
 

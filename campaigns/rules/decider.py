@@ -30,7 +30,7 @@ After chapter 8 the campaign finishes with its winners; no card is offered.
 import copy
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 from campaigns.rules import effects, events, standings
 from campaigns.rules.events import ChapterSetup, Event, SeatResult, StarAward, StarReason, evolve
@@ -43,9 +43,42 @@ from games.rules.engine import (
     RuleViolation,
     astra_opponents,
     mission_candidates,
+    shown,
 )
 
-Option = dict[str, Any]
+
+class ChapterOption(TypedDict):
+    """The captain's choice between chapters: open the next one, or replay the one just played."""
+
+    action: Literal["next_chapter", "replay_chapter"]
+    chapter: int
+
+
+class ChooseCardOption(TypedDict):
+    """A campaign card offered, taken."""
+
+    action: Literal["choose_card"]
+    card: str
+
+
+class AimCardOption(TypedDict):
+    """The opponent (a seat) a card chosen is aimed at."""
+
+    action: Literal["aim_card"]
+    card: str
+    target: int
+
+
+class ChooseMissionOption(TypedDict):
+    """Mission card ``card`` chosen for letter ``letter`` of the chapter opened."""
+
+    action: Literal["choose_mission"]
+    letter: str
+    card: int
+
+
+# An option of a campaign decision: one of the shapes above, as the API lists them.
+Option = ChapterOption | ChooseCardOption | AimCardOption | ChooseMissionOption
 
 
 @dataclass(frozen=True)
@@ -207,7 +240,7 @@ def _mission_pending(state: CampaignState, pack: Pack) -> Pending | None:
     assert current is not None
     for seat, _, letter in _mission_choices(state, pack):
         if letter not in current.missions:
-            options = [
+            options: list[Option] = [
                 {"action": "choose_mission", "letter": letter, "card": card}
                 for card in mission_candidates(current.chapter, letter)
             ]
@@ -296,7 +329,7 @@ def _refuse(asked: Pending, choice: Any, *, next_chapter: int, players: int) -> 
         raise OutOfTurn("chapter_not_available", reason)
     raise RuleViolation(
         "illegal_choice",
-        f"Send one of the options listed to {asked.what}: {asked.decision.options}.",
+        f"Send one of the options listed to {asked.what}: {shown(asked.decision.options)}.",
     )
 
 

@@ -43,6 +43,7 @@ from games.rules.common.options import (
     Choice,
     ClaimOption,
     Decision,
+    DecisionKind,
     DrawOption,
     GiveOption,
     Option,
@@ -53,7 +54,7 @@ from games.rules.common.options import (
     WriteOption,
 )
 from games.rules.core import data, kinds, snapshots
-from games.rules.core.errors import OutOfTurn, RuleViolation
+from games.rules.core.errors import OutOfTurn, RuleViolation, shown
 from games.rules.core.events import KINDS, Event, schema_problem
 from games.rules.core.schematic import ZONE, Area, Row, Schematic
 from games.rules.core.sheet import CIRCLE, CROSS, LINE, Mark, X
@@ -64,6 +65,7 @@ from games.rules.play.simulation import BOT_KINDS, simulate
 from games.rules.read import narration
 from games.rules.read.upcasting import UPCASTERS, upcast
 from games.rules.read.views import (
+    HIDDEN_FIELDS,
     feed,
     game_view,
     mission_claims,
@@ -89,6 +91,7 @@ __all__ = [
     "BOT_KINDS",
     "CIRCLE",
     "CROSS",
+    "HIDDEN_FIELDS",
     "INCIDENTS_PHASE",
     "KINDS",
     "LETTERS",
@@ -105,6 +108,7 @@ __all__ = [
     "Choice",
     "ClaimOption",
     "Decision",
+    "DecisionKind",
     "DrawOption",
     "Event",
     "GameState",
@@ -151,8 +155,10 @@ __all__ = [
     "schema_problem",
     "sheet_schematic",
     "sheet_view",
+    "shown",
     "simulate",
     "snapshots",
+    "step_actions",
     "upcast",
 ]
 
@@ -174,3 +180,8 @@ def replay(stored: Iterable[Event]) -> GameState:
 def accomplished(state: GameState, seat: int) -> Accomplished:
     """What ``seat`` accomplished in the game, as its adventure defines it."""
     return rules_for(state.adventure).accomplished(state, seat)
+
+
+def step_actions() -> list[str]:
+    """Every ``action`` a ``StepOption`` can name: the steps of every playable adventure."""
+    return sorted({action for rules in PLAYABLE.values() for action in rules.steps})

@@ -32,7 +32,7 @@ def test_a_seated_player_exports_a_finished_game(alice: APIClient, post: Any) ->
     game = finished_game(2, names=("alice", "ann"))
     response = checked(alice, post).get(f"/api/v1/games/{game.pk}/export")
     assert response.status_code == 200
-    assert response["Content-Type"] == "application/jsonl; charset=utf-8"
+    assert response["Content-Type"] == "application/x-ndjson; charset=utf-8"
     assert response["Content-Disposition"] == f'attachment; filename="moon-game-{game.pk}.jsonl"'
     header, *events = lines_of(response)
     seal = header.pop("seal")

@@ -56,7 +56,9 @@ def test_the_schema_declares_typed_requests(anon: APIClient) -> None:
     schema = load(anon).schema
     bodies = schema["components"]["schemas"]
     assert bodies["CreateGameRequest"]["properties"]["adventure"]["type"] == "integer"
-    assert bodies["MoveRequest"]["properties"]["choice"]["type"] == "object"
+    choice = bodies["MoveRequest"]["properties"]["choice"]
+    assert choice["allOf"] == [{"$ref": "#/components/schemas/Option"}]
+    assert bodies["Option"]["discriminator"]["propertyName"] == "action"
     assert bodies["CredentialsRequest"]["properties"]["username"]["pattern"]
     moves = schema["paths"]["/api/v1/games/{game_id}/moves"]["post"]
     (key,) = [p for p in moves["parameters"] if p["name"] == "Idempotency-Key"]

@@ -1,7 +1,7 @@
 """Driving a campaign through its rules alone (no database): chapters end with results given
 by the test, and the games a chapter would start are stood in for by numbers."""
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from campaigns import library
@@ -67,7 +67,7 @@ def first_option(state: CampaignState, seat: int, decision: dict[str, Any]) -> d
     return dict(decision["options"][0])
 
 
-def choose(state: CampaignState, seat: int, choice: dict[str, Any], pack: Pack = OPEN) -> list[Event]:
+def choose(state: CampaignState, seat: int, choice: Mapping[str, Any], pack: Pack = OPEN) -> list[Event]:
     new = apply(state, decider.decide(state, pack, seat, choice))
     start_ready_chapter(state, pack)
     return new

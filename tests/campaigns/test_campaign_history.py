@@ -235,7 +235,7 @@ def test_a_finished_campaign_exports_over_the_api_and_imports_as_it_was(
     here = set(original.chapter_games.values_list("game_id", flat=True))
     assert here != {int(game) for game in recorded["games"]}
     response = alice.get(f"/api/v1/campaigns/{original.pk}/export")
-    assert response.status_code == 200 and response["Content-Type"].startswith("application/jsonl")
+    assert response.status_code == 200 and response["Content-Type"].startswith("application/x-ndjson")
     assert f'filename="moon-campaign-{original.pk}.jsonl"' in response["Content-Disposition"]
     lines = streamed(response).splitlines(keepends=True)
     assert json.loads(lines[0])["pack"]["content"] == PACK

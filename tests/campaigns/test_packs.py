@@ -99,7 +99,7 @@ REFUSALS = [
     (
         {"effects": [marks(2, "water.t01", "glitter")]},
         "effects[0].marks[0].mark",
-        "'glitter' is not a mark for water.t01",
+        '"glitter" is not a mark for water.t01',
     ),
     (
         {"effects": [marks(4, "pump.c01", "circle")]},

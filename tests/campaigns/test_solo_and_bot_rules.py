@@ -46,7 +46,7 @@ def test_a_solo_chapters_astra_level_is_the_start_moved_by_the_cards_in_effect(
     assert setup_level(state) == start
     solo_end(state, rank=1, winners=[0])
     # the one player is the captain: the group's card, then the personal one
-    assert [option["card"] for option in decider.options(state, OPEN, 0).options] == [
+    assert [option["card"] for option in decider.options(state, OPEN, 0).as_dict()["options"]] == [
         "c1-tanker-escort", "c1-flight-plan", "c1-quiet-uplink"
     ]  # fmt: skip
     settle(state, pick_cards("c1-quiet-uplink", "c1-launch-medal"))
@@ -155,7 +155,7 @@ def test_a_greedy_bot_takes_the_card_worth_most_and_aims_at_the_leader() -> None
     assert greedy(state, OPEN, seat, decision) == {"action": "choose_card", "card": "c1-hangar-rumour"}
     choose(state, seat, greedy(state, OPEN, seat, decision))
     seat, decision = asked(state)
-    assert decision.kind == "aim" and [o["target"] for o in decision.options] == [0, 2]
+    assert decision.kind == "aim" and [o["target"] for o in decision.as_dict()["options"]] == [0, 2]
     aimed = greedy(state, OPEN, seat, decision)
     assert aimed == {"action": "aim_card", "card": "c1-hangar-rumour", "target": 0}
     assert bots.card_worth(OPEN.card("c3-prospector")) == 5  # one point in each of 5 chapters

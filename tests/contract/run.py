@@ -23,6 +23,8 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -86,38 +88,51 @@ def prepare(base: str) -> str:
     return str(ann["token"])
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--port", type=int, default=8797)
-    parser.add_argument("--max-examples", type=int, default=25)
-    args = parser.parse_args()
-    shutil.rmtree(WORK, ignore_errors=True)
-    WORK.mkdir(parents=True)
+@contextmanager
+def serve(work: Path, port: int) -> Iterator[tuple[str, dict[str, str]]]:
+    """The API as `make run` serves it (gunicorn, eager tasks) over a fresh SQLite database in
+    ``work``, until the block ends: its base URL and the environment it runs with."""
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
     bin_dir = Path(sys.executable).parent
     env = {
         **os.environ,
-        "DATABASE_URL": f"sqlite:///{WORK / 'moon.sqlite3'}",
+        "DATABASE_URL": f"sqlite:///{work / 'moon.sqlite3'}",
         "DEBUG": "false",
         "SECRET_KEY": f"contract-{os.getpid()}-{time.time_ns()}",
         "ALLOWED_HOSTS": "127.0.0.1",
         "THROTTLE_ANON": "",
         "THROTTLE_USER": "",
         "BIND_HOST": "127.0.0.1",
-        "PORT": str(args.port),
+        "PORT": str(port),
         "WEB_LIMIT_REQUEST_LINE": "0",
     }
     env.pop("CELERY_BROKER_URL", None)
     migrate = [sys.executable, "manage.py", "migrate", "--noinput", "-v0"]
     subprocess.run(migrate, cwd=ROOT, env=env, check=True)
-    log = (WORK / "web.log").open("w")
+    log = (work / "web.log").open("w")
     web = subprocess.Popen(
         [str(bin_dir / "gunicorn"), "--config", "deploy/gunicorn.conf.py",
          "--access-logfile", "/dev/null", "moon.wsgi:application"],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
     )
-    base = f"http://127.0.0.1:{args.port}/api/v1"
+    base = f"http://127.0.0.1:{port}/api/v1"
     try:
         wait_for(base)
+        yield base, env
+    finally:
+        web.terminate()
+        web.wait(timeout=30)
+        log.close()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--port", type=int, default=8797)
+    parser.add_argument("--max-examples", type=int, default=25)
+    args = parser.parse_args()
+    bin_dir = Path(sys.executable).parent
+    with serve(WORK, args.port) as (base, env):
         token = prepare(base)
         command = [
             str(bin_dir / "st"), "--config-file", str(CONFIG), "run", f"{base}/schema",
@@ -129,10 +144,6 @@ def main() -> int:
             "--report", "junit", "--report-dir", str(WORK / "report"),
         ]
         return subprocess.run(command, cwd=ROOT, env=env).returncode
-    finally:
-        web.terminate()
-        web.wait(timeout=30)
-        log.close()
 
 
 if __name__ == "__main__":

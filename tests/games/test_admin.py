@@ -197,7 +197,7 @@ def test_the_viewer_names_who_accomplished_each_mission_and_the_result(staff: Cl
 def test_exports_from_the_admin(staff: Client) -> None:
     one, two = finished_game(1), finished_game(2, seed=2)
     single = staff.post("/admin/games/game/", {"action": "export_histories", "_selected_action": [one.pk]})
-    assert single["Content-Type"] == "application/jsonl; charset=utf-8"
+    assert single["Content-Type"] == "application/x-ndjson; charset=utf-8"
     sent = b"".join(single.streaming_content).decode()  # type: ignore[attr-defined]
     assert sent == "".join(history.history_lines(game=one))
     both = staff.post(

@@ -40,7 +40,7 @@ from games.rules.common.options import (
 )
 from games.rules.core import cards, data
 from games.rules.core.cards import Combination
-from games.rules.core.errors import RuleViolation
+from games.rules.core.errors import RuleViolation, shown
 from games.rules.core.events import MARK, AstraResult, Event, Recorder, Result, SeatSetup, Written
 from games.rules.core.events import SheetSetup as SheetOpening
 from games.rules.core.layout import SheetLayout
@@ -246,10 +246,10 @@ class Adventure(Generic[L]):
         if not isinstance(element, str) or (
             element not in self.layout.spaces and element not in self.layout.markable
         ):
-            return f"{element!r} is not an element of this sheet."
+            return f"{shown(element)} is not an element of this sheet."
         if element in self.layout.spaces:
             return None if mark == X else f"A starting mark in space {element} can only be X."
-        return None if mark in self.start_mark_words else f"{mark!r} is not a mark for {element}."
+        return None if mark in self.start_mark_words else f"{shown(mark)} is not a mark for {element}."
 
     def validate_modifiers(self, modifiers: list[dict[str, Any]]) -> list[tuple[str, Any]]:
         """Refuse a modifier this sheet cannot take (RuleViolation); return the start marks."""
@@ -280,7 +280,7 @@ class Adventure(Generic[L]):
         else:
             raise RuleViolation(
                 "illegal_choice",
-                "Pick a combination and a space to write its number ('write'), or take a "
+                "Pick a combination and a space to write its number (action \"write\"), or take a "
                 "System Error when no number can be written.",
             )
 
@@ -358,7 +358,7 @@ class Adventure(Generic[L]):
         """Why ``space`` cannot take a number or an X, or None."""
         if not isinstance(space, str) or space not in self.layout.spaces:
             return RuleViolation(
-                "unknown_space", f"{space!r} is not a {self.space_word} of this sheet."
+                "unknown_space", f"{shown(space)} is not a {self.space_word} of this sheet."
             )
         if space in marks:
             return RuleViolation("space_not_empty", f"Space {space} is already filled.")
@@ -374,11 +374,11 @@ class Adventure(Generic[L]):
             return RuleViolation(
                 "astronaut_modifier_out_of_range",
                 f"The Astronaut action changes {combination.number} by -2 to +2 within "
-                f"{MIN_NUMBER}-{MAX_NUMBER}: {number!r} is out of reach.",
+                f"{MIN_NUMBER}-{MAX_NUMBER}: {shown(number)} is out of reach.",
             )
         return RuleViolation(
             "number_not_in_combination",
-            f"Combination {index} shows {combination.number}, not {number!r}; only an "
+            f"Combination {index} shows {combination.number}, not {shown(number)}; only an "
             "Astronaut combination changes its number.",
         )
 
@@ -606,7 +606,7 @@ class Adventure(Generic[L]):
         if not isinstance(step, str) or step not in pending[-1]:
             raise RuleViolation(
                 "effect_not_pending",
-                f"{step!r} is not waiting for your choice; resolve one of {pending[-1]} first.",
+                f"{shown(step)} is not waiting for your choice; resolve one of {shown(pending[-1])} first.",
             )
         action = choice.get("action")
         expected = self.step_action(step)
@@ -618,7 +618,7 @@ class Adventure(Generic[L]):
             self.steps[expected].use(rec, seat, step, choice)
         else:
             raise RuleViolation(
-                "illegal_choice", f"{step} is resolved with {expected!r} or a skip, not {action!r}."
+                "illegal_choice", f"{step} is resolved with {shown(expected)} or a skip, not {shown(action)}."
             )
         self.settle(rec, seat)
 

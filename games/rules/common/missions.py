@@ -15,7 +15,7 @@ import random
 from typing import Any, Protocol
 
 from games.rules.core import data
-from games.rules.core.errors import RuleViolation
+from games.rules.core.errors import RuleViolation, shown
 from games.rules.core.events import MissionValues, Recorder
 from games.rules.core.state import GameState
 
@@ -51,7 +51,7 @@ def choose(adventure: int, seed: int, imposed: dict[str, int] | None) -> dict[st
     unknown = set(imposed) - set(LETTERS)
     if unknown:
         raise RuleViolation(
-            "invalid_missions", f"Missions are chosen by letter A, B or C, not {sorted(unknown)}."
+            "invalid_missions", f"Missions are chosen by letter A, B or C, not {shown(sorted(unknown))}."
         )
     rng = random.Random(f"{seed}/missions")
     chosen = {}
@@ -64,7 +64,7 @@ def choose(adventure: int, seed: int, imposed: dict[str, int] | None) -> dict[st
             raise RuleViolation(
                 "invalid_missions",
                 f"Card {card} is not a mission {letter} of adventure {adventure}: "
-                f"choose one of {options}.",
+                f"choose one of {shown(options)}.",
             )
         chosen[letter] = card
     return chosen

@@ -8,7 +8,7 @@ strikes the last N boxes of the printed row).
 from collections.abc import Callable, Iterable
 from typing import Any, TypedDict
 
-from games.rules.core.errors import RuleViolation
+from games.rules.core.errors import RuleViolation, shown
 from games.rules.core.sheet import Marks
 
 
@@ -54,7 +54,7 @@ def validate(
                     raise RuleViolation("invalid_modifier", problem)
                 start_marks.append((str(element), mark))
         else:
-            raise RuleViolation("invalid_modifier", f"Unknown modifier kind {kind!r}.")
+            raise RuleViolation("invalid_modifier", f"Unknown modifier kind {shown(kind)}.")
     return start_marks
 
 

@@ -185,6 +185,9 @@ def step_option(action: str, effect: str, key: Target, target: str) -> StepOptio
     return cast(StepOption, {"action": action, "effect": effect, key: target})
 
 
+# What a decision asks (see ``Decision``).
+DecisionKind = Literal["choose", "effect", "give", "confirm", "mission", "wait"]
+
 Make = Callable[[Any], Option]
 # One option per value: ``make(value)``.
 Group = tuple[Make, Sequence[Any]]
@@ -202,7 +205,7 @@ class Decision:
     a game being played).
     """
 
-    kind: str
+    kind: DecisionKind
     options: Sequence[Option] = field(default_factory=list)
     can_undo: bool = False
     can_confirm: bool = False

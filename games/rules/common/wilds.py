@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 from games.rules.common.base import ASTRONAUT, ASTRONAUT_SHIFTS, Adventure
 from games.rules.common.options import Choice, Option, WriteOption
 from games.rules.core.cards import ACTIONS, Combination
-from games.rules.core.errors import RuleViolation
+from games.rules.core.errors import RuleViolation, shown
 from games.rules.core.events import Recorder, Written
 from games.rules.core.layout import WildLayout
 from games.rules.core.sheet import CIRCLE, CROSS, MAX_NUMBER, MIN_NUMBER, Marks
@@ -40,7 +40,7 @@ class WildActions(Adventure[W]):
             )
         if action not in ACTIONS:
             return RuleViolation(
-                "unknown_action", f"A wild action becomes one of {list(ACTIONS)}, not {action!r}."
+                "unknown_action", f"A wild action becomes one of {shown(list(ACTIONS))}, not {shown(action)}."
             )
         return None
 
@@ -90,7 +90,7 @@ class WildActions(Adventure[W]):
         if choice.get("number", number) != number:
             raise RuleViolation(
                 "number_not_in_combination",
-                f"Combination {index} with this pick writes {number}, not {choice.get('number')!r}.",
+                f"Combination {index} with this pick writes {number}, not {shown(choice.get('number'))}.",
             )
         return modifier, number
 
@@ -105,7 +105,7 @@ class WildActions(Adventure[W]):
             )
         if not isinstance(modifier, int) or modifier not in ASTRONAUT_SHIFTS:
             return RuleViolation(
-                "modifier_out_of_range", f"The Astronaut modifier goes from -2 to +2, not {modifier!r}."
+                "modifier_out_of_range", f"The Astronaut modifier goes from -2 to +2, not {shown(modifier)}."
             )
         if not MIN_NUMBER <= number + modifier <= MAX_NUMBER:
             return RuleViolation(

@@ -12,7 +12,7 @@ from itertools import permutations
 from typing import NamedTuple
 
 from games.rules.core import data
-from games.rules.core.errors import RuleViolation
+from games.rules.core.errors import RuleViolation, shown
 
 STACKS = 3
 ACTIONS: tuple[str, ...] = tuple(data.common()["actions"])
@@ -142,7 +142,7 @@ def _pair_index(combinations: list[Combination], choice: Mapping[str, object], n
         )
     if number_card not in hand or action_card not in hand:
         raise RuleViolation(
-            "card_not_in_hand", f"Both cards must come from your hand {sorted(hand)}."
+            "card_not_in_hand", f"Both cards must come from your hand {shown(sorted(hand))}."
         )
     if number_card == action_card:
         raise RuleViolation(
@@ -158,7 +158,7 @@ def _pair_index(combinations: list[Combination], choice: Mapping[str, object], n
     if named is not None and named != index:
         raise RuleViolation(
             "combination_not_these_cards",
-            f"Combination {named!r} is not the number of card {number_card} with the action "
+            f"Combination {shown(named)} is not the number of card {number_card} with the action "
             f"of card {action_card} (that is combination {index}).",
         )
     return index

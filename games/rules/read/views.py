@@ -27,6 +27,8 @@ from games.rules.turn.solo import astra_score
 
 # Events of a seat in the current turn that reveal nothing of its sheet.
 ALWAYS_VISIBLE = {"confirmed"}
+# Fields of an event's data no player ever reads (the deck's seed would tell every card to come).
+HIDDEN_FIELDS = {"game_started": frozenset({"seed"})}
 # Events that end the turn in play without starting another: what was private is revealed.
 REVEALING = {"game_ended"}
 
@@ -242,8 +244,9 @@ def _sheet_ref(sheet: Sheet) -> dict[str, Any]:
 def redact(event: Event, state: GameState, *, viewer: int | None) -> Event | None:
     """The event as ``viewer`` may read it in the feed, or None when it is hidden."""
     kind = event["kind"]
-    if kind == "game_started":
-        data = {key: value for key, value in event["data"].items() if key != "seed"}
+    hidden = HIDDEN_FIELDS.get(kind)
+    if hidden:
+        data = {key: value for key, value in event["data"].items() if key not in hidden}
         return {**event, "data": data}
     current = event["turn"] == state.turn and state.status == "playing"
     offered = MISSIONS_OFFERED.data_of(event)

@@ -54,7 +54,7 @@ from games.rules.common.options import (
     posted,
 )
 from games.rules.core.cards import ACTIONS, CARDS, EFFECT_CARDS, HAND_SIZE, hand_combinations
-from games.rules.core.errors import OutOfTurn, RuleViolation
+from games.rules.core.errors import OutOfTurn, RuleViolation, shown
 from games.rules.core.events import AstraResult, AstraSetup, Event, Recorder, Result
 from games.rules.core.state import ACTIONS_PHASE, AstraState, GameState
 
@@ -384,7 +384,8 @@ def _choose_target(rec: Recorder, choice: Choice) -> None:
     if not isinstance(target, str) or target not in targets:
         raise RuleViolation(
             "astra_target_not_available",
-            f"{target!r} is not something this ASTRA effect can apply to: choose one of {targets}.",
+            f"{shown(target)} is not something this ASTRA effect can apply to: choose one of "
+            f"{shown(targets)}.",
         )
     _resolve_effect(rec, rules_for(state.adventure), target)
 
@@ -402,7 +403,7 @@ def _choose_placement(rec: Recorder, choice: Choice, planets: list[str]) -> None
     if not isinstance(planet, str) or planet not in planets:
         raise RuleViolation(
             "astra_planet_not_available",
-            f"{planet!r} is not a planet ASTRA's card can go to: choose one of {planets}.",
+            f"{shown(planet)} is not a planet ASTRA's card can go to: choose one of {shown(planets)}.",
         )
     _place(rec, rules_for(rec.state.adventure), planet)
 
@@ -420,7 +421,7 @@ def _give(rec: Recorder, seat: int, choice: Choice) -> None:
     card = choice.get("card", cards[0] if len(cards) == 1 else None)
     if card not in cards:
         raise RuleViolation(
-            "card_not_left_over", f"{card!r} is not a card you can leave over: {cards}."
+            "card_not_left_over", f"{shown(card)} is not a card you can leave over: {shown(cards)}."
         )
     if action == REMOVE and bonuses_left(_astra(state)) == 0:
         raise RuleViolation(

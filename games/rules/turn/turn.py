@@ -24,7 +24,7 @@ from games.rules.common import missions as phase_6
 from games.rules.common.base import Adventure
 from games.rules.common.options import Choice, ClaimOption, Decision, posted
 from games.rules.core import cards, events
-from games.rules.core.errors import OutOfTurn, RuleViolation
+from games.rules.core.errors import OutOfTurn, RuleViolation, shown
 from games.rules.core.events import RESULT, Event, Recorder
 from games.rules.core.state import AWAITING_PHASES, INCIDENTS_PHASE, MISSIONS_PHASE, SETUP_PHASE, GameState
 from games.rules.turn import solo
@@ -70,7 +70,7 @@ def new_game(
     modifiers = modifiers or {}
     for seat, seat_modifiers in modifiers.items():
         if not isinstance(seat, int) or not 0 <= seat < players:
-            raise RuleViolation("invalid_modifier", f"Seat {seat!r} is not in this game.")
+            raise RuleViolation("invalid_modifier", f"Seat {shown(seat)} is not in this game.")
         if not isinstance(seat_modifiers, list):
             raise RuleViolation("invalid_modifier", "Each seat's modifiers are a list.")
         rules.validate_modifiers(seat_modifiers)
@@ -164,7 +164,7 @@ def advance(
     if state.status != "playing":
         raise OutOfTurn("game_not_playing", "The game is not being played.")
     if not isinstance(seat, int) or not 0 <= seat < state.players:
-        raise RuleViolation("unknown_seat", f"Seat {seat!r} is not in this game.")
+        raise RuleViolation("unknown_seat", f"Seat {shown(seat)} is not in this game.")
     if state.astra is not None:
         played = solo.advance(state, seat, command, in_place=in_place)
         if played is not None:
@@ -285,8 +285,8 @@ def _decide_missions(rec: Recorder, seat: int, kind: str, choice: Choice) -> Non
         if letter not in player.claimable or letter in player.claimed:
             raise RuleViolation(
                 "mission_not_claimable",
-                f"{letter!r} is not a mission you can claim now: you may claim "
-                f"{[option['letter'] for option in _claim_options(state, seat)]}.",
+                f"{shown(letter)} is not a mission you can claim now: you may claim "
+                f"{shown([option['letter'] for option in _claim_options(state, seat)])}.",
             )
         assert isinstance(letter, str)  # checked above
         rec.mission_claimed(seat, sheet=state.home_sheet(seat).id, letter=letter)

@@ -64,7 +64,7 @@ from games.rules.common.base import ASTRONAUT, Accomplished, Step, error_choices
 from games.rules.common.options import Choice, DrawOption, Option, StepOption
 from games.rules.core import cards
 from games.rules.core.cards import ACTIONS, Combination
-from games.rules.core.errors import RuleViolation
+from games.rules.core.errors import RuleViolation, shown
 from games.rules.core.events import Drawn, Recorder, SeatSetup, SheetSetup
 from games.rules.core.sheet import CIRCLE, CROSS, MAX_NUMBER, MIN_NUMBER, Marks, all_filled
 from games.rules.core.state import GameState, Sheet
@@ -201,8 +201,8 @@ class BattleRules(BattleSolo):
     def mark_problem(self, element: Any, mark: Any) -> str | None:
         """A start mark circles or crosses an element of a side panel, named with its side."""
         if not isinstance(element, str) or element not in self.layout.markable:
-            return f"{element!r} is not an element of a side panel of this sheet."
-        return None if mark in self.start_mark_words else f"{mark!r} is not a mark for {element}."
+            return f"{shown(element)} is not an element of a side panel of this sheet."
+        return None if mark in self.start_mark_words else f"{shown(mark)} is not a mark for {element}."
 
     # --- phases 2-3: draw an insignia --------------------------------------------------------
 
@@ -300,7 +300,7 @@ class BattleRules(BattleSolo):
         planet = self.layout.planets.get(named) if isinstance(named, str) else None
         if planet is None:
             raise RuleViolation(
-                "unknown_planet", f"{named!r} is not a planet of this sheet (pl1 to pl7)."
+                "unknown_planet", f"{shown(named)} is not a planet of this sheet (pl1 to pl7)."
             )
         space = planet.next_space(sheet.marks)
         if space is None:
@@ -309,14 +309,14 @@ class BattleRules(BattleSolo):
             raise RuleViolation(
                 "space_not_next",
                 f"Insignias fill {planet.id} in order: its next space is {space}, not "
-                f"{choice['space']!r}.",
+                f"{shown(choice['space'])}.",
             )
         nearest, spent = self.reach(combination, planet)
         number = choice.get("number", nearest)
         if not isinstance(number, int) or number not in planet.accepts:
             raise RuleViolation(
                 "number_not_on_planet",
-                f"{planet.id} takes {planet.low} to {planet.high}: {number!r} is not one of them.",
+                f"{planet.id} takes {planet.low} to {planet.high}: {shown(number)} is not one of them.",
             )
         stored = self.stored_count(sheet.marks, side)
         if spent > stored:
@@ -478,7 +478,7 @@ class BattleRules(BattleSolo):
         next_one = self.layout.next_asteroid(rec.sheet(seat).marks, side)
         asteroid = choice.get("asteroid", next_one)
         if not isinstance(asteroid, str) or asteroid not in self.layout.asteroids:
-            raise RuleViolation("unknown_asteroid", f"{asteroid!r} is not an asteroid of this sheet.")
+            raise RuleViolation("unknown_asteroid", f"{shown(asteroid)} is not an asteroid of this sheet.")
         if asteroid != next_one:
             raise RuleViolation(
                 "asteroid_not_next",
@@ -519,7 +519,7 @@ class BattleRules(BattleSolo):
         column = choice.get("column")
         if column not in TYPES:
             raise RuleViolation(
-                "unknown_column", f"Energy improves the green, blue or grey planets, not {column!r}."
+                "unknown_column", f"Energy improves the green, blue or grey planets, not {shown(column)}."
             )
         boxes = self.layout.track(side, str(column)).boxes
         if all_filled(rec.sheet(seat).marks, boxes):
@@ -552,7 +552,7 @@ class BattleRules(BattleSolo):
             raise RuleViolation(
                 f"{kind}_symbol_not_on_planet",
                 f"{kind.capitalize()} crosses a {kind} symbol of {planet.id}, where you drew your "
-                f"insignia ({', '.join(symbols) or 'it has none'}), not {symbol!r}.",
+                f"insignia ({', '.join(symbols) or 'it has none'}), not {shown(symbol)}.",
             )
         if symbol in marks:
             raise RuleViolation(f"{kind}_symbol_crossed", f"{symbol} is already crossed.")
@@ -600,7 +600,7 @@ class BattleRules(BattleSolo):
         """Why an insignia cannot go on ``moon`` now, or None."""
         planet_id = self.layout.planet_of_moon.get(moon) if isinstance(moon, str) else None
         if planet_id is None:
-            return RuleViolation("unknown_moon", f"{moon!r} is not a moon space of this sheet.")
+            return RuleViolation("unknown_moon", f"{shown(moon)} is not a moon space of this sheet.")
         planet = self.layout.planets[planet_id]
         if planet.done in marks:
             return RuleViolation(

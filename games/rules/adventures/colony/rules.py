@@ -47,7 +47,7 @@ from games.rules.adventures.colony.layout import Layout
 from games.rules.common import astra
 from games.rules.common.base import Adventure, Condition, Step, number_changed, rank_awards
 from games.rules.common.options import Choice, Option, StepOption, Target, WriteOption
-from games.rules.core.errors import RuleViolation
+from games.rules.core.errors import RuleViolation, shown
 from games.rules.core.events import Recorder
 from games.rules.core.sheet import CIRCLE, CROSS, LINE, Marks, X, first_unmarked
 from games.rules.core.state import GameState, Sheet
@@ -181,7 +181,7 @@ class ColonyRules(Adventure[Layout]):
     def tank_problem(self, marks: Marks, space: str, tank: Any) -> RuleViolation | None:
         """Why Water cannot circle ``tank`` after a number in ``space``, or None."""
         if tank not in self.layout.tanks:
-            return RuleViolation("unknown_tank", f"{tank!r} is not a water tank of this sheet.")
+            return RuleViolation("unknown_tank", f"{shown(tank)} is not a water tank of this sheet.")
         if self.layout.spaces[space]["water_tank"] != tank:
             return RuleViolation(
                 "tank_not_on_space",
@@ -199,7 +199,7 @@ class ColonyRules(Adventure[Layout]):
         """Why Plant cannot circle ``greenhouse`` after a number in ``space``, or None."""
         if greenhouse not in self.layout.greenhouses:
             return RuleViolation(
-                "unknown_greenhouse", f"{greenhouse!r} is not a greenhouse of this sheet."
+                "unknown_greenhouse", f"{shown(greenhouse)} is not a greenhouse of this sheet."
             )
         quarter = self.layout.quarter_of(space)
         if self.layout.elements[greenhouse]["quarter"] != quarter:
@@ -220,7 +220,7 @@ class ColonyRules(Adventure[Layout]):
         """Why Robot cannot draw ``tunnel``, or None: it must be undrawn and touch the
         network at one end at least (``connected``: the network's buildings, if known)."""
         if tunnel not in self.layout.tunnels:
-            return RuleViolation("unknown_tunnel", f"{tunnel!r} is not a tunnel of this sheet.")
+            return RuleViolation("unknown_tunnel", f"{shown(tunnel)} is not a tunnel of this sheet.")
         if self.layout.is_drawn(marks, tunnel):
             return RuleViolation("tunnel_already_drawn", f"{tunnel} is already drawn.")
         if connected is None:
@@ -246,7 +246,7 @@ class ColonyRules(Adventure[Layout]):
         track_id = self.layout.track_of_box.get(box) if isinstance(box, str) else None
         if track_id not in self.layout.multiplier_tracks:
             return RuleViolation(
-                "unknown_box", f"{box!r} is not a box of the plants, water or antennas track."
+                "unknown_box", f"{shown(box)} is not a box of the plants, water or antennas track."
             )
         assert track_id is not None
         track = self.layout.tracks[track_id]

@@ -41,7 +41,7 @@ from games.rules.adventures.dome.layout import Layout
 from games.rules.common.base import Adventure, Condition, Step, number_changed
 from games.rules.common.missions import MISSION_BOX
 from games.rules.common.options import Choice, Option, StepOption, WriteOption
-from games.rules.core.errors import RuleViolation
+from games.rules.core.errors import RuleViolation, shown
 from games.rules.core.events import Recorder
 from games.rules.core.sheet import (
     CIRCLE,
@@ -229,7 +229,7 @@ class DomeRules(Adventure[Layout]):
         """Why a Plant/Water action with a number on ``space`` cannot circle ``symbol``."""
         found = self.layout.symbol_level.get(symbol) if isinstance(symbol, str) else None
         if found is None:
-            return RuleViolation("unknown_symbol", f"{symbol!r} is not a symbol of the tower.")
+            return RuleViolation("unknown_symbol", f"{shown(symbol)} is not a symbol of the tower.")
         level, kind = found
         if kind != action:
             return RuleViolation(
@@ -274,7 +274,7 @@ class DomeRules(Adventure[Layout]):
         if not isinstance(element, str) or element not in self.layout.chain(marks):
             return RuleViolation(
                 "unknown_dome_element",
-                f"{element!r} is not a section or a half of the dome as it is split now.",
+                f"{shown(element)} is not a section or a half of the dome as it is split now.",
             )
         if element in marks:
             return RuleViolation("element_already_built", f"{element} is already built.")
@@ -305,7 +305,8 @@ class DomeRules(Adventure[Layout]):
         track = self.layout.tracks.get(name) if isinstance(name, str) else None
         if track is None:
             raise RuleViolation(
-                "unknown_track", f"{name!r} is not a track: upgrade one of {sorted(self.layout.tracks)}."
+                "unknown_track",
+                f"{shown(name)} is not a track: upgrade one of {shown(sorted(self.layout.tracks))}.",
             )
         row = track.next_row(rec.sheet(seat).marks)
         if row is None:
@@ -338,7 +339,7 @@ class DomeRules(Adventure[Layout]):
         section = choice.get("section")
         marks = rec.sheet(seat).marks
         if not isinstance(section, str) or section not in self.layout.split_lines:
-            raise RuleViolation("unknown_section", f"{section!r} is not a section of the dome.")
+            raise RuleViolation("unknown_section", f"{shown(section)} is not a section of the dome.")
         if self.layout.split_lines[section] in marks:
             raise RuleViolation("section_already_split", f"{section} is already split.")
         if section in marks:

@@ -52,7 +52,7 @@ from games.rules.common.options import Choice, Option, StepOption, WriteOption
 from games.rules.common.wilds import WildActions
 from games.rules.core import cards
 from games.rules.core.cards import ACTIONS, Combination
-from games.rules.core.errors import RuleViolation
+from games.rules.core.errors import RuleViolation, shown
 from games.rules.core.events import Recorder, Written
 from games.rules.core.sheet import CIRCLE, CROSS, LINE, Marks, all_filled, first_unmarked
 from games.rules.core.state import GameState, Sheet
@@ -111,9 +111,9 @@ class EscapeRules(WildActions[Layout]):
     def mark_problem(self, element: Any, mark: Any) -> str | None:
         """An airlock starts activated (``line``); the other elements circled or crossed."""
         if isinstance(element, str) and element in self.layout.airlocks:
-            return None if mark == LINE else f"An airlock is activated with {LINE!r}, not {mark!r}."
+            return None if mark == LINE else f"An airlock is activated with {shown(LINE)}, not {shown(mark)}."
         if isinstance(element, str) and element in self.layout.markable and mark == LINE:
-            return f"{LINE!r} is a mark for airlocks, not for {element}."
+            return f"{shown(LINE)} is a mark for airlocks, not for {element}."
         return super().mark_problem(element, mark)
 
     # --- phases 2-3: accessible spaces, wild actions --------------------------------------
@@ -264,7 +264,7 @@ class EscapeRules(WildActions[Layout]):
     def airlock_problem(self, marks: Marks, airlock: Any) -> RuleViolation | None:
         """Why ``airlock`` cannot be activated now, or None."""
         if not isinstance(airlock, str) or airlock not in self.layout.airlocks:
-            return RuleViolation("unknown_airlock", f"{airlock!r} is not an airlock of this sheet.")
+            return RuleViolation("unknown_airlock", f"{shown(airlock)} is not an airlock of this sheet.")
         if airlock in marks:
             return RuleViolation("airlock_already_active", f"{airlock} is already activated.")
         opened = self.layout.access(marks).blocks
@@ -308,7 +308,7 @@ class EscapeRules(WildActions[Layout]):
         """Why a ``kind`` (reactor, plant) action after a number in ``ship`` cannot circle
         ``symbol`` (``symbols``: those of that ship), or None."""
         if not isinstance(symbol, str) or self.layout.elements.get(symbol, {}).get("kind") != kind:
-            return RuleViolation(f"unknown_{kind}", f"{symbol!r} is not a {kind} of this sheet.")
+            return RuleViolation(f"unknown_{kind}", f"{shown(symbol)} is not a {kind} of this sheet.")
         if symbol not in symbols:
             return RuleViolation(
                 f"{kind}_not_in_ship",
@@ -341,7 +341,7 @@ class EscapeRules(WildActions[Layout]):
             return RuleViolation(
                 "tank_not_on_space",
                 f"Water circles the tank printed on {space}, where your number was written "
-                f"({on_space or 'none'}), not {tank!r}.",
+                f"({on_space or 'none'}), not {shown(tank)}.",
             )
         if tank in marks:
             return RuleViolation("tank_already_circled", f"{tank} is already circled.")

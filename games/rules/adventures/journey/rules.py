@@ -50,7 +50,7 @@ from games.rules.common.options import Choice, Option, StepOption, WriteOption
 from games.rules.common.wilds import WildActions
 from games.rules.core import cards
 from games.rules.core.cards import ACTIONS, CARD_NUMBERS
-from games.rules.core.errors import RuleViolation
+from games.rules.core.errors import RuleViolation, shown
 from games.rules.core.events import Recorder, Written
 from games.rules.core.sheet import CIRCLE, CROSS, MAX_NUMBER, MIN_NUMBER, Marks, first_unmarked, open_gaps
 from games.rules.core.state import GameState, Sheet
@@ -135,7 +135,7 @@ class JourneyRules(WildActions[Layout]):
         if isinstance(element, str) and element in self.layout.elements:
             raw = self.layout.elements[element]
             if raw["kind"] in UNMARKABLE_KINDS or mark not in raw["marks"]:
-                return f"{mark!r} is not a mark for {element}."
+                return f"{shown(mark)} is not a mark for {element}."
             return None
         return super().mark_problem(element, mark)
 
@@ -281,7 +281,7 @@ class JourneyRules(WildActions[Layout]):
     def wall_problem(self, marks: Marks, wall: Any) -> RuleViolation | None:
         if wall not in self.layout.walls:
             return RuleViolation(
-                "unknown_wall", f"{wall!r} is not a wall position (wall.01 to wall.35)."
+                "unknown_wall", f"{shown(wall)} is not a wall position (wall.01 to wall.35)."
             )
         if wall in marks:
             return RuleViolation("wall_already_drawn", f"{wall} is already drawn.")
@@ -289,7 +289,7 @@ class JourneyRules(WildActions[Layout]):
 
     def robot_problem(self, marks: Marks, robot: Any, multiplier: Any) -> RuleViolation | None:
         if robot not in self.layout.robots:
-            return RuleViolation("unknown_robot", f"{robot!r} is not a robot of a station.")
+            return RuleViolation("unknown_robot", f"{shown(robot)} is not a robot of a station.")
         if robot in marks:
             return RuleViolation("robot_already_circled", f"{robot} is already circled.")
         deserved = self.deserved_multiplier(marks, robot)
@@ -309,7 +309,7 @@ class JourneyRules(WildActions[Layout]):
 
     def plant_problem(self, marks: Marks, space: str, plant: Any) -> RuleViolation | None:
         if plant not in self.layout.plants:
-            return RuleViolation("unknown_plant", f"{plant!r} is not a plant of a station.")
+            return RuleViolation("unknown_plant", f"{shown(plant)} is not a plant of a station.")
         station = self.layout.station_of[plant]
         if plant in marks:
             return RuleViolation("plant_already_circled", f"{plant} is already circled.")

@@ -23,7 +23,7 @@ from games.rules.adventures.launch.layout import Layout
 from games.rules.common.base import Adventure, Condition, Step, standard_end_reasons
 from games.rules.common.options import Choice, Option, StepOption, WriteOption
 from games.rules.core.cards import Combination
-from games.rules.core.errors import RuleViolation
+from games.rules.core.errors import RuleViolation, shown
 from games.rules.core.events import AstraResult, Recorder
 from games.rules.core.sheet import CIRCLE, CROSS, Marks, X, all_filled, first_unmarked
 from games.rules.core.state import GameState, Sheet
@@ -120,7 +120,7 @@ class LaunchRules(Adventure[Layout]):
 
     def error_box_refusal(self, sheet: Sheet, box: Any) -> RuleViolation:
         return RuleViolation(
-            "error_box_not_free", f"{box!r} is not a free System Error box of your sheet."
+            "error_box_not_free", f"{shown(box)} is not a free System Error box of your sheet."
         )
 
     # --- reactions: quarter effects ------------------------------------------------------------
@@ -172,7 +172,7 @@ class LaunchRules(Adventure[Layout]):
         if arrow not in self.open_arrows(rec.sheet(seat).marks):
             raise RuleViolation(
                 "arrow_not_available",
-                f"{arrow!r} is not the empty arrow of an inactive rocket in an incomplete quarter.",
+                f"{shown(arrow)} is not the empty arrow of an inactive rocket in an incomplete quarter.",
             )
         self.resolve_step(rec, seat, effect, outcome="activated", target=arrow)
         assert isinstance(arrow, str)  # checked above

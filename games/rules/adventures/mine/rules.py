@@ -32,7 +32,7 @@ from typing import Any, cast
 from games.rules.adventures.mine.layout import Layout
 from games.rules.common.base import Adventure, Condition, Step, number_changed
 from games.rules.common.options import Choice, Option, StepOption, WriteOption
-from games.rules.core.errors import RuleViolation
+from games.rules.core.errors import RuleViolation, shown
 from games.rules.core.events import Recorder
 from games.rules.core.sheet import CIRCLE, CROSS, Marks, all_filled, first_unmarked
 from games.rules.core.state import GameState, Sheet
@@ -141,7 +141,7 @@ class MineRules(Adventure[Layout]):
         """Why a Plant/Water action on ``space`` cannot circle ``symbol``, or None."""
         element = self.layout.elements.get(symbol) if isinstance(symbol, str) else None
         if element is None or symbol not in self.layout.gap_symbols:
-            return RuleViolation("unknown_symbol", f"{symbol!r} is not a symbol of the mine.")
+            return RuleViolation("unknown_symbol", f"{shown(symbol)} is not a symbol of the mine.")
         if element["value"] != resource:
             return RuleViolation(
                 "wrong_symbol_kind",
@@ -161,7 +161,7 @@ class MineRules(Adventure[Layout]):
         """Why a Robot (or Energy) cannot cross ``symbol``, or None."""
         if not isinstance(symbol, str) or symbol not in self.layout.factory_of_symbol:
             return RuleViolation(
-                "unknown_symbol", f"{symbol!r} is not an energy or robot symbol of a factory."
+                "unknown_symbol", f"{shown(symbol)} is not an energy or robot symbol of a factory."
             )
         if self.layout.elements[symbol]["kind"] != f"{kind}_symbol":
             return RuleViolation(

@@ -64,7 +64,7 @@ from games.rules.common.options import Choice, Group, Option, Options, StepOptio
 from games.rules.common.wilds import WildActions
 from games.rules.core import cards
 from games.rules.core.cards import ACTIONS
-from games.rules.core.errors import RuleViolation
+from games.rules.core.errors import RuleViolation, shown
 from games.rules.core.events import Recorder, Written
 from games.rules.core.sheet import CIRCLE, CROSS, LINE, MAX_NUMBER, MIN_NUMBER, Marks, X, open_gaps, open_runs
 from games.rules.core.state import GameState, Sheet
@@ -180,7 +180,7 @@ class VirusRules(WildActions[Layout]):
         if len(greys) != 1 or len(infected) != 1 or self.layout.quarter_of[infected[0]].id != greys[0]:
             raise RuleViolation(
                 "invalid_modifier",
-                f"The grey virus circles one target of {list(targets)} and infects one space "
+                f"The grey virus circles one target of {shown(list(targets))} and infects one space "
                 "of its quarter.",
             )
         return start
@@ -212,14 +212,15 @@ class VirusRules(WildActions[Layout]):
         if name not in self.layout.grey_candidates:
             raise RuleViolation(
                 "quarter_not_eligible",
-                f"The grey virus goes in one of {list(self.layout.grey_candidates)}, not {name!r}.",
+                f"The grey virus goes in one of {shown(list(self.layout.grey_candidates))}, "
+                f"not {shown(name)}.",
             )
         assert isinstance(name, str)
         quarter = self.layout.quarters[name]
         if space not in quarter.spaces:
             raise RuleViolation(
                 "space_not_in_quarter",
-                f"The grey virus infects a space of {name}: one of {list(quarter.spaces)}.",
+                f"The grey virus infects a space of {name}: one of {shown(list(quarter.spaces))}.",
             )
         _raise(self.space_problem(marks, space))
         self.resolve_step(rec, seat, step, outcome="placed", target=space)
@@ -393,7 +394,7 @@ class VirusRules(WildActions[Layout]):
     def walkway_problem(self, marks: Marks, walkway: Any) -> RuleViolation | None:
         """Why ``walkway`` cannot be closed now, or None."""
         if walkway not in self.layout.walkway_ends:
-            return RuleViolation("unknown_walkway", f"{walkway!r} is not a walkway (w01 to w22).")
+            return RuleViolation("unknown_walkway", f"{shown(walkway)} is not a walkway (w01 to w22).")
         if walkway in marks:
             return RuleViolation("walkway_closed", f"{walkway} is already closed.")
         return None
@@ -429,7 +430,7 @@ class VirusRules(WildActions[Layout]):
             raise RuleViolation(
                 "quarter_not_eligible",
                 f"A row's energy goes in a quarter with an empty space and an energy left: "
-                f"{[q.id for q in self.energy_quarters(marks)]}, not {choice.get('quarter')!r}.",
+                f"{shown([q.id for q in self.energy_quarters(marks)])}, not {shown(choice.get('quarter'))}.",
             )
         energy = _first_free(marks, quarter.energies)
         assert energy is not None  # an eligible quarter has an energy left
@@ -591,7 +592,7 @@ class VirusRules(WildActions[Layout]):
         if space not in quarter.spaces:
             raise RuleViolation(
                 "space_not_in_quarter",
-                f"The {colour} virus infects a space of {quarter.id}: one of {list(quarter.spaces)}.",
+                f"The {colour} virus infects a space of {quarter.id}: one of {shown(list(quarter.spaces))}.",
             )
         _raise(self.space_problem(rec.sheet(seat).marks, space))
         self.resolve_step(rec, seat, step, outcome="infected", target=space)

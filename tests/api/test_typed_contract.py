@@ -1,0 +1,152 @@
+"""The typed contract holds for what games really produce: every option a bot game of each
+adventure lists (multiplayer and solo against ASTRA) and every event it records, every option and
+event of the recorded campaigns, validates against its branch of the served schema (picked by
+its discriminator, `action` or `kind`), and every branch is produced by some game (a step's
+use is one branch whatever the step: some steps are rarely offered, a bot game may not reach
+them)."""
+
+import json
+import random
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from rest_framework.test import APIClient
+
+from campaigns.rules import decider, packs
+from campaigns.rules.events import evolve as campaign_evolve
+from campaigns.rules.events import upcast as campaign_upcast
+from campaigns.rules.state import CampaignState
+from games.rules import engine
+from games.rules.engine import GameState, bots
+from tests.api.openapi_check import _strict as strict
+
+RECORDED = Path(__file__).parent.parent / "fixtures" / "logs_campaign_v1"
+CREATED_AT = datetime(2026, 1, 1, tzinfo=UTC).isoformat()
+
+
+class Branches:
+    """The schema's unions, each value of their discriminator validated against its branch."""
+
+    def __init__(self, schema: dict[str, Any]) -> None:
+        self.components = strict(schema["components"])
+        self.seen: dict[str, set[str]] = {}
+        self._validators: dict[str, jsonschema.Draft7Validator] = {}
+
+    def mapping(self, union: str) -> dict[str, str]:
+        mapping: dict[str, str] = self.components["schemas"][union]["discriminator"]["mapping"]
+        return mapping
+
+    def check(self, union: str, key: str, value: dict[str, Any]) -> None:
+        ref = self.mapping(union).get(value[key])
+        assert ref is not None, f"{union} has no branch for {key} {value[key]!r}"
+        validator = self._validators.get(ref)
+        if validator is None:
+            validator = jsonschema.Draft7Validator({"$ref": ref, "components": self.components})
+            self._validators[ref] = validator
+        errors = [error.message for error in validator.iter_errors(value)]
+        assert not errors, f"{union} {value}: {errors[:3]}"
+        union_validator = jsonschema.Draft7Validator(
+            {"$ref": f"#/components/schemas/{union}", "components": self.components}
+        )
+        # the union too: exactly one branch fits (oneOf), so a client can read it by shape alone
+        if ref not in self.seen.get(union, set()):
+            union_validator.validate(value)
+        self.seen.setdefault(union, set()).add(ref)
+
+    def unseen(self, union: str) -> set[str]:
+        """The branches of ``union`` no value checked so far was of."""
+        return set(self.mapping(union).values()) - self.seen.get(union, set())
+
+
+@pytest.fixture(scope="module")
+def branches(django_db_blocker: Any) -> Branches:
+    with django_db_blocker.unblock():
+        schema = APIClient().get("/api/v1/schema", {"format": "json"}).json()
+    return Branches(schema)
+
+
+class Recording:
+    """Wraps a bot: the options it is offered are kept, by shape (one option of each key set),
+    and it takes its first move back once (an undo)."""
+
+    def __init__(self, bot: bots.Bot, shapes: dict[tuple[str, ...], Any]) -> None:
+        self.bot, self.shapes, self.undone = bot, shapes, False
+
+    def __call__(self, state: GameState, seat: int) -> Any:
+        decision = engine.options(state, seat)
+        if decision.can_undo and not self.undone:
+            self.undone = True
+            return {"type": "undo"}
+        for option in decision.options:
+            self.shapes.setdefault((option["action"], *sorted(option)), dict(option))
+        return self.bot(state, seat)
+
+
+# (adventure, players, ASTRA's level): every adventure in company, and alone against ASTRA
+GAMES = [(adventure, 2, None) for adventure in sorted(engine.PLAYABLE)] + [
+    (adventure, 1, level) for adventure, level in ((1, 8), (2, 1), (6, 8), (8, 5))
+]
+
+
+def _games() -> Iterator[tuple[GameState, list[engine.Event], dict[tuple[str, ...], Any]]]:
+    for adventure, players, level in GAMES:
+        rng = random.Random(f"contract/{adventure}/{players}")
+        shapes: dict[tuple[str, ...], Any] = {}
+        seated: list[bots.Bot] = [Recording(bots.random_bot(rng), shapes) for _ in range(players)]
+        state, events = bots.play_game(
+            adventure=adventure, bots=seated, seed=adventure * 10 + players, astra_level=level
+        )
+        yield state, [*events, engine.result_event(state)], shapes
+
+
+def _api_event(seq: int, event: dict[str, Any]) -> dict[str, Any]:
+    """An event as the feed sends it (a game's has its turn, a campaign's none)."""
+    turn = {"turn": event["turn"]} if "turn" in event else {}
+    return {
+        "seq": seq, **turn, "seat": event["seat"], "kind": event["kind"], "v": event["v"],
+        "data": event["data"], "created_at": CREATED_AT,
+    }  # fmt: skip
+
+
+def test_every_option_and_event_of_bot_games_fits_its_branch_and_every_branch_is_played(
+    branches: Branches,
+) -> None:
+    for state, events, shapes in _games():
+        for option in shapes.values():
+            branches.check("Option", "action", option)
+        for seq, event in enumerate(events, start=1):
+            readable = engine.redact(engine.upcast(event), state, viewer=0)
+            assert readable is not None  # the game is over: every event is readable
+            branches.check("Event", "kind", _api_event(seq, dict(readable)))
+    for union in ("Option", "Event"):
+        assert not branches.unseen(union), union
+
+
+def _recorded_campaign(path: Path) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    recorded = json.loads(path.read_text(encoding="utf-8"))
+    pack = packs.load(RECORDED / "pack-open-1.json")
+    state = CampaignState()
+    for seq, event in enumerate(recorded["events"], start=1):
+        campaign_evolve(state, event)
+        yield "CampaignEvent", "kind", _api_event(seq, dict(campaign_upcast(event)))
+        for seat in range(state.max_players or 0):
+            for option in decider.options(state, pack, seat).options:
+                yield "CampaignOption", "action", dict(option)
+    for game in recorded["games"].values():
+        replayed = engine.replay(game["events"])
+        for seq, event in enumerate(game["events"], start=1):
+            readable = engine.redact(engine.upcast(event), replayed, viewer=0)
+            assert readable is not None
+            yield "Event", "kind", _api_event(seq, dict(readable))
+
+
+def test_every_option_and_event_of_the_recorded_campaigns_fits_its_branch(branches: Branches) -> None:
+    for path in sorted(RECORDED.glob("campaign-*.json")):
+        for union, key, value in _recorded_campaign(path):
+            branches.check(union, key, value)
+    for union in ("CampaignOption", "CampaignEvent"):
+        assert not branches.unseen(union), union
