@@ -7,7 +7,7 @@ reads the log before it appends.
 
 from campaigns import services as campaign_services
 from campaigns import tasks as campaign_tasks
-from eventstore.followups import ASTRA_DUE, BOT_TO_CHOOSE, BOTS_TO_PLAY, Table
+from eventstore.followups import ASTRA_DUE, BOT_TO_CHOOSE, BOTS_TO_PLAY, DEADLINE, Table
 from games import tasks as game_tasks
 from games.services import GAME_ENDED, RESULT
 
@@ -23,6 +23,7 @@ FOLLOW_UPS: Table = {
     ("game", ASTRA_DUE): (lambda game_id, version: game_tasks.play_astra.delay(game_id),),
     ("game", BOTS_TO_PLAY): (lambda game_id, version: game_tasks.play_bots.delay(game_id),),
     ("game", RESULT): (_end_chapter,),
+    ("game", DEADLINE): (game_tasks.schedule_deadline,),
     ("campaign", BOT_TO_CHOOSE): (
         lambda campaign_id, version: campaign_tasks.play_bot_choice.delay(campaign_id, version),
     ),

@@ -1,7 +1,7 @@
 """The work that follows committed events, scheduled for when their transaction commits.
 
 Services hand ``after_commit`` the kinds of the events they appended, with what the state they
-lead to leaves to workers (``ASTRA_DUE``, ``BOTS_TO_PLAY``, ``BOT_TO_CHOOSE``). What each sets
+lead to leaves to workers (``ASTRA_DUE``, ``BOTS_TO_PLAY``, ``BOT_TO_CHOOSE``, ``DEADLINE``). What each sets
 off is one table, ``FOLLOW_UPS`` in campaigns/followups.py (named by the ``FOLLOW_UPS`` setting),
 read here when work is first scheduled: the table imports the tasks, so that services never
 import tasks and the apps never import those built on them.
@@ -21,6 +21,7 @@ logger = logging.getLogger(__name__)
 ASTRA_DUE = "astra_due"  # a solo game: ASTRA's part of the turn is due
 BOTS_TO_PLAY = "bots_to_play"  # a game: bot seats have a decision to make
 BOT_TO_CHOOSE = "bot_to_choose"  # a campaign: the choice it waits for is a bot seat's
+DEADLINE = "deadline"  # a game with turn_seconds: a phase began, whose deadline is to be kept
 
 # work(stream_id, version): the stream's id, and its log's version once the events are in
 Work = Callable[[int, int], object]

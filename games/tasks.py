@@ -88,3 +88,25 @@ def play_bots(self: Any, game_id: int) -> int:
     played = services.play_bot_turns(game_id=game_id)
     logger.info("bots played", extra={**context, "count": played})
     return played
+
+
+@retried_task
+def play_deadline(self: Any, game_id: int, version: int) -> int | None:
+    """Once the deadline of the phase asked by the log at ``version`` has passed, play for the
+    seats that have not finished it (once: the log's version decides). Delivered early (a
+    clock ahead), it is sent again for when the deadline passes; run eagerly (no broker, no
+    clock to wait on) it only plays a deadline already passed."""
+    context = log_context(self, game_id=game_id, seq=version)
+    outcome = services.play_deadline(game_id=game_id, version=version)
+    if outcome.early and not self.request.is_eager:
+        self.apply_async((game_id, version), countdown=outcome.early)
+    logger.info("deadline", extra={**context, "count": len(outcome.events), "early": outcome.early})
+    return outcome.events[-1].seq if outcome.events else None
+
+
+def schedule_deadline(game_id: int, version: int) -> None:
+    """The one place a deadline is scheduled: a phase of the game began, asked by the log at
+    ``version``; its deadline task is due ``turn_seconds`` later."""
+    seconds = services.turn_seconds_of(game_id=game_id)
+    if seconds is not None:
+        play_deadline.apply_async((game_id, version), countdown=seconds)
