@@ -6,7 +6,7 @@ from api.ids import MAX_ID
 
 # Path ids are routed as strings so that any other spelling is a 404 (see api/ids.py); what the
 # API takes is a plain whole number.
-ID_PARAMETERS = {"game_id", "sheet", "campaign_id"}
+ID_PARAMETERS = {"game_id", "sheet", "campaign_id", "seat"}
 
 
 def integer_path_ids(result: dict[str, Any], **_: Any) -> dict[str, Any]:
