@@ -59,6 +59,7 @@ def lobby_tables() -> QuerySet[Any]:
                 "id", "max_players", "created_at", "turn_seconds", "taken", "type", "table_adventure",
                 "creator_name",
             )
+            .order_by()  # a part of a union is not ordered: the union is
         )
 
     games = waiting(Game, "game", F("adventure"))
