@@ -117,22 +117,44 @@ def test_a_last_moment_confirm_is_not_played_again(
     base = f"{API}/games/{created['id']}"
     post(bob, f"{base}/join", {"invite": created["invite"]})
     post(alice, f"{base}/start")
-    (args, _), = deadlines
-    # bob plays and confirms in the last second; alice never does
+    def play_turn(client: APIClient) -> None:
+        """The client plays the turn in play to its confirmation (not the next one)."""
+        turn = client.get(base).json()["turn"]
+        while client.get(base).json()["turn"] == turn:
+            decision = client.get(f"{base}/decision").json()
+            if decision["kind"] == "wait":
+                return
+            if decision["options"]:
+                post(client, f"{base}/moves", {"choice": decision["options"][0]})
+            else:
+                post(client, f"{base}/confirm")
+
+    def deliver(*, keep: bool = False) -> None:
+        due = list(deadlines)
+        if not keep:
+            deadlines.clear()
+        for args, _ in due:
+            with django_capture_on_commit_callbacks(execute=True):
+                tasks.play_deadline.apply(args=args)
+
+    timed_out = ("autopilot", {"reason": "timeout", "phase": "actions", "in_a_row": 1})
+    # turn 1: bob plays and confirms in the last second; alice never does
     clock.advance(29)
-    choice = bob.get(f"{base}/decision").json()["options"][0]
-    post(bob, f"{base}/moves", {"choice": choice})
-    while bob.get(f"{base}/decision").json()["kind"] != "confirm":
-        post(bob, f"{base}/moves", {"choice": bob.get(f"{base}/decision").json()["options"][0]})
-    post(bob, f"{base}/confirm")
+    play_turn(bob)
     clock.advance(2)
-    with django_capture_on_commit_callbacks(execute=True):
-        tasks.play_deadline.apply(args=args)
+    deliver()
     assert kinds_of(created["id"], 1) == []
-    assert kinds_of(created["id"], 0) == [("autopilot", {"reason": "timeout", "phase": "actions", "in_a_row": 1})]
+    assert kinds_of(created["id"], 0) == [timed_out]
     assert alice.get(base).json()["turn"] == 2
-    # alice acts again: her count of deadlines in a row starts over
-    assert alice.get(base).json()["seats"][0]["resigned"] is False
+    # turn 2 both play; turn 3 neither: alice's count of deadlines in a row started over
+    play_turn(alice)
+    play_turn(bob)
+    deliver(keep=True)  # turn 2's deadline (the turn is over), turn 3's (not passed): nothing
+    assert kinds_of(created["id"], 0) == [timed_out]
+    clock.advance(31)
+    deliver()
+    assert kinds_of(created["id"], 0) == [timed_out, timed_out]
+    assert kinds_of(created["id"], 1) == [timed_out]
 
 
 def test_a_resigned_seat_is_played_by_a_bot_to_the_end(alice: APIClient, bob: APIClient, post: Any) -> None:

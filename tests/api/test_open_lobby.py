@@ -128,7 +128,7 @@ def test_my_games_are_paged_and_filtered_in_a_fixed_number_of_queries(
     assert page["count"] == 4 and page["next"] is None and "page=1" in page["previous"]
     assert [game["adventure"] for game in page["results"]] == [2, 1]
     assert page["results"][1]["seats"][1]["username"] == "bob"
-    only = alice.get(f"{API}/games", {"adventure": 3, "status": "lobby"}).json()
+    only = alice.get(f"{API}/games", {"adventure": "3", "status": "lobby"}).json()
     assert [game["adventure"] for game in only["results"]] == [3]
     assert alice.get(f"{API}/games", {"status": "playing"}).json()["count"] == 0
     for query in ({"colour": "red"}, {"status": "asleep"}, {"adventure": "9"}, {"page": "0"}):
