@@ -559,6 +559,6 @@ class IndexSerializer(serializers.Serializer):
     schema = serializers.URLField(help_text="The OpenAPI 3 schema.")
     resources = serializers.DictField(
         child=serializers.CharField(),
-        help_text="Each resource's URL; `{id}` and `{sheet}` stand for a game or campaign id and "
-        "a sheet id.",
+        help_text="Each resource's URL; `{id}`, `{sheet}` and `{seat}` stand for a game or campaign "
+        "id, a sheet id and a seat number.",
     )

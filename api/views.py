@@ -145,8 +145,8 @@ class IndexView(APIView):
         responses={200: s.IndexSerializer},
         summary="What this API offers: its resources by name, the docs and the schema",
         description=(
-            "No authentication. `{id}` and `{sheet}` in a link stand for a game, campaign or "
-            "sheet id."
+            "No authentication. `{id}`, `{sheet}` and `{seat}` in a link stand for a game, "
+            "campaign or sheet id and a seat number."
         ),
         tags=["operations"],
     )

@@ -241,8 +241,19 @@ def play_bot_turns(*, game_id: int) -> int:
     decide now, each through the same options and commands as a human, its whole turn in one
     transaction. Idempotent: a bot whose decision is to wait plays nothing. Returns the number
     of moves played."""
-    seats = list(Seat.objects.filter(game_id=game_id).order_by("index").values_list("index", "bot"))
-    return sum(_play_bot_turn(game_id=game_id, seat=seat, kind=kind) for seat, kind in seats)
+    seats = dict(Seat.objects.filter(game_id=game_id).values_list("index", "bot"))
+    resigned: set[int] = set()
+    game = store.row(Game, game_id)
+    if game is not None and game.status == Game.Status.PLAYING and not all(seats.values()):
+        # a seat is handed to a bot once and for all: read before the locks, it stays true
+        state, _ = snapshots.current(game=game)
+        resigned = {index for index, seat in enumerate(state.seats) if seat.resigned}
+    played = [
+        _play_bot_turn(game_id=game_id, seat=index, kind=kind or engine.STAND_IN)
+        for index, kind in sorted(seats.items())
+        if kind or index in resigned
+    ]
+    return sum(played)
 
 
 def _play_bot_turn(*, game_id: int, seat: int, kind: str) -> int:
@@ -251,10 +262,6 @@ def _play_bot_turn(*, game_id: int, seat: int, kind: str) -> int:
         if game.status != Game.Status.PLAYING:
             return 0
         played, version = snapshots.current(game=game)
-        if not kind and played.seats[seat].resigned:
-            kind = engine.STAND_IN
-        if not kind:
-            return 0
         turn = played.turn
         new_events, played = engine.bots.play_seat(played, seat, kind)
         if not new_events:

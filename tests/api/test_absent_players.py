@@ -186,3 +186,14 @@ def test_a_resigned_seat_is_played_by_a_bot_to_the_end(alice: APIClient, bob: AP
     assert bob.get(f"{base}/decision").json()["kind"] == "wait"
     bot_moves = Event.objects.filter(game_id=created["id"], seat=1, kind="confirmed", actor__isnull=True)
     assert bot_moves.count() == game["turn"]
+
+
+def test_a_campaigns_turn_seconds_apply_to_its_chapters(alice: APIClient, clock: Clock, post: Any) -> None:
+    created = post(alice, f"{API}/campaigns", {"max_players": 2, "turn_seconds": 45}).json()
+    assert created["turn_seconds"] == 45
+    base = f"{API}/campaigns/{created['id']}"
+    post(alice, f"{base}/bots", {"kind": "random"})
+    game_id = post(alice, f"{base}/start").json()["chapters"][0]["attempts"][0]["game"]
+    game = alice.get(f"{API}/games/{game_id}").json()
+    assert game["turn_seconds"] == 45
+    assert game["deadline"] == (clock.now + timedelta(seconds=45)).isoformat().replace("+00:00", "Z")
