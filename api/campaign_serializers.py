@@ -5,6 +5,7 @@ from rest_framework import serializers
 from api.serializers import (
     VISIBILITIES,
     PageQuerySerializer,
+    QueryChoiceField,
     SeatSerializer,
     StrictCharField,
     StrictIntegerField,
@@ -31,7 +32,7 @@ class CreateCampaignSerializer(serializers.Serializer):
 
 
 class CampaignsQuerySerializer(PageQuerySerializer):
-    status = serializers.ChoiceField(choices=["lobby", "playing", "between", "finished"], required=False)
+    status = QueryChoiceField(choices=["lobby", "playing", "between", "finished"], required=False)
 
 
 # --- answers -----------------------------------------------------------------------------------

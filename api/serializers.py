@@ -107,17 +107,29 @@ class MoveSerializer(serializers.Serializer):
     )
 
 
-class QueryIntegerField(serializers.IntegerField):
+class SentEmpty(serializers.Field):
+    """A query parameter sent empty (``limit=``) is a value missing, refused, not a parameter
+    left out (as DRF reads an empty form field)."""
+
+    def get_value(self, dictionary: Any) -> Any:
+        if dictionary.get(self.field_name) == "":
+            return ""
+        return super().get_value(dictionary)
+
+
+class QueryChoiceField(SentEmpty, serializers.ChoiceField):
+    """One of the choices, in a query string."""
+
+
+class QueryCharField(SentEmpty, serializers.CharField):
+    """Some text, in a query string (never empty)."""
+
+
+class QueryIntegerField(SentEmpty, serializers.IntegerField):
     """A whole number in a query string: plain ASCII digits only (no sign, spaces, underscores
     or other scripts' digits, all of which ``int()`` would take)."""
 
     default_error_messages = {"invalid": "A whole number written with the digits 0-9 is required."}
-
-    def get_value(self, dictionary: Any) -> Any:
-        # a parameter sent empty (``limit=``) is a number missing, not a parameter left out
-        if dictionary.get(self.field_name) == "":
-            return ""
-        return super().get_value(dictionary)
 
     def to_internal_value(self, data: Any) -> int:
         if not isinstance(data, str) or not (data.isascii() and data.isdigit()):
@@ -131,7 +143,7 @@ class EventsQuerySerializer(serializers.Serializer):
 
 
 class InviteQuerySerializer(serializers.Serializer):
-    invite = serializers.CharField(
+    invite = QueryCharField(
         max_length=64, required=False, help_text="A private lobby's invite code, to read it unseated."
     )
 
@@ -142,7 +154,7 @@ class PageQuerySerializer(serializers.Serializer):
 
 
 class GamesQuerySerializer(PageQuerySerializer):
-    status = serializers.ChoiceField(choices=["lobby", "playing", "scoring", "finished"], required=False)
+    status = QueryChoiceField(choices=["lobby", "playing", "scoring", "finished"], required=False)
     adventure = QueryIntegerField(min_value=1, max_value=8, required=False)
 
 

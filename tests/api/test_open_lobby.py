@@ -62,6 +62,7 @@ def test_a_private_game_is_found_and_joined_with_its_invite_only(
     assert bob.get(base).status_code == 404
     assert bob.get(base).json()["code"] == unknown["code"] == "not_found"
     assert bob.get(base, {"invite": "wrong"}).status_code == 404
+    assert bob.get(base, {"invite": ""}).status_code == 400
     for body in (None, {"invite": "wrong"}, {"invite": game["invite"][:-1]}):
         refused = post(bob, f"{base}/join", body)
         assert (refused.status_code, refused.json()["code"]) == (404, "not_found")
@@ -131,11 +132,12 @@ def test_my_games_are_paged_and_filtered_in_a_fixed_number_of_queries(
     only = alice.get(f"{API}/games", {"adventure": "3", "status": "lobby"}).json()
     assert [game["adventure"] for game in only["results"]] == [3]
     assert alice.get(f"{API}/games", {"status": "playing"}).json()["count"] == 0
-    for query in ({"colour": "red"}, {"status": "asleep"}, {"adventure": "9"}, {"page": "0"}):
+    for query in ({"colour": "red"}, {"status": "asleep"}, {"status": ""}, {"adventure": "9"}, {"page": "0"}):
         refused = alice.get(f"{API}/games", query)
         assert refused.status_code == 400, query
     assert alice.get(f"{API}/games", {"colour": "red"}).json()["code"] == "unknown_filter"
     assert alice.get(f"{API}/campaigns", {"adventure": "1"}).json()["code"] == "unknown_filter"
+    assert alice.get(f"{API}/campaigns", {"status": ""}).status_code == 400
 
 
 @pytest.mark.parametrize(
