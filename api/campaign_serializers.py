@@ -4,7 +4,16 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from api import contract
-from api.serializers import SeatSerializer, StrictCharField, StrictIntegerField
+from api.serializers import (
+    VISIBILITIES,
+    PageQuerySerializer,
+    QueryChoiceField,
+    SeatSerializer,
+    StrictCharField,
+    StrictIntegerField,
+    turn_seconds_field,
+    visibility_field,
+)
 
 # --- requests ----------------------------------------------------------------------------------
 
@@ -20,6 +29,12 @@ class CreateCampaignSerializer(serializers.Serializer):
     pack = StrictCharField(
         max_length=64, required=False, help_text="The content pack's id; `open` by default."
     )
+    visibility = visibility_field()
+    turn_seconds = turn_seconds_field(what=" of each chapter's game")
+
+
+class CampaignsQuerySerializer(PageQuerySerializer):
+    status = QueryChoiceField(choices=["lobby", "playing", "between", "finished"], required=False)
 
 
 @extend_schema_field(contract.ref(contract.CAMPAIGN_OPTION))
@@ -57,10 +72,21 @@ class CampaignSummarySerializer(serializers.Serializer):
         "null for several players.",
     )
     status = serializers.ChoiceField(choices=["lobby", "playing", "between", "finished"])
+    visibility = serializers.ChoiceField(choices=VISIBILITIES)
+    turn_seconds = serializers.IntegerField(
+        allow_null=True, help_text="Seconds each seat has for a phase of a chapter's game; null: none."
+    )
     creator = serializers.CharField()
     created_at = serializers.DateTimeField()
     pack = PackRefSerializer()
     seats = SeatSerializer(many=True)
+
+
+class CampaignsPageSerializer(serializers.Serializer):
+    count = serializers.IntegerField(help_text="How many campaigns match, over every page.")
+    next = serializers.URLField(allow_null=True, help_text="The next page; null on the last.")
+    previous = serializers.URLField(allow_null=True, help_text="The previous page; null on the first.")
+    results = CampaignSummarySerializer(many=True)
 
 
 class ChapterScoreSerializer(serializers.Serializer):
@@ -153,6 +179,11 @@ class HeldCardSerializer(CardSerializer):
 class CampaignSerializer(CampaignSummarySerializer):
     seats = CampaignSeatSerializer(many=True)
     seat = serializers.IntegerField(allow_null=True, help_text="The caller's seat, if any.")
+    invite = serializers.CharField(
+        allow_null=True,
+        help_text="The invite code that lets someone join the campaign in the lobby: shown to its "
+        "seated players only.",
+    )
     captain = serializers.IntegerField(allow_null=True, help_text="The seat holding the captain card.")
     chapter = serializers.IntegerField(
         allow_null=True, help_text="The chapter in play, being prepared or last played."

@@ -19,16 +19,19 @@ from api.views import (
     ERRORS,
     EXPIRED,
     IDEMPOTENCY,
+    LIST_ERRORS,
     OPEN_LOBBIES,
     POST_ERRORS,
     STARTS,
     _body,
     _data,
     _out,
+    _query,
     _user,
     _valid,
     export_response,
     export_schema,
+    paged,
     refusals,
 )
 from campaigns import history, selectors, services
@@ -51,21 +54,45 @@ def _command_answer(result: services.CampaignResult) -> Any:
     )
 
 
+class LobbyView(APIView):
+    permission_classes = [SignedIn]
+
+    @extend_schema(
+        operation_id="lobby_list",
+        parameters=[s.PageQuerySerializer],
+        responses={200: s.LobbyPageSerializer, **LIST_ERRORS},
+        summary="The public games and campaigns waiting for players, newest first, page by page",
+        description=(
+            "Each with its adventure (a game's), the seats taken and free, its creator and when it "
+            "was created. Join one with POST /games/{id}/join (or /campaigns/{id}/join): a public "
+            "table needs no invite. Private tables are never listed."
+        ),
+        tags=["games", "campaigns"],
+    )
+    def get(self, request: Request) -> Response:
+        query = _query(s.PageQuerySerializer, request)
+        page = paged(request, selectors.lobby_tables(), query, selectors.lobby_entry)
+        return _out(s.LobbyPageSerializer, page)
+
+
 class CampaignsView(APIView):
     permission_classes = [SignedIn]
 
     @extend_schema(
-        responses={200: cs.CampaignSummarySerializer(many=True), 401: ERRORS[401], 429: ERRORS[429]},
-        summary="The campaigns you have a seat in, newest first",
+        operation_id="campaigns_list",
+        parameters=[cs.CampaignsQuerySerializer],
+        responses={200: cs.CampaignsPageSerializer, **LIST_ERRORS},
+        summary="The campaigns you have a seat in, newest first, page by page",
+        description="Filter: `status`; any other parameter is refused (`unknown_filter`).",
         tags=TAGS,
     )
     def get(self, request: Request) -> Response:
-        campaigns = selectors.campaigns_of(user=_user(request))[:200]
-        return _out(
-            cs.CampaignSummarySerializer,
-            [selectors.campaign_summary(campaign=campaign) for campaign in campaigns],
-            many=True,
+        query = _query(cs.CampaignsQuerySerializer, request)
+        campaigns = selectors.campaigns_of(user=_user(request), status=query.get("status"))
+        page = paged(
+            request, campaigns, query, lambda campaign: selectors.campaign_summary(campaign=campaign)
         )
+        return _out(cs.CampaignsPageSerializer, page)
 
     @extend_schema(
         request=cs.CreateCampaignSerializer,
@@ -75,7 +102,8 @@ class CampaignsView(APIView):
         description=(
             "`max_players` 1 opens a solo campaign against ASTRA, starting at `astra_level` (1 "
             "when not given). Refusals: `unknown_pack`, `astra_level_solo_only` (an ASTRA level "
-            "on a campaign for several players)."
+            "on a campaign for several players). `visibility` and `turn_seconds` as for a game "
+            "(each chapter's game takes the campaign's `turn_seconds`)."
         ),
         tags=TAGS,
     )
@@ -89,6 +117,8 @@ class CampaignsView(APIView):
                 max_players=data["max_players"],
                 astra_level=data.get("astra_level"),
                 pack=data.get("pack"),
+                visibility=data["visibility"],
+                turn_seconds=data.get("turn_seconds"),
             ),
             lambda campaign: _data(
                 cs.CampaignSerializer, selectors.campaign_view(campaign=campaign, viewer=user)
@@ -101,14 +131,22 @@ class CampaignView(APIView):
     permission_classes = [SignedIn]
 
     @extend_schema(
+        parameters=[s.InviteQuerySerializer],
         responses={200: cs.CampaignSerializer, **ERRORS},
         summary="The campaign: status, seats and stars, captain, chapters, cards, version, winners",
+        description=(
+            "In the lobby, read by anyone signed in when public, with its `invite` when private; "
+            "once started, by its seated players only (404 to anyone else)."
+        ),
         tags=TAGS,
     )
     def get(self, request: Request, campaign_id: str) -> Response:
+        query = _valid(s.InviteQuerySerializer, request.query_params)
         return _out(
             cs.CampaignSerializer,
-            selectors.campaign_view(campaign=_campaign(campaign_id), viewer=_user(request)),
+            selectors.campaign_view(
+                campaign=_campaign(campaign_id), viewer=_user(request), invite=query.get("invite")
+            ),
         )
 
 
@@ -116,18 +154,71 @@ class CampaignJoinView(APIView):
     permission_classes = [SignedIn]
 
     @extend_schema(
-        request=None,
+        request=s.JoinSerializer,
         parameters=[IDEMPOTENCY],
         responses={200: s.JoinedSerializer, **refusals(conflicts=EXPIRED)},
         summary="Take the next free seat of a campaign in the lobby",
+        description=(
+            "A private campaign is joined with its `invite`: a wrong or missing code is 404 "
+            "`not_found`, as for an id that names no campaign."
+        ),
+        tags=TAGS,
+    )
+    def post(self, request: Request, campaign_id: str) -> Response:
+        campaign, user = _campaign(campaign_id), _user(request)
+        data = _valid(s.JoinSerializer, _body(request))
+        return answered(
+            request,
+            lambda: services.join_campaign(campaign=campaign, by=user, invite=data.get("invite")),
+            lambda seat: _data(s.JoinedSerializer, {"seat": seat.index}),
+        )
+
+
+class CampaignLeaveView(APIView):
+    permission_classes = [SignedIn]
+
+    @extend_schema(
+        request=None,
+        parameters=[IDEMPOTENCY],
+        responses={204: None, **POST_ERRORS},
+        summary="Leave your seat of a campaign in the lobby",
+        description=(
+            "The seats after yours move up one. The creator cannot leave (409 `creator_seat`); "
+            "409 `campaign_not_in_lobby` once the campaign has started."
+        ),
         tags=TAGS,
     )
     def post(self, request: Request, campaign_id: str) -> Response:
         campaign, user = _campaign(campaign_id), _user(request)
         return answered(
             request,
-            lambda: services.join_campaign(campaign=campaign, by=user),
-            lambda seat: _data(s.JoinedSerializer, {"seat": seat.index}),
+            lambda: services.leave_campaign(campaign=campaign, by=user),
+            lambda _: None,
+            status=status.HTTP_204_NO_CONTENT,
+        )
+
+
+class CampaignRemoveSeatView(APIView):
+    permission_classes = [SignedIn]
+
+    @extend_schema(
+        request=None,
+        parameters=[IDEMPOTENCY],
+        responses={200: cs.CampaignSerializer, **POST_ERRORS},
+        summary="Free a seat of a campaign in the lobby, a player's or a bot's (creator only)",
+        description=(
+            "The seats after it move up one. 404 `seat_not_found` for a seat not taken, 409 "
+            "`creator_seat` for the creator's own, 403 `not_creator`."
+        ),
+        tags=TAGS,
+    )
+    def post(self, request: Request, campaign_id: str, seat: str) -> Response:
+        campaign, user = _campaign(campaign_id), _user(request)
+        index = path_id(seat, what="seat", code="seat_not_found")
+        return answered(
+            request,
+            lambda: services.remove_seat(campaign=campaign, by=user, index=index),
+            lambda _: _data(cs.CampaignSerializer, selectors.campaign_view(campaign=campaign, viewer=user)),
         )
 
 

@@ -8,6 +8,7 @@ from rest_framework import serializers
 
 from api import contract
 from api.errors import ERROR_CODES
+from games.models import MAX_TURN_SECONDS, MIN_TURN_SECONDS
 from games.rules.engine import ACTIONS_PHASE, INCIDENTS_PHASE, MISSIONS_PHASE, SETUP_PHASE, DecisionKind
 
 # --- requests ----------------------------------------------------------------------------------
@@ -48,15 +49,49 @@ class CredentialsSerializer(serializers.Serializer):
     password = StrictCharField(min_length=6, max_length=128, trim_whitespace=False)
 
 
+VISIBILITIES = ["private", "public"]
+
+
+def visibility_field() -> serializers.ChoiceField:
+    return serializers.ChoiceField(
+        choices=VISIBILITIES,
+        default="private",
+        help_text="`private` (the default): joined with the invite code the creation returns, "
+        "found by no one else; `public`: listed in GET /lobby and joined by anyone.",
+    )
+
+
+def turn_seconds_field(*, what: str) -> StrictIntegerField:
+    return StrictIntegerField(
+        min_value=MIN_TURN_SECONDS,
+        max_value=MAX_TURN_SECONDS,
+        required=False,
+        help_text=f"Seconds each seat has for a turn{what} (and for a phase 5 or phase 6 "
+        "choice): once they pass, a worker plays its part as the greedy bot would (an "
+        "`autopilot` event); 3 in a row hand the seat to the bot. Left out: no deadline.",
+    )
+
+
 class CreateGameSerializer(serializers.Serializer):
     adventure = StrictIntegerField(min_value=1, max_value=8)
     max_players = StrictIntegerField(min_value=1, max_value=6)
+    visibility = visibility_field()
+    turn_seconds = turn_seconds_field(what="")
     astra_level = StrictIntegerField(
         min_value=1,
         max_value=8,
         required=False,
         help_text="A solo game's ASTRA opponent, 1 (Katherine, easiest) to 8 (Peggy); 1 when "
         "left out. Only for max_players 1: a multiplayer game refuses it.",
+    )
+
+
+class JoinSerializer(serializers.Serializer):
+    invite = StrictCharField(
+        max_length=64,
+        required=False,
+        help_text="A private table's invite code (the `invite` its seated players read); a "
+        "public table needs none.",
     )
 
 
@@ -84,17 +119,29 @@ class MoveSerializer(serializers.Serializer):
     )
 
 
-class QueryIntegerField(serializers.IntegerField):
+class SentEmpty(serializers.Field):
+    """A query parameter sent empty (``limit=``) is a value missing, refused, not a parameter
+    left out (as DRF reads an empty form field)."""
+
+    def get_value(self, dictionary: Any) -> Any:
+        if dictionary.get(self.field_name) == "":
+            return ""
+        return super().get_value(dictionary)
+
+
+class QueryChoiceField(SentEmpty, serializers.ChoiceField):
+    """One of the choices, in a query string."""
+
+
+class QueryCharField(SentEmpty, serializers.CharField):
+    """Some text, in a query string (never empty)."""
+
+
+class QueryIntegerField(SentEmpty, serializers.IntegerField):
     """A whole number in a query string: plain ASCII digits only (no sign, spaces, underscores
     or other scripts' digits, all of which ``int()`` would take)."""
 
     default_error_messages = {"invalid": "A whole number written with the digits 0-9 is required."}
-
-    def get_value(self, dictionary: Any) -> Any:
-        # a parameter sent empty (``limit=``) is a number missing, not a parameter left out
-        if dictionary.get(self.field_name) == "":
-            return ""
-        return super().get_value(dictionary)
 
     def to_internal_value(self, data: Any) -> int:
         if not isinstance(data, str) or not (data.isascii() and data.isdigit()):
@@ -105,6 +152,22 @@ class QueryIntegerField(serializers.IntegerField):
 class EventsQuerySerializer(serializers.Serializer):
     after = QueryIntegerField(min_value=0, max_value=2**31, default=0)
     limit = QueryIntegerField(min_value=1, max_value=100_000, default=100)
+
+
+class InviteQuerySerializer(serializers.Serializer):
+    invite = QueryCharField(
+        max_length=64, required=False, help_text="A private lobby's invite code, to read it unseated."
+    )
+
+
+class PageQuerySerializer(serializers.Serializer):
+    page = QueryIntegerField(min_value=1, max_value=2**31, default=1)
+    page_size = QueryIntegerField(min_value=1, max_value=100, default=20)
+
+
+class GamesQuerySerializer(PageQuerySerializer):
+    status = QueryChoiceField(choices=["lobby", "playing", "scoring", "finished"], required=False)
+    adventure = QueryIntegerField(min_value=1, max_value=8, required=False)
 
 
 class ReplayQuerySerializer(serializers.Serializer):
@@ -159,6 +222,11 @@ class PlayingSeatSerializer(SeatSerializer):
     sheet = serializers.IntegerField(
         required=False, help_text="The sheet it plays this turn; absent in the lobby."
     )
+    resigned = serializers.BooleanField(
+        required=False,
+        help_text="Handed to a bot for the rest of the game (its player resigned, or let 3 "
+        "deadlines pass in a row); the player keeps the seat and reads the game.",
+    )
 
 
 class EngineSeatSerializer(serializers.Serializer):
@@ -166,6 +234,7 @@ class EngineSeatSerializer(serializers.Serializer):
     confirmed = serializers.BooleanField()
     sheets = serializers.ListField(child=serializers.IntegerField())
     sheet = serializers.IntegerField()
+    resigned = serializers.BooleanField(help_text="Played by a bot for the rest of the game.")
 
 
 class JoinedSerializer(serializers.Serializer):
@@ -220,6 +289,9 @@ class ResultSerializer(serializers.Serializer):
         '`[0, "astra"]` on a draw.',
     )
     astra = AstraResultSerializer(required=False, help_text="Solo: ASTRA's final score.")
+    resigned = serializers.ListField(
+        child=serializers.IntegerField(), help_text="The seats a bot played to the end (resigned)."
+    )
 
 
 class EndSerializer(serializers.Serializer):
@@ -302,9 +374,39 @@ class GameSummarySerializer(serializers.Serializer):
         allow_null=True, help_text="A solo game's ASTRA level (null: no ASTRA)."
     )
     status = serializers.ChoiceField(choices=GAME_STATUSES)
+    visibility = serializers.ChoiceField(choices=VISIBILITIES)
+    turn_seconds = serializers.IntegerField(
+        allow_null=True, help_text="Seconds each seat has for a phase; null: no deadline."
+    )
     creator = serializers.CharField()
     created_at = serializers.DateTimeField()
     seats = SeatSerializer(many=True)
+
+
+class GamesPageSerializer(serializers.Serializer):
+    count = serializers.IntegerField(help_text="How many games match, over every page.")
+    next = serializers.URLField(allow_null=True, help_text="The next page; null on the last.")
+    previous = serializers.URLField(allow_null=True, help_text="The previous page; null on the first.")
+    results = GameSummarySerializer(many=True)
+
+
+class LobbyEntrySerializer(serializers.Serializer):
+    type = serializers.ChoiceField(choices=["game", "campaign"])
+    id = serializers.IntegerField(help_text="The game's or the campaign's id.")
+    adventure = serializers.IntegerField(allow_null=True, help_text="A game's adventure (campaign: null).")
+    max_players = serializers.IntegerField()
+    seats_taken = serializers.IntegerField(help_text="Seats taken, by players and bots.")
+    seats_free = serializers.IntegerField()
+    creator = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    turn_seconds = serializers.IntegerField(allow_null=True)
+
+
+class LobbyPageSerializer(serializers.Serializer):
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = LobbyEntrySerializer(many=True)
 
 
 class SidesSerializer(serializers.Serializer):
@@ -329,6 +431,16 @@ class SheetRefSerializer(serializers.Serializer):
 class GameSerializer(GameSummarySerializer):
     seats = PlayingSeatSerializer(many=True)
     seat = serializers.IntegerField(allow_null=True, help_text="The caller's seat, if any.")
+    invite = serializers.CharField(
+        allow_null=True,
+        help_text="The invite code that lets someone join the game (POST /join) while it is "
+        "in the lobby: shown to its seated players only.",
+    )
+    deadline = serializers.DateTimeField(
+        allow_null=True,
+        help_text="With `turn_seconds`: when the phase in play stops waiting; a seat that has "
+        "not finished it by then is played for (null: no deadline, or not being played).",
+    )
     version = serializers.IntegerField(
         help_text="How many events of the game you can read: the end of your feed (0 before the "
         "start). It never moves with what another seat did in the turn being played."
@@ -523,6 +635,6 @@ class IndexSerializer(serializers.Serializer):
     schema = serializers.URLField(help_text="The OpenAPI 3 schema.")
     resources = serializers.DictField(
         child=serializers.CharField(),
-        help_text="Each resource's URL; `{id}` and `{sheet}` stand for a game or campaign id and "
-        "a sheet id.",
+        help_text="Each resource's URL; `{id}`, `{sheet}` and `{seat}` stand for a game or campaign "
+        "id, a sheet id and a seat number.",
     )

@@ -1,6 +1,6 @@
 """HTTP in, HTTP out: parse and validate, call a service or a selector, shape the answer."""
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import unquote
 
@@ -112,6 +112,34 @@ def _body(request: Request) -> Any:
     return data
 
 
+def _query(serializer_class: type[Serializer], request: Request) -> dict[str, Any]:
+    """A list's query: its declared parameters only (any other is refused, not ignored)."""
+    unknown = sorted(set(request.query_params) - set(serializer_class().fields))
+    if unknown:
+        raise Invalid("unknown_filter", f"This list takes no parameter {', '.join(unknown)}.")
+    return _valid(serializer_class, request.query_params)
+
+
+def paged(request: Request, rows: Any, query: dict[str, Any], item: Callable[[Any], Any]) -> dict[str, Any]:
+    """One page of ``rows`` (a queryset, read in one query besides its count and what it
+    prefetches), each shaped by ``item``, with the links to the pages around it."""
+    page, size = query["page"], query["page_size"]
+    count = rows.count()
+    start = (page - 1) * size
+
+    def link(number: int) -> str:
+        params = request.query_params.copy()
+        params["page"] = str(number)
+        return request.build_absolute_uri(f"{request.path}?{params.urlencode()}")
+
+    return {
+        "count": count,
+        "next": link(page + 1) if start + size < count else None,
+        "previous": link(min(page - 1, max(1, -(-count // size)))) if page > 1 else None,
+        "results": [item(row) for row in rows[start : start + size]],
+    }
+
+
 def _game(game_id: str) -> Game:
     return selectors.get_game(game_id=path_id(game_id, what="game"))
 
@@ -154,8 +182,8 @@ class IndexView(APIView):
         responses={200: s.IndexSerializer},
         summary="What this API offers: its resources by name, the docs and the schema",
         description=(
-            "No authentication. `{id}` and `{sheet}` in a link stand for a game, campaign or "
-            "sheet id."
+            "No authentication. `{id}`, `{sheet}` and `{seat}` in a link stand for a game, "
+            "campaign or sheet id and a seat number."
         ),
         tags=["operations"],
     )
@@ -181,8 +209,12 @@ class IndexView(APIView):
                     "logout": link("logout"),
                     "logout_all": link("logout_all"),
                     "games": link("games"),
+                    "lobby": link("lobby"),
                     "game": link("game", **game),
                     "join": link("join", **game),
+                    "leave": link("leave", **game),
+                    "remove_seat": link("remove_seat", **game, seat="{seat}"),
+                    "resign": link("resign", **game),
                     "bots": link("bots", **game),
                     "start": link("start", **game),
                     "decision": link("decision", **game),
@@ -196,6 +228,7 @@ class IndexView(APIView):
                     "campaigns": link("campaigns"),
                     "campaign": link("campaign", **campaign),
                     "campaign_join": link("campaign_join", **campaign),
+                    "campaign_leave": link("campaign_leave", **campaign),
                     "campaign_start": link("campaign_start", **campaign),
                     "campaign_decision": link("campaign_decision", **campaign),
                     "campaign_moves": link("campaign_moves", **campaign),
@@ -359,19 +392,34 @@ class LogoutAllView(APIView):
 # --- lobby -------------------------------------------------------------------------------------
 
 
+LIST_ERRORS = {
+    400: OpenApiResponse(
+        s.ErrorSerializer,
+        description="`unknown_filter` (a parameter the list does not take), `invalid_request`",
+    ),
+    401: ERRORS[401],
+    429: ERRORS[429],
+}
+
+
 class GamesView(APIView):
     permission_classes = [SignedIn]
 
     @extend_schema(
-        responses={200: s.GameSummarySerializer(many=True), 401: ERRORS[401], 429: ERRORS[429]},
-        summary="The games you have a seat in, newest first",
+        operation_id="games_list",
+        parameters=[s.GamesQuerySerializer],
+        responses={200: s.GamesPageSerializer, **LIST_ERRORS},
+        summary="The games you have a seat in, newest first, page by page",
+        description="Filters: `status`, `adventure`; any other parameter is refused (`unknown_filter`).",
         tags=["games"],
     )
     def get(self, request: Request) -> Response:
-        games = selectors.games_of(user=_user(request))[:200]
-        return _out(
-            s.GameSummarySerializer, [selectors.game_summary(game=game) for game in games], many=True
+        query = _query(s.GamesQuerySerializer, request)
+        games = selectors.games_of(
+            user=_user(request), status=query.get("status"), adventure=query.get("adventure")
         )
+        page = paged(request, games, query, lambda game: selectors.game_summary(game=game))
+        return _out(s.GamesPageSerializer, page)
 
     @extend_schema(
         request=s.CreateGameSerializer,
@@ -380,7 +428,9 @@ class GamesView(APIView):
         summary="Open a game in the lobby; you take seat 0",
         description=(
             "`max_players` 1 opens a solo game against ASTRA (`astra_level` 1 to 8, 1 when left "
-            "out); a multiplayer game refuses `astra_level` (`astra_level_solo_only`)."
+            "out); a multiplayer game refuses `astra_level` (`astra_level_solo_only`). A private "
+            "game (the default) is joined with the `invite` the answer carries; a `public` one is "
+            "listed in GET /lobby. `turn_seconds` (30 to 86400) gives each phase a `deadline`."
         ),
         tags=["games"],
     )
@@ -394,6 +444,8 @@ class GamesView(APIView):
                 adventure=data["adventure"],
                 max_players=data["max_players"],
                 astra_level=data.get("astra_level"),
+                visibility=data["visibility"],
+                turn_seconds=data.get("turn_seconds"),
             ),
             lambda game: _data(s.GameSerializer, selectors.game_view(game=game, viewer=user)),
             status=status.HTTP_201_CREATED,
@@ -404,30 +456,92 @@ class GameView(APIView):
     permission_classes = [SignedIn]
 
     @extend_schema(
+        parameters=[s.InviteQuerySerializer],
         responses={200: s.GameSerializer, **ERRORS},
-        summary="The game: status, turn, seats, combinations, missions, version, result",
+        summary="The game: status, turn, seats, combinations, missions, deadline, version, result",
+        description=(
+            "A game in the lobby is read by anyone signed in when it is public, with its `invite` "
+            "when it is private; any other game only by its seated players (404 to anyone else)."
+        ),
         tags=["games"],
     )
     def get(self, request: Request, game_id: str) -> Response:
-        return _out(s.GameSerializer, selectors.game_view(game=_game(game_id), viewer=_user(request)))
+        query = _valid(s.InviteQuerySerializer, request.query_params)
+        return _out(
+            s.GameSerializer,
+            selectors.game_view(game=_game(game_id), viewer=_user(request), invite=query.get("invite")),
+        )
 
 
 class JoinView(APIView):
     permission_classes = [SignedIn]
 
     @extend_schema(
-        request=None,
+        request=s.JoinSerializer,
         parameters=[IDEMPOTENCY],
         responses={200: s.JoinedSerializer, **refusals(conflicts=EXPIRED)},
         summary="Take the next free seat of a game in the lobby",
+        description=(
+            "A private game is joined with its `invite`: a wrong or missing code is 404 "
+            "`not_found`, as for an id that names no game."
+        ),
+        tags=["games"],
+    )
+    def post(self, request: Request, game_id: str) -> Response:
+        game, user = _game(game_id), _user(request)
+        data = _valid(s.JoinSerializer, _body(request))
+        return answered(
+            request,
+            lambda: services.join_game(game=game, by=user, invite=data.get("invite")),
+            lambda seat: _data(s.JoinedSerializer, {"seat": seat.index}),
+        )
+
+
+class LeaveView(APIView):
+    permission_classes = [SignedIn]
+
+    @extend_schema(
+        request=None,
+        parameters=[IDEMPOTENCY],
+        responses={204: None, **POST_ERRORS},
+        summary="Leave your seat of a game in the lobby",
+        description=(
+            "The seats after yours move up one. The creator cannot leave (409 `creator_seat`); "
+            "409 `game_not_in_lobby` once the game has started."
+        ),
         tags=["games"],
     )
     def post(self, request: Request, game_id: str) -> Response:
         game, user = _game(game_id), _user(request)
         return answered(
             request,
-            lambda: services.join_game(game=game, by=user),
-            lambda seat: _data(s.JoinedSerializer, {"seat": seat.index}),
+            lambda: services.leave_game(game=game, by=user),
+            lambda _: None,
+            status=status.HTTP_204_NO_CONTENT,
+        )
+
+
+class RemoveSeatView(APIView):
+    permission_classes = [SignedIn]
+
+    @extend_schema(
+        request=None,
+        parameters=[IDEMPOTENCY],
+        responses={200: s.GameSerializer, **POST_ERRORS},
+        summary="Free a seat of a game in the lobby, a player's or a bot's (creator only)",
+        description=(
+            "The seats after it move up one. 404 `seat_not_found` for a seat not taken, 409 "
+            "`creator_seat` for the creator's own, 403 `not_creator`."
+        ),
+        tags=["games"],
+    )
+    def post(self, request: Request, game_id: str, seat: str) -> Response:
+        game, user = _game(game_id), _user(request)
+        index = path_id(seat, what="seat", code="seat_not_found")
+        return answered(
+            request,
+            lambda: services.remove_seat(game=game, by=user, index=index),
+            lambda _: _data(s.GameSerializer, selectors.game_view(game=game, viewer=user)),
         )
 
 
@@ -523,6 +637,26 @@ class UndoView(APIView):
     def post(self, request: Request, game_id: str) -> Response:
         game, user = path_id(game_id, what="game"), _user(request)
         return answered(request, lambda: services.undo_turn(game_id=game, by=user), _command_answer)
+
+
+class ResignView(APIView):
+    permission_classes = [SignedIn]
+
+    @extend_schema(
+        request=None,
+        parameters=[IDEMPOTENCY],
+        responses={200: s.CommandResultSerializer, **POST_ERRORS},
+        summary="Hand your seat to a bot for the rest of the game",
+        description=(
+            "A `seat_resigned` event; a greedy bot plays the seat from where it stands to the "
+            "end (the game view and the result show it `resigned`). You keep the seat and read "
+            "the game; your decision is `wait` and a move is 409 `seat_resigned`."
+        ),
+        tags=["turns"],
+    )
+    def post(self, request: Request, game_id: str) -> Response:
+        game, user = path_id(game_id, what="game"), _user(request)
+        return answered(request, lambda: services.resign_seat(game_id=game, by=user), _command_answer)
 
 
 class ConfirmView(APIView):

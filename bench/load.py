@@ -94,7 +94,8 @@ def open_games(client: Client, tokens: list[str], games: int, pool: ThreadPoolEx
         status, game, _ = client.call("POST", "/api/v1/games", seats[0], setup)
         assert status == 201, game
         for token in seats[1:]:
-            assert client.call("POST", f"/api/v1/games/{game['id']}/join", token)[0] == 200
+            invite = {"invite": game["invite"]}
+            assert client.call("POST", f"/api/v1/games/{game['id']}/join", token, invite)[0] == 200
         assert client.call("POST", f"/api/v1/games/{game['id']}/start", seats[0])[0] == 200
         return int(game["id"])
 

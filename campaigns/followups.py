@@ -9,7 +9,7 @@ idempotent: it reads the log before it appends.
 from campaigns import services as campaign_services
 from campaigns import tasks as campaign_tasks
 from eventstore import followups
-from eventstore.followups import ASTRA_DUE, BOT_TO_CHOOSE, BOTS_TO_PLAY, Table
+from eventstore.followups import ASTRA_DUE, BOT_TO_CHOOSE, BOTS_TO_PLAY, DEADLINE, Table
 from games import tasks as game_tasks
 from games.services import GAME_ENDED, RESULT
 
@@ -33,6 +33,9 @@ FOLLOW_UPS: Table = {
         game_id, followup=followup
     ),
     ("game", RESULT): _end_chapter,
+    ("game", DEADLINE): lambda game_id, version, followup: game_tasks.play_deadline.delay(
+        game_id, version, followup=followup
+    ),
     ("campaign", BOT_TO_CHOOSE): lambda campaign_id, version, followup: campaign_tasks.play_bot_choice.delay(
         campaign_id, version, followup=followup
     ),

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any, cast
 
 from django.contrib.auth.models import User
-from django.db.models import QuerySet
+from django.db.models import CharField, Count, F, IntegerField, QuerySet, Value
 
 from campaigns import library
 from campaigns.models import Campaign, CampaignEvent, CampaignSeat, ChapterGame
@@ -21,17 +21,65 @@ from eventstore import store
 from eventstore.errors import Invalid, NotFound
 from games import lobby, quotas
 from games import selectors as game_selectors
+from games.models import Game, Table, Visibility
 
 MAX_PAGE = 500
 
 
-def campaigns_of(*, user: User) -> QuerySet[Campaign]:
-    """The campaigns the user has a seat in, newest first; not those whose lobby expired."""
+def campaigns_of(*, user: User, status: str | None = None) -> QuerySet[Campaign]:
+    """The campaigns the user has a seat in, newest first (of that ``status`` when given), not
+    those whose lobby expired, with what their summaries read: a page is read in a fixed number
+    of queries."""
+    campaigns = quotas.unexpired(Campaign.objects.filter(seats__user_id=user.pk))
+    if status is not None:
+        campaigns = campaigns.filter(status=status)
     return (
-        quotas.unexpired(Campaign.objects.filter(seats__user_id=user.pk))
-        .select_related("creator", "pack")
+        campaigns.select_related("creator", "pack")
+        .prefetch_related(game_selectors.seats_with_players(CampaignSeat))
         .order_by("-id")
     )
+
+
+def lobby_tables() -> QuerySet[Any]:
+    """The public games and campaigns (the lobby lists both) waiting for players (a seat
+    free, the lobby not expired), newest first: each as ``type`` ("game" or "campaign"),
+    ``id``, ``adventure`` (a campaign's: null), ``max_players``, ``taken`` (seats),
+    ``creator``, ``created_at`` and ``turn_seconds``; one query for a page."""
+    def waiting(model: type[Table], kind: str, adventure: Any) -> QuerySet[Any]:
+        return (
+            quotas.unexpired(model._default_manager.filter(status="lobby", visibility=Visibility.PUBLIC))
+            .annotate(taken=Count("seats"))
+            .filter(taken__lt=F("max_players"))
+            .annotate(
+                type=Value(kind, output_field=CharField()),
+                table_adventure=adventure,
+                creator_name=F("creator__username"),
+            )
+            .values(
+                "id", "max_players", "created_at", "turn_seconds", "taken", "type", "table_adventure",
+                "creator_name",
+            )
+            .order_by()  # a part of a union is not ordered: the union is
+        )
+
+    games = waiting(Game, "game", F("adventure"))
+    campaigns = waiting(Campaign, "campaign", Value(None, output_field=IntegerField()))
+    return games.union(campaigns, all=True).order_by("-created_at", "-id")
+
+
+def lobby_entry(row: dict[str, Any]) -> dict[str, Any]:
+    """A row of ``lobby_tables`` as the lobby lists it."""
+    return {
+        "type": row["type"],
+        "id": row["id"],
+        "adventure": row["table_adventure"],
+        "max_players": row["max_players"],
+        "seats_taken": row["taken"],
+        "seats_free": row["max_players"] - row["taken"],
+        "creator": row["creator_name"],
+        "created_at": row["created_at"],
+        "turn_seconds": row["turn_seconds"],
+    }
 
 
 def get_campaign(*, campaign_id: int) -> Campaign:
@@ -59,12 +107,14 @@ def state_of(*, campaign: Campaign) -> tuple[CampaignState, int]:
 def campaign_summary(*, campaign: Campaign) -> dict[str, Any]:
     """The lobby facts of a campaign, known without replaying it: a bot seat has no username
     and names its kind of bot; a solo campaign names its starting ASTRA level."""
-    seats = campaign.seats.select_related("user").order_by("index")
+    seats = game_selectors.seats_of(campaign)
     return {
         "id": campaign.pk,
         "max_players": campaign.max_players,
         "astra_level": campaign.astra_level,
         "status": campaign.status,
+        "visibility": campaign.visibility,
+        "turn_seconds": campaign.turn_seconds,
         "creator": campaign.creator.get_username(),
         "created_at": campaign.created_at,
         "pack": {
@@ -77,12 +127,13 @@ def campaign_summary(*, campaign: Campaign) -> dict[str, Any]:
     }
 
 
-def campaign_view(*, campaign: Campaign, viewer: User) -> dict[str, Any]:
-    """The campaign as a seat sees it (anyone signed in, in the lobby): tallies, captain, every
-    chapter with its attempts, the cards in effect and those offered now."""
+def campaign_view(*, campaign: Campaign, viewer: User, invite: str | None = None) -> dict[str, Any]:
+    """The campaign as a seat sees it (anyone signed in, in the lobby of a public campaign or
+    with the invite of a private one): tallies, captain, every chapter with its attempts, the
+    cards in effect and those offered now; its seats read its invite."""
     seat = seat_of(campaign=campaign, user=viewer)
-    if seat is None and campaign.status != Campaign.Status.LOBBY:
-        raise lobby.outsider(campaign)
+    if seat is None and not (campaign.status == Campaign.Status.LOBBY and lobby.invited(campaign, invite)):
+        raise lobby.outsider(campaign, invite)
     state, version = state_of(campaign=campaign)
     pack = library.stored(campaign.pack)
     view = campaign_summary(campaign=campaign)
@@ -95,6 +146,7 @@ def campaign_view(*, campaign: Campaign, viewer: User) -> dict[str, Any]:
         **view,
         "status": state.status,
         "seat": seat,
+        "invite": campaign.invite if seat is not None else None,
         "captain": state.captain,
         "chapter": current.chapter if current is not None else None,
         "chapters": [_chapter_view(state, chapter, games) for chapter in CHAPTERS],

@@ -31,11 +31,11 @@ from campaigns.rules.events import ChapterSetup, Event, evolve
 from campaigns.rules.packs import Pack
 from campaigns.rules.state import CampaignState
 from eventstore import followups, seals, store
-from eventstore.errors import Conflict, Invalid
+from eventstore.errors import Invalid
 from games import lobby, quotas
 from games import selectors as game_selectors
 from games import services as game_services
-from games.models import Game
+from games.models import Game, Visibility
 
 logger = logging.getLogger(__name__)
 
@@ -57,12 +57,20 @@ class CampaignResult:
 
 
 def create_campaign(
-    *, by: User, max_players: int, astra_level: int | None = None, pack: str | None = None
+    *,
+    by: User,
+    max_players: int,
+    astra_level: int | None = None,
+    pack: str | None = None,
+    visibility: str = Visibility.PRIVATE,
+    turn_seconds: int | None = None,
 ) -> Campaign:
     """Open a campaign in the lobby with its creator in seat 0, recording the pack it plays
     (id, version and content hash: a later edit of the pack file never changes it). A campaign
     for one player is a solo campaign against ASTRA, starting at ``astra_level`` 1 to 8 (1 when
-    not given); a campaign for several players takes no level."""
+    not given); a campaign for several players takes no level. ``visibility`` and
+    ``turn_seconds`` (which its chapters' games take) are as for a game."""
+    game_services.check_table_options(visibility=visibility, turn_seconds=turn_seconds)
     if not 1 <= max_players <= MAX_PLAYERS:
         raise Invalid("invalid_max_players", "A campaign has 1 to 6 players.")
     if astra_level is not None and max_players != 1:
@@ -84,6 +92,8 @@ def create_campaign(
             astra_level=astra_level,
             creator=by,
             seed=secrets.randbits(62),
+            visibility=visibility,
+            turn_seconds=turn_seconds,
         )
         CampaignSeat.objects.create(campaign=campaign, user=by, index=0)
         created = events.campaign_created(
@@ -95,9 +105,19 @@ def create_campaign(
     return campaign
 
 
-def join_campaign(*, campaign: Campaign, by: User) -> CampaignSeat:
-    """Take the next free seat of a campaign in the lobby."""
-    return lobby.join(table=campaign, by=by, seats=CampaignSeat)
+def join_campaign(*, campaign: Campaign, by: User, invite: str | None = None) -> CampaignSeat:
+    """Take the next free seat of a campaign in the lobby (a private one with its ``invite``)."""
+    return lobby.join(table=campaign, by=by, seats=CampaignSeat, invite=invite)
+
+
+def leave_campaign(*, campaign: Campaign, by: User) -> None:
+    """Leave one's seat of a campaign in the lobby (not its creator)."""
+    lobby.leave(table=campaign, by=by, seats=CampaignSeat)
+
+
+def remove_seat(*, campaign: Campaign, by: User, index: int) -> None:
+    """Free seat ``index`` of a campaign in the lobby (its creator only)."""
+    lobby.remove_seat(table=campaign, by=by, seats=CampaignSeat, index=index)
 
 
 def add_bot(*, campaign: Campaign, by: User, kind: str) -> CampaignSeat:
@@ -114,12 +134,6 @@ def start_campaign(*, campaign: Campaign, by: User) -> CampaignResult:
     with transaction.atomic():
         campaign = store.lock(Campaign, campaign.pk)
         seat, players = lobby.starting(campaign, by, CampaignSeat)
-        if players < 2 and campaign.max_players > 1:
-            raise Conflict(
-                "not_enough_players",
-                "A campaign for several players starts with at least 2 seats taken (players or "
-                "bots); a solo campaign is created for 1 player.",
-            )
         # the campaign starts its first chapter's game: held to the quotas of games started
         quotas.check_starts(by=by, with_bots=campaign.seats.exclude(bot="").exists())
         return _command(campaign, seat, by, lambda state, pack: decider.opening(players))
@@ -285,12 +299,13 @@ def _start_chapter_game(
         max_players=len(seats),
         astra_level=setup.get("astra_level"),
         by_campaign=True,
+        turn_seconds=campaign.turn_seconds,
     )
     for seat in seats[1:]:
         if seat.user is None:
             game_services.add_bot(game=game, by=creator, kind=seat.bot)
         else:
-            game_services.join_game(game=game, by=seat.user)
+            game_services.join_game(game=game, by=seat.user, invite=game.invite)
     game_services.start_game(
         game=game,
         by=creator,

@@ -1,7 +1,7 @@
 """The work that follows committed events: an outbox, so that none is lost.
 
 Services hand ``after_commit`` the kinds of the events they appended, with what the state they
-lead to leaves to workers (``ASTRA_DUE``, ``BOTS_TO_PLAY``, ``BOT_TO_CHOOSE``). What each sets
+lead to leaves to workers (``ASTRA_DUE``, ``BOTS_TO_PLAY``, ``BOT_TO_CHOOSE``, ``DEADLINE``). What each sets
 off is one table, ``FOLLOW_UPS`` in campaigns/followups.py (named by the ``FOLLOW_UPS`` setting),
 read here when work is first scheduled: the table imports the tasks, so that services never
 import tasks and the apps never import those built on them.
@@ -36,6 +36,7 @@ logger = logging.getLogger(__name__)
 ASTRA_DUE = "astra_due"  # a solo game: ASTRA's part of the turn is due
 BOTS_TO_PLAY = "bots_to_play"  # a game: bot seats have a decision to make
 BOT_TO_CHOOSE = "bot_to_choose"  # a campaign: the choice it waits for is a bot seat's
+DEADLINE = "deadline"  # a game with turn_seconds: a phase began, whose deadline is to be kept
 
 # work(stream_id, version, followup): sends (or, in the embedded mode, runs) the task that does
 # the work for the stream at its log's version once the events were in, and deletes the
@@ -84,6 +85,13 @@ def done(followup: int | None) -> None:
     before follow-ups had rows, has none)."""
     if followup is not None:
         FollowUp.objects.filter(pk=followup).delete()
+
+
+def later(followup: int | None, *, seconds: float) -> None:
+    """The follow-up's work came too early (a deadline not passed yet): the sweeper sends it
+    again ``seconds`` from now."""
+    if followup is not None:
+        FollowUp.objects.filter(pk=followup).update(retry_at=timezone.now() + timedelta(seconds=seconds))
 
 
 def sweep(*, limit: int = 100) -> int:

@@ -1,7 +1,8 @@
-"""The lobby of a table, a game's or a campaign's: taking the next seat, filling one with a bot,
-and the refusal for someone with no seat. Each runs in the caller's transaction, which holds the
-table's row locked."""
+"""The lobby of a table, a game's or a campaign's: taking the next seat (a private table's with
+its invite), filling one with a bot, freeing one, and the refusal for someone with no seat. Each
+runs in a transaction that holds the table's row locked."""
 
+import hmac
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -11,7 +12,7 @@ from django.db import IntegrityError, transaction
 from eventstore import store
 from eventstore.errors import Conflict, Forbidden, GameError, Invalid, NotFound
 from games import quotas
-from games.models import Table, TableSeat
+from games.models import Table, TableSeat, Visibility
 from games.rules.engine import shown
 
 LOBBY = "lobby"
@@ -24,12 +25,20 @@ def name_of(table: Table) -> str:
     return str(table._meta.model_name)
 
 
-def outsider(table: Table) -> GameError:
-    """The refusal for someone with no seat at a table. A table in the lobby is open to anyone
-    who has its id (ids are how players invite each other), so there they are told they have no
-    seat; one that has started does not exist for them, so that ids cannot be probed."""
+def invited(table: Table, invite: str | None) -> bool:
+    """Whether someone with no seat may see the table in the lobby: it is public, or they hold
+    its invite."""
+    if table.visibility == Visibility.PUBLIC:
+        return True
+    return invite is not None and hmac.compare_digest(invite.encode(), table.invite.encode())
+
+
+def outsider(table: Table, invite: str | None = None) -> GameError:
+    """The refusal for someone with no seat at a table. A public table in the lobby (or a
+    private one, to who holds its invite) tells them they have no seat; any other does not
+    exist for them, exactly as an id that names no table, so that ids cannot be probed."""
     what = name_of(table)
-    if table.status == LOBBY:
+    if table.status == LOBBY and invited(table, invite):
         return Forbidden("not_seated", f"You have no seat in this {what}.")
     return NotFound("not_found", f"There is no {what} {table.pk}.")
 
@@ -45,7 +54,8 @@ def seat_index(table: Table, by: User, seats: type[TableSeat]) -> int:
 
 def starting(table: Table, by: User, seats: type[TableSeat]) -> tuple[int, int]:
     """``by``'s seat and how many seats are taken, once ``by`` may start the table: its
-    creator, while it is in the lobby."""
+    creator, while it is in the lobby, with 2 seats taken at least (players or bots) unless
+    the table is for one player."""
     seat = seat_index(table, by, seats)
     what = name_of(table)
     if table.creator_id != by.pk:
@@ -53,14 +63,61 @@ def starting(table: Table, by: User, seats: type[TableSeat]) -> tuple[int, int]:
     if table.status != LOBBY:
         raise Conflict(f"{what}_not_in_lobby", f"This {what} has already started.")
     quotas.refuse_expired(table)
-    return seat, seats._default_manager.filter(**{what: table}).count()
+    taken = seats._default_manager.filter(**{what: table}).count()
+    if taken < 2 and table.max_players > 1:
+        raise Conflict(
+            "not_enough_players",
+            f"A {what} for several players starts with at least 2 seats taken (players or bots); "
+            f"a solo {what} is created for 1 player.",
+        )
+    return seat, taken
 
 
-def join(*, table: Table, by: User, seats: type[S]) -> S:
-    """Seat ``by`` in the next free seat of a table in the lobby (``seats``: its seats' model)."""
+def join(*, table: Table, by: User, seats: type[S], invite: str | None = None) -> S:
+    """Seat ``by`` in the next free seat of a table in the lobby (``seats``: its seats' model);
+    a private table only with its ``invite``."""
     with transaction.atomic():
         table = store.lock(type(table), table.pk)
-        return _seat_player(table=table, seats=list(_seats(table)), by=by, create=_creator(table, seats))
+        return _seat_player(
+            table=table, seats=list(_seats(table)), by=by, invite=invite, create=_creator(table, seats)
+        )
+
+
+def leave(*, table: Table, by: User, seats: type[TableSeat]) -> None:
+    """``by`` leaves their seat of a table in the lobby (its creator cannot: the table is
+    theirs); the seats after it move up one."""
+    with transaction.atomic():
+        table = store.lock(type(table), table.pk)
+        index = seat_index(table, by, seats)
+        _free_seat(table, seats, index)
+
+
+def remove_seat(*, table: Table, by: User, seats: type[TableSeat], index: int) -> None:
+    """The creator of a table in the lobby frees seat ``index`` (a player's or a bot's); the
+    seats after it move up one."""
+    with transaction.atomic():
+        table = store.lock(type(table), table.pk)
+        seat_index(table, by, seats)
+        if table.creator_id != by.pk:
+            raise Forbidden("not_creator", f"Only the creator of the {name_of(table)} can free a seat.")
+        _free_seat(table, seats, index)
+
+
+def _free_seat(table: Table, seats: type[TableSeat], index: int) -> None:
+    what = name_of(table)
+    if table.status != LOBBY:
+        raise Conflict(f"{what}_not_in_lobby", f"This {what} has already started.")
+    taken = list(seats._default_manager.filter(**{what: table}).order_by("index"))
+    if not 0 <= index < len(taken):
+        raise NotFound("seat_not_found", f"Seat {index} of this {what} is not taken.")
+    if taken[index].user_id == table.creator_id:
+        raise Conflict("creator_seat", f"The creator's seat stays: the {what} is theirs.")
+    taken[index].delete()
+    # Seats stay numbered 0 to n-1 (the next seat is the n-th): those after it move up, lowest
+    # first, so that no two share an index at any moment.
+    for seat in taken[index + 1 :]:
+        seat.index -= 1
+        seat.save(update_fields=["index"])
 
 
 def add_bot(*, table: Table, by: User, kind: str, seats: type[S]) -> S:
@@ -82,13 +139,15 @@ def _creator(table: Table, seats: type[S]) -> Callable[..., S]:
     return lambda index, **who: seats._default_manager.create(**{name_of(table): table}, index=index, **who)
 
 
-def _seat_player(*, table: Table, seats: Sequence[TableSeat], by: User, create: Callable[..., S]) -> S:
+def _seat_player(
+    *, table: Table, seats: Sequence[TableSeat], by: User, invite: str | None, create: Callable[..., S]
+) -> S:
     """Seat ``by`` in the next free seat of a table in the lobby: ``create(index, user=by)``."""
     what = name_of(table)
     seated = any(seat.user_id == by.pk for seat in seats)
+    if not seated and (table.status != LOBBY or not invited(table, invite)):
+        raise outsider(table)
     if table.status != LOBBY:
-        if not seated:
-            raise outsider(table)
         raise Conflict(f"{what}_not_in_lobby", f"This {what} has already started.")
     if seated:
         raise Conflict("already_seated", f"You already have a seat in this {what}.")

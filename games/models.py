@@ -6,6 +6,7 @@ triggers refuse it, and each carries a hash chained to the one before it (the ev
 eventstore/models.py).
 """
 
+import secrets
 from typing import cast
 
 from django.conf import settings
@@ -14,6 +15,19 @@ from django.db import models
 
 from eventstore.models import StoredEvent
 from games.rules.engine import Event as EngineEvent
+
+MIN_TURN_SECONDS = 30
+MAX_TURN_SECONDS = 86_400
+
+
+class Visibility(models.TextChoices):
+    PRIVATE = "private"
+    PUBLIC = "public"
+
+
+def new_invite() -> str:
+    """A table's invite code: unguessable, sent to whoever is invited."""
+    return secrets.token_urlsafe(16)
 
 
 class Table(models.Model):
@@ -29,6 +43,17 @@ class Table(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     # "lobby" until it starts; each kind of table names its other statuses (its Status)
     status = models.CharField(max_length=16, default="lobby")
+    # A public table is listed in the lobby and joined by anyone; a private one only with its
+    # invite (ids are sequential: they are no secret).
+    visibility = models.CharField(max_length=8, choices=Visibility.choices, default=Visibility.PRIVATE)
+    invite = models.CharField(max_length=32, default=new_invite, editable=False)
+    # The seconds each seat has for a turn (and for a phase 5 or phase 6 choice) before a worker
+    # plays it for them; null: no deadline.
+    turn_seconds = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(MIN_TURN_SECONDS), MaxValueValidator(MAX_TURN_SECONDS)],
+    )
 
     class Meta:
         abstract = True

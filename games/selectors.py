@@ -4,27 +4,42 @@ Every view goes through the engine's own per-viewer functions (`game_view`, `she
 `redact`), so what is hidden is decided in one place: the rules engine.
 """
 
-from typing import Any
+from datetime import datetime, timedelta
+from typing import Any, cast
 
 from django.contrib.auth.models import User
-from django.db.models import QuerySet
+from django.db.models import Prefetch, QuerySet
 
 from eventstore import store
 from eventstore.errors import Conflict, Invalid, NotFound
 from games import hot_queries, lobby, quotas, snapshots
-from games.models import Event, Game, Seat, TableSeat
+from games.models import Event, Game, Seat, Table, TableSeat
 from games.rules import engine
 from games.rules.engine import Event as EngineEvent
 from games.rules.engine import GameState
 
 MAX_PAGE = 500
+# The events that ask the seats to decide: a turn begins, a sheet asks for choices outside the
+# turn (at setup, in phase 5), or phase 6 asks whether to claim. Each starts a deadline.
+ASKING = frozenset({"turn_started", "choices_awaited", "missions_offered"})
 WAIT: dict[str, Any] = {"kind": "wait", "sheet": None, "options": [], "can_undo": False, "can_confirm": False}
 
 
-def games_of(*, user: User) -> QuerySet[Game]:
-    """The games the user has a seat in, newest first; not those whose lobby expired."""
-    mine = Game.objects.filter(seats__user_id=user.pk)
-    return quotas.unexpired(mine).select_related("creator").order_by("-id")
+def games_of(*, user: User, status: str | None = None, adventure: int | None = None) -> QuerySet[Game]:
+    """The games the user has a seat in, newest first (of that ``status`` and ``adventure``
+    when given), not those whose lobby expired, with what their summaries read: a page of them
+    is read in a fixed number of queries, however many games it holds."""
+    games = quotas.unexpired(Game.objects.filter(seats__user_id=user.pk))
+    if status is not None:
+        games = games.filter(status=status)
+    if adventure is not None:
+        games = games.filter(adventure=adventure)
+    return games.select_related("creator").prefetch_related(seats_with_players(Seat)).order_by("-id")
+
+
+def seats_with_players(model: type[TableSeat]) -> Prefetch:
+    """The seats of tables, in order, with their players: one query for a page of tables."""
+    return Prefetch("seats", queryset=model._default_manager.select_related("user").order_by("index"))
 
 
 def get_game(*, game_id: int) -> Game:
@@ -40,18 +55,28 @@ def seat_of(*, game: Game, user: User) -> int | None:
 
 def game_summary(*, game: Game) -> dict[str, Any]:
     """The lobby facts of a game, known without replaying it: a bot seat has no username and
-    names its kind of bot; a solo game names its ASTRA level."""
-    seats = list(game.seats.select_related("user").order_by("index"))
+    names its kind of bot; a solo game names its ASTRA level. Its seats are read as
+    ``games_of`` prefetched them, or in one query."""
     return {
         "id": game.pk,
         "adventure": game.adventure,
         "max_players": game.max_players,
         "astra_level": game.astra_level,
         "status": game.status,
+        "visibility": game.visibility,
+        "turn_seconds": game.turn_seconds,
         "creator": game.creator.get_username(),
         "created_at": game.created_at,
-        "seats": [seat_summary(seat) for seat in seats],
+        "seats": [seat_summary(seat) for seat in seats_of(game)],
     }
+
+
+def seats_of(table: Table) -> list[TableSeat]:
+    """A table's seats in order with their players: as prefetched, or in one query."""
+    seats: Any = cast(Any, table).seats  # each kind of table names its own seats' model
+    if "seats" in getattr(table, "_prefetched_objects_cache", {}):
+        return list(seats.all())
+    return list(seats.select_related("user").order_by("index"))
 
 
 def seat_summary(seat: TableSeat) -> dict[str, Any]:
@@ -63,11 +88,13 @@ def seat_summary(seat: TableSeat) -> dict[str, Any]:
     }
 
 
-def game_view(*, game: Game, viewer: User) -> dict[str, Any]:
-    """The game as the viewer may see it. Anyone signed in may look at a game in the lobby."""
+def game_view(*, game: Game, viewer: User, invite: str | None = None) -> dict[str, Any]:
+    """The game as the viewer may see it. Anyone signed in may look at a public game in the
+    lobby, and at a private one with its ``invite``; its seated players read its invite (to
+    pass on) and, in a game with ``turn_seconds``, the ``deadline`` of the phase in play."""
     seat = seat_of(game=game, user=viewer)
-    if seat is None and game.status != Game.Status.LOBBY:
-        raise lobby.outsider(game)
+    if seat is None and not (game.status == Game.Status.LOBBY and lobby.invited(game, invite)):
+        raise lobby.outsider(game, invite)
     state, last = snapshots.current(game=game)
     view: dict[str, Any] = {
         "turn": None, "combinations": [], "missions": [], "end": None, "result": None, "astra": None,
@@ -80,6 +107,8 @@ def game_view(*, game: Game, viewer: User) -> dict[str, Any]:
     view.update(game_summary(game=game))
     view["seats"] = [{**engine_seats.get(entry["seat"], {}), **entry} for entry in view["seats"]]
     view["seat"] = seat
+    view["invite"] = game.invite if seat is not None else None
+    view["deadline"] = deadline_of(game=game)
     view["version"] = version_for(game=game, state=state, last=last, seat=seat)
     return view
 
@@ -90,6 +119,21 @@ def version_for(*, game: Game, state: GameState, last: int, seat: int | None) ->
     with nothing hidden from this seat."""
     before, window = _window(game, from_turn=state.turn, last=last)
     return before + len(engine.feed(window, viewer=seat))
+
+
+def last_asked(game_id: int) -> tuple[int, datetime] | None:
+    """The seq and time of the event that asked the seats for the phase in play."""
+    asking = Event.objects.filter(game_id=game_id, kind__in=ASKING).order_by("-seq")
+    return asking.values_list("seq", "created_at").first()
+
+
+def deadline_of(*, game: Game) -> datetime | None:
+    """When the phase in play stops waiting for its seats: ``turn_seconds`` after the event
+    that asked them (None without a deadline, or out of play)."""
+    if game.turn_seconds is None or game.status != Game.Status.PLAYING:
+        return None
+    asked = last_asked(game.pk)
+    return None if asked is None else asked[1] + timedelta(seconds=game.turn_seconds)
 
 
 def final_standings(*, game_id: int) -> dict[str, Any] | None:
@@ -121,17 +165,18 @@ def standings_of(*, state: GameState) -> dict[str, Any] | None:
 
 
 def decision_view(*, game: Game, viewer: User) -> dict[str, Any]:
-    """What the viewer's seat must or may do now; `wait` when nothing."""
+    """What the viewer's seat must or may do now; `wait` when nothing (also for a seat handed
+    to a bot)."""
     seat = _require_seat(game, viewer)
     if game.status != Game.Status.PLAYING:
         return dict(WAIT)
     state, _ = snapshots.current(game=game)
-    return dict(engine.options(state, seat).as_dict())
+    return decision_after(state=state, seat=seat)
 
 
 def decision_after(*, state: GameState, seat: int) -> dict[str, Any]:
     """The next decision of a seat, from a state a command just produced."""
-    if getattr(state, "status", None) != "playing":
+    if getattr(state, "status", None) != "playing" or state.seats[seat].resigned:
         return dict(WAIT)
     return dict(engine.options(state, seat).as_dict())
 

@@ -8,33 +8,33 @@ follows the events in the same transaction, sent on commit (eventstore/followups
 """
 
 import logging
-import random
 import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.utils import timezone
 
 from eventstore import followups, seals, store
 from eventstore.errors import Conflict, Invalid
-from games import lobby, quotas, snapshots
-from games.models import Event, Game, Seat
+from games import lobby, quotas, selectors, snapshots
+from games.models import MAX_TURN_SECONDS, MIN_TURN_SECONDS, Event, Game, Seat, Visibility
 from games.rules import engine
 from games.rules.engine import Event as EngineEvent
-from games.rules.engine import GameState, bots
+from games.rules.engine import GameState
+from games.selectors import ASKING
 
 logger = logging.getLogger(__name__)
 
 GAME_ENDED = "game_ended"
 RESULT = "result"
-# The events after which a bot seat may have something to decide: a turn begins, a sheet asks
-# for choices outside the turn (at setup, in phase 5), or phase 6 asks whether to claim.
-BOTS_ASKED_AFTER = frozenset({"turn_started", "choices_awaited", "missions_offered"})
+# The events after which a bot seat may have something to decide: those that ask the seats,
+# and a seat handed to a bot mid-turn.
+BOTS_ASKED_AFTER = ASKING | {"seat_resigned"}
 DEFAULT_ASTRA_LEVEL = 1
-# A bot's whole turn is a few dozen moves at most; past this something is wrong.
-MAX_BOT_MOVES = 500
 
 
 @dataclass(frozen=True)
@@ -50,13 +50,36 @@ class CommandResult:
 # --- lobby -------------------------------------------------------------------------------------
 
 
+def check_table_options(*, visibility: str, turn_seconds: int | None) -> None:
+    """Refuse a visibility or a turn length a game or a campaign cannot have."""
+    if visibility not in Visibility.values:
+        choices = " or ".join(Visibility.values)
+        raise Invalid("invalid_visibility", f"A table is {choices}, not {visibility!r}.")
+    if turn_seconds is not None and (
+        isinstance(turn_seconds, bool) or not MIN_TURN_SECONDS <= turn_seconds <= MAX_TURN_SECONDS
+    ):
+        raise Invalid(
+            "invalid_turn_seconds", f"turn_seconds is {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS} seconds."
+        )
+
+
 def create_game(
-    *, by: User, adventure: int, max_players: int, astra_level: int | None = None, by_campaign: bool = False
+    *,
+    by: User,
+    adventure: int,
+    max_players: int,
+    astra_level: int | None = None,
+    visibility: str = Visibility.PRIVATE,
+    turn_seconds: int | None = None,
+    by_campaign: bool = False,
 ) -> Game:
     """Open a game in the lobby with its creator in seat 0. A one-player game is a solo game
     against ASTRA, of ``astra_level`` 1 to 8 (1 when not given); a multiplayer game takes no
-    level. Refused past the creator's quota of open lobbies, unless it is a campaign's chapter
-    game (``by_campaign``: the campaign was held to the quotas itself)."""
+    level. A ``public`` game is listed in the lobby; a private one is joined with its invite.
+    With ``turn_seconds``, a seat that has not finished a phase that long after it began is
+    played for (``play_deadline``). Refused past the creator's quota of open lobbies, unless it
+    is a campaign's chapter game (``by_campaign``: the campaign was held to the quotas itself)."""
+    check_table_options(visibility=visibility, turn_seconds=turn_seconds)
     if not 1 <= max_players <= 6:
         raise Invalid("invalid_max_players", "A game has 1 to 6 players.")
     if max_players > 1 and astra_level is not None:
@@ -76,15 +99,30 @@ def create_game(
         quotas.check_open_lobbies(by=by)
     with transaction.atomic():
         game = Game.objects.create(
-            adventure=adventure, max_players=max_players, creator=by, astra_level=astra_level
+            adventure=adventure,
+            max_players=max_players,
+            creator=by,
+            astra_level=astra_level,
+            visibility=visibility,
+            turn_seconds=turn_seconds,
         )
         Seat.objects.create(game=game, user=by, index=0)
     return game
 
 
-def join_game(*, game: Game, by: User) -> Seat:
-    """Take the next free seat of a game in the lobby."""
-    return lobby.join(table=game, by=by, seats=Seat)
+def join_game(*, game: Game, by: User, invite: str | None = None) -> Seat:
+    """Take the next free seat of a game in the lobby (a private one with its ``invite``)."""
+    return lobby.join(table=game, by=by, seats=Seat, invite=invite)
+
+
+def leave_game(*, game: Game, by: User) -> None:
+    """Leave one's seat of a game in the lobby (not its creator)."""
+    lobby.leave(table=game, by=by, seats=Seat)
+
+
+def remove_seat(*, game: Game, by: User, index: int) -> None:
+    """Free seat ``index`` of a game in the lobby (its creator only)."""
+    lobby.remove_seat(table=game, by=by, seats=Seat, index=index)
 
 
 def add_bot(*, game: Game, by: User, kind: str) -> Seat:
@@ -151,6 +189,12 @@ def confirm_turn(*, game_id: int, by: User) -> CommandResult:
     return _command(game_id=game_id, by=by, command={"type": "confirm"})
 
 
+def resign_seat(*, game_id: int, by: User) -> CommandResult:
+    """Hand the caller's seat to a bot for the rest of the game: the player keeps the seat and
+    reads the game; a worker plays it from where it stands."""
+    return _command(game_id=game_id, by=by, command=None)
+
+
 def score_game(*, game_id: int) -> Event | None:
     """Append the result event of an ended game. Idempotent: a scored game is left as it is
     (what follows its result was written with it, in the outbox: eventstore/followups.py)."""
@@ -199,13 +243,23 @@ def play_astra(*, game_id: int) -> list[Event]:
 
 
 def play_bot_turns(*, game_id: int) -> int:
-    """Play the turn of every bot seat that has something to decide now, each through the
-    same options and commands as a human, its whole turn in one transaction. Idempotent: a
-    bot whose decision is to wait plays nothing. Returns the number of moves played."""
-    seats = list(
-        Seat.objects.filter(game_id=game_id).exclude(bot="").order_by("index").values_list("index", "bot")
-    )
-    return sum(_play_bot_turn(game_id=game_id, seat=seat, kind=kind) for seat, kind in seats)
+    """Play the turn of every bot seat (and every seat handed to a bot) that has something to
+    decide now, each through the same options and commands as a human, its whole turn in one
+    transaction. Idempotent: a bot whose decision is to wait plays nothing. Returns the number
+    of moves played."""
+    seats = dict(Seat.objects.filter(game_id=game_id).values_list("index", "bot"))
+    resigned: set[int] = set()
+    game = store.row(Game, game_id)
+    if game is not None and game.status == Game.Status.PLAYING and not all(seats.values()):
+        # a seat is handed to a bot once and for all: read before the locks, it stays true
+        state, _ = snapshots.current(game=game)
+        resigned = {index for index, seat in enumerate(state.seats) if seat.resigned}
+    played = [
+        _play_bot_turn(game_id=game_id, seat=index, kind=kind or engine.STAND_IN)
+        for index, kind in sorted(seats.items())
+        if kind or index in resigned
+    ]
+    return sum(played)
 
 
 def _play_bot_turn(*, game_id: int, seat: int, kind: str) -> int:
@@ -215,17 +269,7 @@ def _play_bot_turn(*, game_id: int, seat: int, kind: str) -> int:
             return 0
         played, version = snapshots.current(game=game)
         turn = played.turn
-        new_events: list[EngineEvent] = []
-        for _ in range(MAX_BOT_MOVES):
-            if played.turn != turn or engine.options(played, seat).kind == "wait":
-                break
-            # Seeded by the game and the position: a replay of the log plays the same moves.
-            rng = random.Random(f"{game.seed}/bot/{seat}/{played.events_applied}")
-            command = bots.KINDS[kind](rng)(played, seat)
-            decided, played = engine.advance(played, seat, command, in_place=True)
-            new_events += decided
-        else:
-            raise RuntimeError(f"bot seat {seat} of game {game_id} does not finish its turn")
+        new_events, played = engine.bots.play_seat(played, seat, kind)
         if not new_events:
             return 0
         appended, _ = _record(game, played, new_events, version=version, actor=None)
@@ -235,19 +279,80 @@ def _play_bot_turn(*, game_id: int, seat: int, kind: str) -> int:
     return len(appended)
 
 
+# --- deadlines (played by workers) -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """What a deadline's run did: the events it appended, or how long is left before it
+    passes (``early``, in seconds)."""
+
+    events: list[Event]
+    early: float = 0.0
+
+
+def play_deadline(*, game_id: int, version: int, now: datetime | None = None) -> Deadline:
+    """Once the deadline of the phase asked at or before event ``version`` has passed, play
+    for each seat that has not finished it, as the greedy bot would, and confirm
+    (``engine.autopilot``); the third deadline in a row a seat lets pass hands it to the bot.
+
+    Exactly once: the game's row is locked and the log decides. A run for a phase that has
+    moved on (an asking event after ``version``), a run delivered again, or one that follows a
+    last-moment confirm finds nothing left to play and appends nothing; a run before the
+    deadline appends nothing and says how long is left."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        game = store.lock(Game, game_id)
+        asked = selectors.last_asked(game_id)
+        if game.status != Game.Status.PLAYING or game.turn_seconds is None or asked is None:
+            return Deadline(events=[])
+        seq, at = asked
+        if seq > version:
+            return Deadline(events=[])
+        left = (at + timedelta(seconds=game.turn_seconds) - now).total_seconds()
+        if left > 0:
+            return Deadline(events=[], early=left)
+        state, last = snapshots.current(game=game)
+        bots_seated = set(Seat.objects.filter(game=game).exclude(bot="").values_list("index", flat=True))
+        new_events: list[EngineEvent] = []
+        for seat in engine.absent_seats(state):
+            if seat in bots_seated:
+                continue
+            played, state = engine.autopilot(state, seat, in_a_row=_timeouts_in_a_row(game_id, seat) + 1)
+            new_events += played
+        appended, _ = _record(game, state, new_events, version=last, actor=None)
+    if appended:
+        logger.info("deadline passed", extra={"game_id": game_id, "seq": appended[-1].seq})
+    return Deadline(events=appended)
+
+
+def _timeouts_in_a_row(game_id: int, seat: int) -> int:
+    """How many of the seat's deadlines passed since its player last acted (an event of the
+    seat appended by its player's own command)."""
+    events = Event.objects.filter(game_id=game_id, seat=seat)
+    own = events.filter(actor_id__isnull=False).order_by("-seq").values_list("seq", flat=True).first()
+    return events.filter(kind="autopilot", seq__gt=own or 0).count()
+
+
 # --- internals ---------------------------------------------------------------------------------
 
 
-def _command(*, game_id: int, by: User, command: dict[str, Any]) -> CommandResult:
+def _command(*, game_id: int, by: User, command: dict[str, Any] | None) -> CommandResult:
+    """A player's command on their seat (None: resigning it)."""
     with transaction.atomic():
         game = store.lock(Game, game_id)
         seat = lobby.seat_index(game, by, Seat)
         if game.status != Game.Status.PLAYING:
             raise Conflict("game_not_playing", f"The game is {game.status}, not playing.")
         state, version = snapshots.current(game=game)
-        if command["type"] == "undo":
-            quotas.check_undo(game_id=game.pk, seat=seat, turn=state.turn)
-        new_events, state = rules_call(engine.advance, state, seat, command)
+        if command is None:
+            new_events, state = rules_call(engine.resign, state, seat)
+        elif state.seats[seat].resigned:
+            raise Conflict("seat_resigned", "A bot plays this seat for the rest of the game.")
+        else:
+            if command["type"] == "undo":
+                quotas.check_undo(game_id=game.pk, seat=seat, turn=state.turn)
+            new_events, state = rules_call(engine.advance, state, seat, command)
         appended, state = _record(game, state, new_events, version=version, actor=by)
     return CommandResult(game=game, seat=seat, events=appended, state=state)
 
@@ -271,6 +376,17 @@ def _record(
     followups.after_commit(
         stream="game", stream_id=game.pk, version=last, kinds=_follow_ups(game, state, new_events)
     )
+    if game.turn_seconds is not None and state.status == "playing" and ASKING.intersection(
+        event["kind"] for event in new_events
+    ):
+        # a phase began: its deadline is work due turn_seconds from now, kept in the outbox
+        followups.after_commit(
+            stream="game",
+            stream_id=game.pk,
+            version=last,
+            kinds=[followups.DEADLINE],
+            due_at=timezone.now() + timedelta(seconds=game.turn_seconds),
+        )
     return appended, state
 
 
@@ -281,7 +397,8 @@ def _follow_ups(game: Game, state: GameState, new_events: list[EngineEvent]) -> 
     if engine.astra_due(state):
         kinds.append(followups.ASTRA_DUE)
     if BOTS_ASKED_AFTER.intersection(kinds):
-        bot_seats = Seat.objects.filter(game=game).exclude(bot="").values_list("index", flat=True)
+        bot_seats = {*Seat.objects.filter(game=game).exclude(bot="").values_list("index", flat=True)}
+        bot_seats |= {index for index, seat in enumerate(state.seats) if seat.resigned}
         if any(engine.options(state, seat).kind != "wait" for seat in bot_seats):
             kinds.append(followups.BOTS_TO_PLAY)
     return kinds

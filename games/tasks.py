@@ -108,3 +108,19 @@ def play_bots(self: Any, game_id: int, followup: int | None = None) -> int:
     followups.done(followup)
     logger.info("bots played", extra={**context, "count": played})
     return played
+
+
+@retried_task
+def play_deadline(self: Any, game_id: int, version: int, followup: int | None = None) -> int | None:
+    """Once the deadline of the phase asked by the log at ``version`` has passed, play for the
+    seats that have not finished it (once: the log's version decides). Delivered early (a
+    clock behind the one that set the deadline), its follow-up is left to be sent again when
+    the deadline passes."""
+    context = log_context(self, game_id=game_id, seq=version)
+    outcome = services.play_deadline(game_id=game_id, version=version)
+    if outcome.early:
+        followups.later(followup, seconds=outcome.early)
+    else:
+        followups.done(followup)
+    logger.info("deadline", extra={**context, "count": len(outcome.events), "early": outcome.early})
+    return outcome.events[-1].seq if outcome.events else None

@@ -174,7 +174,7 @@ def playing_game(alice: APIClient, bob: APIClient, carol: APIClient, post: Any) 
     """A started 3-player Adventure 1 game: alice in seat 0, bob 1, carol 2."""
     game = post(alice, "/api/v1/games", {"adventure": 1, "max_players": 3}).json()
     for client in (bob, carol):
-        assert post(client, f"/api/v1/games/{game['id']}/join").status_code == 200
+        assert post(client, f"/api/v1/games/{game['id']}/join", {"invite": game["invite"]}).status_code == 200
     response = post(alice, f"/api/v1/games/{game['id']}/start")
     assert response.status_code == 200, response.content
     return int(game["id"])

@@ -10,6 +10,9 @@
   sends one back, read as a ``Choice`` (checked in full unless it is one of them);
 - ``astra_turn(state)`` -> solo: the events of ASTRA's part of the turn when ``astra_due``
   (none otherwise, so asking twice plays it once); ``astra_advance`` with the state after;
+- ``absent_seats(state)`` / ``autopilot(state, seat, in_a_row=...)`` -> the seats a passed
+  deadline plays for, and the events of playing one as the greedy bot would; ``resign(state,
+  seat)`` -> the seat handed to a bot for the rest of the game;
 - ``result_event(state)`` -> the final scores of an ended game, as an event;
 - ``game_view`` / ``sheet_view`` / ``redact`` / ``feed`` -> what one viewer may see, and in
   which order the events became readable to it; ``referee_sheet_view`` / ``referee_seats`` /
@@ -60,6 +63,7 @@ from games.rules.core.schematic import ZONE, Area, Row, Schematic
 from games.rules.core.sheet import CIRCLE, CROSS, LINE, Mark, X
 from games.rules.core.state import ACTIONS_PHASE, INCIDENTS_PHASE, MISSIONS_PHASE, SETUP_PHASE, GameState
 from games.rules.play import bots
+from games.rules.play.absent import STAND_IN, TIMEOUTS_TO_RESIGN, absent_seats, autopilot, resign
 from games.rules.play.audit import LogRefused, reenact, replay_checked
 from games.rules.play.simulation import BOT_KINDS, simulate
 from games.rules.read import narration
@@ -100,6 +104,8 @@ __all__ = [
     "OPTION_VALUE_TYPES",
     "PLAYABLE",
     "SETUP_PHASE",
+    "STAND_IN",
+    "TIMEOUTS_TO_RESIGN",
     "ZONE",
     "Accomplished",
     "Area",
@@ -126,12 +132,14 @@ __all__ = [
     "Target",
     "WriteOption",
     "X",
+    "absent_seats",
     "accomplished",
     "advance",
     "astra_advance",
     "astra_due",
     "astra_opponents",
     "astra_turn",
+    "autopilot",
     "bots",
     "data",
     "decide",
@@ -151,6 +159,7 @@ __all__ = [
     "referee_sheet_view",
     "replay",
     "replay_checked",
+    "resign",
     "result_event",
     "schema_problem",
     "sheet_schematic",

@@ -72,13 +72,18 @@ def test_create_refuses_what_it_cannot_open(
 
 def test_join_start_and_the_first_chapter(checked: list[CheckedClient]) -> None:
     ann, ben, cy, _ = checked
-    campaign = ann.post("/api/v1/campaigns", {"max_players": 2}).json()["id"]
+    created = ann.post("/api/v1/campaigns", {"max_players": 2}).json()
+    campaign, invite = created["id"], created["invite"]
     base = f"/api/v1/campaigns/{campaign}"
-    assert ben.post(f"{base}/join").json() == {"seat": 1}
-    assert cy.post(f"{base}/join").json()["code"] == "campaign_full"
+    # a private campaign is found and joined with its invite only
+    assert cy.get(base).status_code == 404
+    assert cy.post(f"{base}/join", {"invite": "guess"}).json()["code"] == "not_found"
+    assert ben.post(f"{base}/join", {"invite": invite}).json() == {"seat": 1}
+    assert cy.post(f"{base}/join", {"invite": invite}).json()["code"] == "campaign_full"
     assert ben.post(f"{base}/join").json()["code"] == "already_seated"
-    assert cy.get(base).status_code == 200  # the lobby is open to anyone with the id
-    assert cy.get(f"{base}/decision").json()["code"] == "not_seated"
+    assert cy.get(base, {"invite": invite}).status_code == 200
+    assert cy.get(base, {"invite": invite}).json()["invite"] is None
+    assert cy.get(f"{base}/decision").json()["code"] == "not_found"
     refused = ben.post(f"{base}/start")
     assert refused.status_code == 403 and refused.json()["code"] == "not_creator"
 
@@ -93,12 +98,12 @@ def test_join_start_and_the_first_chapter(checked: list[CheckedClient]) -> None:
     assert list(game.seats.order_by("index").values_list("user__username", flat=True)) == ["alice", "bob"]
     # the chapter's game is an ordinary game of its seats
     assert ben.get(f"/api/v1/games/{game.pk}").json()["status"] == "playing"
-    assert [c["id"] for c in ben.get("/api/v1/campaigns").json()] == [campaign]
+    assert [c["id"] for c in ben.get("/api/v1/campaigns").json()["results"]] == [campaign]
 
     # once started, the campaign does not exist for anyone else
     for path in (base, f"{base}/decision", f"{base}/events"):
         assert cy.get(path).status_code == 404
-    assert cy.post(f"{base}/join").json()["code"] == "not_found"
+    assert cy.post(f"{base}/join", {"invite": invite}).json()["code"] == "not_found"
     assert ann.post(f"{base}/start").json()["code"] == "campaign_not_in_lobby"
     events = CampaignEvent.objects.filter(campaign_id=campaign).count()
     moved = ann.post(f"{base}/moves", {"choice": {"action": "next_chapter", "chapter": 2}})

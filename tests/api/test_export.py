@@ -72,7 +72,7 @@ def test_before_the_end_players_may_not_export_and_outsiders_never_see_the_game(
 def test_an_outsider_of_a_lobby_game_is_told_they_have_no_seat(
     alice: APIClient, bob: APIClient, post: Any
 ) -> None:
-    game = post(alice, "/api/v1/games", {"adventure": 1, "max_players": 2}).json()
+    game = post(alice, "/api/v1/games", {"adventure": 1, "max_players": 2, "visibility": "public"}).json()
     answer = checked(bob, post).get(f"/api/v1/games/{game['id']}/export")
     assert (answer.status_code, answer.json()["code"]) == (403, "not_seated")
 

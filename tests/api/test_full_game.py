@@ -48,7 +48,7 @@ def play_to_the_end(
     created = players[0].post("/api/v1/games", {"adventure": adventure, "max_players": count}).json()
     base = f"/api/v1/games/{created['id']}"
     for client in players[1:]:
-        assert client.post(f"{base}/join").status_code == 200
+        assert client.post(f"{base}/join", {"invite": created["invite"]}).status_code == 200
     assert players[0].post(f"{base}/start").status_code == 200
     rng = random.Random(f"{adventure}/{count}")
     requests = 0

@@ -20,7 +20,7 @@ def playing_game(request: pytest.FixtureRequest, alice: APIClient, bob: APIClien
     neighbours): alice in seat 0, bob 1, carol 2."""
     game = post(alice, "/api/v1/games", {"adventure": request.param, "max_players": 3}).json()
     for client in (bob, carol):
-        assert post(client, f"/api/v1/games/{game['id']}/join").status_code == 200
+        assert post(client, f"/api/v1/games/{game['id']}/join", {"invite": game["invite"]}).status_code == 200
     assert post(alice, f"/api/v1/games/{game['id']}/start").status_code == 200
     return int(game["id"])
 

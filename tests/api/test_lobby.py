@@ -12,7 +12,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def lobby(alice: APIClient, post: Any) -> int:
-    response = post(alice, "/api/v1/games", {"adventure": 1, "max_players": 2})
+    response = post(alice, "/api/v1/games", {"adventure": 1, "max_players": 2, "visibility": "public"})
     assert response.status_code == 201
     return int(response.json()["id"])
 
@@ -23,6 +23,8 @@ def test_create_puts_the_creator_in_seat_0(alice: APIClient, post: Any) -> None:
     game = response.json()
     assert game["status"] == "lobby"
     assert game["seats"] == [{"seat": 0, "username": "alice", "bot": None}]
+    assert game["visibility"] == "private" and len(game["invite"]) >= 16
+    assert game["turn_seconds"] is None and game["deadline"] is None
     assert game["seat"] == 0
     assert game["version"] == 0
     assert game["max_players"] == 3
@@ -140,13 +142,14 @@ def test_unknown_or_malformed_game_ids_are_404(alice: APIClient, game_id: str) -
 
 
 def test_list_shows_my_games(lobby: int, alice: APIClient, bob: APIClient) -> None:
-    assert [game["id"] for game in alice.get("/api/v1/games").json()] == [lobby]
-    assert bob.get("/api/v1/games").json() == []
+    assert [game["id"] for game in alice.get("/api/v1/games").json()["results"]] == [lobby]
+    assert bob.get("/api/v1/games").json() == {"count": 0, "next": None, "previous": None, "results": []}
 
 
 def test_a_solo_game_of_the_battle_is_played_against_astra_only(alice: APIClient, post: Any) -> None:
     """A one-player game of adventure 8 is the solo mode against ASTRA: created for one player
-    it plays ASTRA; a lobby for more started with one player seated is refused."""
+    it plays ASTRA; a lobby for more started with one player seated is refused (as any
+    multiplayer lobby is)."""
     response = post(alice, "/api/v1/games", {"adventure": 8, "max_players": 1, "astra_level": 2})
     assert response.status_code == 201
     assert Game.objects.get().astra_level == 2
@@ -154,8 +157,7 @@ def test_a_solo_game_of_the_battle_is_played_against_astra_only(alice: APIClient
     lobby = post(alice, "/api/v1/games", {"adventure": 8, "max_players": 2})
     assert lobby.status_code == 201
     started = post(alice, f"/api/v1/games/{lobby.json()['id']}/start")
-    assert (started.status_code, started.json()["code"]) == (400, "solo_needs_astra")
-    assert "ASTRA" in started.json()["detail"]
+    assert (started.status_code, started.json()["code"]) == (409, "not_enough_players")
     refused = Game.objects.get(pk=lobby.json()["id"])
     assert refused.status == "lobby"
     assert not refused.events.exists()

@@ -130,17 +130,21 @@ def test_a_seat_undoes_a_limited_number_of_times_in_one_turn(
 
 def test_a_lobby_expires_after_a_day(alice: APIClient, bob: APIClient, post: Any, settings: Any) -> None:
     settings.QUOTA_OPEN_LOBBIES = 1
-    game = int(alice.post(f"{API}/games", {"adventure": 1, "max_players": 3}, format="json").json()["id"])
+    created = alice.post(f"{API}/games", {"adventure": 1, "max_players": 3}, format="json").json()
+    game = int(created["id"])
     campaign = alice.post(f"{API}/campaigns", {"max_players": 1}, format="json")
     assert campaign.json()["code"] == "too_many_open_lobbies"
     Game.objects.filter(pk=game).update(created_at=timezone.now() - timedelta(hours=24, minutes=1))
-    refused(checked(bob, post).post(f"{API}/games/{game}/join"), 409, "lobby_expired")
+    refused(checked(bob, post).post(f"{API}/games/{game}/join", {"invite": created["invite"]}), 409, "lobby_expired")
     refused(checked(alice, post).post(f"{API}/games/{game}/bots", {"kind": "random"}), 409, "lobby_expired")
     refused(checked(alice, post).post(f"{API}/games/{game}/start"), 409, "lobby_expired")
-    assert alice.get(f"{API}/games").json() == []  # no longer listed
+    assert alice.get(f"{API}/games").json()["results"] == []  # no longer listed
     # and no longer counted: the account may open another
     opened = alice.post(f"{API}/campaigns", {"max_players": 2}, format="json")
     assert opened.status_code == 201
     Campaign.objects.filter(pk=opened.json()["id"]).update(created_at=timezone.now() - timedelta(days=2))
-    refused(checked(bob, post).post(f"{API}/campaigns/{opened.json()['id']}/join"), 409, "lobby_expired")
-    assert alice.get(f"{API}/campaigns").json() == []
+    joined = checked(bob, post).post(
+        f"{API}/campaigns/{opened.json()['id']}/join", {"invite": opened.json()["invite"]}
+    )
+    refused(joined, 409, "lobby_expired")
+    assert alice.get(f"{API}/campaigns").json()["results"] == []

@@ -40,7 +40,7 @@ def _colony_meeting_mission_c(alice: APIClient, bob: APIClient, post: Any) -> st
     neither A nor B), set up by appending marks to its log."""
     created = post(alice, "/api/v1/games", {"adventure": 3, "max_players": 2}).json()
     base = f"/api/v1/games/{created['id']}"
-    post(bob, f"{base}/join")
+    post(bob, f"{base}/join", {"invite": created["invite"]})
     post(alice, f"{base}/start")
     game = Game.objects.get(pk=created["id"])
     marks = [
@@ -107,7 +107,8 @@ def test_a_game_whose_log_was_stored_before_versions_reads_as_it_did(alice: APIC
     assert set(Event.objects.filter(game=game).values_list("version", flat=True)) == {None}
     base = f"/api/v1/games/{game.pk}"
 
-    assert alice.get(base).json()["result"] == recorded["expected"]["result"]
+    # the view adds the seats a bot played to the end: none in a log from before resigning
+    assert alice.get(base).json()["result"] == {**recorded["expected"]["result"], "resigned": []}
     for seat, expected in enumerate(recorded["expected"]["sheets"]):
         assert alice.get(f"{base}/sheets/{seat}").json()["marks"] == expected["marks"]
     feed = alice.get(f"{base}/events", {"limit": 500}).json()["events"]

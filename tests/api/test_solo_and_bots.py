@@ -67,7 +67,7 @@ def test_a_solo_game_against_astra_over_http(alice: APIClient, post: Any, advent
     assert game["status"] == "finished"
     assert {"choose", "give"} <= game["decisions_seen"]
     result, pile = game["result"], game["astra"]["pile"]
-    assert set(result) == {"scores", "winners", "astra"}
+    assert set(result) == {"scores", "winners", "astra", "resigned"} and result["resigned"] == []
     if adventure == 1:
         crossed = astra.precrossed(level) + sum(pile[a] * foe.multipliers[a] for a in ACTIONS)
         track = astra.RocketTrack(level, min(crossed, len(astra.track_boxes())))
@@ -173,7 +173,7 @@ def test_bot_seats_are_added_by_the_creator_in_the_lobby_only(
     alice: APIClient, bob: APIClient, post: Any
 ) -> None:
     checked = CheckedClient(alice, load(alice), post)
-    game = checked.post("/api/v1/games", {"adventure": 3, "max_players": 3}).json()
+    game = checked.post("/api/v1/games", {"adventure": 3, "max_players": 3, "visibility": "public"}).json()
     base = f"/api/v1/games/{game['id']}"
     response = checked.post(f"{base}/bots", {"kind": "greedy"})
     assert response.status_code == 201 and response.json() == {"seat": 1, "bot": "greedy"}
@@ -192,8 +192,9 @@ def test_bot_seats_are_added_by_the_creator_in_the_lobby_only(
 
     solo = post(alice, "/api/v1/games", {"adventure": 3, "max_players": 1}).json()
     assert post(alice, f"/api/v1/games/{solo['id']}/bots", {"kind": "random"}).status_code == 409
-    other = post(alice, "/api/v1/games", {"adventure": 3, "max_players": 2}).json()
-    post(alice, f"/api/v1/games/{other['id']}/start")
+    other = post(alice, "/api/v1/games", {"adventure": 3, "max_players": 3}).json()
+    post(alice, f"/api/v1/games/{other['id']}/bots", {"kind": "random"})
+    assert post(alice, f"/api/v1/games/{other['id']}/start").status_code == 200
     started = post(alice, f"/api/v1/games/{other['id']}/bots", {"kind": "random"})
     assert started.status_code == 409 and started.json()["code"] == "game_not_in_lobby"
     assert post(bob, f"/api/v1/games/{other['id']}/bots", {"kind": "random"}).status_code == 404

@@ -135,10 +135,13 @@ def test_reads_need_a_seat(playing_game: int, dave: APIClient, path: str) -> Non
 def test_in_the_lobby_an_outsider_is_told_they_have_no_seat(
     alice: APIClient, dave: APIClient, post: Any, path: str
 ) -> None:
-    game = post(alice, "/api/v1/games", {"adventure": 1, "max_players": 2}).json()
+    """In a public lobby; a private one does not exist for them (404)."""
+    game = post(alice, "/api/v1/games", {"adventure": 1, "max_players": 2, "visibility": "public"}).json()
     response = dave.get(f"{base(game['id'])}/{path}")
     assert response.status_code == 403
     assert response.json()["code"] == "not_seated"
+    private = post(alice, "/api/v1/games", {"adventure": 1, "max_players": 2}).json()
+    assert dave.get(f"{base(private['id'])}/{path}").json()["code"] == "not_found"
 
 
 @pytest.mark.parametrize("action", ["moves", "undo", "confirm"])
@@ -218,7 +221,7 @@ def test_idempotent_create_makes_one_game(alice: APIClient, post: Any) -> None:
     second = post(alice, "/api/v1/games", body, HTTP_IDEMPOTENCY_KEY="g1")
     assert first.status_code == second.status_code == 201
     assert first.json() == second.json()
-    assert len(alice.get("/api/v1/games").json()) == 1
+    assert alice.get("/api/v1/games").json()["count"] == 1
 
 
 def test_an_overlong_key_is_a_400(playing_game: int, alice: APIClient, post: Any) -> None:

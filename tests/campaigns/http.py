@@ -37,7 +37,7 @@ def open_campaign(
     assert created.status_code == 201, created.content
     campaign = int(created.json()["id"])
     for seat, client in enumerate(players[1:], start=1):
-        joined = post(client, f"{API}/campaigns/{campaign}/join")
+        joined = post(client, f"{API}/campaigns/{campaign}/join", {"invite": created.json()["invite"]})
         assert joined.status_code == 200 and joined.json() == {"seat": seat}, joined.content
     for seat, kind in enumerate(bots, start=len(players)):
         added = post(players[0], f"{API}/campaigns/{campaign}/bots", {"kind": kind})

@@ -197,7 +197,7 @@ def test_bot_seats_are_added_by_the_creator_in_the_lobby_only(
 ) -> None:
     check = load(alice)
     ann, ben, cy = (CheckedClient(client, check, post) for client in (alice, bob, carol))
-    campaign = ann.post(f"{API}/campaigns", {"max_players": 3}).json()["id"]
+    campaign = ann.post(f"{API}/campaigns", {"max_players": 3, "visibility": "public"}).json()["id"]
     base = f"{API}/campaigns/{campaign}"
     refused = ben.post(f"{base}/bots", {"kind": "random"})
     assert (refused.status_code, refused.json()["code"]) == (403, "not_seated")

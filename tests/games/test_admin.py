@@ -149,7 +149,7 @@ def test_the_viewer_shows_the_hidden_turn_to_staff_only(staff: Client) -> None:
     ann = User.objects.create_user("ann")
     ben = User.objects.create_user("ben")
     game = services.create_game(by=ann, adventure=1, max_players=2)
-    services.join_game(game=game, by=ben)
+    services.join_game(game=game, by=ben, invite=game.invite)
     services.start_game(game=game, by=ann)
     choice = cast(engine.WriteOption, engine.options(snapshots.current(game=game)[0], 1).options[0])
     services.play_move(game_id=game.pk, by=ben, choice=choice)

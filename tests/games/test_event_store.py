@@ -16,7 +16,7 @@ def started() -> Game:
     alice = User.objects.create_user("alice", password="secret-pw")
     bob = User.objects.create_user("bob", password="secret-pw")
     game = services.create_game(by=alice, adventure=1, max_players=2)
-    services.join_game(game=game, by=bob)
+    services.join_game(game=game, by=bob, invite=game.invite)
     return services.start_game(game=game, by=alice).game
 
 

@@ -31,7 +31,7 @@ def play_to_the_end(game: Game, users: list[User], rng: random.Random) -> Game:
 def ended(django_capture_on_commit_callbacks: Any) -> tuple[Game, list[User]]:
     users = [User.objects.create_user(name, password="secret-pw") for name in ("ann", "ben")]
     game = services.create_game(by=users[0], adventure=1, max_players=2)
-    services.join_game(game=game, by=users[1])
+    services.join_game(game=game, by=users[1], invite=game.invite)
     services.start_game(game=game, by=users[0])
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         game = play_to_the_end(game, users, random.Random(7))
@@ -82,7 +82,8 @@ def test_replay_of_a_finished_game(ended: tuple[Game, list[User]]) -> None:
 def test_scoring_a_game_still_playing_does_nothing() -> None:
     alice = User.objects.create_user("alice", password="secret-pw")
     game = services.create_game(by=alice, adventure=1, max_players=2)
-    services.join_game(game=game, by=User.objects.create_user("bob", password="secret-pw"))
+    bob = User.objects.create_user("bob", password="secret-pw")
+    services.join_game(game=game, by=bob, invite=game.invite)
     services.start_game(game=game, by=alice)
     assert services.score_game(game_id=game.pk) is None
     game.refresh_from_db()

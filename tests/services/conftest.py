@@ -332,7 +332,7 @@ def open_game(players: list[HttpClient]) -> int:
     status, game = players[0].post("/games", {"adventure": 1, "max_players": len(players)})
     assert status == 201, game
     for player in players[1:]:
-        status, body = player.post(f"/games/{game['id']}/join")
+        status, body = player.post(f"/games/{game['id']}/join", {"invite": game["invite"]})
         assert status == 200, body
     status, body = players[0].post(f"/games/{game['id']}/start")
     assert status == 200, body

@@ -17,7 +17,7 @@ def started(services: Services) -> Game:
     alice = User.objects.create_user("pg-alice", password="secret-pw")
     bob = User.objects.create_user("pg-bob", password="secret-pw")
     game = commands.create_game(by=alice, adventure=1, max_players=2)
-    commands.join_game(game=game, by=bob)
+    commands.join_game(game=game, by=bob, invite=game.invite)
     return commands.start_game(game=game, by=alice).game
 
 

@@ -49,7 +49,7 @@ def test_the_worker_ends_a_chapter_once_however_often_it_is_delivered(worker: Wo
     suffix = time.monotonic_ns()
     users = [User.objects.create_user(f"{name}-{suffix}", password="secret-pw") for name in ("ann", "ben")]
     campaign = campaigns.create_campaign(by=users[0], max_players=2)
-    campaigns.join_campaign(campaign=campaign, by=users[1])
+    campaigns.join_campaign(campaign=campaign, by=users[1], invite=campaign.invite)
     campaigns.start_campaign(campaign=campaign, by=users[0])
     game = ChapterGame.objects.get(campaign=campaign, chapter=1).game
     play_to_the_end(game, users)  # the last confirm sends the scoring task to the worker
@@ -100,7 +100,7 @@ def test_a_killed_chapter_end_is_done_again_once(services: Services, worker: Wor
         names = ("eve", "fox")
         users = [User.objects.create_user(f"{name}-{suffix}", password="secret-pw") for name in names]
         campaign = campaigns.create_campaign(by=users[0], max_players=2)
-        campaigns.join_campaign(campaign=campaign, by=users[1])
+        campaigns.join_campaign(campaign=campaign, by=users[1], invite=campaign.invite)
         campaigns.start_campaign(campaign=campaign, by=users[0])
         game = ChapterGame.objects.get(campaign=campaign, chapter=1).game
         play_to_the_end(game, users)  # the slow worker scores it, then sleeps in the chapter end

@@ -241,6 +241,26 @@ class AstraTook(TypedDict):
     removed: bool
 
 
+class Autopilot(TypedDict):
+    """An absent seat: its deadline passed before it finished the phase in play (``phase``:
+    ``actions`` for a turn, ``incidents`` or ``setup`` for its choices, ``missions`` for its
+    claims), so its part was played for it as the greedy bot plays, confirmed, in the events
+    that follow (``reason`` "timeout"). ``in_a_row``: how many of its deadlines in a row have
+    passed so, this one included."""
+
+    reason: str
+    phase: str
+    in_a_row: int
+
+
+class SeatResigned(TypedDict):
+    """A seat handed to a bot for the rest of the game: its player ``resigned``, or let
+    ``timeouts`` pass in a row. The player keeps the seat and reads the game; a greedy bot
+    plays it."""
+
+    reason: str
+
+
 class GameEnded(TypedDict):
     reasons: list[dict[str, Any]]
 
@@ -482,6 +502,14 @@ def _astra(state: GameState) -> AstraState:
     return state.astra
 
 
+def _autopilot(state: GameState, data: Autopilot, event: Event) -> None:
+    """Nothing changes: the moves played for the seat follow as events of their own."""
+
+
+def _seat_resigned(state: GameState, data: SeatResigned, event: Event) -> None:
+    state.seats[_seat(event)].resigned = True
+
+
 def _game_ended(state: GameState, data: GameEnded, event: Event) -> None:
     state.status = "ended"
     state.end = dict(data)
@@ -529,6 +557,8 @@ ASTRA_PLAYED = Kind("astra_played", 1, AstraPlayed, _astra_played, SHEET_AND_AST
 CARD_GIVEN = Kind("card_given", 1, CardGiven, _card_given, ASTRA)
 ASTRA_BONUS = Kind("astra_bonus", 1, AstraBonus, _astra_bonus, ASTRA)
 ASTRA_TOOK = Kind("astra_took", 1, AstraTook, _astra_took, ASTRA)
+AUTOPILOT = Kind("autopilot", 1, Autopilot, _autopilot, GAME)
+SEAT_RESIGNED = Kind("seat_resigned", 1, SeatResigned, _seat_resigned, SEAT)
 GAME_ENDED = Kind("game_ended", 1, GameEnded, _game_ended, GAME)
 RESULT = Kind("result", 1, Result, _result, GAME)
 
@@ -557,6 +587,8 @@ KINDS: dict[str, Kind[GameState, Event, Any]] = {
         CARD_GIVEN,
         ASTRA_BONUS,
         ASTRA_TOOK,
+        AUTOPILOT,
+        SEAT_RESIGNED,
         GAME_ENDED,
         RESULT,
     )
@@ -708,6 +740,12 @@ class Recorder:
 
     def astra_took(self, *, card: int, removed: bool) -> None:
         self._record(ASTRA_TOOK, None, AstraTook(card=card, removed=removed))
+
+    def autopilot(self, seat: int, *, reason: str, phase: str, in_a_row: int) -> None:
+        self._record(AUTOPILOT, seat, Autopilot(reason=reason, phase=phase, in_a_row=in_a_row))
+
+    def seat_resigned(self, seat: int, *, reason: str) -> None:
+        self._record(SEAT_RESIGNED, seat, SeatResigned(reason=reason))
 
     def game_ended(self, *, reasons: list[dict[str, Any]]) -> None:
         self._record(GAME_ENDED, None, GameEnded(reasons=reasons))

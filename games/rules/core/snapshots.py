@@ -65,6 +65,7 @@ def dump(state: GameState) -> dict[str, Any]:
                 "confirmed": seat.confirmed,
                 "claimable": list(seat.claimable),
                 "claimed": list(seat.claimed),
+                "resigned": seat.resigned,
             }
             for seat in state.seats
         ],
@@ -102,6 +103,7 @@ def load(data: dict[str, Any]) -> GameState:
                 confirmed=seat["confirmed"],
                 claimable=tuple(seat["claimable"]),
                 claimed=tuple(seat["claimed"]),
+                resigned=seat["resigned"],
             )
             for seat in data["seats"]
         ],

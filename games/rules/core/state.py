@@ -82,6 +82,8 @@ class SeatState:
     # Phase 6: the missions this seat may claim now, and those it has claimed this turn.
     claimable: tuple[str, ...] = ()
     claimed: tuple[str, ...] = ()
+    # Handed to a bot for the rest of the game (its player resigned, or was absent too long).
+    resigned: bool = False
 
     def copy(self) -> "SeatState":
         return _clone(

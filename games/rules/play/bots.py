@@ -183,3 +183,25 @@ def play_game(
 
 # The bots by the name a bot seat gives its kind.
 KINDS: dict[str, Callable[[random.Random], Bot]] = {"random": random_bot, "greedy": greedy_bot}
+
+
+# A bot's whole turn is a few dozen moves at most; past this something is wrong.
+MAX_BOT_MOVES = 500
+
+
+def play_seat(
+    state: GameState, seat: int, kind: str, *, phase_only: bool = False
+) -> tuple[list[Event], GameState]:
+    """A bot of ``kind`` plays what ``seat`` has to decide now, to the end of its turn (with
+    ``phase_only``, of the phase in play: it stops where the turn asks the seats again), in
+    place. Each move is drawn from the game's seed and the position in the log, so that a
+    replay of the log plays the same moves. Returns the events and the state after them."""
+    turn, phase = state.turn, state.phase
+    played: list[Event] = []
+    for _ in range(MAX_BOT_MOVES):
+        if state.turn != turn or (phase_only and state.phase != phase) or options(state, seat).kind == "wait":
+            return played, state
+        rng = random.Random(f"{state.seed}/bot/{seat}/{state.events_applied}")
+        new, state = advance(state, seat, KINDS[kind](rng)(state, seat), in_place=True)
+        played += new
+    raise RuntimeError(f"bot seat {seat} does not finish its turn")

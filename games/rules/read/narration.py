@@ -210,6 +210,16 @@ TELLERS: dict[str, Callable[[Any], str]] = dict(
                 f"{_card(d['card'])} left the game" if d["removed"] else f"ASTRA took {_card(d['card'])}"
             ),
         ),
+        _teller(
+            events.AUTOPILOT,
+            lambda d: f"was played for: its {d['phase']} deadline passed ({d['in_a_row']} in a row)",
+        ),
+        _teller(
+            events.SEAT_RESIGNED,
+            lambda d: "resigned: a bot plays the seat"
+            if d["reason"] == "resigned"
+            else "was handed to a bot after deadlines passed in a row",
+        ),
         _teller(events.GAME_ENDED, _ended),
         _teller(events.RESULT, _result),
     ]

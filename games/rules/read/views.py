@@ -26,7 +26,7 @@ from games.rules.core.state import AstraState, GameState, Sheet
 from games.rules.turn.solo import astra_score
 
 # Events of a seat in the current turn that reveal nothing of its sheet.
-ALWAYS_VISIBLE = {"confirmed"}
+ALWAYS_VISIBLE = {"confirmed", "autopilot", "seat_resigned"}
 # Fields of an event's data no player ever reads (the deck's seed would tell every card to come).
 HIDDEN_FIELDS = {"game_started": frozenset({"seed"})}
 # Events that end the turn in play without starting another: what was private is revealed.
@@ -60,15 +60,28 @@ def game_view(state: GameState, *, viewer: int | None) -> dict[str, Any]:
         ],
         "sheets": [_sheet_ref(sheet) for sheet in state.sheets],
         "seats": [
-            {"seat": index, "confirmed": seat.confirmed, "sheets": list(seat.sheets), "sheet": seat.sheet}
+            {
+                "seat": index,
+                "confirmed": seat.confirmed,
+                "sheets": list(seat.sheets),
+                "sheet": seat.sheet,
+                "resigned": seat.resigned,
+            }
             for index, seat in enumerate(state.seats)
         ],
         "end": state.end,
-        "result": state.result,
+        "result": _result(state),
         # Solo: ASTRA (never its deck) and the hand the combinations are paired from.
         "astra": astra_view(state) if state.astra is not None else None,
         "hand": hand_view(state) if state.astra is not None else None,
     }
+
+
+def _result(state: GameState) -> dict[str, Any] | None:
+    """The final scores, with the seats a bot played to the end (``resigned``)."""
+    if state.result is None:
+        return None
+    return {**state.result, "resigned": [index for index, seat in enumerate(state.seats) if seat.resigned]}
 
 
 def sheet_view(state: GameState, sheet_id: int, *, viewer: int | None) -> dict[str, Any]:
