@@ -135,7 +135,8 @@ def test_a_lobby_expires_after_a_day(alice: APIClient, bob: APIClient, post: Any
     campaign = alice.post(f"{API}/campaigns", {"max_players": 1}, format="json")
     assert campaign.json()["code"] == "too_many_open_lobbies"
     Game.objects.filter(pk=game).update(created_at=timezone.now() - timedelta(hours=24, minutes=1))
-    refused(checked(bob, post).post(f"{API}/games/{game}/join", {"invite": created["invite"]}), 409, "lobby_expired")
+    joined = checked(bob, post).post(f"{API}/games/{game}/join", {"invite": created["invite"]})
+    refused(joined, 409, "lobby_expired")
     refused(checked(alice, post).post(f"{API}/games/{game}/bots", {"kind": "random"}), 409, "lobby_expired")
     refused(checked(alice, post).post(f"{API}/games/{game}/start"), 409, "lobby_expired")
     assert alice.get(f"{API}/games").json()["results"] == []  # no longer listed
