@@ -35,10 +35,13 @@ var:
 migrate: $(SERVE_STAMP) | var
 	$(BIN)/python manage.py migrate --noinput
 
-# A real WSGI server (gunicorn, as in production) on the embedded SQLite database: writes queue
-# on SQLite's write lock (settings.py), so commands on a game stay serialized.
+# The production server (gunicorn with uvicorn workers: async streams, sync views in threads) on
+# the embedded SQLite database: writes queue on SQLite's write lock (settings.py), so commands on
+# a game stay serialized. One process: without Redis, commit notifications reach the streams of
+# the process that committed only (others would see a commit at their next poll).
 run: migrate
-	BIND_HOST=127.0.0.1 PORT=$(PORT) $(BIN)/gunicorn --config deploy/gunicorn.conf.py moon.wsgi:application
+	BIND_HOST=127.0.0.1 PORT=$(PORT) WEB_CONCURRENCY=$${WEB_CONCURRENCY:-1} \
+	  $(BIN)/gunicorn --config deploy/gunicorn.conf.py moon.asgi:application
 
 lint: install
 	$(BIN)/ruff check .
@@ -94,7 +97,7 @@ bench-load: install | var
 	export DEBUG=false SECRET_KEY=bench-$$$$-$$(date +%s%N) ALLOWED_HOSTS=127.0.0.1 \
 	  THROTTLE_ANON= THROTTLE_USER= BIND_HOST=127.0.0.1 PORT=$(LOAD_PORT); \
 	$(BIN)/python manage.py migrate --noinput >/dev/null; \
-	$(BIN)/gunicorn --config deploy/gunicorn.conf.py --access-logfile /dev/null moon.wsgi:application \
+	$(BIN)/gunicorn --config deploy/gunicorn.conf.py --access-logfile /dev/null moon.asgi:application \
 	  >var/bench-load-web.log 2>&1 & web=$$!; \
 	for i in $$(seq 100); do curl -sf -o /dev/null http://127.0.0.1:$(LOAD_PORT)/api/v1/ && break; sleep 0.2; done; \
 	status=0; $(BIN)/python -m bench.load --url http://127.0.0.1:$(LOAD_PORT) $(LOAD_ARGS) || status=$$?; \

@@ -14,6 +14,16 @@ class TokenExpired(exceptions.AuthenticationFailed):
     default_code = "token_expired"
 
 
+class TicketRefused(exceptions.AuthenticationFailed):
+    """A stream ticket (``?ticket=``) that opens nothing."""
+
+    default_detail = (
+        "This stream ticket is unknown, used, expired or for another stream: "
+        "POST .../stream-ticket for a new one."
+    )
+    default_code = "invalid_ticket"
+
+
 class ExpiringTokenAuthentication(TokenAuthentication):
     def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
         token = services.authenticate_token(key=key)

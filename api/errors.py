@@ -11,7 +11,7 @@ from django.http import Http404, HttpRequest, JsonResponse
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
-from api.authentication import TokenExpired
+from api.authentication import TicketRefused, TokenExpired
 from eventstore.errors import Conflict, Forbidden, GameError, Invalid, NotFound, Unprocessable
 
 logger = logging.getLogger(__name__)
@@ -32,6 +32,7 @@ REFUSAL_STATUS: dict[type[GameError], int] = {
 API_ERROR_CODES: list[tuple[type[exceptions.APIException], str]] = [
     (exceptions.NotAuthenticated, "not_authenticated"),
     (TokenExpired, "token_expired"),
+    (TicketRefused, "invalid_ticket"),
     (exceptions.AuthenticationFailed, "authentication_failed"),
     (exceptions.PermissionDenied, "permission_denied"),
     (exceptions.NotFound, "not_found"),

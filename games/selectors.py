@@ -120,7 +120,7 @@ def standings_of(*, state: GameState) -> dict[str, Any] | None:
 
 def decision_view(*, game: Game, viewer: User) -> dict[str, Any]:
     """What the viewer's seat must or may do now; `wait` when nothing."""
-    seat = _require_seat(game, viewer)
+    seat = require_seat(game=game, viewer=viewer)
     if game.status != Game.Status.PLAYING:
         return dict(WAIT)
     state, _ = snapshots.current(game=game)
@@ -138,7 +138,7 @@ def sheet_view(*, game: Game, viewer: User, sheet: int) -> dict[str, Any]:
     """One sheet (in adventures 1-7, sheet n is seat n's; in adventure 8 two seats share each
     sheet); this turn's marks on it are shown only to the seat playing it until the turn
     resolves."""
-    viewer_seat = _require_seat(game, viewer)
+    viewer_seat = require_seat(game=game, viewer=viewer)
     state, last = snapshots.current(game=game)
     if not last:
         raise Conflict("game_not_started", "The game has not started: there are no sheets yet.")
@@ -156,7 +156,7 @@ def events_page(
     `next` is the `after` to send for the following page, or None when this page reached the end
     of the feed (then `version` is where to poll from).
     """
-    viewer_seat = _require_seat(game, viewer)
+    viewer_seat = require_seat(game=game, viewer=viewer)
     if after < 0:
         raise Invalid("invalid_request", "after must be 0 or more.")
     if limit < 1:
@@ -218,7 +218,7 @@ def _after_astra(game: Game, rows: list[Event], state: GameState) -> tuple[Game,
 def replay_view(*, game: Game, viewer: User, seq: int) -> dict[str, Any]:
     """The game and every sheet as they were when the viewer could read the event at position
     `seq` of their feed, in a finished game."""
-    viewer_seat = _require_seat(game, viewer)
+    viewer_seat = require_seat(game=game, viewer=viewer)
     if game.status != Game.Status.FINISHED:
         raise Conflict("game_not_finished", "A game can be replayed once it is finished.")
     order = _feed(game, viewer_seat)
@@ -235,7 +235,8 @@ def replay_view(*, game: Game, viewer: User, seq: int) -> dict[str, Any]:
 # --- internals ---------------------------------------------------------------------------------
 
 
-def _require_seat(game: Game, viewer: User) -> int:
+def require_seat(*, game: Game, viewer: User) -> int:
+    """The viewer's seat in the game; the outsider's refusal when they have none."""
     seat = seat_of(game=game, user=viewer)
     if seat is None:
         raise lobby.outsider(game)

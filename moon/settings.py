@@ -117,6 +117,17 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         }
     )
 
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and not DATABASES["default"].get(
+    "CONN_MAX_AGE"
+):
+    # Under ASGI (moon/asgi.py) no connection is kept by a request's thread: each process pools
+    # its PostgreSQL connections instead, DB_POOL_SIZE at most (requests beyond wait their turn).
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": int(os.environ.get("DB_POOL_SIZE") or 10),
+        "timeout": 10,
+    }
+
 # The cache holds only what can be lost (API throttling counters). With REDIS_URL it is shared
 # by every web process; without it each process counts on its own.
 REDIS_URL = os.environ.get("REDIS_URL", "")
@@ -196,6 +207,16 @@ REST_FRAMEWORK = {
 TOKEN_LIFETIME_DAYS = int(os.environ.get("TOKEN_LIFETIME_DAYS") or 30)
 # Each sign-in is a client with its own token; past this many, a user's oldest are revoked.
 MAX_CLIENT_TOKENS = int(os.environ.get("MAX_CLIENT_TOKENS") or 20)
+
+# Event streams (GET .../stream): a comment line every STREAM_HEARTBEAT_SECONDS keeps proxies
+# from closing an idle stream; besides the commit notifications, a stream looks at its log every
+# STREAM_POLL_SECONDS (a notification lost only delays a message by that much). A stream ticket
+# (POST .../stream-ticket) opens one stream within STREAM_TICKET_SECONDS. A long-poll
+# (GET .../events?wait=) waits at most LONG_POLL_MAX_SECONDS.
+STREAM_HEARTBEAT_SECONDS = float(os.environ.get("STREAM_HEARTBEAT_SECONDS") or 15)
+STREAM_POLL_SECONDS = float(os.environ.get("STREAM_POLL_SECONDS") or 15)
+STREAM_TICKET_SECONDS = int(os.environ.get("STREAM_TICKET_SECONDS") or 60)
+LONG_POLL_MAX_SECONDS = 30
 
 # Campaign content packs loaded and checked at start-up besides the shipped ones
 # (campaigns/packs/): comma-separated paths of pack files (JSON or YAML) or of folders of them.

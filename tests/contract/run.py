@@ -111,7 +111,7 @@ def main() -> int:
     log = (WORK / "web.log").open("w")
     web = subprocess.Popen(
         [str(bin_dir / "gunicorn"), "--config", "deploy/gunicorn.conf.py",
-         "--access-logfile", "/dev/null", "moon.wsgi:application"],
+         "--access-logfile", "/dev/null", "moon.asgi:application"],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
     )
     base = f"http://127.0.0.1:{args.port}/api/v1"
