@@ -7,7 +7,7 @@ SERVE_STAMP := $(VENV)/.installed-serve
 BROWSER_STAMP := $(VENV)/.installed-browser
 PORT ?= 8000
 
-.PHONY: run test test-services test-contract test-browser install-browser soak bench-load install migrate lint clean
+.PHONY: run test test-services test-contract test-browser install-browser soak bench-load bench-streams install migrate lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -102,3 +102,12 @@ bench-load: install | var
 	for i in $$(seq 100); do curl -sf -o /dev/null http://127.0.0.1:$(LOAD_PORT)/api/v1/ && break; sleep 0.2; done; \
 	status=0; $(BIN)/python -m bench.load --url http://127.0.0.1:$(LOAD_PORT) $(LOAD_ARGS) || status=$$?; \
 	kill $$web; wait $$web || true; deploy/services.sh stop; exit $$status
+
+# Not in CI: open event streams on one web process (bench/streams.py) on PostgreSQL + Redis:
+# memory per stream, confirm-to-stream delay, the move path with and without streams open.
+# `python -m bench.streams` alone runs it on a fresh SQLite file (in-process notifications).
+bench-streams: install | var
+	@set -e; env_lines=$$(deploy/services.sh start); eval "$$env_lines"; \
+	export DEBUG=false SECRET_KEY=bench-$$$$-$$(date +%s%N) ALLOWED_HOSTS=127.0.0.1; \
+	status=0; $(BIN)/python -m bench.streams $(STREAMS_ARGS) || status=$$?; \
+	deploy/services.sh stop; exit $$status

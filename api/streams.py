@@ -1,8 +1,8 @@
 """Live clients: Server-Sent Event streams and long-polls of a viewer's own feed.
 
 A stream is opened by an ordinary DRF view (authentication, throttles, seat checks and refusals
-as for every endpoint, run in a thread), then served by an async generator on the server's event
-loop: an open stream holds no thread. It reads the feed with the same selectors as ``/events``
+as for every endpoint, run in a pooled thread), then served by an async generator on the
+server's event loop: an open stream holds no thread. It reads the feed with the same selectors as ``/events``
 (same filtering, same ``seq``) whenever a commit notification (``eventstore.notify``) says its
 log moved, and also every STREAM_POLL_SECONDS, so a lost notification only delays a message.
 Each read opens its own database connection and closes it, so idle streams hold none.
@@ -198,7 +198,7 @@ class StreamView(APIView):
         opening = super().as_view(**initkwargs)
 
         async def view(request: HttpRequest, **kwargs: Any) -> HttpResponseBase:
-            response = await sync_to_async(opening)(request, **kwargs)
+            response = await _in_thread(opening, request, **kwargs)
             if response.status_code == 204:
                 return HttpResponse(status=204)
             if not isinstance(response, Response) or response.status_code != 200:
@@ -252,12 +252,14 @@ def message(data: Any, *, event: str | None = None, id: int | None = None) -> st
     return f"{head}data: {json.dumps(data, separators=(',', ':'))}\n\n"
 
 
-async def _in_thread(function: Callable[..., Any], *args: Any) -> Any:
-    """``function`` run in a pooled thread with a connection of its own, closed after it."""
+async def _in_thread(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """``function`` run in a thread of the event loop's small pool, with the thread's database
+    connection closed after it: an open stream or a waiting long-poll holds no thread and no
+    connection (a request's own thread, Django's default, would stay with it to its end)."""
 
     def run() -> Any:
         try:
-            return function(*args)
+            return function(*args, **kwargs)
         finally:
             connections.close_all()
 
@@ -339,9 +341,9 @@ def long_polled(view_class: type[APIView], follow: Follow) -> Callable[..., Any]
         wait = _wait_seconds(request)
         stream_id = _plain_id(str(kwargs[follow.kwarg]))
         if not wait or stream_id is None:
-            return await sync_to_async(answering)(request, **kwargs)
+            return await _in_thread(answering, request, **kwargs)
         position = await _in_thread(store.last_seq, follow.events, stream_id)
-        response = await sync_to_async(answering)(request, **kwargs)
+        response = await _in_thread(answering, request, **kwargs)
         if not _empty_page(response):
             return response
         loop = asyncio.get_running_loop()
@@ -352,7 +354,7 @@ def long_polled(view_class: type[APIView], follow: Follow) -> Callable[..., Any]
                 moved = await _in_thread(store.last_seq, follow.events, stream_id)
                 if moved != position:
                     position = moved
-                    response = await sync_to_async(answering)(request, **kwargs)
+                    response = await _in_thread(answering, request, **kwargs)
                     if not _empty_page(response):
                         return response
                 left = deadline - loop.time()
