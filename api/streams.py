@@ -12,7 +12,7 @@ import asyncio
 import json
 import logging
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from asgiref.sync import sync_to_async
@@ -74,6 +74,8 @@ class Follow:
     events: type[StoredEvent]
     read: Callable[[int, User, int], Read]
     seated: Callable[[int, User], object]
+    # whether the log's events after a seq may change what the viewer reads
+    grew: Callable[[int, User, int], bool]
 
 
 def _read_game(game_id: int, viewer: User, after: int) -> Read:
@@ -113,13 +115,25 @@ def _seated_in_campaign(campaign_id: int, viewer: User) -> object:
     return campaign_selectors.require_seat(campaign=campaign, viewer=viewer)
 
 
-GAME = Follow(stream="game", kwarg="game_id", events=Event, read=_read_game, seated=_seated_in_game)
+def _game_feed_grew(game_id: int, viewer: User, since: int) -> bool:
+    return game_selectors.feed_grew(game_id=game_id, viewer=viewer, since=since)
+
+
+GAME = Follow(
+    stream="game",
+    kwarg="game_id",
+    events=Event,
+    read=_read_game,
+    seated=_seated_in_game,
+    grew=_game_feed_grew,
+)
 CAMPAIGN = Follow(
     stream="campaign",
     kwarg="campaign_id",
     events=CampaignEvent,
     read=_read_campaign,
     seated=_seated_in_campaign,
+    grew=lambda campaign_id, viewer, since: True,  # every seat reads the whole log
 )
 
 
@@ -299,7 +313,12 @@ async def messages(opened: Opened) -> AsyncIterator[str]:
                     continue
                 next_poll = loop.time() + poll
                 try:
-                    if await _in_thread(store.last_seq, follow.events, stream_id) == read.position:
+                    position = await _in_thread(store.last_seq, follow.events, stream_id)
+                    if position == read.position:
+                        continue
+                    if not await _in_thread(follow.grew, stream_id, viewer, read.position):
+                        # another seat's move of the turn in play: nothing to read for this one
+                        read = replace(read, position=position, events=[])
                         continue
                     read = await _in_thread(follow.read, stream_id, viewer, after)
                     break

@@ -176,6 +176,15 @@ def events_page(
     return {"events": events, "next": after + len(page) if more else None, "version": len(order)}
 
 
+def feed_grew(*, game_id: int, viewer: User, since: int) -> bool:
+    """Whether the events appended after seq ``since`` add anything to the viewer's feed (another
+    seat's moves of the turn in play do not, nor change the viewer's decision): a follower of
+    the feed reads it again only then."""
+    seat = store.seat_index(Seat, "game", game_id, viewer.pk)
+    rows = Event.objects.filter(game_id=game_id, seq__gt=since).order_by("seq")
+    return bool(engine.feed(rows.values_list("seq", "turn", "seat", "kind"), viewer=seat))
+
+
 def command_answer(*, game: Game, rows: list[Event], state: GameState, seat: int) -> dict[str, Any]:
     """What a command's author reads back once the command has committed: the events it
     appended that the author may read, each at its position in the author's feed, the author's

@@ -212,11 +212,11 @@ MAX_CLIENT_TOKENS = int(os.environ.get("MAX_CLIENT_TOKENS") or 20)
 # from closing an idle stream; besides the commit notifications, a stream looks at its log every
 # STREAM_POLL_SECONDS (a notification lost only delays a message by that much). A stream ticket
 # (POST .../stream-ticket) opens one stream within STREAM_TICKET_SECONDS. A long-poll
-# (GET .../events?wait=) waits at most LONG_POLL_MAX_SECONDS.
+# (GET .../events?wait=, 30 at most) waits LONG_POLL_MAX_SECONDS at most on this server.
 STREAM_HEARTBEAT_SECONDS = float(os.environ.get("STREAM_HEARTBEAT_SECONDS") or 15)
 STREAM_POLL_SECONDS = float(os.environ.get("STREAM_POLL_SECONDS") or 15)
 STREAM_TICKET_SECONDS = int(os.environ.get("STREAM_TICKET_SECONDS") or 60)
-LONG_POLL_MAX_SECONDS = 30
+LONG_POLL_MAX_SECONDS = int(os.environ.get("LONG_POLL_MAX_SECONDS") or 30)
 
 # Campaign content packs loaded and checked at start-up besides the shipped ones
 # (campaigns/packs/): comma-separated paths of pack files (JSON or YAML) or of folders of them.
