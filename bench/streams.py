@@ -1,7 +1,7 @@
 """Open event streams on one web process: what they cost, and how fast a confirm reaches them.
 
-    .venv/bin/python -m bench.streams                 # embedded: a fresh SQLite file, in-process notifications
-    make bench-streams                                # PostgreSQL + Redis (deploy/services.sh)
+    .venv/bin/python -m bench.streams    # a fresh SQLite file, in-process notifications
+    make bench-streams                   # PostgreSQL + Redis (deploy/services.sh)
 
 Starts one web process as production runs it (gunicorn, one uvicorn worker, moon.asgi) on the
 database of the environment (a fresh SQLite file under var/ when DATABASE_URL is unset). Users,
@@ -176,7 +176,9 @@ def setup(games: int) -> tuple[list[str], list[int]]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--streams", default="100,1000", help="open streams at each step (cumulative)")
     parser.add_argument("--probes", type=int, default=4, help="probe games played at each step")
     parser.add_argument("--turns", type=int, default=6, help="turns of each probe game at each step")
@@ -228,7 +230,12 @@ def main() -> None:
 
 
 async def measure(
-    args: argparse.Namespace, steps: list[int], tokens: list[str], games: list[int], probes: list[int], pid: int
+    args: argparse.Namespace,
+    steps: list[int],
+    tokens: list[str],
+    games: list[int],
+    probes: list[int],
+    pid: int,
 ) -> None:
     arrivals = Arrivals()
     clients = [Http(args.port, token) for token in tokens]
@@ -241,7 +248,8 @@ async def measure(
             play_probes, clients, probes, args.turns, arrivals, streams_open=bool(readers)
         )
         line = (
-            f"{name:>18}: RSS {rss_kib(pid) / 1024:7.1f} MiB | move path p50 {percentile(moves, 0.5) * 1000:6.1f} ms"
+            f"{name:>18}: RSS {rss_kib(pid) / 1024:7.1f} MiB"
+            f" | move path p50 {percentile(moves, 0.5) * 1000:6.1f} ms"
             f" p99 {percentile(moves, 0.99) * 1000:6.1f} ms ({len(moves)} commands)"
         )
         if delays:
