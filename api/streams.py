@@ -20,6 +20,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import connections
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse, StreamingHttpResponse
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import status
@@ -155,6 +156,21 @@ class StreamTicketAuthentication(BaseAuthentication):
         if user is None:
             raise TicketRefused()
         return user, None
+
+
+class StreamTicketScheme(OpenApiAuthenticationExtension):
+    """The ticket as the schema declares it: a key in the query string."""
+
+    target_class = StreamTicketAuthentication
+    name = "streamTicket"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
+        return {
+            "type": "apiKey",
+            "in": "query",
+            "name": "ticket",
+            "description": "A one-use ticket from `POST .../stream-ticket` (event streams only).",
+        }
 
 
 class EventStreamRenderer(BaseRenderer):
