@@ -369,16 +369,18 @@ class StreamTicketView(APIView):
 def long_polled(view_class: type[APIView], follow: Follow) -> Callable[..., Any]:
     """``view_class`` (a page of a feed, ``?after=``) as an async view that, given ``?wait=S``,
     answers as soon as the page has events, or as it is after S seconds. The page is read by
-    the view itself, each time the log moves, so the answer is the view's own."""
+    the view itself, each time the log moves, so the answer is the view's own. It runs where
+    Django runs a sync view (the request's thread), which waits idle meanwhile, holding no
+    database connection."""
     answering = view_class.as_view()
 
     async def view(request: HttpRequest, **kwargs: Any) -> HttpResponseBase:
         wait = _wait_seconds(request)
         stream_id = _plain_id(str(kwargs[follow.kwarg]))
         if not wait or stream_id is None:
-            return await _in_thread(answering, request, **kwargs)
-        position = await _in_thread(store.last_seq, follow.events, stream_id)
-        response = await _in_thread(answering, request, **kwargs)
+            return await sync_to_async(answering)(request, **kwargs)
+        position = await _in_request_thread(store.last_seq, follow.events, stream_id)
+        response = await _in_request_thread(answering, request, **kwargs)
         if not _empty_page(response):
             return response
         loop = asyncio.get_running_loop()
@@ -386,10 +388,10 @@ def long_polled(view_class: type[APIView], follow: Follow) -> Callable[..., Any]
         async with notify.subscribe(follow.stream, stream_id) as subscription:
             while True:
                 # looked at before each wait: a commit may have come before the subscription
-                moved = await _in_thread(store.last_seq, follow.events, stream_id)
+                moved = await _in_request_thread(store.last_seq, follow.events, stream_id)
                 if moved != position:
                     position = moved
-                    response = await _in_thread(answering, request, **kwargs)
+                    response = await _in_request_thread(answering, request, **kwargs)
                     if not _empty_page(response):
                         return response
                 left = deadline - loop.time()
@@ -398,6 +400,21 @@ def long_polled(view_class: type[APIView], follow: Follow) -> Callable[..., Any]
                 await subscription.wait(min(left, settings.STREAM_POLL_SECONDS))
 
     return _like_drf(view, view_class, {})
+
+
+async def _in_request_thread(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """``function`` run where Django runs sync views, its connection released after it (unless
+    it is inside a transaction of the caller's, as in tests)."""
+
+    def run() -> Any:
+        try:
+            return function(*args, **kwargs)
+        finally:
+            for each in connections.all(initialized_only=True):
+                if not each.in_atomic_block:
+                    each.close()
+
+    return await sync_to_async(run)()
 
 
 def _wait_seconds(request: HttpRequest) -> int:

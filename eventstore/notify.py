@@ -15,7 +15,7 @@ import contextlib
 import logging
 import threading
 from collections.abc import AsyncIterator
-from functools import cache
+from functools import cache, partial
 from typing import Any
 
 from django.conf import settings
@@ -44,7 +44,7 @@ def key(stream: str, stream_id: int) -> str:
 def after_commit(*, stream: str, stream_id: int) -> None:
     """Notify the stream's followers once the current transaction commits (at once outside
     one)."""
-    transaction.on_commit(lambda: committed(stream=stream, stream_id=stream_id), robust=True)
+    transaction.on_commit(partial(committed, stream=stream, stream_id=stream_id), robust=True)
 
 
 def committed(*, stream: str, stream_id: int) -> None:
