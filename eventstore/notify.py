@@ -113,12 +113,6 @@ async def subscribe(stream: str, stream_id: int) -> AsyncIterator[Subscription]:
                     del _waiting[subscription.name]
 
 
-def followers() -> int:
-    """How many subscriptions this process holds (for the benchmark and tests)."""
-    with _lock:
-        return sum(len(each) for each in _waiting.values())
-
-
 @cache
 def _publisher() -> Any:
     import redis
