@@ -7,7 +7,7 @@ SERVE_STAMP := $(VENV)/.installed-serve
 BROWSER_STAMP := $(VENV)/.installed-browser
 PORT ?= 8000
 
-.PHONY: run test test-services test-contract test-clients test-browser install-browser soak soak-kill bench-load install migrate lint clean
+.PHONY: run test test-services test-contract test-clients test-browser install-browser soak soak-kill bench-load bench-streams install migrate lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -35,20 +35,23 @@ var:
 migrate: $(SERVE_STAMP) | var
 	$(BIN)/python manage.py migrate --noinput
 
-# A real WSGI server (gunicorn, as in production) on the embedded SQLite database: writes queue
-# on SQLite's write lock (settings.py), so commands on a game stay serialized. DEBUG is off
-# unless asked for (`DEBUG=true make run`), the hosts served are the loopback's, and the secret
-# key is made once into var/secret-key unless SECRET_KEY is set. With DEBUG off the web process
-# serves the static assets (admin, API docs) collected into staticfiles/.
+# The production server (gunicorn with uvicorn workers: async streams, sync views in threads) on
+# the embedded SQLite database: writes queue on SQLite's write lock (settings.py), so commands on
+# a game stay serialized. One process: without Redis, commit notifications reach the streams of
+# the process that committed only. DEBUG is off unless asked for (`DEBUG=true make run`), the
+# hosts served are the loopback's, and the secret key is made once into var/secret-key unless
+# SECRET_KEY is set. With DEBUG off the web process serves the static assets (admin, API docs)
+# collected into staticfiles/.
 run: migrate
 	@set -e; \
 	if [ -z "$$SECRET_KEY" ] && [ ! -s var/secret-key ]; then \
 	  (umask 077; $(BIN)/python -c 'import secrets; print(secrets.token_urlsafe(50))' > var/secret-key); \
 	fi; \
 	export SECRET_KEY="$${SECRET_KEY:-$$(cat var/secret-key)}" DEBUG="$${DEBUG:-false}" \
-	  ALLOWED_HOSTS="$${ALLOWED_HOSTS:-127.0.0.1,localhost,[::1]}" BIND_HOST=127.0.0.1 PORT=$(PORT); \
+	  ALLOWED_HOSTS="$${ALLOWED_HOSTS:-127.0.0.1,localhost,[::1]}" BIND_HOST=127.0.0.1 PORT=$(PORT) \
+	  WEB_CONCURRENCY="$${WEB_CONCURRENCY:-1}"; \
 	$(BIN)/python manage.py collectstatic --noinput -v0; \
-	exec $(BIN)/gunicorn --config deploy/gunicorn.conf.py moon.wsgi:application
+	exec $(BIN)/gunicorn --config deploy/gunicorn.conf.py moon.asgi:application
 
 lint: install
 	$(BIN)/ruff check .
@@ -123,8 +126,17 @@ bench-load: install | var
 	  QUOTA_OPEN_LOBBIES=0 QUOTA_GAMES_PER_HOUR=0 QUOTA_BOT_GAMES_PER_HOUR=0 QUOTA_UNDOS_PER_TURN=0; \
 	$(BIN)/python manage.py migrate --noinput >/dev/null; \
 	unset DATABASE_OWNER_URL; \
-	$(BIN)/gunicorn --config deploy/gunicorn.conf.py --access-logfile /dev/null moon.wsgi:application \
+	$(BIN)/gunicorn --config deploy/gunicorn.conf.py --access-logfile /dev/null moon.asgi:application \
 	  >var/bench-load-web.log 2>&1 & web=$$!; \
 	for i in $$(seq 100); do curl -sf -o /dev/null http://127.0.0.1:$(LOAD_PORT)/api/v1/ && break; sleep 0.2; done; \
 	status=0; $(BIN)/python -m bench.load --url http://127.0.0.1:$(LOAD_PORT) $(LOAD_ARGS) || status=$$?; \
 	kill $$web; wait $$web || true; deploy/services.sh stop; exit $$status
+
+# Not in CI: open event streams on one web process (bench/streams.py) on PostgreSQL + Redis:
+# memory per stream, confirm-to-stream delay, the move path with and without streams open.
+# `python -m bench.streams` alone runs it on a fresh SQLite file (in-process notifications).
+bench-streams: install | var
+	@set -e; env_lines=$$(deploy/services.sh start); eval "$$env_lines"; \
+	export DEBUG=false SECRET_KEY=bench-$$$$-$$(date +%s%N) ALLOWED_HOSTS=127.0.0.1; \
+	status=0; $(BIN)/python -m bench.streams $(STREAMS_ARGS) || status=$$?; \
+	deploy/services.sh stop; exit $$status

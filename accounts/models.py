@@ -46,3 +46,20 @@ class ClientToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} token of {self.created:%Y-%m-%d %H:%M}"
+
+
+class StreamTicket(models.Model):
+    """A one-use pass to open one event stream (``stream`` ``stream_id``: a game's or a
+    campaign's) as its user, for browsers' EventSource, which cannot send an Authorization
+    header: the ticket goes in the URL instead of a token. Only its SHA-256 digest is stored."""
+
+    digest = models.CharField(max_length=64, unique=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="stream_tickets"
+    )
+    stream = models.CharField(max_length=20)
+    stream_id = models.BigIntegerField()
+    expires = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"{self.user} ticket for {self.stream} {self.stream_id}"

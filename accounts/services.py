@@ -4,7 +4,7 @@ import hashlib
 import re
 import secrets
 import unicodedata
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth import authenticate
@@ -15,7 +15,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
-from accounts.models import Account, ClientToken
+from accounts.models import Account, ClientToken, StreamTicket
 from eventstore.errors import Conflict, Invalid
 
 
@@ -148,3 +148,35 @@ def sign_out_everywhere(*, user: User) -> int:
     revoked, _ = ClientToken.objects.filter(user=user).delete()
     return revoked
 
+
+
+def issue_stream_ticket(*, user: User, stream: str, stream_id: int) -> tuple[str, datetime]:
+    """A one-use ticket opening the stream of ``stream`` ``stream_id`` as ``user``, and when
+    it expires (STREAM_TICKET_SECONDS from now). Expired tickets are dropped on the way."""
+    key = secrets.token_urlsafe(24)
+    now = timezone.now()
+    expires = now + timedelta(seconds=settings.STREAM_TICKET_SECONDS)
+    StreamTicket.objects.filter(expires__lt=now).delete()
+    StreamTicket.objects.create(
+        digest=token_digest(key), user=user, stream=stream, stream_id=stream_id, expires=expires
+    )
+    return key, expires
+
+
+def redeem_stream_ticket(*, ticket: str, stream: str, stream_id: int) -> User | None:
+    """The user a ticket for that stream was issued to, once: the ticket is used up (also by
+    an answer refused later). None for an unknown, used, expired or other stream's ticket."""
+    with transaction.atomic():
+        found = (
+            StreamTicket.objects.select_for_update()
+            .select_related("user")
+            .filter(digest=token_digest(ticket))
+            .first()
+        )
+        if found is None:
+            return None
+        # Deleted by its primary key: of two requests racing with one ticket, one deletes it.
+        if StreamTicket.objects.filter(pk=found.pk).delete()[0] != 1:
+            return None
+    usable = found.stream == stream and found.stream_id == stream_id and found.expires > timezone.now()
+    return found.user if usable and found.user.is_active else None

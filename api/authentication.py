@@ -20,6 +20,16 @@ class TokenExpired(exceptions.AuthenticationFailed):
     default_code = "token_expired"
 
 
+class TicketRefused(exceptions.AuthenticationFailed):
+    """A stream ticket (``?ticket=``) that opens nothing."""
+
+    default_detail = (
+        "This stream ticket is unknown, used, expired or for another stream: "
+        "POST .../stream-ticket for a new one."
+    )
+    default_code = "invalid_ticket"
+
+
 class ExpiringTokenAuthentication(TokenAuthentication):
     def authenticate(self, request: Request) -> tuple[Any, Any] | None:
         header = get_authorization_header(request).split()

@@ -12,7 +12,7 @@ from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
-from api.authentication import TokenExpired
+from api.authentication import TicketRefused, TokenExpired
 from eventstore.errors import Conflict, Forbidden, GameError, Invalid, NotFound, TooMany, Unprocessable
 
 logger = logging.getLogger(__name__)
@@ -34,6 +34,7 @@ REFUSAL_STATUS: dict[type[GameError], int] = {
 API_ERROR_CODES: list[tuple[type[exceptions.APIException], str]] = [
     (exceptions.NotAuthenticated, "not_authenticated"),
     (TokenExpired, "token_expired"),
+    (TicketRefused, "invalid_ticket"),
     (exceptions.AuthenticationFailed, "authentication_failed"),
     (exceptions.PermissionDenied, "permission_denied"),
     (exceptions.NotFound, "not_found"),
@@ -66,11 +67,11 @@ ERROR_CODES: tuple[str, ...] = (
     "insignia_must_be_drawn", "internal_error", "invalid_astra_level", "invalid_bot_kind",
     "invalid_choice", "invalid_command", "invalid_credentials", "invalid_hand",
     "invalid_idempotency_key", "invalid_max_players", "invalid_missions", "invalid_modifier",
-    "invalid_player_count", "invalid_request", "invalid_turn_seconds", "invalid_username",
-    "invalid_visibility", "level_not_reachable", "lobby_expired", "malformed_request",
-    "method_not_allowed", "mission_not_claimable", "modifier_not_allowed", "modifier_out_of_range",
-    "modifier_required", "moon_space_taken", "multiplier_crossed", "no_astra_bonus",
-    "no_legal_placement", "no_tank_on_space", "not_a_solo_game", "not_acceptable",
+    "invalid_player_count", "invalid_request", "invalid_ticket", "invalid_turn_seconds",
+    "invalid_username", "invalid_visibility", "level_not_reachable", "lobby_expired",
+    "malformed_request", "method_not_allowed", "mission_not_claimable", "modifier_not_allowed",
+    "modifier_out_of_range", "modifier_required", "moon_space_taken", "multiplier_crossed",
+    "no_astra_bonus", "no_legal_placement", "no_tank_on_space", "not_a_solo_game", "not_acceptable",
     "not_authenticated", "not_creator", "not_enough_players", "not_found", "not_seated",
     "not_this_astra_card", "not_this_effect_card", "not_your_choice", "nothing_to_undo",
     "number_already_in_zone", "number_must_be_written", "number_not_in_combination",

@@ -44,6 +44,8 @@ OPERATION_IDS = {
     ("/api/v1/games/{game_id}/resign", "post"): "resignSeat",
     ("/api/v1/games/{game_id}/sheets/{sheet}", "get"): "getSheet",
     ("/api/v1/games/{game_id}/events", "get"): "listEvents",
+    ("/api/v1/games/{game_id}/stream", "get"): "streamGame",
+    ("/api/v1/games/{game_id}/stream-ticket", "post"): "getStreamTicket",
     ("/api/v1/games/{game_id}/replay", "get"): "getReplay",
     ("/api/v1/games/{game_id}/export", "get"): "exportGame",
     ("/api/v1/campaigns", "get"): "listCampaigns",
@@ -57,6 +59,8 @@ OPERATION_IDS = {
     ("/api/v1/campaigns/{campaign_id}/decision", "get"): "getCampaignDecision",
     ("/api/v1/campaigns/{campaign_id}/moves", "post"): "postCampaignMove",
     ("/api/v1/campaigns/{campaign_id}/events", "get"): "listCampaignEvents",
+    ("/api/v1/campaigns/{campaign_id}/stream", "get"): "streamCampaign",
+    ("/api/v1/campaigns/{campaign_id}/stream-ticket", "post"): "getCampaignStreamTicket",
     ("/api/v1/campaigns/{campaign_id}/export", "get"): "exportCampaign",
 }
 

@@ -152,6 +152,29 @@ class QueryIntegerField(SentEmpty, serializers.IntegerField):
 class EventsQuerySerializer(serializers.Serializer):
     after = QueryIntegerField(min_value=0, max_value=2**31, default=0)
     limit = QueryIntegerField(min_value=1, max_value=100_000, default=100)
+    wait = QueryIntegerField(
+        min_value=0,
+        max_value=30,
+        default=0,
+        help_text="Long-poll: when nothing follows `after` yet, answer as soon as something does, "
+        "or with no events after this many seconds (0: at once).",
+    )
+
+
+class StreamQuerySerializer(serializers.Serializer):
+    after = QueryIntegerField(
+        min_value=0,
+        max_value=2**31,
+        default=0,
+        help_text="Start after this position of your feed; the `Last-Event-ID` header, sent by "
+        "EventSource when it reconnects, takes precedence.",
+    )
+    ticket = serializers.CharField(
+        required=False,
+        max_length=100,
+        help_text="A one-use ticket from `POST .../stream-ticket`, instead of the Authorization "
+        "header (which EventSource cannot send). A token never goes in a URL.",
+    )
 
 
 class InviteQuerySerializer(serializers.Serializer):
@@ -638,3 +661,12 @@ class IndexSerializer(serializers.Serializer):
         help_text="Each resource's URL; `{id}`, `{sheet}` and `{seat}` stand for a game or campaign "
         "id, a sheet id and a seat number.",
     )
+
+
+class StreamTicketSerializer(serializers.Serializer):
+    ticket = serializers.CharField(
+        help_text="Send it once as `?ticket=` on this stream's URL, within a minute: it is used up "
+        "by that request (an EventSource reconnecting needs a new one, and `?after=` or "
+        "`Last-Event-ID` to resume)."
+    )
+    expires = serializers.DateTimeField(help_text="When the ticket stops working if unused.")

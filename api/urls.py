@@ -1,7 +1,7 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from api import campaign_views, views
+from api import campaign_views, streams, views
 from api.errors import not_found
 
 app_name = "api"
@@ -30,7 +30,9 @@ urlpatterns = [
     path(f"{GAME}/undo", views.UndoView.as_view(), name="undo"),
     path(f"{GAME}/confirm", views.ConfirmView.as_view(), name="confirm"),
     path(f"{GAME}/sheets/<str:sheet>", views.SheetView.as_view(), name="sheet"),
-    path(f"{GAME}/events", views.EventsView.as_view(), name="events"),
+    path(f"{GAME}/events", streams.long_polled(views.EventsView, streams.GAME), name="events"),
+    path(f"{GAME}/stream", streams.GameStreamView.as_view(), name="stream"),
+    path(f"{GAME}/stream-ticket", streams.GameStreamTicketView.as_view(), name="stream_ticket"),
     path(f"{GAME}/replay", views.ReplayView.as_view(), name="replay"),
     path(f"{GAME}/export", views.ExportView.as_view(), name="export"),
     path("lobby", campaign_views.LobbyView.as_view(), name="lobby"),
@@ -47,7 +49,17 @@ urlpatterns = [
     path(f"{CAMPAIGN}/start", campaign_views.CampaignStartView.as_view(), name="campaign_start"),
     path(f"{CAMPAIGN}/decision", campaign_views.CampaignDecisionView.as_view(), name="campaign_decision"),
     path(f"{CAMPAIGN}/moves", campaign_views.CampaignMovesView.as_view(), name="campaign_moves"),
-    path(f"{CAMPAIGN}/events", campaign_views.CampaignEventsView.as_view(), name="campaign_events"),
+    path(
+        f"{CAMPAIGN}/events",
+        streams.long_polled(campaign_views.CampaignEventsView, streams.CAMPAIGN),
+        name="campaign_events",
+    ),
+    path(f"{CAMPAIGN}/stream", streams.CampaignStreamView.as_view(), name="campaign_stream"),
+    path(
+        f"{CAMPAIGN}/stream-ticket",
+        streams.CampaignStreamTicketView.as_view(),
+        name="campaign_stream_ticket",
+    ),
     path(f"{CAMPAIGN}/export", campaign_views.CampaignExportView.as_view(), name="campaign_export"),
     path("schema", SpectacularAPIView.as_view(), name="schema"),
     path("docs", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),

@@ -223,6 +223,8 @@ class IndexView(APIView):
                     "confirm": link("confirm", **game),
                     "sheet": link("sheet", **game, sheet="{sheet}"),
                     "events": link("events", **game),
+                    "stream": link("stream", **game),
+                    "stream_ticket": link("stream_ticket", **game),
                     "replay": link("replay", **game),
                     "export": link("export", **game),
                     "campaigns": link("campaigns"),
@@ -233,6 +235,8 @@ class IndexView(APIView):
                     "campaign_decision": link("campaign_decision", **campaign),
                     "campaign_moves": link("campaign_moves", **campaign),
                     "campaign_events": link("campaign_events", **campaign),
+                    "campaign_stream": link("campaign_stream", **campaign),
+                    "campaign_stream_ticket": link("campaign_stream_ticket", **campaign),
                 },
             }
         )
@@ -710,7 +714,7 @@ class EventsView(APIView):
     @extend_schema(
         parameters=[s.EventsQuerySerializer],
         responses={200: s.EventsPageSerializer, **ERRORS},
-        summary="The event history, ascending, as you may see it",
+        summary="The event history, ascending, as you may see it; `wait` long-polls",
         tags=["games"],
     )
     def get(self, request: Request, game_id: str) -> Response:

@@ -159,7 +159,7 @@ def campaign_view(*, campaign: Campaign, viewer: User, invite: str | None = None
 
 def decision_view(*, campaign: Campaign, viewer: User) -> dict[str, Any]:
     """What the viewer's seat must decide now; `wait` when nothing."""
-    seat = _require_seat(campaign, viewer)
+    seat = require_seat(campaign=campaign, viewer=viewer)
     state, _ = state_of(campaign=campaign)
     return decider.options(state, library.stored(campaign.pack), seat).as_dict()
 
@@ -169,7 +169,7 @@ def events_page(
 ) -> dict[str, Any]:
     """The campaign's log after position `after`; `next` is the `after` of the following page,
     or None when this page reached the end (then `version` is where to poll from)."""
-    _require_seat(campaign, viewer)
+    require_seat(campaign=campaign, viewer=viewer)
     if after < 0 or limit < 1:
         raise Invalid("invalid_request", "after must be 0 or more, and limit 1 or more.")
     limit = min(limit, MAX_PAGE)
@@ -206,7 +206,8 @@ def event_json(row: CampaignEvent) -> dict[str, Any]:
 # --- internals ---------------------------------------------------------------------------------
 
 
-def _require_seat(campaign: Campaign, viewer: User) -> int:
+def require_seat(*, campaign: Campaign, viewer: User) -> int:
+    """The viewer's seat in the campaign; the outsider's refusal when they have none."""
     seat = seat_of(campaign=campaign, user=viewer)
     if seat is None:
         raise lobby.outsider(campaign)

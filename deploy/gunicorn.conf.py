@@ -1,12 +1,18 @@
 """gunicorn settings for the web process; every value can be overridden by the environment.
 
-    gunicorn --config deploy/gunicorn.conf.py moon.wsgi:application
+    gunicorn --config deploy/gunicorn.conf.py moon.asgi:application
+
+Each process is a uvicorn worker serving the ASGI application: event streams and long-polls are
+async views on its event loop, holding no thread while they wait, and the other (sync) views
+run each in a thread of their own. ``WEB_WORKER_CLASS=sync`` with ``moon.wsgi:application``
+serves everything but streams the old way (``WEB_THREADS`` threads per process).
 """
 
 import os
 
 bind = f"{os.environ.get('BIND_HOST', '0.0.0.0')}:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+worker_class = os.environ.get("WEB_WORKER_CLASS", "moon.web.Worker")
 threads = int(os.environ.get("WEB_THREADS", "4"))
 timeout = int(os.environ.get("WEB_TIMEOUT", "30"))
 # gunicorn answers a request past these limits itself, in HTML (400 for the request line, 431
@@ -49,3 +55,11 @@ logconfig_dict = {
         "gunicorn.access": {"level": "INFO", "handlers": ["console"], "propagate": False},
     },
 }
+
+
+def post_worker_init(worker: object) -> None:
+    """With no broker (the embedded mode) no Celery worker sweeps the outbox: the web process
+    does, so that follow-ups due later (turn deadlines) are sent."""
+    from eventstore import sweeper
+
+    sweeper.start_in_web_process()

@@ -3,7 +3,8 @@
 A command locks its stream's row for the transaction (``lock``), folds what it needs from the
 events (``rows_after``), and appends what its rules decided (``append``) with dense sequence
 numbers, each event chained to the one before it by its hash; the unique (stream, seq)
-constraint is the last guard against a lost race. The queries every command runs are written
+constraint is the last guard against a lost race. Once the events commit, the stream's open
+streams are notified (``notify``). The queries every command runs are written
 out as plain SQL: Django's SQL compiler spent more on building them than the database on
 running them (see bench/load.py).
 """
@@ -17,7 +18,7 @@ from typing import Any, TypeVar
 
 from django.db import IntegrityError, connection, models, transaction
 
-from eventstore import chain
+from eventstore import chain, notify
 from eventstore.errors import Conflict, NotFound
 from eventstore.models import Stored, StoredEvent
 
@@ -134,6 +135,8 @@ def append(
             "concurrent_command", f"Another command on this {model.STREAM} came first; read it and retry."
         ) from exc
     if appended:
+        # open streams of this log read it again once it is committed
+        notify.after_commit(stream=model.STREAM, stream_id=stream.pk)
         logger.info(
             "events appended: %s",
             ", ".join(row.kind for row in appended),
@@ -194,3 +197,14 @@ def verify(model: type[StoredEvent], *, stream_id: int | None = None) -> Iterato
 def decoded(value: Any) -> Any:
     """A JSON column as Python: the drivers hand it over as text (Django decodes it for the ORM)."""
     return json.loads(value) if isinstance(value, str | bytes) else value
+
+
+def last_seq(model: type[StoredEvent], stream_id: int) -> int:
+    """The seq of the stream's last event (0 when it has none): one read of the unique (stream,
+    seq) index, for a follower asking whether the log moved."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT MAX(seq) FROM {model._meta.db_table} WHERE {model.STREAM}_id = %s", [stream_id]
+        )
+        found = cursor.fetchone()
+    return int(found[0] or 0) if found else 0

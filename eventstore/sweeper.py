@@ -5,6 +5,10 @@ A loop in the worker rather than Celery beat: nothing more to deploy or to keep 
 worker sweeps; a row is claimed before it is sent, so each is sent once per try however many
 sweep), and it runs wherever a worker runs, the services tests included. It starts when the
 worker is ready and stops when it shuts down; FOLLOWUP_SWEEP_SECONDS=0 turns it off.
+
+The embedded mode has no worker: there each web process sweeps (``start_in_web_process``, from
+gunicorn's ``post_worker_init``, deploy/gunicorn.conf.py), running the work in-process, so that
+follow-ups due later (turn deadlines) are kept there too.
 """
 
 import logging
@@ -47,6 +51,12 @@ def start(**kwargs: Any) -> None:
     _stop.clear()
     threading.Thread(target=loop, args=(interval, _stop), name="followup-sweeper", daemon=True).start()
     logger.info("follow-up sweeper started", extra={"interval": interval})
+
+
+def start_in_web_process() -> None:
+    """Sweep in this web process when no worker will: tasks run eagerly (no broker)."""
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        start()
 
 
 @worker_shutdown.connect

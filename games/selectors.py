@@ -167,7 +167,7 @@ def standings_of(*, state: GameState) -> dict[str, Any] | None:
 def decision_view(*, game: Game, viewer: User) -> dict[str, Any]:
     """What the viewer's seat must or may do now; `wait` when nothing (also for a seat handed
     to a bot)."""
-    seat = _require_seat(game, viewer)
+    seat = require_seat(game=game, viewer=viewer)
     if game.status != Game.Status.PLAYING:
         return dict(WAIT)
     state, _ = snapshots.current(game=game)
@@ -185,7 +185,7 @@ def sheet_view(*, game: Game, viewer: User, sheet: int) -> dict[str, Any]:
     """One sheet (in adventures 1-7, sheet n is seat n's; in adventure 8 two seats share each
     sheet); this turn's marks on it are shown only to the seat playing it until the turn
     resolves."""
-    viewer_seat = _require_seat(game, viewer)
+    viewer_seat = require_seat(game=game, viewer=viewer)
     state, last = snapshots.current(game=game)
     if not last:
         raise Conflict("game_not_started", "The game has not started: there are no sheets yet.")
@@ -203,7 +203,7 @@ def events_page(
     `next` is the `after` to send for the following page, or None when this page reached the end
     of the feed (then `version` is where to poll from).
     """
-    viewer_seat = _require_seat(game, viewer)
+    viewer_seat = require_seat(game=game, viewer=viewer)
     if after < 0:
         raise Invalid("invalid_request", "after must be 0 or more.")
     if limit < 1:
@@ -221,6 +221,15 @@ def events_page(
             events.append(_event_json(position, row, redacted))
     more = after + len(page) < len(order)
     return {"events": events, "next": after + len(page) if more else None, "version": len(order)}
+
+
+def feed_grew(*, game_id: int, viewer: User, since: int) -> bool:
+    """Whether the events appended after seq ``since`` add anything to the viewer's feed (another
+    seat's moves of the turn in play do not, nor change the viewer's decision): a follower of
+    the feed reads it again only then."""
+    seat = store.seat_index(Seat, "game", game_id, viewer.pk)
+    rows = Event.objects.filter(game_id=game_id, seq__gt=since).order_by("seq")
+    return bool(engine.feed(rows.values_list("seq", "turn", "seat", "kind"), viewer=seat))
 
 
 def command_answer(*, game: Game, rows: list[Event], state: GameState, seat: int) -> dict[str, Any]:
@@ -265,7 +274,7 @@ def _after_astra(game: Game, rows: list[Event], state: GameState) -> tuple[Game,
 def replay_view(*, game: Game, viewer: User, seq: int) -> dict[str, Any]:
     """The game and every sheet as they were when the viewer could read the event at position
     `seq` of their feed, in a finished game."""
-    viewer_seat = _require_seat(game, viewer)
+    viewer_seat = require_seat(game=game, viewer=viewer)
     if game.status != Game.Status.FINISHED:
         raise Conflict("game_not_finished", "A game can be replayed once it is finished.")
     order = _feed(game, viewer_seat)
@@ -282,7 +291,8 @@ def replay_view(*, game: Game, viewer: User, seq: int) -> dict[str, Any]:
 # --- internals ---------------------------------------------------------------------------------
 
 
-def _require_seat(game: Game, viewer: User) -> int:
+def require_seat(*, game: Game, viewer: User) -> int:
+    """The viewer's seat in the game; the outsider's refusal when they have none."""
     seat = seat_of(game=game, user=viewer)
     if seat is None:
         raise lobby.outsider(game)

@@ -1,7 +1,14 @@
+"""The ASGI application, served by gunicorn's uvicorn workers (deploy/gunicorn.conf.py): event
+streams and long-polls wait on the event loop; every other view runs in a thread of its own."""
+
 import os
 
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "moon.settings")
+# Under ASGI each request's sync code runs in a thread of its own, which ends with the request:
+# a connection kept for the next request would be stranded with it. PostgreSQL connections are
+# pooled instead (settings.py); SQLite's cost next to nothing to open.
+os.environ.setdefault("CONN_MAX_AGE", "0")
 
 application = get_asgi_application()

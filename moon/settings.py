@@ -179,9 +179,20 @@ if not HISTORY_SIGNING_KEY and DATABASES["default"]["ENGINE"] != "django.db.back
         ".decode())'), the same in every process. See deploy/README.md."
     )
 
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and not DATABASES["default"].get(
+    "CONN_MAX_AGE"
+):
+    # Under ASGI (moon/asgi.py) no connection is kept by a request's thread: each process pools
+    # its PostgreSQL connections instead, DB_POOL_SIZE at most (requests beyond wait their turn).
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": int(os.environ.get("DB_POOL_SIZE") or 10),
+        "timeout": 10,
+    }
+
 # The cache holds only what can be lost (API throttling counters, the worker check of /health),
 # and is shared by every web process: in Redis with REDIS_URL, else in files under CACHE_DIR
-# (the embedded mode's gunicorn runs two processes, which must count requests together).
+# (the web processes of one machine count requests together).
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CACHES = {
@@ -275,6 +286,16 @@ QUOTA_GAMES_PER_HOUR = int(os.environ.get("QUOTA_GAMES_PER_HOUR") or 30)
 QUOTA_BOT_GAMES_PER_HOUR = int(os.environ.get("QUOTA_BOT_GAMES_PER_HOUR") or 10)
 QUOTA_UNDOS_PER_TURN = int(os.environ.get("QUOTA_UNDOS_PER_TURN") or 20)
 LOBBY_LIFETIME_HOURS = int(os.environ.get("LOBBY_LIFETIME_HOURS") or 24)
+
+# Event streams (GET .../stream): a comment line every STREAM_HEARTBEAT_SECONDS keeps proxies
+# from closing an idle stream; besides the commit notifications, a stream looks at its log every
+# STREAM_POLL_SECONDS (a notification lost only delays a message by that much). A stream ticket
+# (POST .../stream-ticket) opens one stream within STREAM_TICKET_SECONDS. A long-poll
+# (GET .../events?wait=, 30 at most) waits LONG_POLL_MAX_SECONDS at most on this server.
+STREAM_HEARTBEAT_SECONDS = float(os.environ.get("STREAM_HEARTBEAT_SECONDS") or 15)
+STREAM_POLL_SECONDS = float(os.environ.get("STREAM_POLL_SECONDS") or 15)
+STREAM_TICKET_SECONDS = int(os.environ.get("STREAM_TICKET_SECONDS") or 60)
+LONG_POLL_MAX_SECONDS = int(os.environ.get("LONG_POLL_MAX_SECONDS") or 30)
 
 # Campaign content packs loaded and checked at start-up besides the shipped ones
 # (campaigns/packs/): comma-separated paths of pack files (JSON or YAML) or of folders of them.

@@ -122,6 +122,12 @@ def test_every_option_and_event_of_bot_games_fits_its_branch_and_every_branch_is
             readable = engine.redact(engine.upcast(event), state, viewer=0)
             assert readable is not None  # the game is over: every event is readable
             branches.check("Event", "kind", _api_event(seq, dict(readable)))
+    # a seat whose deadlines passed three times in a row, then handed to a bot
+    state = engine.replay(engine.new_game(adventure=1, players=2, seed=5))
+    absent, _ = engine.autopilot(state, 1, in_a_row=engine.TIMEOUTS_TO_RESIGN)
+    for seq, event in enumerate(absent, start=1):
+        if event["kind"] in {"autopilot", "seat_resigned"}:
+            branches.check("Event", "kind", _api_event(seq, dict(engine.upcast(event))))
     for union in ("Option", "Event"):
         assert not branches.unseen(union), union
 

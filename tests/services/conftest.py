@@ -4,9 +4,10 @@
 MOON_SERVICES=1. On the test database pytest-django created, the session starts
 
 - a worker, `celery -A moon worker` (prefork, 2 processes), waited for until it answers a ping;
-- web processes, gunicorn with deploy/gunicorn.conf.py (3 sync workers on a loopback port,
-  DEBUG off), waited for until /api/v1/health answers 200: HTTP tests talk to it, so parallel
-  clients are served by separate processes with their own database connections, as in production;
+- web processes, gunicorn with deploy/gunicorn.conf.py serving moon.asgi (3 uvicorn workers on
+  a loopback port, DEBUG off, as in production), waited for until it answers: HTTP tests talk to
+  it, so parallel clients are served by separate processes with their own database connections;
+  and another (one process, ``other_web``) for tests that need two servers of one database;
 
 and stops them when it ends. The session itself connects as the database's owner (it creates,
 migrates and empties the test database: tests/conftest.py); the worker and the web processes
@@ -39,6 +40,7 @@ from games import selectors
 from games import services as commands
 from games.models import Game
 from moon.celery import app as celery_app
+from tests.live import asgi_server
 
 ROOT = Path(__file__).resolve().parents[2]
 LOG_DIR = ROOT / "var" / "test-services"
@@ -210,58 +212,43 @@ def services(django_db_setup: Any, django_db_blocker: Any) -> Iterator[Services]
             each.stop()
 
 
-@pytest.fixture(scope="session")
-def web(services: Services) -> Iterator[str]:
-    """The base URL of gunicorn web processes serving the test database."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    env = {
+def _web_env(services: Services, concurrency: int) -> dict[str, str]:
+    return {
         **services.worker.env,
         "DEBUG": "false",
         "SECRET_KEY": "test-services-" + os.urandom(16).hex(),
         "ALLOWED_HOSTS": "127.0.0.1",
-        "BIND_HOST": "127.0.0.1",
-        "PORT": str(port),
-        "WEB_CONCURRENCY": "3",
-        "WEB_THREADS": "1",
+        "WEB_CONCURRENCY": str(concurrency),
         "WEB_TIMEOUT": "120",
         "THROTTLE_ANON": "",
         "THROTTLE_USER": "",
+        # streams: a quick heartbeat, and a poll too slow to matter, so that what arrives on a
+        # stream was woken by a commit notification (Redis) from another process
+        "STREAM_HEARTBEAT_SECONDS": "0.5",
+        "STREAM_POLL_SECONDS": "600",
     }
-    log_path = LOG_DIR / "web.log"
-    command = [
-        sys.executable, "-m", "gunicorn", "--config", "deploy/gunicorn.conf.py",
-        "--worker-class", "sync", "moon.wsgi:application",
-    ]  # fmt: skip
-    with log_path.open("wb") as log:
-        process = subprocess.Popen(
-            command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
-        )
-    url = f"http://127.0.0.1:{port}"
+
+
+@pytest.fixture(scope="session")
+def web(services: Services) -> Iterator[str]:
+    """The base URL of web processes serving the test database as in production: gunicorn
+    with uvicorn workers (moon.asgi), 3 processes."""
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            if process.poll() is not None:
-                _fail_or_skip(f"gunicorn exited at start:\n{log_path.read_text()[-3000:]}")
-            try:
-                with urllib.request.urlopen(url + "/api/v1/health", timeout=5) as response:
-                    if response.status == 200:
-                        break
-            except (OSError, urllib.error.URLError):
-                pass
-            if time.monotonic() > deadline:
-                _fail_or_skip(f"gunicorn did not answer in 60 s:\n{log_path.read_text()[-3000:]}")
-            time.sleep(0.2)
-        yield url
-    finally:
-        if process.poll() is None:
-            os.kill(process.pid, signal.SIGTERM)
-            try:
-                process.wait(30)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait(10)
+        with asgi_server(_web_env(services, 3), LOG_DIR / "web.log") as url:
+            yield url
+    except RuntimeError as exc:
+        _fail_or_skip(str(exc))
+
+
+@pytest.fixture(scope="session")
+def other_web(services: Services) -> Iterator[str]:
+    """Another web server (one process) on the same database, Redis and worker: a client of
+    ``web`` and a client of ``other_web`` are served by different processes."""
+    try:
+        with asgi_server(_web_env(services, 1), LOG_DIR / "other-web.log") as url:
+            yield url
+    except RuntimeError as exc:
+        _fail_or_skip(str(exc))
 
 
 @pytest.fixture

@@ -22,7 +22,7 @@ def started(services: Services, emptied_log: None) -> Game:
     alice = User.objects.create_user("role-alice", password="secret-pw")
     bob = User.objects.create_user("role-bob", password="secret-pw")
     game = commands.create_game(by=alice, adventure=1, max_players=2)
-    commands.join_game(game=game, by=bob)
+    commands.join_game(game=game, by=bob, invite=game.invite)
     return commands.start_game(game=game, by=alice).game
 
 

@@ -1,0 +1,535 @@
+"""Live clients: Server-Sent Event streams and long-polls of a viewer's own feed.
+
+A stream is opened by an ordinary DRF view (authentication, throttles, seat checks and refusals
+as for every endpoint, run in a pooled thread), then served by an async generator on the
+server's event loop: an open stream holds no thread. It reads the feed with the same selectors as ``/events``
+(same filtering, same ``seq``) whenever a commit notification (``eventstore.notify``) says its
+log moved, and also every STREAM_POLL_SECONDS, so a lost notification only delays a message.
+Each read opens its own database connection and closes it, so idle streams hold none.
+"""
+
+import asyncio
+import json
+import logging
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.db import connections
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse, StreamingHttpResponse
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import status
+from rest_framework.authentication import BaseAuthentication
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts import services as accounts
+from api import campaign_serializers as cs
+from api import serializers as s
+from api.authentication import ExpiringTokenAuthentication, TicketRefused
+from api.errors import DatabaseUnavailable
+from api.ids import path_id
+from api.permissions import SignedIn
+from api.views import BODY_ERRORS, ERRORS
+from campaigns import selectors as campaign_selectors
+from campaigns.models import Campaign, CampaignEvent
+from eventstore import notify, store
+from eventstore.errors import Invalid, NotFound
+from eventstore.models import StoredEvent
+from games import selectors as game_selectors
+from games.models import Event, Game
+
+logger = logging.getLogger(__name__)
+
+EVENT_STREAM = "text/event-stream"
+# Pages of the feed read at once by a stream catching up.
+PAGE = 500
+
+
+@dataclass(frozen=True)
+class Read:
+    """What a follower read of a feed: the log's last seq when it looked, the viewer's events
+    after the position asked (as ``/events`` shows them), their decision now, and whether the
+    stream has ended (its game or campaign finished, every event of it read)."""
+
+    position: int
+    events: list[dict[str, Any]]
+    decision: dict[str, Any]
+    ended: bool
+
+
+@dataclass(frozen=True)
+class Follow:
+    """A kind of stream that can be followed: its name, the path argument naming one, its
+    events' model, and how a viewer's feed is read after a position."""
+
+    stream: str
+    kwarg: str
+    events: type[StoredEvent]
+    read: Callable[[int, User, int], Read]
+    seated: Callable[[int, User], object]
+    # whether the log's events after a seq may change what the viewer reads
+    grew: Callable[[int, User, int], bool]
+
+
+def _read_game(game_id: int, viewer: User, after: int) -> Read:
+    position = store.last_seq(Event, game_id)
+    game = game_selectors.get_game(game_id=game_id)
+    events: list[dict[str, Any]] = []
+    start: int | None = after
+    while start is not None:
+        page = game_selectors.events_page(game=game, viewer=viewer, after=start, limit=PAGE)
+        events += s.EventsPageSerializer(page).data["events"]
+        start = page["next"]
+    decision = s.DecisionSerializer(game_selectors.decision_view(game=game, viewer=viewer)).data
+    return Read(position, events, dict(decision), game.status == Game.Status.FINISHED)
+
+
+def _read_campaign(campaign_id: int, viewer: User, after: int) -> Read:
+    position = store.last_seq(CampaignEvent, campaign_id)
+    campaign = campaign_selectors.get_campaign(campaign_id=campaign_id)
+    events: list[dict[str, Any]] = []
+    start: int | None = after
+    while start is not None:
+        page = campaign_selectors.events_page(campaign=campaign, viewer=viewer, after=start, limit=PAGE)
+        events += cs.CampaignEventsPageSerializer(page).data["events"]
+        start = page["next"]
+    decision = cs.CampaignDecisionSerializer(
+        campaign_selectors.decision_view(campaign=campaign, viewer=viewer)
+    ).data
+    return Read(position, events, dict(decision), campaign.status == Campaign.Status.FINISHED)
+
+
+def _seated_in_game(game_id: int, viewer: User) -> object:
+    return game_selectors.require_seat(game=game_selectors.get_game(game_id=game_id), viewer=viewer)
+
+
+def _seated_in_campaign(campaign_id: int, viewer: User) -> object:
+    campaign = campaign_selectors.get_campaign(campaign_id=campaign_id)
+    return campaign_selectors.require_seat(campaign=campaign, viewer=viewer)
+
+
+def _game_feed_grew(game_id: int, viewer: User, since: int) -> bool:
+    return game_selectors.feed_grew(game_id=game_id, viewer=viewer, since=since)
+
+
+GAME = Follow(
+    stream="game",
+    kwarg="game_id",
+    events=Event,
+    read=_read_game,
+    seated=_seated_in_game,
+    grew=_game_feed_grew,
+)
+CAMPAIGN = Follow(
+    stream="campaign",
+    kwarg="campaign_id",
+    events=CampaignEvent,
+    read=_read_campaign,
+    seated=_seated_in_campaign,
+    grew=lambda campaign_id, viewer, since: True,  # every seat reads the whole log
+)
+
+
+# --- opening a stream (a DRF view, in a thread) ------------------------------------------------
+
+
+class StreamTicketAuthentication(BaseAuthentication):
+    """``?ticket=``: a one-use ticket from ``POST .../stream-ticket``, for browsers'
+    EventSource, which cannot send an Authorization header (a token never goes in a URL)."""
+
+    def authenticate(self, request: Request) -> tuple[User, None] | None:
+        ticket = request.query_params.get("ticket")
+        if ticket is None:
+            return None
+        context = request.parser_context or {}
+        follow: Follow = context["view"].follow
+        stream_id = path_id(str(context["kwargs"][follow.kwarg]), what=follow.stream)
+        user = accounts.redeem_stream_ticket(ticket=ticket, stream=follow.stream, stream_id=stream_id)
+        if user is None:
+            raise TicketRefused()
+        return user, None
+
+
+class StreamTicketScheme(OpenApiAuthenticationExtension):
+    """The ticket as the schema declares it: a key in the query string."""
+
+    target_class = StreamTicketAuthentication
+    name = "streamTicket"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
+        return {
+            "type": "apiKey",
+            "in": "query",
+            "name": "ticket",
+            "description": "A one-use ticket from `POST .../stream-ticket` (event streams only).",
+        }
+
+
+class EventStreamRenderer(BaseRenderer):
+    """Lets a client accepting only ``text/event-stream`` (EventSource) open a stream; the
+    stream's messages are written by ``messages``, and refusals are sent as JSON."""
+
+    media_type = EVENT_STREAM
+    format = "event-stream"
+    charset = "utf-8"
+
+    def render(
+        self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None
+    ) -> bytes:
+        return json.dumps(data).encode()
+
+
+@dataclass(frozen=True)
+class Opened:
+    """A stream that may be served: whose, which, from where, and its first read."""
+
+    follow: Follow
+    stream_id: int
+    viewer: User
+    after: int
+    read: Read
+
+
+class StreamView(APIView):
+    """``GET .../stream``: refusals and the first read here; the messages by ``messages``."""
+
+    follow: ClassVar[Follow]
+    authentication_classes = [ExpiringTokenAuthentication, StreamTicketAuthentication]
+    permission_classes = [SignedIn]
+    renderer_classes = [EventStreamRenderer, JSONRenderer]
+
+    def get(self, request: Request, **kwargs: str) -> Response:
+        follow = self.follow
+        stream_id = path_id(kwargs[follow.kwarg], what=follow.stream)
+        query = s.StreamQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        resumed = "Last-Event-ID" in request.headers
+        after = _last_event_id(request) if resumed else query.validated_data["after"]
+        user = request.user
+        assert isinstance(user, User)
+        read = follow.read(stream_id, user, after)
+        if read.ended and not read.events:
+            # Nothing more will come: 204 tells EventSource not to reconnect.
+            return Response(status=204)
+        return Response(Opened(follow=follow, stream_id=stream_id, viewer=user, after=after, read=read))
+
+    @classmethod
+    def as_view(cls, **initkwargs: Any) -> Any:
+        """An async view: the DRF view opens the stream in a thread, then the event loop
+        serves it. drf-spectacular reads the schema from ``cls`` as for any view."""
+        opening = super().as_view(**initkwargs)
+
+        async def view(request: HttpRequest, **kwargs: Any) -> HttpResponseBase:
+            response = await _in_thread(opening, request, **kwargs)
+            if response.status_code == 204:
+                return HttpResponse(status=204)
+            if not isinstance(response, Response) or response.status_code != 200:
+                return _as_json(response)
+            return event_stream(response.data)
+
+        return _like_drf(view, cls, initkwargs)
+
+
+def _last_event_id(request: Request) -> int:
+    raw = request.headers["Last-Event-ID"].strip()
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 10:
+        raise Invalid("invalid_request", "Last-Event-ID must be the id of a message of this stream.")
+    return int(raw)
+
+
+def _like_drf(view: Callable[..., Any], cls: type[APIView], initkwargs: dict[str, Any]) -> Callable[..., Any]:
+    """``view`` with the marks of ``cls.as_view()``: its class for the schema, no CSRF check
+    (token authentication, as DRF's views)."""
+    view.cls = cls  # type: ignore[attr-defined]
+    view.initkwargs = initkwargs  # type: ignore[attr-defined]
+    view.csrf_exempt = True  # type: ignore[attr-defined]
+    return view
+
+
+def _as_json(response: HttpResponseBase) -> HttpResponseBase:
+    """A refusal sent as JSON ``{code, detail}``, whatever the client accepts."""
+    if not isinstance(response, Response):
+        return response
+    refused = JsonResponse(response.data, status=response.status_code)
+    for header in ("WWW-Authenticate", "Retry-After", "Allow"):
+        if header in response:
+            refused[header] = response[header]
+    return refused
+
+
+# --- serving a stream (async, on the event loop) -----------------------------------------------
+
+
+def event_stream(opened: Opened) -> StreamingHttpResponse:
+    """The SSE answer serving ``opened``'s messages."""
+    response = StreamingHttpResponse(messages(opened), content_type=f"{EVENT_STREAM}; charset=utf-8")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # nginx: pass each message on at once
+    return response
+
+
+def message(data: Any, *, event: str | None = None, id: int | None = None) -> str:
+    """One SSE message: its id, its event type, its data as one line of JSON."""
+    head = (f"id: {id}\n" if id is not None else "") + (f"event: {event}\n" if event else "")
+    return f"{head}data: {json.dumps(data, separators=(',', ':'))}\n\n"
+
+
+async def _in_thread(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """``function`` run in a thread of the event loop's small pool, with the thread's database
+    connection closed after it: an open stream or a waiting long-poll holds no thread and no
+    connection (a request's own thread, Django's default, would stay with it to its end)."""
+
+    def run() -> Any:
+        try:
+            return function(*args, **kwargs)
+        finally:
+            connections.close_all()
+
+    return await sync_to_async(run, thread_sensitive=False)()
+
+
+async def messages(opened: Opened) -> AsyncIterator[str]:
+    """The stream's messages: every event of the viewer's feed after ``opened.after`` (``id``:
+    its seq), the viewer's decision (``event: decision``) at first and whenever its kind
+    changes, a comment every STREAM_HEARTBEAT_SECONDS, and ``event: end`` when the game or
+    campaign has finished and everything was sent."""
+    follow, stream_id, viewer = opened.follow, opened.stream_id, opened.viewer
+    heartbeat, poll = settings.STREAM_HEARTBEAT_SECONDS, settings.STREAM_POLL_SECONDS
+    read, after, kind = opened.read, opened.after, None
+    loop = asyncio.get_running_loop()
+    async with notify.subscribe(follow.stream, stream_id) as subscription:
+        next_beat = loop.time() + heartbeat
+        # look once at once: a commit may have come between the first read and the subscription
+        next_poll = loop.time()
+        while True:
+            for event in read.events:
+                yield message(event, id=event["seq"])
+                after = event["seq"]
+            if read.decision["kind"] != kind:
+                kind = read.decision["kind"]
+                yield message(read.decision, event="decision")
+            if read.ended:
+                yield message({}, event="end")
+                return
+            # wait for the log to move, with a heartbeat meanwhile
+            while True:
+                if loop.time() >= next_beat:
+                    yield ": heartbeat\n\n"
+                    next_beat = loop.time() + heartbeat
+                notified = await subscription.wait(max(0.0, min(next_beat, next_poll) - loop.time()))
+                if not notified and loop.time() < next_poll:
+                    continue
+                next_poll = loop.time() + poll
+                try:
+                    position = await _in_thread(store.last_seq, follow.events, stream_id)
+                    if position == read.position:
+                        continue
+                    if not await _in_thread(follow.grew, stream_id, viewer, read.position):
+                        # another seat's move of the turn in play: nothing to read for this one
+                        read = replace(read, position=position, events=[])
+                        continue
+                    read = await _in_thread(follow.read, stream_id, viewer, after)
+                    break
+                except DatabaseUnavailable:
+                    # read again at the next poll; the client keeps its stream
+                    logger.warning("stream could not read its feed", exc_info=True)
+
+
+# --- stream tickets ----------------------------------------------------------------------------
+
+
+class StreamTicketView(APIView):
+    """``POST .../stream-ticket``: a one-use ticket for ``?ticket=`` on the stream."""
+
+    follow: ClassVar[Follow]
+    permission_classes = [SignedIn]
+
+    def post(self, request: Request, **kwargs: str) -> Response:
+        follow = self.follow
+        stream_id = path_id(kwargs[follow.kwarg], what=follow.stream)
+        user = request.user
+        assert isinstance(user, User)
+        follow.seated(stream_id, user)
+        ticket, expires = accounts.issue_stream_ticket(user=user, stream=follow.stream, stream_id=stream_id)
+        data = s.StreamTicketSerializer({"ticket": ticket, "expires": expires}).data
+        return Response(data, status=status.HTTP_201_CREATED)
+
+
+# --- long-polls --------------------------------------------------------------------------------
+
+
+def long_polled(view_class: type[APIView], follow: Follow) -> Callable[..., Any]:
+    """``view_class`` (a page of a feed, ``?after=``) as an async view that, given ``?wait=S``,
+    answers as soon as the page has events, or as it is after S seconds. The page is read by
+    the view itself, each time the log moves, so the answer is the view's own. It runs where
+    Django runs a sync view (the request's thread), which waits idle meanwhile, holding no
+    database connection."""
+    answering = view_class.as_view()
+
+    async def view(request: HttpRequest, **kwargs: Any) -> HttpResponseBase:
+        wait = _wait_seconds(request)
+        stream_id = _plain_id(str(kwargs[follow.kwarg]))
+        if not wait or stream_id is None:
+            return await sync_to_async(answering)(request, **kwargs)
+        position = await _in_request_thread(store.last_seq, follow.events, stream_id)
+        response = await _in_request_thread(answering, request, **kwargs)
+        if not _empty_page(response):
+            return response
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + wait
+        async with notify.subscribe(follow.stream, stream_id) as subscription:
+            while True:
+                # looked at before each wait: a commit may have come before the subscription
+                moved = await _in_request_thread(store.last_seq, follow.events, stream_id)
+                if moved != position:
+                    position = moved
+                    response = await _in_request_thread(answering, request, **kwargs)
+                    if not _empty_page(response):
+                        return response
+                left = deadline - loop.time()
+                if left <= 0:
+                    return response
+                await subscription.wait(min(left, settings.STREAM_POLL_SECONDS))
+
+    return _like_drf(view, view_class, {})
+
+
+async def _in_request_thread(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """``function`` run where Django runs sync views, its connection released after it (unless
+    it is inside a transaction of the caller's, as in tests)."""
+
+    def run() -> Any:
+        try:
+            return function(*args, **kwargs)
+        finally:
+            for each in connections.all(initialized_only=True):
+                if not each.in_atomic_block:
+                    each.close()
+
+    return await sync_to_async(run)()
+
+
+def _wait_seconds(request: HttpRequest) -> int:
+    """``?wait=``, when it is one the view takes (it refuses any other with a 400)."""
+    raw = request.GET.get("wait", "")
+    if raw.isascii() and raw.isdigit() and len(raw) <= 2:
+        return min(int(raw), settings.LONG_POLL_MAX_SECONDS)
+    return 0
+
+
+def _plain_id(raw: str) -> int | None:
+    try:
+        return path_id(raw, what="stream")
+    except NotFound:
+        return None
+
+
+def _empty_page(response: HttpResponseBase) -> bool:
+    return isinstance(response, Response) and response.status_code == 200 and not response.data["events"]
+
+
+# --- the endpoints -----------------------------------------------------------------------------
+
+
+def _stream_schema(*, what: str, messages: str, tags: list[str]) -> Any:
+    return extend_schema_view(
+        get=extend_schema(
+            parameters=[s.StreamQuerySerializer, LAST_EVENT_ID],
+            responses={
+                (200, EVENT_STREAM): OpenApiResponse(
+                    OpenApiTypes.STR,
+                    description=(
+                        f"Server-Sent Events, sent as they happen. {messages} Then `event: decision` "
+                        "(no `id`, data: your decision, as `/decision` answers it) when the stream "
+                        "opens and whenever its `kind` changes; a comment line (`: heartbeat`) "
+                        f"every {settings.STREAM_HEARTBEAT_SECONDS:g} s; and `event: end` once the "
+                        f"{what} has finished and you have every event of it, before the stream "
+                        "closes."
+                    ),
+                ),
+                (204, EVENT_STREAM): OpenApiResponse(
+                    description=f"The {what} has finished and you have every event of it: "
+                    "EventSource stops reconnecting."
+                ),
+                **{
+                    (code, "application/json"): response
+                    for code, response in {
+                        **ERRORS,
+                        401: OpenApiResponse(
+                            s.ErrorSerializer,
+                            description="Not authenticated; `invalid_ticket` for a ticket unknown, "
+                            "used, expired or issued for another stream",
+                        ),
+                    }.items()
+                },
+            },
+            summary=f"Follow the {what} live: your feed as Server-Sent Events (text/event-stream)",
+            description=(
+                "Authenticate with the Authorization header or a one-use `?ticket=` (`POST "
+                ".../stream-ticket`). Resume after the last message you received with the "
+                "`Last-Event-ID` header (EventSource sends it when it reconnects) or `?after=`: "
+                "nothing is repeated or missed."
+            ),
+            tags=tags,
+        )
+    )
+
+
+def _ticket_schema(*, what: str, tags: list[str]) -> Any:
+    return extend_schema_view(
+        post=extend_schema(
+            request=None,
+            responses={201: s.StreamTicketSerializer, **ERRORS, **BODY_ERRORS},
+            summary=f"A one-use ticket opening the {what}'s stream within "
+            f"{settings.STREAM_TICKET_SECONDS} s (for EventSource)",
+            tags=tags,
+        )
+    )
+
+
+LAST_EVENT_ID = OpenApiParameter(
+    "Last-Event-ID",
+    {"type": "string", "pattern": "^[0-9]{1,10}$"},
+    OpenApiParameter.HEADER,
+    required=False,
+    description="The `id` of the last message received: the stream resumes right after it.",
+)
+
+
+@_stream_schema(
+    what="game",
+    messages="Each event of your feed, exactly as `/events` shows it to you, is one message: "
+    "`id: <seq>` and data the event (`seq`, `turn`, `seat`, `kind`, `v`, `data`, `created_at`); "
+    "another seat's moves arrive when their turn resolves, as in `/events`.",
+    tags=["reading"],
+)
+class GameStreamView(StreamView):
+    follow = GAME
+
+
+@_stream_schema(
+    what="campaign",
+    messages="Each event of the campaign's log, as `/campaigns/{id}/events` shows it, is one "
+    "message: `id: <seq>` and data the event.",
+    tags=["campaigns"],
+)
+class CampaignStreamView(StreamView):
+    follow = CAMPAIGN
+
+
+@_ticket_schema(what="game", tags=["reading"])
+class GameStreamTicketView(StreamTicketView):
+    follow = GAME
+
+
+@_ticket_schema(what="campaign", tags=["campaigns"])
+class CampaignStreamTicketView(StreamTicketView):
+    follow = CAMPAIGN

@@ -1,0 +1,155 @@
+"""Commit notifications: how an open stream learns that a log it follows has moved.
+
+``store.append`` schedules ``committed`` for when the appending transaction commits, so every
+command, task and import that writes to a stream notifies (one path). With ``REDIS_URL`` set the
+notification is published on one Redis channel that every web process listens to; without it
+(the embedded mode) it reaches the streams of this process only. A notification carries nothing
+but the stream's name and id: whoever wakes reads the log from the database, so a notification
+that is lost (Redis down, another process in the embedded mode) delays a message, never loses
+it, as long as the reader also looks at the log every now and then (``Subscription.wait`` with a
+timeout).
+"""
+
+import asyncio
+import contextlib
+import logging
+import threading
+from collections.abc import AsyncIterator
+from functools import cache, partial
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+
+logger = logging.getLogger(__name__)
+
+CHANNEL = "moon:commits"
+# How long a lost connection to Redis waits before the listener tries again.
+RECONNECT_SECONDS = 1.0
+
+_lock = threading.Lock()
+# stream key ("game:12") -> the events of the subscriptions waiting on it, with their loops
+_waiting: dict[str, set["Subscription"]] = {}
+# one Redis listener per event loop (uvicorn runs one loop per process), and whether it listens
+_listeners: dict[asyncio.AbstractEventLoop, tuple[asyncio.Task[None], asyncio.Event]] = {}
+# How long a first subscription waits for the listener to be subscribed to Redis.
+READY_SECONDS = 2.0
+
+
+def key(stream: str, stream_id: int) -> str:
+    """The name a stream is notified under: ``game:12``, ``campaign:3``."""
+    return f"{stream}:{stream_id}"
+
+
+def after_commit(*, stream: str, stream_id: int) -> None:
+    """Notify the stream's followers once the current transaction commits (at once outside
+    one)."""
+    transaction.on_commit(partial(committed, stream=stream, stream_id=stream_id), robust=True)
+
+
+def committed(*, stream: str, stream_id: int) -> None:
+    """Tell every process that the stream's log moved: through Redis when it is configured
+    (falling back to this process when Redis cannot be reached), else to this process."""
+    name = key(stream, stream_id)
+    if settings.REDIS_URL:
+        try:
+            _publisher().publish(CHANNEL, name)
+            return
+        except Exception:  # a lost notification only delays a message: the readers poll too
+            logger.warning("commit notification not published", exc_info=True, extra={"stream": name})
+    deliver(name)
+
+
+def deliver(name: str) -> None:
+    """Wake this process's subscriptions to stream ``name``; safe from any thread."""
+    with _lock:
+        subscriptions = list(_waiting.get(name, ()))
+    for subscription in subscriptions:
+        subscription.wake()
+
+
+class Subscription:
+    """One follower of one stream in an event loop: ``wait`` returns when the stream was
+    notified since the last ``wait`` returned (or at once if it was), or after the timeout."""
+
+    def __init__(self, name: str, loop: asyncio.AbstractEventLoop) -> None:
+        self.name = name
+        self.loop = loop
+        self.event = asyncio.Event()
+
+    def wake(self) -> None:
+        with contextlib.suppress(RuntimeError):  # the loop closed: nobody is waiting any more
+            self.loop.call_soon_threadsafe(self.event.set)
+
+    async def wait(self, timeout: float) -> bool:
+        """True when notified, False when ``timeout`` seconds passed first."""
+        try:
+            await asyncio.wait_for(self.event.wait(), timeout)
+        except TimeoutError:
+            return False
+        self.event.clear()
+        return True
+
+
+@contextlib.asynccontextmanager
+async def subscribe(stream: str, stream_id: int) -> AsyncIterator[Subscription]:
+    """Follow a stream's commits for the block's duration (in the running event loop)."""
+    loop = asyncio.get_running_loop()
+    subscription = Subscription(key(stream, stream_id), loop)
+    if settings.REDIS_URL:
+        # A commit notified before the channel is listened to is only read at the next poll.
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(_listener(loop).wait(), READY_SECONDS)
+    with _lock:
+        _waiting.setdefault(subscription.name, set()).add(subscription)
+    try:
+        yield subscription
+    finally:
+        with _lock:
+            followers = _waiting.get(subscription.name)
+            if followers is not None:
+                followers.discard(subscription)
+                if not followers:
+                    del _waiting[subscription.name]
+
+
+@cache
+def _publisher() -> Any:
+    import redis
+
+    return redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=2, socket_timeout=2)
+
+
+def _listener(loop: asyncio.AbstractEventLoop) -> asyncio.Event:
+    """The loop's Redis listener (started when there is none): set once it listens."""
+    running = _listeners.get(loop)
+    if running is None or running[0].done():
+        ready = asyncio.Event()
+        running = (loop.create_task(_listen(ready), name="moon commit notifications"), ready)
+        _listeners[loop] = running
+    return running[1]
+
+
+async def _listen(ready: asyncio.Event) -> None:
+    """Relay the Redis channel to this process's subscriptions for as long as the loop runs,
+    connecting again when the connection is lost."""
+    import redis.asyncio as aioredis
+
+    while True:
+        client = aioredis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=2)
+        try:
+            async with client.pubsub() as pubsub:
+                await pubsub.subscribe(CHANNEL)
+                ready.set()
+                async for message in pubsub.listen():
+                    if message.get("type") == "message":
+                        data = message["data"]
+                        deliver(data.decode() if isinstance(data, bytes) else str(data))
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            logger.warning("commit notifications: lost Redis, connecting again", exc_info=True)
+            # what was committed meanwhile is read when the subscriptions poll
+            await asyncio.sleep(RECONNECT_SECONDS)
+        finally:
+            await client.aclose()

@@ -1,0 +1,183 @@
+"""Event streams, stream tickets and long-polls, served as `make run` serves them: gunicorn
+with uvicorn workers (moon.asgi) on the embedded SQLite database, commits notified in-process.
+The slow poll is set far beyond the tests' waits, so what arrives was woken by a notification."""
+
+import itertools
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.live import ROOT, Client, Stream, asgi_server, open_game, play_with_streams, register
+
+HEARTBEAT = 0.3
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    folder = tmp_path_factory.mktemp("streams")
+    env = {
+        key: value for key, value in os.environ.items()
+        if key not in {"CELERY_BROKER_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE"}
+    }  # fmt: skip
+    env.update(
+        {
+            "DATABASE_URL": f"sqlite:///{folder / 'moon.sqlite3'}",
+            "DEBUG": "true",
+            "THROTTLE_ANON": "",
+            "THROTTLE_USER": "",
+            "WEB_CONCURRENCY": "1",
+            "STREAM_HEARTBEAT_SECONDS": str(HEARTBEAT),
+            "STREAM_POLL_SECONDS": "600",
+            "LOG_LEVEL": "WARNING",
+        }
+    )
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
+    )
+    with asgi_server(env, Path(folder) / "web.log") as url:
+        yield url
+
+
+def stream_of(server: str, player: Client, path: str, **headers: str) -> Stream:
+    return Stream(server, path, {"Authorization": f"Token {player.token}", **headers})
+
+
+def test_every_seat_streams_its_own_feed_of_the_whole_game_and_resumes_without_gap(server: str) -> None:
+    players = [register(server, name) for name in ("ann", "ben", "cy")]
+    game_id, streams, polled = play_with_streams(players, server)
+    for seat, (player, stream, feed) in enumerate(zip(players, streams, polled, strict=True)):
+        assert stream.status == 200 and stream.content_type.startswith("text/event-stream")
+        assert stream.events() == feed, f"seat {seat}"
+        assert [m.id for m in stream.messages if m.event == "message"] == list(range(1, len(feed) + 1))
+        assert all(m.id is None for m in stream.messages if m.event != "message")
+        decisions = [m.data["kind"] for m in stream.messages if m.event == "decision"]
+        assert "choose" in decisions and "confirm" in decisions and decisions[-1] == "wait"
+        assert all(a != b for a, b in itertools.pairwise(decisions)), "only changes"
+        assert stream.messages[-1].event == "end"
+
+        # A reconnect from the middle gets the rest, nothing missed or repeated.
+        middle = len(feed) // 2
+        resumed = stream_of(
+            server, player, f"/games/{game_id}/stream?after=1", **{"Last-Event-ID": str(middle)}
+        )
+        resumed.wait(lambda s: s.ended, what="the end")
+        now = player.get(f"/games/{game_id}/events?after={middle}&limit=100000")["events"]
+        assert resumed.events() == now
+        # At the end of a finished game there is nothing to follow: 204, EventSource stops.
+        done = stream_of(server, player, f"/games/{game_id}/stream?after={len(feed)}")
+        done.wait(lambda s: s.ended, what="the answer")
+        assert done.status == 204
+
+
+def test_a_stream_resumed_mid_game_with_last_event_id_repeats_and_misses_nothing(server: str) -> None:
+    ann, ben = register(server, "ann"), register(server, "ben")
+    game_id = open_game([ann, ben])
+    base = f"/games/{game_id}"
+    first = stream_of(server, ann, f"{base}/stream")
+    first.wait(lambda s: len(s.events()) >= 2, what="the opening events")
+    first.close()
+    seen = first.events()
+    # while ann is away, she and ben play
+    for player in (ann, ben):
+        decision = player.get(f"{base}/decision")
+        player.post(f"{base}/moves", {"choice": decision["options"][0]})
+    version = ann.get(base)["version"]
+    assert version > len(seen)
+    again = stream_of(server, ann, f"{base}/stream", **{"Last-Event-ID": str(seen[-1]["seq"])})
+    again.wait(lambda s: len(s.events()) >= version - len(seen), what="the events missed")
+    assert seen + again.events() == ann.get(f"{base}/events?after=0&limit=1000")["events"]
+    # and what comes next arrives live, with the decision's change of kind
+    ann.post(f"{base}/confirm")
+    again.wait(
+        lambda s: s.messages[-1].event == "decision" and s.messages[-1].data["kind"] == "wait", what="wait"
+    )
+    assert [m.data["kind"] for m in again.messages if m.event == "decision"][-2:] == ["confirm", "wait"]
+    again.close()
+
+
+def test_a_quiet_stream_sends_heartbeats(server: str) -> None:
+    ann = register(server, "ann")
+    game = ann.post("/games", {"adventure": 1, "max_players": 2})
+    stream = stream_of(server, ann, f"/games/{game['id']}/stream")
+    stream.wait(lambda s: s.heartbeats >= 2, timeout=10, what="heartbeats")
+    assert [m.event for m in stream.messages] == ["decision"]  # in the lobby: nothing yet
+    stream.close()
+
+
+def test_a_stream_ticket_opens_its_stream_once_and_no_other(server: str) -> None:
+    ann, ben, eve = (register(server, name) for name in ("ann", "ben", "eve"))
+    game_id = open_game([ann, ben])
+    other = open_game([ann, ben])
+    ticket = ann.post(f"/games/{game_id}/stream-ticket")
+    assert set(ticket) == {"ticket", "expires"}
+
+    by_ticket = Stream(server, f"/games/{game_id}/stream?ticket={ticket['ticket']}")
+    by_ticket.wait(lambda s: len(s.events()) >= 2, what="events")
+    assert by_ticket.events() == ann.get(f"/games/{game_id}/events")["events"][: len(by_ticket.events())]
+    by_ticket.close()
+
+    again = Stream(server, f"/games/{game_id}/stream?ticket={ticket['ticket']}")
+    again.wait(lambda s: s.ended, what="the refusal")
+    assert again.status == 401 and b'"invalid_ticket"' in again.body
+
+    elsewhere = ann.post(f"/games/{game_id}/stream-ticket")["ticket"]
+    refused = Stream(server, f"/games/{other}/stream?ticket={elsewhere}")
+    refused.wait(lambda s: s.ended, what="the refusal")
+    assert refused.status == 401
+
+    status, body = eve.request("POST", f"/games/{game_id}/stream-ticket")
+    assert (status, body["code"]) == (404, "not_found")  # a started game is not there for outsiders
+    anonymous = Stream(server, f"/games/{game_id}/stream")
+    anonymous.wait(lambda s: s.ended, what="the refusal")
+    assert anonymous.status == 401 and b'"not_authenticated"' in anonymous.body
+
+
+def test_a_long_poll_answers_when_the_feed_moves_or_empty_after_its_wait(server: str) -> None:
+    ann, ben = register(server, "ann"), register(server, "ben")
+    game_id = open_game([ann, ben])
+    base = f"/games/{game_id}"
+    version = ann.get(base)["version"]
+
+    started = time.monotonic()
+    assert ann.get(f"{base}/events?after={version}&wait=1")["events"] == []
+    assert time.monotonic() - started >= 1
+
+    # ben's move is hidden from ann until the turn resolves; ann's own move wakes her poll
+    def later() -> None:
+        time.sleep(0.5)
+        ben.post(f"{base}/moves", {"choice": ben.get(f"{base}/decision")["options"][0]})
+        time.sleep(0.5)
+        ann.post(f"{base}/moves", {"choice": ann.get(f"{base}/decision")["options"][0]})
+
+    mover = threading.Thread(target=later)
+    mover.start()
+    started = time.monotonic()
+    page = ann.get(f"{base}/events?after={version}&wait=20")
+    mover.join()
+    assert 0.9 < time.monotonic() - started < 10
+    assert page["events"] and all(event["seat"] in (0, None) for event in page["events"])
+    assert page == ann.get(f"{base}/events?after={version}")
+
+    status, body = ann.request("GET", f"{base}/events?after=0&wait=31")
+    assert (status, body["code"]) == (400, "invalid_request")
+
+
+def test_a_campaign_streams_its_log(server: str) -> None:
+    ann = register(server, "ann")
+    campaign = ann.post("/campaigns", {"max_players": 2})
+    base = f"/campaigns/{campaign['id']}"
+    ann.post(f"{base}/bots", {"kind": "greedy"})
+    stream = stream_of(server, ann, f"{base}/stream")
+    stream.wait(lambda s: len(s.events()) >= 1, what="campaign_created")
+    ann.post(f"{base}/start")
+    log = ann.get(f"{base}/events?limit=1000")["events"]
+    stream.wait(lambda s: len(s.events()) >= len(log), what="the chapter's start")
+    assert stream.events() == log
+    assert [m.id for m in stream.messages if m.event == "message"] == [event["seq"] for event in log]
+    stream.close()
