@@ -64,6 +64,17 @@ class ChapterResultSerializer(serializers.Serializer):
     winners = serializers.ListField(child=serializers.JSONField())
 
 
+class AstraChapterSerializer(serializers.Serializer):
+    total = serializers.IntegerField(help_text="ASTRA's score in the chapter's game.")
+    rank = serializers.IntegerField(help_text="1 when ASTRA won or drew the chapter, else 2.")
+    stars = serializers.IntegerField(allow_null=True, help_text="The stars its rank took.")
+
+
+class AstraTallySerializer(serializers.Serializer):
+    stars = serializers.IntegerField(help_text="ASTRA's stars so far, over the attempts that count.")
+    totals = serializers.IntegerField(help_text="The sum of ASTRA's chapter totals (the tie-break).")
+
+
 class StarReasonSerializer(serializers.Serializer):
     reason = serializers.ChoiceField(choices=["rank", "star_goal"])
     stars = serializers.IntegerField()
@@ -94,6 +105,14 @@ class AttemptSerializer(serializers.Serializer):
     )
     result = ChapterResultSerializer(allow_null=True)
     stars = StarAwardSerializer(many=True, allow_null=True)
+    astra = AstraChapterSerializer(
+        allow_null=True,
+        help_text="Solo, rules version 2: ASTRA as the other player of the chapter (its total, "
+        "rank and stars); null otherwise.",
+    )
+    kept = serializers.BooleanField(
+        help_text="Rules version 2: the captain kept this result (cards are offered only then)."
+    )
 
 
 class ChapterSerializer(serializers.Serializer):
@@ -137,6 +156,15 @@ class HeldCardSerializer(CardSerializer):
 
 
 class CampaignSerializer(CampaignSummarySerializer):
+    rules_version = serializers.IntegerField(
+        help_text="The version of the campaign rules it plays for its whole life: 2 for campaigns "
+        "created now (keep-or-replay before cards, a personal card draft, ASTRA a rival in solo), "
+        "1 for those created before."
+    )
+    astra = AstraTallySerializer(
+        allow_null=True,
+        help_text="Solo, rules version 2: ASTRA's star tally beside the player's; null otherwise.",
+    )
     seats = CampaignSeatSerializer(many=True)
     seat = serializers.IntegerField(allow_null=True, help_text="The caller's seat, if any.")
     captain = serializers.IntegerField(allow_null=True, help_text="The seat holding the captain card.")
@@ -148,19 +176,51 @@ class CampaignSerializer(CampaignSummarySerializer):
     offered = CardSerializer(many=True, help_text="The cards offered after the chapter just played.")
     version = serializers.IntegerField(help_text="How many events the campaign's log holds.")
     winners = serializers.ListField(
-        child=serializers.IntegerField(), allow_null=True, help_text="Once the campaign is finished."
+        child=serializers.JSONField(),
+        allow_null=True,
+        help_text="Once the campaign is finished: seats, and in a solo campaign of rules version 2 "
+        '`"astra"` when ASTRA wins or shares the victory (`[0]`, `["astra"]` or `[0, "astra"]`).',
     )
+
+
+class MissionValuesSerializer(serializers.Serializer):
+    first = serializers.IntegerField(help_text="Worth to the first to accomplish it.")
+    later = serializers.IntegerField(help_text="Worth to those who accomplish it later.")
+
+
+class CampaignOptionSerializer(serializers.Serializer):
+    """One legal choice. Send it back (whole, or only its choice fields: action, card, target,
+    letter, chapter) to POST /moves; the other fields show it."""
+
+    action = serializers.ChoiceField(
+        choices=[
+            "choose_card", "aim_card", "choose_mission", "next_chapter", "replay_chapter", "keep_chapter"
+        ]  # fmt: skip
+    )
+    card = serializers.JSONField(
+        required=False, help_text="A campaign card's id, or a mission card's number."
+    )
+    target = serializers.IntegerField(required=False, help_text="The opponent's seat a card is aimed at.")
+    letter = serializers.CharField(required=False, help_text="The mission's letter.")
+    chapter = serializers.IntegerField(required=False)
+    title = serializers.CharField(required=False, help_text="A campaign card's title.")
+    story = serializers.CharField(required=False, help_text="A campaign card's story.")
+    effects = serializers.ListField(
+        child=serializers.CharField(), required=False, help_text="A campaign card's effects, in words."
+    )
+    condition = serializers.CharField(required=False, help_text="A mission card's condition, in words.")
+    values = MissionValuesSerializer(required=False, help_text="A mission card's values.")
 
 
 class CampaignDecisionSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(
-        choices=["card", "aim", "chapter", "mission", "wait"],
+        choices=["card", "aim", "chapter", "keep_or_replay", "mission", "wait"],
         help_text="`card`: choose a campaign card; `aim`: name the opponent a card is aimed at; "
-        "`chapter` (captain): the next chapter or a replay; `mission`: a mission card; `wait`.",
+        "`keep_or_replay` (captain, rules version 2): keep the chapter's result and go on, or "
+        "replay it; `chapter` (captain, rules version 1): the next chapter or a replay; "
+        "`mission`: a mission card; `wait`.",
     )
-    options = serializers.ListField(
-        child=serializers.JSONField(), help_text="Every legal choice, for POST /moves."
-    )
+    options = CampaignOptionSerializer(many=True, help_text="Every legal choice, for POST /moves.")
     can_undo = serializers.BooleanField(help_text="Always false: campaign choices are final.")
     can_confirm = serializers.BooleanField(help_text="Always false: campaign choices are final.")
 

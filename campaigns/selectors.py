@@ -93,6 +93,8 @@ def campaign_view(*, campaign: Campaign, viewer: User) -> dict[str, Any]:
     games = _games_here(campaign)
     return {
         **view,
+        "rules_version": state.rules_version,
+        "astra": state.astra_tally(),
         "status": state.status,
         "seat": seat,
         "captain": state.captain,
@@ -200,6 +202,12 @@ def _attempt_view(attempt: Attempt, game: int | None) -> dict[str, Any]:
             {"scores": attempt.results, "winners": attempt.winners} if attempt.finished else None
         ),
         "stars": attempt.awards,
+        "astra": (
+            {**attempt.astra, "stars": (attempt.astra_award or {}).get("stars")}
+            if attempt.astra is not None
+            else None
+        ),
+        "kept": attempt.kept,
     }
 
 

@@ -4,13 +4,21 @@ by the test, and the games a chapter would start are stood in for by numbers."""
 from collections.abc import Callable, Iterable
 from typing import Any
 
+import json
+from pathlib import Path
+
 from campaigns import library
 from campaigns.rules import decider, events
 from campaigns.rules.events import Event, SeatResult, evolve
-from campaigns.rules.packs import Pack, load
+from campaigns.rules.packs import Pack, build, load
 from campaigns.rules.state import CampaignState
 
-OPEN = load(library.SHIPPED / "open.json")
+# The open pack as version 1 campaigns recorded it (stored packs are rebuilt unchecked), and the
+# shipped one, revised for version 2 of the rules.
+OPEN = build(
+    json.loads((Path(__file__).parent.parent / "fixtures" / "logs_campaign_v1" / "pack-open-1.json").read_text())
+)
+OPEN_V2 = load(library.SHIPPED / "open.json")
 Picker = Callable[[CampaignState, int, dict[str, Any]], dict[str, Any]]
 
 
@@ -30,12 +38,16 @@ def start_ready_chapter(state: CampaignState, pack: Pack) -> None:
         apply(state, [decider.chapter_started(state, game=game, players=state.max_players, setup=setup)])
 
 
-def started(players: int = 3, pack: Pack = OPEN, *, astra_level: int | None = None) -> CampaignState:
-    """A campaign for ``players`` whose chapter 1 is being played (solo: against ASTRA of
-    ``astra_level``)."""
+def started(
+    players: int = 3, pack: Pack = OPEN, *, astra_level: int | None = None, rules_version: int = 1
+) -> CampaignState:
+    """A campaign of ``rules_version`` for ``players`` whose chapter 1 is being played (solo:
+    against ASTRA of ``astra_level``)."""
     state = CampaignState()
     reference: events.PackRef = {"id": pack.id, "version": pack.version, "hash": pack.content_hash}
-    created = events.campaign_created(pack=reference, max_players=players, astra_level=astra_level)
+    created = events.campaign_created(
+        pack=reference, max_players=players, astra_level=astra_level, rules_version=rules_version
+    )
     apply(state, [created])
     apply(state, decider.opening(players))
     start_ready_chapter(state, pack)

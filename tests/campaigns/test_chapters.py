@@ -21,6 +21,7 @@ from tests.campaigns.http import (
     current_game,
     open_campaign,
     play_through_services,
+    seed_offering,
 )
 
 pytestmark = pytest.mark.django_db
@@ -40,6 +41,9 @@ def test_each_card_effect_applies_through_a_chapter(
     players = [alice, bob]
     rng = random.Random(5)
     campaign = open_campaign(players, post)
+    seed_offering(
+        campaign, 2, {1: {"c1-launch-medal", "c1-hangar-rumour"}, 2: {"c2-steady-hands", "c2-spare-tank"}}
+    )
     base = f"{API}/campaigns/{campaign}"
 
     def play(game: int) -> dict[str, Any]:
@@ -57,8 +61,8 @@ def test_each_card_effect_applies_through_a_chapter(
         {0: "c1-launch-medal", 1: "c1-hangar-rumour"}, group="c1-flight-plan", missions={"A": mission_a}
     )
     kinds = choose_between_chapters(players, campaign, pick, post=post)
-    assert kinds == ["card", "card", "card", "aim", "chapter", "mission"] or kinds == [
-        "card", "card", "aim", "card", "chapter", "mission"
+    assert kinds == ["keep_or_replay", "card", "card", "card", "aim", "mission"] or kinds == [
+        "keep_or_replay", "card", "card", "aim", "card", "mission"
     ]  # fmt: skip
     journey = current_game(alice, campaign)
     game = alice.get(f"{API}/games/{journey}").json()
