@@ -324,7 +324,8 @@ def describe(effect: Effect) -> str:
     kind = effect["kind"]
     if kind == "start_marks":
         marks = ", ".join(_mark_words(mark) for mark in effect["marks"])
-        return f"{_sheet(effect['adventure']).capitalize()} starts with {marks}."
+        sheet = _sheet(effect["adventure"])
+        return f"{sheet[0].upper()}{sheet[1:]} starts with {marks}."
     if kind == "bonus_points":
         return f"{effect['points']:+d} points on the campaign line of the chapter's score."
     if kind == "system_errors":

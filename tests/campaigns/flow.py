@@ -75,6 +75,15 @@ def by_ranks(*ranks: int, totals: tuple[int, ...] | None = None) -> list[SeatRes
     ]
 
 
+def bare(option: dict[str, Any]) -> dict[str, Any]:
+    """An option's fields that make the choice (without the text that shows it)."""
+    return {name: value for name, value in option.items() if name in decider.CHOICE_FIELDS}
+
+
+def bares(options: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [bare(option) for option in options]
+
+
 def first_option(state: CampaignState, seat: int, decision: dict[str, Any]) -> dict[str, Any]:
     return dict(decision["options"][0])
 
