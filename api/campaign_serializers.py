@@ -194,8 +194,8 @@ class CampaignOptionSerializer(serializers.Serializer):
 
     action = serializers.ChoiceField(
         choices=[
-            "choose_card", "aim_card", "choose_mission", "next_chapter", "replay_chapter", "keep_chapter"
-        ]  # fmt: skip
+            "choose_card", "aim_card", "choose_mission", "keep_chapter", "replay_chapter", "next_chapter",
+        ]
     )
     card = serializers.JSONField(
         required=False, help_text="A campaign card's id, or a mission card's number."

@@ -35,7 +35,9 @@ def _apply(state: CampaignState, new: list[Event]) -> None:
         evolve(state, event)
 
 
-def play_campaign(*, pack: Pack, players: int, bot: str, seed: int, astra_level: int | None = None) -> CampaignState:
+def play_campaign(
+    *, pack: Pack, players: int, bot: str, seed: int, astra_level: int | None = None
+) -> CampaignState:
     """One campaign of the current rules for ``players`` seats, each a ``bot`` (solo: against
     ASTRA starting at ``astra_level``), played to its end; its final state."""
     rng = random.Random(f"{seed}/campaign")
@@ -96,20 +98,28 @@ class Tally:
     def line(self) -> str:
         runs = len(self.stars)
         per_seat = ", ".join(
-            f"seat {seat} {statistics.fmean(run[seat] for run in self.stars):.1f}" for seat in range(self.players)
+            f"seat {seat} {statistics.fmean(run[seat] for run in self.stars):.1f}"
+            for seat in range(self.players)
         )
         if self.astra_level is None:
             return f"{self.players} players: mean stars {per_seat}"
         among = self.astra_won + self.astra_shared
         return (
-            f"solo, ASTRA level {self.astra_level}: mean stars player {statistics.fmean(r[0] for r in self.stars):.1f}, "
+            f"solo, ASTRA level {self.astra_level}: mean stars player "
+            f"{statistics.fmean(run[0] for run in self.stars):.1f}, "
             f"ASTRA {statistics.fmean(self.astra_stars):.1f}; ASTRA among the winners in {among}/{runs} "
             f"({100 * among / runs:.0f}%: alone {self.astra_won}, shared {self.astra_shared})"
         )
 
 
 def simulate(
-    *, pack: Pack, players: int, bot: str, campaigns: int, levels: tuple[int, ...] = DEFAULT_LEVELS, seed: int = 0
+    *,
+    pack: Pack,
+    players: int,
+    bot: str,
+    campaigns: int,
+    levels: tuple[int, ...] = DEFAULT_LEVELS,
+    seed: int = 0,
 ) -> list[Tally]:
     """Play ``campaigns`` campaigns per table and tally them: one table for several players,
     one per starting ASTRA level in solo."""

@@ -1,11 +1,10 @@
 """Driving a campaign through its rules alone (no database): chapters end with results given
 by the test, and the games a chapter would start are stood in for by numbers."""
 
-from collections.abc import Callable, Iterable
-from typing import Any
-
 import json
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 from campaigns import library
 from campaigns.rules import decider, events
@@ -16,7 +15,9 @@ from campaigns.rules.state import CampaignState
 # The open pack as version 1 campaigns recorded it (stored packs are rebuilt unchecked), and the
 # shipped one, revised for version 2 of the rules.
 OPEN = build(
-    json.loads((Path(__file__).parent.parent / "fixtures" / "logs_campaign_v1" / "pack-open-1.json").read_text())
+    json.loads(
+        (Path(__file__).parent.parent / "fixtures" / "logs_campaign_v1" / "pack-open-1.json").read_text()
+    )
 )
 OPEN_V2 = load(library.SHIPPED / "open.json")
 Picker = Callable[[CampaignState, int, dict[str, Any]], dict[str, Any]]

@@ -158,8 +158,10 @@ def test_a_mark_on_a_sheet_not_playable_yet_is_read_from_its_data_file(
 
 def test_a_mark_on_a_playable_sheet_is_checked_by_its_rules() -> None:
     """The Battle marks the elements of a side panel (a planet's space is not one)."""
-    assert packs.problems(pack(card(after=7, effects=[marks(8, "S.plant.b01", "cross")])), rules_version=1) == []
-    (problem,) = packs.problems(pack(card(after=7, effects=[marks(8, "pl1.plant1", "cross")])), rules_version=1)
+    side_s = card(after=7, effects=[marks(8, "S.plant.b01", "cross")])
+    assert packs.problems(pack(side_s), rules_version=1) == []
+    planet = card(after=7, effects=[marks(8, "pl1.plant1", "cross")])
+    (problem,) = packs.problems(pack(planet), rules_version=1)
     assert problem.field == "effects[0].marks[0].element"
 
 
@@ -230,7 +232,8 @@ def test_rules_version_2_refuses_a_group_card_for_the_captain_alone_and_a_short_
         "after chapter 3 the pack offers 2 personal card(s) (chooser 'each') that can apply to 6 "
         "players: the draft needs one more than the players, 7"
     ) in words
-    assert "after chapter 3 the pack offers 1 personal card(s) (chooser 'each') that can apply to a solo" in words
+    solo = "after chapter 3 the pack offers 1 personal card(s) (chooser 'each') that can apply to a solo"
+    assert solo in words
     # what version 1 campaigns stored stays playable: it is valid for rules version 1
     assert packs.problems(json.loads(v1.read_text()), rules_version=1) == []
 

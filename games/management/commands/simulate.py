@@ -8,7 +8,6 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.rules.engine import BOT_KINDS, RuleViolation, simulate
 
-
 # Whole campaigns (--campaign) are played by the campaigns app, which sits above games: it
 # registers its runner (the command's options -> the lines to print) here when it is ready.
 CAMPAIGN_RUNNERS: list[Callable[[dict[str, Any]], list[str]]] = []

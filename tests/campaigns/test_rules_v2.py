@@ -1,0 +1,218 @@
+"""Version 2 of the campaign rules (rules/campaign.md, "Version 2 of these rules"), through the
+campaign's decider alone: the captain keeps or replays a chapter before any card is offered;
+the personal cards are a draft; ASTRA is a rival with a star tally in solo; choices carry their
+text. And a campaign created under version 1 replays and goes on under version 1."""
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from campaigns.rules import decider
+from campaigns.rules.events import replay
+from campaigns.rules.state import CampaignState
+from games.rules.engine import OutOfTurn, RuleViolation, data, mission_candidates
+from tests.campaigns.flow import OPEN, OPEN_V2, apply, bare, bares, by_ranks, choose, result, started
+from tests.campaigns.flow import end_chapter as end_with
+
+RECORDED = Path(__file__).parent.parent / "fixtures" / "logs_campaign_v1"
+
+
+def end_chapter(state: CampaignState, ranks: tuple[int, ...]) -> list[Any]:
+    return end_with(state, by_ranks(*ranks), OPEN_V2)
+
+
+def keep(state: CampaignState, seed: int = 7) -> list[Any]:
+    assert state.captain is not None and state.current is not None
+    return apply(
+        state,
+        decider.decide(
+            state, OPEN_V2, state.captain, {"action": "keep_chapter", "chapter": state.current.chapter}, seed=seed
+        ),
+    )
+
+
+def test_the_captain_keeps_or_replays_before_any_card_is_offered() -> None:
+    state = started(3, OPEN_V2, rules_version=2)
+    end_chapter(state, (2, 1, 3))  # seat 1 takes the captain card
+    assert state.current is not None and state.current.offer is None
+    asked = decider.pending(state, OPEN_V2)
+    assert asked is not None and asked.seat == 1 and asked.decision.kind == "keep_or_replay"
+    assert asked.decision.options == [
+        {"action": "keep_chapter", "chapter": 1},
+        {"action": "replay_chapter", "chapter": 1},
+    ]
+    with pytest.raises(OutOfTurn, match="seat 1 to keep this chapter's result or replay it"):
+        decider.decide(state, OPEN_V2, 0, {"action": "keep_chapter", "chapter": 1})
+    replayed = choose(state, 1, {"action": "replay_chapter", "chapter": 1}, OPEN_V2)
+    assert [event["kind"] for event in replayed] == ["chapter_replayed"]
+    assert state.current is not None and state.current.number == 2 and state.current.game is not None
+    assert state.attempts[0].offer is None and state.attempts[0].choices == []  # nothing to discard
+
+    end_chapter(state, (1, 2, 3))  # the replay counts: seat 0 has the star and the captain card
+    assert state.stars() == [1, 0, 0] and state.captain == 0
+    kept = keep(state)
+    assert [event["kind"] for event in kept] == ["chapter_kept", "cards_offered"]
+    assert kept[1]["data"]["attempt"] == 2 and state.current is not None and state.current.kept
+
+
+def test_personal_cards_are_a_draft_one_more_than_the_players_the_fewest_stars_first() -> None:
+    state = started(3, OPEN_V2, rules_version=2)
+    end_chapter(state, (2, 1, 3))
+    offer = keep(state)[1]["data"]
+    assert len(offer["personal"]) == 4 and offer["order"] == [0, 2, 1]
+    assert offer["personal"] == decider.personal_offer(OPEN_V2, 1, 1, players=3, seed=7)
+    assert all(OPEN_V2.card(card).chooser == "each" for card in offer["personal"])
+    assert offer["group"] == ["c1-tanker-escort", "c1-flight-plan"]  # ASTRA's level: solo only
+
+    choose(state, 1, {"action": "choose_card", "card": "c1-tanker-escort"}, OPEN_V2)  # the group's
+    taken: list[str] = []
+    for seat in offer["order"]:
+        asked = decider.pending(state, OPEN_V2)
+        assert asked is not None and (asked.seat, asked.decision.kind) == (seat, "card")
+        left = [option["card"] for option in asked.decision.options]
+        assert left == [card for card in offer["personal"] if card not in taken]
+        if taken:  # a card another seat took is gone
+            with pytest.raises(RuleViolation) as refused:
+                decider.decide(state, OPEN_V2, seat, {"action": "choose_card", "card": taken[0]})
+            assert refused.value.code == "illegal_choice"
+        new = choose(state, seat, bare(asked.decision.options[-1]), OPEN_V2)
+        taken.append(new[0]["data"]["card"])
+        while (aim := decider.pending(state, OPEN_V2)) is not None and aim.decision.kind == "aim":
+            new = choose(state, seat, bare(aim.decision.options[0]), OPEN_V2)
+    # the last choice opened chapter 2: the captain chose to go on when keeping chapter 1
+    assert new[-1]["kind"] in ("chapter_started", "chapter_opened")
+    assert state.current is not None and state.current.chapter == 2 and len(set(taken)) == 3
+
+
+def test_options_carry_the_cards_text_and_the_missions_condition_and_values() -> None:
+    state = started(2, OPEN_V2, rules_version=2)
+    end_chapter(state, (1, 2))
+    keep(state)
+    asked = decider.pending(state, OPEN_V2)
+    assert asked is not None
+    plan = next(option for option in asked.decision.options if option["card"] == "c1-flight-plan")
+    card = OPEN_V2.card("c1-flight-plan")
+    assert plan == {
+        "action": "choose_card",
+        "card": "c1-flight-plan",
+        "title": card.title,
+        "story": card.story,
+        "effects": ["Mission card(s) A chosen instead of drawn at random."],
+    }
+    escort = next(option for option in asked.decision.options if option["card"] == "c1-tanker-escort")
+    assert escort["effects"] == ["Adventure 2's sheet (The Journey) starts with water.t01 circled."]
+    choose(state, asked.seat, plan, OPEN_V2)  # the option sent back whole is the choice
+    while (asked := decider.pending(state, OPEN_V2)) is not None and asked.decision.kind != "mission":
+        choose(state, asked.seat, bare(asked.decision.options[0]), OPEN_V2)
+    assert asked is not None
+    first, second = mission_candidates(2, "A")
+    assert bares(asked.decision.options) == [
+        {"action": "choose_mission", "letter": "A", "card": card} for card in (first, second)
+    ]
+    option = asked.decision.options[0]
+    printed = next(card for card in data.common()["missions"] if card["card"] == first)
+    assert option["condition"] == printed["text"]
+    assert option["values"] == {"first": printed["first"], "later": printed["later"]}
+    with pytest.raises(RuleViolation):  # a text field that is not the option's is no option
+        decider.decide(state, OPEN_V2, asked.seat, {**bare(option), "condition": "anything"})
+
+
+def solo_chapter(state: CampaignState, outcome: str, *, total: int = 50, astra: int = 60) -> None:
+    """A solo chapter won, drawn or lost against ASTRA."""
+    current = state.current
+    assert current is not None and current.game is not None
+    rank = 2 if outcome == "lost" else 1
+    winners: list[Any] = {"won": [0], "draw": [0, "astra"], "lost": ["astra"]}[outcome]
+    apply(
+        state,
+        decider.chapter_end(
+            state,
+            OPEN_V2,
+            game=current.game,
+            results=[result(0, rank=rank, total=total)],
+            winners=winners,
+            astra_total=astra,
+        ),
+    )
+
+
+def no_goal(card: str) -> bool:
+    return all(effect["kind"] != "star_goal" for effect in OPEN_V2.card(card).effects)
+
+
+# a seed whose solo drafts each offer a card without a star goal: the player's stars are then
+# the table's for its ranks alone
+SOLO_SEED = next(
+    seed
+    for seed in range(1000)
+    if all(
+        any(map(no_goal, decider.personal_offer(OPEN_V2, chapter, 1, players=1, seed=seed)))
+        for chapter in range(1, 8)
+    )
+)
+
+
+@pytest.mark.parametrize(
+    ("outcomes", "totals", "winners"),
+    [
+        (["won"] * 8, (50, 40), [0]),
+        (["lost"] * 8, (50, 40), ["astra"]),
+        (["won", "lost"] * 4, (50, 40), ["astra"]),  # 17 stars against 19, whatever the totals
+        (["draw"] * 8, (50, 40), [0]),  # equal stars: the higher sum of chapter totals
+        (["draw"] * 8, (40, 50), ["astra"]),
+        (["draw"] * 8, (45, 45), [0, "astra"]),
+    ],
+)
+def test_astra_is_a_rival_with_a_star_tally_in_solo(
+    outcomes: list[str], totals: tuple[int, int], winners: list[Any]
+) -> None:
+    state = started(1, OPEN_V2, astra_level=4, rules_version=2)
+    assert state.astra_tally() == {"stars": 0, "totals": 0}
+    table = OPEN_V2.stars
+    expected = 0
+    for chapter, outcome in enumerate(outcomes, start=1):
+        solo_chapter(state, outcome, total=totals[0], astra=totals[1])
+        expected += table[chapter][0 if outcome in ("lost", "draw") else 1]
+        tally = state.astra_tally()
+        assert tally == {"stars": expected, "totals": totals[1] * chapter}
+        current = state.current
+        assert current is not None and current.astra_award is not None
+        assert current.astra_award["reasons"][0]["reason"] == "rank"
+        if chapter < 8:
+            keep(state, SOLO_SEED)
+            while (asked := decider.pending(state, OPEN_V2)) is not None:
+                plain = [
+                    option
+                    for option in asked.decision.options
+                    if asked.decision.kind == "mission" or no_goal(option["card"])
+                ]
+                choose(state, asked.seat, bare(plain[0]), OPEN_V2)
+        ranks = [0 if outcome != "lost" else 1 for outcome in outcomes[:chapter]]
+        assert state.stars() == [sum(table[c][rank] for c, rank in enumerate(ranks, start=1))]
+    assert state.winners is None and state.status == "between"  # chapter 8 too is kept or replayed
+    finished = keep(state)
+    assert [event["kind"] for event in finished] == ["chapter_kept", "campaign_finished"]
+    assert state.winners == winners and state.status == "finished"
+    assert finished[-1]["data"]["astra"] == state.astra_tally()
+
+
+def test_a_recorded_version_1_campaign_replays_and_goes_on_under_version_1() -> None:
+    """The three-seat campaign recorded before version 2, as it stood between chapters 3 and 4
+    (its cards offered): version 1 still asks for the cards first, then the next chapter."""
+    recorded = json.loads((RECORDED / "campaign-3p-seed301.json").read_text(encoding="utf-8"))
+    offered = [
+        index
+        for index, event in enumerate(recorded["events"])
+        if event["kind"] == "cards_offered" and event["data"]["chapter"] == 3
+    ][-1]
+    state = replay(recorded["events"][: offered + 1])
+    assert state.rules_version == 1 and state.status == "between"
+    kinds = []
+    while (asked := decider.pending(state, OPEN)) is not None and asked.decision.kind != "chapter":
+        kinds.append(asked.decision.kind)
+        choose(state, asked.seat, bare(asked.decision.options[0]))
+    assert kinds and "keep_or_replay" not in kinds
+    assert asked is not None and bares(asked.decision.options)[0] == {"action": "next_chapter", "chapter": 4}
+    assert [event["kind"] for event in choose(state, asked.seat, asked.decision.options[0])][0] == "chapter_opened"
