@@ -12,11 +12,20 @@ import pytest
 from campaigns.rules import decider
 from campaigns.rules.events import replay
 from campaigns.rules.state import CampaignState
-from games.rules.engine import OutOfTurn, RuleViolation, data, mission_candidates
+from games.rules.engine import LETTERS, OutOfTurn, RuleViolation, data, mission_candidates, new_game
+from games.rules.engine import replay as engine_replay
+from games.selectors import standings_of
 from tests.campaigns.flow import OPEN, OPEN_V2, apply, bare, bares, by_ranks, choose, result, started
 from tests.campaigns.flow import end_chapter as end_with
+from tests.rules.battle_helpers import LAYOUT, finished, game, set_sheet
+from tests.rules.battle_helpers import battle as battle_sheet
 
 RECORDED = Path(__file__).parent.parent / "fixtures" / "logs_campaign_v1"
+
+
+def written(letters: list[str]) -> dict[str, int]:
+    """Missions written on a side S (their boxes hold a value)."""
+    return {LAYOUT.mission_boxes[letter]: 5 for letter in letters if letter in LETTERS}
 
 
 def end_chapter(state: CampaignState, ranks: tuple[int, ...]) -> list[Any]:
@@ -28,7 +37,11 @@ def keep(state: CampaignState, seed: int = 7) -> list[Any]:
     return apply(
         state,
         decider.decide(
-            state, OPEN_V2, state.captain, {"action": "keep_chapter", "chapter": state.current.chapter}, seed=seed
+            state,
+            OPEN_V2,
+            state.captain,
+            {"action": "keep_chapter", "chapter": state.current.chapter},
+            seed=seed,
         ),
     )
 
@@ -124,7 +137,8 @@ def solo_chapter(state: CampaignState, outcome: str, *, total: int = 50, astra: 
     current = state.current
     assert current is not None and current.game is not None
     rank = 2 if outcome == "lost" else 1
-    winners: list[Any] = {"won": [0], "draw": [0, "astra"], "lost": ["astra"]}[outcome]
+    outcomes: dict[str, list[Any]] = {"won": [0], "draw": [0, "astra"], "lost": ["astra"]}
+    winners = outcomes[outcome]
     apply(
         state,
         decider.chapter_end(
@@ -215,4 +229,76 @@ def test_a_recorded_version_1_campaign_replays_and_goes_on_under_version_1() -> 
         choose(state, asked.seat, bare(asked.decision.options[0]))
     assert kinds and "keep_or_replay" not in kinds
     assert asked is not None and bares(asked.decision.options)[0] == {"action": "next_chapter", "chapter": 4}
-    assert [event["kind"] for event in choose(state, asked.seat, asked.decision.options[0])][0] == "chapter_opened"
+    opened = choose(state, asked.seat, asked.decision.options[0])[0]
+    assert opened["kind"] == "chapter_opened"
+
+
+LAST_STAND = "c7-last-stand"  # the captain's card after chapter 7: 2 stars for two missions
+
+
+def to_chapter_8(state: CampaignState, players: int) -> None:
+    """Chapters 1 to 7 played and kept, the captain taking *Last stand* after chapter 7."""
+    for _ in range(1, 8):
+        if players == 1:
+            solo_chapter(state, "won")
+        else:
+            end_chapter(state, tuple(range(1, players + 1)))
+        keep(state)
+        while (asked := decider.pending(state, OPEN_V2)) is not None:
+            options = asked.decision.options
+            wanted = [option for option in options if option.get("card") == LAST_STAND]
+            choose(state, asked.seat, bare((wanted or options)[0]), OPEN_V2)
+    assert state.current is not None and state.current.chapter == 8 and state.status == "playing"
+
+
+@pytest.mark.parametrize("players", [2, 4, 6, 1])
+def test_chapter_8_reads_each_seats_side_s_missions_and_own_errors_and_a_missions_goal_pays(
+    players: int,
+) -> None:
+    state = started(players, OPEN_V2, astra_level=4 if players == 1 else None, rules_version=2)
+    to_chapter_8(state, players)
+    assert (LAST_STAND, tuple(range(players))) in [
+        (entry.card.id, entry.holders) for entry in decider.cards_in_effect(state, OPEN_V2, 8)
+    ]
+    missions = {seat: list(LETTERS[: (seat + 2) % 4]) for seat in range(players)}  # AB, ABC, -, A...
+    if players == 1:
+        battle = engine_replay(new_game(adventure=8, players=1, seed=3, astra_level=4))
+        left, right = battle.seats[0].sheets
+        set_sheet(battle, left, battle_sheet(S={"error": 1}, marks=written(missions[0])))
+        set_sheet(battle, right, battle_sheet(S={"error": 2}))
+        errors = {0: 3}  # both sheets are the player's own
+    else:
+        battle = game(players)
+        for sheet in range(players):  # sheet k: seat k on side S, its left neighbour on side N
+            neighbour = (sheet + 1) % players
+            marks = written(missions[sheet])
+            set_sheet(battle, sheet, battle_sheet(S={"error": 1}, N={"error": neighbour % 2}, marks=marks))
+        errors = {seat: 1 + seat % 2 for seat in range(players)}  # its S boxes and its N boxes
+    read = standings_of(state=finished(battle))
+    assert read is not None
+    assert {s["seat"]: (s["missions"], s["system_errors"]) for s in read["scores"]} == {
+        seat: (missions[seat], errors[seat]) for seat in range(players)
+    }
+    current = state.current
+    assert current is not None and current.game is not None
+    apply(
+        state,
+        decider.chapter_end(
+            state,
+            OPEN_V2,
+            game=current.game,
+            results=read["scores"],
+            winners=read["winners"],
+            astra_total=read.get("astra_total"),
+        ),
+    )
+    assert current.awards is not None
+    paid = {
+        award["seat"]: [reason["card"] for reason in award["reasons"] if reason["reason"] == "star_goal"]
+        for award in current.awards
+    }
+    assert {seat: LAST_STAND in cards for seat, cards in paid.items()} == {
+        seat: len(missions[seat]) >= 2 for seat in range(players)
+    }
+    assert [event["kind"] for event in keep(state)] == ["chapter_kept", "campaign_finished"]
+    assert state.status == "finished" and state.winners
