@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from campaigns import history
 from campaigns.models import CampaignEvent
 from tests.api.openapi_check import CheckedClient, load
 from tests.campaigns.http import API, choose_between_chapters, current_game, open_campaign, play_game
@@ -127,7 +128,7 @@ def check_draft(campaign: int, chapter: int, seats: int) -> None:
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     ("players", "bots", "replay"),
-    [(2, 2, 2), (1, 5, None), (1, 0, 8)],
+    [(2, 2, 2), (1, 5, None), (1, 0, 1)],
     ids=["4-seats-with-bots", "1-player-5-bots", "solo"],
 )
 def test_a_campaign_over_http_through_its_eight_chapters(
@@ -220,6 +221,15 @@ def test_a_campaign_over_http_through_its_eight_chapters(
         "chapter_kept", "cards_offered", "card_chosen", "captain_changed", "campaign_finished",
     } - ({"captain_changed"} if seats == 1 else set())  # fmt: skip
     assert ("chapter_replayed" in feed) == replayed
+    if seats == 1:  # exported, it imports as it was: ASTRA's chapter totals checked against its games
+        exported: Any = clients[0].get(f"{base}/export")
+        lines = b"".join(exported.streaming_content).decode().splitlines(keepends=True)
+        copy = history.import_campaign(lines=lines).campaign
+        fields = ("seq", "seat", "kind", "version", "data")
+        assert list(copy.events.values_list(*fields)) == list(
+            CampaignEvent.objects.filter(campaign_id=campaign).order_by("seq").values_list(*fields)
+        )
+
     paths = {"", "/{campaign_id}", "/{campaign_id}/start", "/{campaign_id}/decision", "/{campaign_id}/moves"}
     paths |= {"/{campaign_id}/events"} | ({"/{campaign_id}/join"} if players > 1 else set())
     paths |= {"/{campaign_id}/bots"} if bots else set()

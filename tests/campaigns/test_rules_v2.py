@@ -252,7 +252,7 @@ def to_chapter_8(state: CampaignState, players: int) -> None:
 
 
 @pytest.mark.parametrize("players", [2, 4, 6, 1])
-def test_chapter_8_reads_each_seats_side_s_missions_and_own_errors_and_a_missions_goal_pays(
+def test_chapter_8_reads_side_s_missions_and_own_errors_a_missions_goal_pays_and_it_may_be_replayed(
     players: int,
 ) -> None:
     state = started(players, OPEN_V2, astra_level=4 if players == 1 else None, rules_version=2)
@@ -300,5 +300,9 @@ def test_chapter_8_reads_each_seats_side_s_missions_and_own_errors_and_a_mission
     assert {seat: LAST_STAND in cards for seat, cards in paid.items()} == {
         seat: len(missions[seat]) >= 2 for seat in range(players)
     }
-    assert [event["kind"] for event in keep(state)] == ["chapter_kept", "campaign_finished"]
-    assert state.status == "finished" and state.winners
+    # chapter 8 too may be replayed before its result is kept
+    assert state.captain is not None
+    replayed = choose(state, state.captain, {"action": "replay_chapter", "chapter": 8}, OPEN_V2)
+    assert [event["kind"] for event in replayed] == ["chapter_replayed"]
+    assert state.current is not None and (state.current.chapter, state.current.number) == (8, 2)
+    assert state.winners is None
