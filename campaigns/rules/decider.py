@@ -2,7 +2,9 @@
 causes (``decide``), a chapter's setup from the cards in effect for it, and the end of a chapter
 (``chapter_end``: stars, captain, the cards offered or the end of the campaign).
 
-Between two chapters one seat decides at a time, in this order:
+A campaign plays the version of ``rules/campaign.md`` it was created under
+(``CampaignState.rules_version``). Under version 1, between two chapters one seat decides at a
+time, in this order:
 
 1. the captain chooses one of the group's cards offered (in the pack's order), and names the
    opponent it is aimed at when it applies to one;
@@ -21,6 +23,16 @@ played against ASTRA at the campaign's starting level moved by the ``astra_level
 effect for it (bounded 1-8), recorded in the chapter's setup. ASTRA is the other player of the
 ranking: the game's result ranks the player 1st on a win or a draw, 2nd on a loss, and the stars
 follow that rank.
+
+Under version 2 ("Version 2 of these rules"): once a chapter has its stars and captain, the
+captain first keeps its result or replays it (``keep_or_replay``; chapter 8 too). Keeping it
+offers the cards (after chapter 8: ends the campaign): the captain's group card, then a draft of
+the personal cards, one more than the players drawn with the campaign's seed
+(``personal_offer``), each player in the order of stars taking one that no other took; the last
+choice opens the next chapter. In solo ASTRA takes the stars of its own rank each chapter and
+keeps a tally; the campaign is won by more stars, then the higher sum of chapter totals, else
+shared with ASTRA. Every option naming a card carries its text (``_card_text``,
+``_mission_text``); a choice is an option sent back whole or by its choice fields.
 
 A replay opens a new attempt of the chapter: its result replaces the previous one for stars and
 for the cards offered after it (``CampaignState.counting``); every attempt stays in the log.
@@ -51,7 +63,8 @@ Option = dict[str, Any]
 
 @dataclass(frozen=True)
 class Decision:
-    """What a seat must decide now: ``card``, ``aim``, ``chapter``, ``mission`` or ``wait``."""
+    """What a seat must decide now: ``card``, ``aim``, ``chapter`` (version 1),
+    ``keep_or_replay`` (version 2), ``mission`` or ``wait``."""
 
     kind: str
     options: list[Option]
