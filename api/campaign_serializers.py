@@ -104,6 +104,17 @@ class ChapterResultSerializer(serializers.Serializer):
     winners = serializers.ListField(child=serializers.JSONField())
 
 
+class AstraChapterSerializer(serializers.Serializer):
+    total = serializers.IntegerField(help_text="ASTRA's score in the chapter's game.")
+    rank = serializers.IntegerField(help_text="1 when ASTRA won or drew the chapter, else 2.")
+    stars = serializers.IntegerField(allow_null=True, help_text="The stars its rank took.")
+
+
+class AstraTallySerializer(serializers.Serializer):
+    stars = serializers.IntegerField(help_text="ASTRA's stars so far, over the attempts that count.")
+    totals = serializers.IntegerField(help_text="The sum of ASTRA's chapter totals (the tie-break).")
+
+
 class StarReasonSerializer(serializers.Serializer):
     reason = serializers.ChoiceField(choices=["rank", "star_goal"])
     stars = serializers.IntegerField()
@@ -134,6 +145,14 @@ class AttemptSerializer(serializers.Serializer):
     )
     result = ChapterResultSerializer(allow_null=True)
     stars = StarAwardSerializer(many=True, allow_null=True)
+    astra = AstraChapterSerializer(
+        allow_null=True,
+        help_text="Solo, rules version 2: ASTRA as the other player of the chapter (its total, "
+        "rank and stars); null otherwise.",
+    )
+    kept = serializers.BooleanField(
+        help_text="Rules version 2: the captain kept this result (cards are offered only then)."
+    )
 
 
 class ChapterSerializer(serializers.Serializer):
@@ -177,6 +196,15 @@ class HeldCardSerializer(CardSerializer):
 
 
 class CampaignSerializer(CampaignSummarySerializer):
+    rules_version = serializers.IntegerField(
+        help_text="The version of the campaign rules it plays for its whole life: 2 for campaigns "
+        "created now (keep-or-replay before cards, a personal card draft, ASTRA a rival in solo), "
+        "1 for those created before."
+    )
+    astra = AstraTallySerializer(
+        allow_null=True,
+        help_text="Solo, rules version 2: ASTRA's star tally beside the player's; null otherwise.",
+    )
     seats = CampaignSeatSerializer(many=True)
     seat = serializers.IntegerField(allow_null=True, help_text="The caller's seat, if any.")
     invite = serializers.CharField(
@@ -193,7 +221,10 @@ class CampaignSerializer(CampaignSummarySerializer):
     offered = CardSerializer(many=True, help_text="The cards offered after the chapter just played.")
     version = serializers.IntegerField(help_text="How many events the campaign's log holds.")
     winners = serializers.ListField(
-        child=serializers.IntegerField(), allow_null=True, help_text="Once the campaign is finished."
+        child=serializers.JSONField(),
+        allow_null=True,
+        help_text="Once the campaign is finished: seats, and in a solo campaign of rules version 2 "
+        '`"astra"` when ASTRA wins or shares the victory (`[0]`, `["astra"]` or `[0, "astra"]`).',
     )
 
 
@@ -204,9 +235,11 @@ class CampaignOptionsField(serializers.ListField):
 
 class CampaignDecisionSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(
-        choices=["card", "aim", "chapter", "mission", "wait"],
+        choices=["card", "aim", "chapter", "keep_or_replay", "mission", "wait"],
         help_text="`card`: choose a campaign card; `aim`: name the opponent a card is aimed at; "
-        "`chapter` (captain): the next chapter or a replay; `mission`: a mission card; `wait`.",
+        "`keep_or_replay` (captain, rules version 2): keep the chapter's result and go on, or "
+        "replay it; `chapter` (captain, rules version 1): the next chapter or a replay; "
+        "`mission`: a mission card; `wait`.",
     )
     options = CampaignOptionsField(
         child=serializers.JSONField(), help_text="Every legal choice, for POST /moves."

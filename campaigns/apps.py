@@ -8,10 +8,12 @@ class CampaignsConfig(AppConfig):
     verbose_name = "Campaigns"
 
     def ready(self) -> None:
-        from campaigns import library
+        from campaigns import library, simulation
+        from games.management.commands import simulate
 
         # The content packs are checked at start-up: a bad pack stops the server, naming why.
         library.load_offered()
+        simulate.CAMPAIGN_RUNNERS[:] = [simulation.command_lines]
         post_migrate.connect(_record_packs, sender=self)
 
 

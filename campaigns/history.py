@@ -132,6 +132,9 @@ def import_campaign(*, lines: Iterable[str | bytes], strict: bool = True) -> Imp
     warning = exchange.check_seal(CampaignEvent, own)
     warnings = [] if warning is None else [warning]
     state = _replayed(own)
+    found = packs.rules_problems(pack, rules_version=state.rules_version)
+    if found:
+        raise ImportRefused(own.line, str(packs.PackError(found, source="the exported pack")))
     started = _chapter_games(state, own, chapters)
     states = {}
     for section in chapters:
@@ -193,7 +196,8 @@ def _pack(value: Any, line: int) -> packs.Pack:
     if not isinstance(value, dict) or set(value) != set(PACK_FIELDS):
         raise ImportRefused(line, f"pack is an object with exactly {', '.join(PACK_FIELDS)}.")
     try:
-        pack = packs.parse(value["content"], source="the exported pack")
+        # what rules version 2 asks of a pack is checked once the log says its version
+        pack = packs.parse(value["content"], source="the exported pack", rules_version=1)
     except packs.PackError as refused:
         raise ImportRefused(line, str(refused)) from refused
     if (pack.id, pack.version, pack.content_hash) != (value["id"], value["version"], value["hash"]):
@@ -240,7 +244,13 @@ def _check_results(own: Section, chapters: list[Section], states: dict[int, engi
             continue
         state = by_game[finished["game"]]
         read = game_selectors.standings_of if event["v"] > 1 else _standings_read_at_v1
-        if read(state=state) != {"scores": finished["results"], "winners": finished["winners"]}:
+        standings = read(state=state) or {}
+        recorded = {"scores": finished["results"], "winners": finished["winners"]}
+        astra = finished.get("astra")
+        if (
+            {"scores": standings.get("scores"), "winners": standings.get("winners")} != recorded
+            or (astra is not None and astra["total"] != standings.get("astra_total"))
+        ):
             raise ImportRefused(number, "the chapter's result is not its game's.")
 
 

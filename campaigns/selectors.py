@@ -144,6 +144,8 @@ def campaign_view(*, campaign: Campaign, viewer: User, invite: str | None = None
     games = _games_here(campaign)
     return {
         **view,
+        "rules_version": state.rules_version,
+        "astra": state.astra_tally(),
         "status": state.status,
         "seat": seat,
         "invite": campaign.invite if seat is not None else None,
@@ -253,6 +255,12 @@ def _attempt_view(attempt: Attempt, game: int | None) -> dict[str, Any]:
             {"scores": attempt.results, "winners": attempt.winners} if attempt.finished else None
         ),
         "stars": attempt.awards,
+        "astra": (
+            {**attempt.astra, "stars": (attempt.astra_award or {}).get("stars")}
+            if attempt.astra is not None
+            else None
+        ),
+        "kept": attempt.kept,
     }
 
 

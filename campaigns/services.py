@@ -29,7 +29,7 @@ from campaigns.models import Campaign, CampaignEvent, CampaignSeat, ChapterGame
 from campaigns.rules import bots, decider, events
 from campaigns.rules.events import ChapterSetup, Event, evolve
 from campaigns.rules.packs import Pack
-from campaigns.rules.state import CampaignState
+from campaigns.rules.state import RULES_VERSION, CampaignState
 from eventstore import followups, seals, store
 from eventstore.errors import Invalid
 from games import lobby, quotas
@@ -100,6 +100,7 @@ def create_campaign(
             pack={"id": chosen.id, "version": chosen.version, "hash": chosen.content_hash},
             max_players=max_players,
             astra_level=astra_level,
+            rules_version=RULES_VERSION,
         )
         _append(campaign, [created], version=0, actor=by)
     return campaign
@@ -152,7 +153,9 @@ def play_choice(*, campaign: Campaign, by: User, choice: Any) -> CampaignResult:
             campaign,
             seat,
             by,
-            lambda state, pack: game_services.rules_call(decider.decide, state, pack, seat, choice),
+            lambda state, pack: game_services.rules_call(
+                decider.decide, state, pack, seat, choice, seed=campaign.seed
+            ),
         )
 
 
@@ -175,7 +178,7 @@ def play_bot_choice(*, campaign_id: int, version: int) -> list[CampaignEvent]:
             return []
         rng = random.Random(f"{campaign.seed}/bot/{asked.seat}/{version}")
         choice = bots.KINDS[kind](rng)(state, pack, asked.seat, asked.decision)
-        new = decider.decide(state, pack, asked.seat, choice)
+        new = decider.decide(state, pack, asked.seat, choice, seed=campaign.seed)
         result = _apply(campaign, asked.seat, state, pack, new, version=version, actor=None)
     logger.info(
         "bot chose",
@@ -215,6 +218,7 @@ def end_chapter(*, game_id: int) -> list[CampaignEvent]:
             game=game_id,
             results=standings["scores"],
             winners=standings["winners"],
+            astra_total=standings.get("astra_total"),
         )
         for event in new:
             evolve(state, event)

@@ -139,8 +139,9 @@ def deadline_of(*, game: Game) -> datetime | None:
 def final_standings(*, game_id: int) -> dict[str, Any] | None:
     """A finished game's result as a campaign reads its stars from it: each seat's total and
     rank, the letters of the missions it accomplished and the System Error boxes it marked (as
-    its adventure defines them: ``engine.accomplished``), and the winners. None while the game
-    has no result."""
+    its adventure defines them: ``engine.accomplished``), the winners, and in solo ASTRA's
+    total (``astra_total``, what a version 2 campaign keeps ASTRA's tally from). None while the
+    game has no result."""
     game = Game.objects.filter(pk=game_id, status=Game.Status.FINISHED).first()
     if game is None:
         return None
@@ -161,7 +162,11 @@ def standings_of(*, state: GameState) -> dict[str, Any] | None:
         }
         for score in state.result["scores"]
     ]
-    return {"scores": scores, "winners": list(state.result["winners"])}
+    standings: dict[str, Any] = {"scores": scores, "winners": list(state.result["winners"])}
+    astra = state.result.get("astra")
+    if astra is not None:
+        standings["astra_total"] = astra["total"]
+    return standings
 
 
 def decision_view(*, game: Game, viewer: User) -> dict[str, Any]:

@@ -8,7 +8,8 @@ ever pick one of the options their decision lists, and know no rule of their own
   the chooser what it costs them), aimed at the opponent with the most stars; mission cards at
   random.
 
-Both, as captain, open the next chapter whenever it is listed: a replay is a story choice left
+Both, as captain, open the next chapter (rules version 2: keep the chapter's result) whenever
+it is listed: a replay is a story choice left
 to players (a bot replaying at random would drag its table through chapters again), so a bot
 replays only a chapter whose next one cannot be played. Remaining ties are broken with the
 random generator the caller seeds (by the campaign and the position in its log, so a replay of
@@ -59,10 +60,15 @@ def card_worth(card: Card) -> int:
     return -worth if card.applies_to == "opponent" else worth
 
 
+GOING_ON = ("next_chapter", "keep_chapter")
+CHAPTER_DECISIONS = ("chapter", "keep_or_replay")
+
+
 def _chapter_choice(decision: Decision) -> Option:
-    """The next chapter when listed, else the one option left (a replay)."""
+    """The next chapter (rules version 2: keeping the result) when listed, else the one option
+    left (a replay)."""
     return next(
-        (option for option in decision.options if option["action"] == "next_chapter"),
+        (option for option in decision.options if option["action"] in GOING_ON),
         decision.options[0],
     )
 
@@ -71,7 +77,7 @@ def random_bot(rng: random.Random) -> Chooser:
     """Any listed option, uniformly (the next chapter as captain)."""
 
     def choose(state: CampaignState, pack: Pack, seat: int, decision: Decision) -> Option:
-        if decision.kind == "chapter":
+        if decision.kind in CHAPTER_DECISIONS:
             return _chapter_choice(decision)
         return copy.copy(rng.choice(decision.options))
 
@@ -83,7 +89,7 @@ def greedy_bot(rng: random.Random) -> Chooser:
     captain; mission cards at random)."""
 
     def choose(state: CampaignState, pack: Pack, seat: int, decision: Decision) -> Option:
-        if decision.kind == "chapter":
+        if decision.kind in CHAPTER_DECISIONS:
             return _chapter_choice(decision)
         cards = [o for o in decision.options if o["action"] == "choose_card"]
         if cards:

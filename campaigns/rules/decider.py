@@ -2,7 +2,9 @@
 causes (``decide``), a chapter's setup from the cards in effect for it, and the end of a chapter
 (``chapter_end``: stars, captain, the cards offered or the end of the campaign).
 
-Between two chapters one seat decides at a time, in this order:
+A campaign plays the version of ``rules/campaign.md`` it was created under
+(``CampaignState.rules_version``). Under version 1, between two chapters one seat decides at a
+time, in this order:
 
 1. the captain chooses one of the group's cards offered (in the pack's order), and names the
    opponent it is aimed at when it applies to one;
@@ -22,12 +24,23 @@ effect for it (bounded 1-8), recorded in the chapter's setup. ASTRA is the other
 ranking: the game's result ranks the player 1st on a win or a draw, 2nd on a loss, and the stars
 follow that rank.
 
+Under version 2 ("Version 2 of these rules"): once a chapter has its stars and captain, the
+captain first keeps its result or replays it (``keep_or_replay``; chapter 8 too). Keeping it
+offers the cards (after chapter 8: ends the campaign): the captain's group card, then a draft of
+the personal cards, one more than the players drawn with the campaign's seed
+(``personal_offer``), each player in the order of stars taking one that no other took; the last
+choice opens the next chapter. In solo ASTRA takes the stars of its own rank each chapter and
+keeps a tally; the campaign is won by more stars, then the higher sum of chapter totals, else
+shared with ASTRA. Every option naming a card carries its text (``_card_text``,
+``_mission_text``); a choice is an option sent back whole or by its choice fields.
+
 A replay opens a new attempt of the chapter: its result replaces the previous one for stars and
 for the cards offered after it (``CampaignState.counting``); every attempt stays in the log.
 After chapter 8 the campaign finishes with its winners; no card is offered.
 """
 
 import copy
+import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
@@ -48,20 +61,30 @@ from games.rules.engine import (
 
 
 class ChapterOption(TypedDict):
-    """The captain's choice between chapters: open the next one, or replay the one just played."""
+    """The captain's choice between chapters: open the next one, keep the one just played (in
+    version 2, before any card is offered), or replay it."""
 
-    action: Literal["next_chapter", "replay_chapter"]
+    action: Literal["next_chapter", "keep_chapter", "replay_chapter"]
     chapter: int
 
 
-class ChooseCardOption(TypedDict):
+class CardText(TypedDict):
+    """What an option naming a campaign card shows of it (version 2): its title, its story and
+    each of its effects in words."""
+
+    title: str
+    story: str
+    effects: list[str]
+
+
+class ChooseCardOption(CardText):
     """A campaign card offered, taken."""
 
     action: Literal["choose_card"]
     card: str
 
 
-class AimCardOption(TypedDict):
+class AimCardOption(CardText):
     """The opponent (a seat) a card chosen is aimed at."""
 
     action: Literal["aim_card"]
@@ -69,7 +92,21 @@ class AimCardOption(TypedDict):
     target: int
 
 
-class ChooseMissionOption(TypedDict):
+class MissionValues(TypedDict):
+    """The points of a mission card: for the first to accomplish it, and for those after."""
+
+    first: int
+    later: int
+
+
+class MissionText(TypedDict):
+    """What an option naming a mission card shows of it (version 2)."""
+
+    condition: str
+    values: MissionValues
+
+
+class ChooseMissionOption(MissionText):
     """Mission card ``card`` chosen for letter ``letter`` of the chapter opened."""
 
     action: Literal["choose_mission"]
@@ -83,7 +120,8 @@ Option = ChapterOption | ChooseCardOption | AimCardOption | ChooseMissionOption
 
 @dataclass(frozen=True)
 class Decision:
-    """What a seat must decide now: ``card``, ``aim``, ``chapter``, ``mission`` or ``wait``."""
+    """What a seat must decide now: ``card``, ``aim``, ``chapter`` (version 1),
+    ``keep_or_replay`` (version 2), ``mission`` or ``wait``."""
 
     kind: str
     options: list[Option]
@@ -181,6 +219,8 @@ def pending(state: CampaignState, pack: Pack) -> Pending | None:
         return None
     if not current.finished:
         return _mission_pending(state, pack)
+    if state.rules_version >= 2:
+        return _pending_v2(state, pack)
     asked = _offer_pending(state, pack, current.offer) if current.offer is not None else None
     if asked is not None:
         return asked
@@ -190,6 +230,22 @@ def pending(state: CampaignState, pack: Pack) -> Pending | None:
         options.append({"action": "next_chapter", "chapter": current.chapter + 1})
     options.append({"action": "replay_chapter", "chapter": current.chapter})
     return Pending(state.captain, Decision("chapter", options), "start the next chapter or replay this one")
+
+
+def _pending_v2(state: CampaignState, pack: Pack) -> Pending | None:
+    """Rules version 2: the captain keeps the chapter's result or replays it at once; once kept,
+    the offer's choices (the group's, then the personal draft)."""
+    current = state.current
+    assert current is not None and state.captain is not None
+    if current.kept:
+        return _offer_pending(state, pack, current.offer) if current.offer is not None else None
+    chapter = current.chapter
+    options: list[Option] = []
+    if chapter == LAST_CHAPTER or unavailable(chapter + 1, players=state.players) is None:
+        options.append({"action": "keep_chapter", "chapter": chapter})
+    options.append({"action": "replay_chapter", "chapter": chapter})
+    what = "keep this chapter's result or replay it"
+    return Pending(state.captain, Decision("keep_or_replay", options), what)
 
 
 def _offer_pending(state: CampaignState, pack: Pack, offer: dict[str, Any]) -> Pending | None:
@@ -210,11 +266,15 @@ def _card_pending(state: CampaignState, pack: Pack, seat: int, offered: list[str
     chosen = next((c for c in current.choices if c.seat == seat and c.card in offered), None)
     options: list[Option]
     if chosen is None:
-        options = [{"action": "choose_card", "card": card} for card in offered]
+        if state.rules_version >= 2:
+            # the personal cards are a draft: a card another seat took is gone
+            taken = {c.card for c in current.choices if c.seat != seat}
+            offered = [card for card in offered if card not in taken]
+        options = [{"action": "choose_card", "card": card, **_card_text(pack, card)} for card in offered]
         return Pending(seat, Decision("card", options), "choose a campaign card")
     if pack.card(chosen.card).applies_to == "opponent" and chosen.target is None:
         options = [
-            {"action": "aim_card", "card": chosen.card, "target": target}
+            {"action": "aim_card", "card": chosen.card, "target": target, **_card_text(pack, chosen.card)}
             for target in range(state.players)
             if target != seat
         ]
@@ -235,13 +295,43 @@ def _mission_choices(state: CampaignState, pack: Pack) -> Iterator[tuple[int, st
                 yield seat, held.card.id, letter
 
 
+def _card_text(pack: Pack, card_id: str) -> CardText:
+    """What an option naming a campaign card shows of it: title, story, effects in words."""
+    card = pack.card(card_id)
+    return {
+        "title": card.title,
+        "story": card.story,
+        "effects": [effects.describe(effect) for effect in card.effects],
+    }
+
+
+def _mission_text(card: int) -> MissionText:
+    """What an option naming a mission card shows of it: its condition and values."""
+    shown = effects.mission_card(card)
+    return {"condition": shown["condition"], "values": {"first": shown["first"], "later": shown["later"]}}
+
+
+# The fields of an option that make the choice; the others only show it (its text).
+CHOICE_FIELDS = ("action", "card", "target", "letter", "chapter")
+
+
+def _listed(choice: dict[str, Any], options: list[Option]) -> bool:
+    """Whether a choice is one of the options: the fields that make the choice, sent alone or
+    with the option's other fields as listed (a client may send back the option whole)."""
+    return any(
+        all(choice.get(name) == option.get(name) for name in CHOICE_FIELDS)
+        and all(option.get(name) == value for name, value in choice.items())
+        for option in options
+    )
+
+
 def _mission_pending(state: CampaignState, pack: Pack) -> Pending | None:
     current = state.current
     assert current is not None
     for seat, _, letter in _mission_choices(state, pack):
         if letter not in current.missions:
             options: list[Option] = [
-                {"action": "choose_mission", "letter": letter, "card": card}
+                {"action": "choose_mission", "letter": letter, "card": card, **_mission_text(card)}
                 for card in mission_candidates(current.chapter, letter)
             ]
             return Pending(seat, Decision("mission", options), f"choose mission {letter}")
@@ -268,9 +358,10 @@ def ready_to_start(state: CampaignState, pack: Pack) -> bool:
 # --- choices -------------------------------------------------------------------------------
 
 
-def decide(state: CampaignState, pack: Pack, seat: int, choice: Any) -> list[Event]:
+def decide(state: CampaignState, pack: Pack, seat: int, choice: Any, *, seed: int = 0) -> list[Event]:
     """The events a seat's choice causes: RuleViolation for a choice not listed, OutOfTurn
-    when the campaign asks nothing of this seat now."""
+    when the campaign asks nothing of this seat now. ``seed`` (the campaign's) draws the
+    personal cards a kept chapter offers under rules version 2."""
     status = state.status
     current = state.current
     if status == LOBBY:
@@ -289,21 +380,27 @@ def decide(state: CampaignState, pack: Pack, seat: int, choice: Any) -> list[Eve
         waiting = f"seat {asked.seat} to {asked.what}" if asked is not None else "the chapter to start"
         raise OutOfTurn("not_your_choice", f"The campaign is waiting for {waiting}.")
     assert current is not None
-    if not isinstance(choice, dict) or not all(type(v) in OPTION_VALUE_TYPES for v in choice.values()):
+    if not isinstance(choice, dict) or not all(
+        type(choice.get(name)) in OPTION_VALUE_TYPES for name in CHOICE_FIELDS
+    ):
         raise RuleViolation(
             "invalid_choice",
             "A choice sends one of the listed options: an object whose fields are words or whole "
             "numbers.",
         )
-    if choice not in asked.decision.options:
+    if not _listed(choice, asked.decision.options):
         _refuse(asked, choice, next_chapter=current.chapter + 1, players=state.players)
     action = choice["action"]
     chapter, attempt = current.chapter, current.number
     if action == "choose_card":
-        return [events.card_chosen(seat, chapter=chapter, attempt=attempt, card=choice["card"])]
+        chosen = events.card_chosen(seat, chapter=chapter, attempt=attempt, card=choice["card"])
+        return _then_next_chapter(state, pack, [chosen])
     if action == "aim_card":
         card, target = choice["card"], choice["target"]
-        return [events.card_aimed(seat, chapter=chapter, attempt=attempt, card=card, target=target)]
+        aimed = events.card_aimed(seat, chapter=chapter, attempt=attempt, card=card, target=target)
+        return _then_next_chapter(state, pack, [aimed])
+    if action == "keep_chapter":
+        return _keep(state, pack, seat, seed=seed)
     if action == "choose_mission":
         letter = choice["letter"]
         source = next(card for s, card, asked in _mission_choices(state, pack) if asked == letter)
@@ -318,12 +415,78 @@ def decide(state: CampaignState, pack: Pack, seat: int, choice: Any) -> list[Eve
     return [events.chapter_replayed(seat, chapter=chapter, attempt=replays + 1)]
 
 
+def _then_next_chapter(state: CampaignState, pack: Pack, new: list[Event]) -> list[Event]:
+    """Rules version 2: ``new``, and the next chapter opening once the kept chapter's offer
+    asks nothing more (the captain chose to go on when keeping it)."""
+    if state.rules_version < 2:
+        return new
+    rec = _Recorder(state)
+    for event in new:
+        rec.record(event)
+    current = rec.state.current
+    assert current is not None
+    if current.kept and pending(rec.state, pack) is None and rec.state.winners is None:
+        rec.record(events.chapter_opened(chapter=current.chapter + 1, attempt=1))
+    return rec.events
+
+
+def _keep(state: CampaignState, pack: Pack, seat: int, *, seed: int) -> list[Event]:
+    """Rules version 2, the captain keeps the chapter's result: the cards offered after it (the
+    group's; one more personal card than there are players, drawn from the pack's with the
+    campaign's seed, to be drafted in the order of stars), or after chapter 8 the end."""
+    current = state.current
+    assert current is not None and state.captain is not None
+    chapter, attempt = current.chapter, current.number
+    kept = events.chapter_kept(seat, chapter=chapter, attempt=attempt)
+    if chapter == LAST_CHAPTER:
+        return [kept, _finish(state)]
+    group = pack.offered_after(chapter, solo=state.solo)[0]
+    offered = events.cards_offered(
+        chapter=chapter,
+        attempt=attempt,
+        captain=state.captain,
+        group=[card.id for card in group],
+        personal=personal_offer(pack, chapter, attempt, players=state.players, seed=seed),
+        order=standings.choosing_order(state.stars()),
+    )
+    return _then_next_chapter(state, pack, [kept, offered])
+
+
+def personal_offer(pack: Pack, chapter: int, attempt: int, *, players: int, seed: int) -> list[str]:
+    """Rules version 2: the personal cards offered after an attempt of a chapter is kept, in
+    the pack's order: one more than the players (all when the pack has fewer), drawn among
+    those that can apply with the campaign's seed."""
+    personal = [card.id for card in pack.offered_after(chapter, solo=players == 1)[1]]
+    rng = random.Random(f"{seed}/offer/{chapter}/{attempt}")
+    drawn = set(rng.sample(personal, min(len(personal), players + 1)))
+    return [card for card in personal if card in drawn]
+
+
+def _finish(state: CampaignState) -> Event:
+    """The end of the campaign from the tallies of the attempts that count. Rules version 2 in
+    solo: ASTRA is a rival (more stars, then the higher sum of chapter totals, else shared)."""
+    tallies, totals = state.stars(), state.totals()
+    astra = state.astra_tally()
+    if astra is None:
+        won: list[int | str] = list(standings.winners(tallies, totals))
+        return events.campaign_finished(winners=won, stars=tallies, totals=totals)
+    mine, theirs = (tallies[0], totals[0]), (astra["stars"], astra["totals"])
+    won = [0] if mine > theirs else ["astra"] if mine < theirs else [0, "astra"]
+    tally: events.AstraTally = {"stars": astra["stars"], "totals": astra["totals"]}
+    return events.campaign_finished(winners=won, stars=tallies, totals=totals, astra=tally)
+
+
 def _refuse(asked: Pending, choice: Any, *, next_chapter: int, players: int) -> None:
     """Why a choice not listed is refused: the next chapter waiting for its adventure (409),
     or a choice that is not one of the options (400)."""
+    going_on = (
+        {"action": "next_chapter", "chapter": next_chapter}
+        if asked.decision.kind == "chapter"
+        else {"action": "keep_chapter", "chapter": next_chapter - 1}
+    )
     if (
-        asked.decision.kind == "chapter"
-        and choice == {"action": "next_chapter", "chapter": next_chapter}
+        asked.decision.kind in ("chapter", "keep_or_replay")
+        and choice == going_on
         and (reason := unavailable(next_chapter, players=players)) is not None
     ):
         raise OutOfTurn("chapter_not_available", reason)
@@ -419,33 +582,54 @@ class _Recorder:
 
 
 def chapter_end(
-    state: CampaignState, pack: Pack, *, game: int, results: list[SeatResult], winners: list[Any]
+    state: CampaignState,
+    pack: Pack,
+    *,
+    game: int,
+    results: list[SeatResult],
+    winners: list[Any],
+    astra_total: int | None = None,
 ) -> list[Event]:
     """The events that end the chapter in play once its game has its result: the result, the
     stars (by the pack's table for each rank, ties sharing the better rank as the game's ranks
-    do, plus the star goals met), the captain, then the cards offered, or after chapter 8 the
-    end of the campaign."""
+    do, plus the star goals met), the captain, then under rules version 1 the cards offered, or
+    after chapter 8 the end of the campaign. Under version 2 the captain then keeps the result
+    or replays the chapter (``decide``), and in solo ASTRA (whose game total is
+    ``astra_total``) takes the stars of its own rank: 1st when among the winners, else 2nd."""
     current = state.current
     if state.status != PLAYING or current is None or current.game != game:
         raise OutOfTurn("chapter_not_in_play", f"Game {game} is not the chapter in play.")
     chapter, attempt = current.chapter, current.number
+    v2 = state.rules_version >= 2
+    astra: events.AstraResult | None = None
+    astra_award: events.AstraAward | None = None
+    if v2 and state.solo:
+        rank = 1 if "astra" in winners else 2
+        astra = {"total": astra_total or 0, "rank": rank}
+        stars = pack.stars_for(chapter, rank)
+        astra_award = {"stars": stars, "reasons": [{"reason": "rank", "rank": rank, "stars": stars}]}
     rec = _Recorder(state)
     rec.record(
         events.chapter_finished(
-            chapter=chapter, attempt=attempt, game=game, results=list(results), winners=list(winners)
+            chapter=chapter,
+            attempt=attempt,
+            game=game,
+            results=list(results),
+            winners=list(winners),
+            astra=astra,
         )
     )
     awards = _awards(state, pack, chapter, results)
-    rec.record(events.stars_awarded(chapter=chapter, attempt=attempt, awards=awards))
+    rec.record(events.stars_awarded(chapter=chapter, attempt=attempt, awards=awards, astra=astra_award))
     tallies = rec.state.stars()
     assert state.captain is not None
     captain = standings.captain_after(tallies, previous=state.captain)
     if captain != state.captain:
         rec.record(events.captain_changed(captain=captain, previous=state.captain, stars=tallies))
+    if v2:
+        return rec.events
     if chapter == LAST_CHAPTER:
-        totals = rec.state.totals()
-        won = standings.winners(tallies, totals)
-        rec.record(events.campaign_finished(winners=won, stars=tallies, totals=totals))
+        rec.record(_finish(rec.state))
     else:
         group, personal = pack.offered_after(chapter, solo=state.solo)
         rec.record(

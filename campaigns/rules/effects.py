@@ -295,3 +295,57 @@ def modifier(effect: Effect, *, adventure: int) -> dict[str, Any] | None:
     if kind == "system_errors":
         return {"kind": kind, "delta": effect["delta"]}
     return None
+
+
+# --- in words ------------------------------------------------------------------------------
+
+
+def _predicate_words(predicate: dict[str, Any]) -> str:
+    kind = predicate["kind"]
+    if kind == MISSION_PREDICATE:
+        return f"mission {predicate['letter']} is accomplished"
+    if kind == "missions_accomplished":
+        return f"at least {predicate['count']} mission(s) are accomplished"
+    if kind == "score_at_least":
+        return f"the chapter's score is at least {predicate['points']}"
+    if kind == "rank_at_most":
+        rank = predicate["rank"]
+        return "the chapter is won" if rank == 1 else f"the chapter ends at rank {rank} or better"
+    return f"at most {predicate['count']} System Error box(es) are marked"
+
+
+def _mark_words(mark: dict[str, Any]) -> str:
+    done = {"circle": "circled", "cross": "crossed"}.get(mark["mark"], f"marked {mark['mark']!r}")
+    return f"{mark['element']} {done}"
+
+
+def describe(effect: Effect) -> str:
+    """A (validated) effect in words, as a player reads it on the card."""
+    kind = effect["kind"]
+    if kind == "start_marks":
+        marks = ", ".join(_mark_words(mark) for mark in effect["marks"])
+        sheet = _sheet(effect["adventure"])
+        return f"{sheet[0].upper()}{sheet[1:]} starts with {marks}."
+    if kind == "bonus_points":
+        return f"{effect['points']:+d} points on the campaign line of the chapter's score."
+    if kind == "system_errors":
+        count = -effect["delta"]
+        return f"{count} usable System Error box{'es' if count > 1 else ''} fewer on the sheet."
+    if kind == "mission_choice":
+        letters = ", ".join(effect["letters"])
+        return f"Mission card(s) {letters} chosen instead of drawn at random."
+    if kind == "astra_level":
+        return f"ASTRA's level {effect['delta']:+d} for the chapter (bounded 1 to 8)."
+    stars = effect["stars"]
+    return f"{stars} more star{'s' if stars > 1 else ''} if {_predicate_words(effect['predicate'])}."
+
+
+def mission_card(card: int) -> dict[str, Any]:
+    """A mission card as a choice shows it: its condition in words and its values (the first
+    accomplishment's and the later ones')."""
+    raw = next(entry for entry in data.common()["missions"] if entry["card"] == card)
+    return {
+        "condition": str(raw["text"]),
+        "first": int(raw["first"] or 0),
+        "later": int(raw["later"] or 0),
+    }

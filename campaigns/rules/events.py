@@ -11,7 +11,10 @@ the ``mission_chosen`` of cards that choose a mission, ``chapter_started`` (its 
 setup the cards gave it), then, from the chapter-end task, ``chapter_finished`` (the result),
 ``stars_awarded`` (with their reasons), ``captain_changed`` when the captain changes, and
 ``cards_offered`` or, after chapter 8, ``campaign_finished``; between chapters ``card_chosen``
-and ``card_aimed``.
+and ``card_aimed``. Under rules version 2 (``campaign_created.rules_version``) the captain's
+``chapter_kept`` (or ``chapter_replayed``) comes before ``cards_offered`` or
+``campaign_finished``, and in solo ``chapter_finished``, ``stars_awarded`` and
+``campaign_finished`` carry ASTRA's result, stars and tally.
 """
 
 from collections.abc import Iterable, Mapping
@@ -33,6 +36,8 @@ class CampaignCreated(TypedDict):
     pack: PackRef
     max_players: int
     astra_level: int | None
+    # the version of rules/campaign.md the campaign plays for its whole life (1 or 2)
+    rules_version: int
 
 
 class ChapterOpened(TypedDict):
@@ -77,12 +82,21 @@ class SeatResult(TypedDict):
     system_errors: int
 
 
+class AstraResult(TypedDict):
+    """ASTRA's result in a solo chapter, as a version 2 campaign keeps it (its star tally)."""
+
+    total: int
+    rank: int
+
+
 class ChapterFinished(TypedDict):
     chapter: int
     attempt: int
     game: int
     results: list[SeatResult]
     winners: list[int | str]
+    # solo, rules version 2: ASTRA as the other player of the ranking
+    astra: NotRequired[AstraResult]
 
 
 class StarReason(TypedDict):
@@ -98,10 +112,17 @@ class StarAward(TypedDict):
     reasons: list[StarReason]
 
 
+class AstraAward(TypedDict):
+    stars: int
+    reasons: list[StarReason]
+
+
 class StarsAwarded(TypedDict):
     chapter: int
     attempt: int
     awards: list[StarAward]
+    # solo, rules version 2: ASTRA's stars for its rank
+    astra: NotRequired[AstraAward]
 
 
 class CaptainChanged(TypedDict):
@@ -132,10 +153,22 @@ class CardAimed(TypedDict):
     target: int
 
 
+class ChapterKept(TypedDict):
+    chapter: int
+    attempt: int
+
+
+class AstraTally(TypedDict):
+    stars: int
+    totals: int
+
+
 class CampaignFinished(TypedDict):
-    winners: list[int]
+    # seats, and "astra" when ASTRA wins or shares a solo campaign of rules version 2
+    winners: list[int | str]
     stars: list[int]
     totals: list[int]
+    astra: NotRequired[AstraTally]
 
 
 # --- evolve --------------------------------------------------------------------------------
@@ -145,6 +178,7 @@ def _created(state: CampaignState, data: CampaignCreated, event: Event) -> None:
     state.pack = dict(data["pack"])
     state.max_players = data["max_players"]
     state.astra_level = data["astra_level"]
+    state.rules_version = data["rules_version"]
 
 
 def _opened(state: CampaignState, data: ChapterOpened, event: Event) -> None:
@@ -167,10 +201,19 @@ def _finished(state: CampaignState, data: ChapterFinished, event: Event) -> None
     attempt = state.attempt(data["chapter"], data["attempt"])
     attempt.results = [dict(result) for result in data["results"]]
     attempt.winners = list(data["winners"])
+    astra = data.get("astra")
+    attempt.astra = dict(astra) if astra is not None else None
 
 
 def _stars(state: CampaignState, data: StarsAwarded, event: Event) -> None:
-    state.attempt(data["chapter"], data["attempt"]).awards = [dict(a) for a in data["awards"]]
+    attempt = state.attempt(data["chapter"], data["attempt"])
+    attempt.awards = [dict(a) for a in data["awards"]]
+    astra = data.get("astra")
+    attempt.astra_award = dict(astra) if astra is not None else None
+
+
+def _kept(state: CampaignState, data: ChapterKept, event: Event) -> None:
+    state.attempt(data["chapter"], data["attempt"]).kept = True
 
 
 def _captain(state: CampaignState, data: CaptainChanged, event: Event) -> None:
@@ -201,7 +244,7 @@ def _campaign_finished(state: CampaignState, data: CampaignFinished, event: Even
     state.winners = list(data["winners"])
 
 
-CAMPAIGN_CREATED = kinds.Kind("campaign_created", 1, CampaignCreated, _created)
+CAMPAIGN_CREATED = kinds.Kind("campaign_created", 2, CampaignCreated, _created)
 CHAPTER_OPENED = kinds.Kind("chapter_opened", 1, ChapterOpened, _opened)
 CHAPTER_REPLAYED = kinds.Kind("chapter_replayed", 1, ChapterOpened, _opened)
 MISSION_CHOSEN = kinds.Kind("mission_chosen", 1, MissionChosen, _mission_chosen)
@@ -209,6 +252,7 @@ CHAPTER_STARTED = kinds.Kind("chapter_started", 1, ChapterStarted, _started)
 CHAPTER_FINISHED = kinds.Kind("chapter_finished", 2, ChapterFinished, _finished)
 STARS_AWARDED = kinds.Kind("stars_awarded", 1, StarsAwarded, _stars)
 CAPTAIN_CHANGED = kinds.Kind("captain_changed", 1, CaptainChanged, _captain)
+CHAPTER_KEPT = kinds.Kind("chapter_kept", 1, ChapterKept, _kept)
 CARDS_OFFERED = kinds.Kind("cards_offered", 1, CardsOffered, _offered)
 CARD_CHOSEN = kinds.Kind("card_chosen", 1, CardChosen, _chosen)
 CARD_AIMED = kinds.Kind("card_aimed", 1, CardAimed, _aimed)
@@ -225,6 +269,7 @@ KINDS: dict[str, kinds.Kind[CampaignState, Event, Any]] = {
         CHAPTER_FINISHED,
         STARS_AWARDED,
         CAPTAIN_CHANGED,
+        CHAPTER_KEPT,
         CARDS_OFFERED,
         CARD_CHOSEN,
         CARD_AIMED,
@@ -242,7 +287,16 @@ def _results_as_recorded(event: Event) -> ChapterFinished:
     return cast(ChapterFinished, event["data"])
 
 
-UPCASTERS: dict[tuple[str, int], kinds.Upcaster[Event]] = {("chapter_finished", 1): _results_as_recorded}
+def _rules_version_1(event: Event) -> CampaignCreated:
+    """A campaign created before its rules had versions plays version 1 of ``campaign.md``
+    for its whole life, running or finished."""
+    return cast(CampaignCreated, {**event["data"], "rules_version": 1})
+
+
+UPCASTERS: dict[tuple[str, int], kinds.Upcaster[Event]] = {
+    ("campaign_created", 1): _rules_version_1,
+    ("chapter_finished", 1): _results_as_recorded,
+}
 
 
 def evolve(state: CampaignState, event: Event) -> CampaignState:
@@ -275,8 +329,12 @@ def _make(kind: kinds.Kind[CampaignState, Event, kinds.D], seat: int | None, dat
     return {"kind": kind.name, "v": kind.version, "seat": seat, "data": data}
 
 
-def campaign_created(*, pack: PackRef, max_players: int, astra_level: int | None) -> Event:
-    data = CampaignCreated(pack=pack, max_players=max_players, astra_level=astra_level)
+def campaign_created(
+    *, pack: PackRef, max_players: int, astra_level: int | None, rules_version: int
+) -> Event:
+    data = CampaignCreated(
+        pack=pack, max_players=max_players, astra_level=astra_level, rules_version=rules_version
+    )
     return _make(CAMPAIGN_CREATED, None, data)
 
 
@@ -303,14 +361,31 @@ def chapter_started(
 
 
 def chapter_finished(
-    *, chapter: int, attempt: int, game: int, results: list[SeatResult], winners: list[int | str]
+    *,
+    chapter: int,
+    attempt: int,
+    game: int,
+    results: list[SeatResult],
+    winners: list[int | str],
+    astra: AstraResult | None = None,
 ) -> Event:
     data = ChapterFinished(chapter=chapter, attempt=attempt, game=game, results=results, winners=winners)
+    if astra is not None:
+        data["astra"] = astra
     return _make(CHAPTER_FINISHED, None, data)
 
 
-def stars_awarded(*, chapter: int, attempt: int, awards: list[StarAward]) -> Event:
-    return _make(STARS_AWARDED, None, StarsAwarded(chapter=chapter, attempt=attempt, awards=awards))
+def stars_awarded(
+    *, chapter: int, attempt: int, awards: list[StarAward], astra: AstraAward | None = None
+) -> Event:
+    data = StarsAwarded(chapter=chapter, attempt=attempt, awards=awards)
+    if astra is not None:
+        data["astra"] = astra
+    return _make(STARS_AWARDED, None, data)
+
+
+def chapter_kept(seat: int, *, chapter: int, attempt: int) -> Event:
+    return _make(CHAPTER_KEPT, seat, ChapterKept(chapter=chapter, attempt=attempt))
 
 
 def captain_changed(*, captain: int, previous: int | None, stars: list[int]) -> Event:
@@ -334,5 +409,10 @@ def card_aimed(seat: int, *, chapter: int, attempt: int, card: str, target: int)
     return _make(CARD_AIMED, seat, CardAimed(chapter=chapter, attempt=attempt, card=card, target=target))
 
 
-def campaign_finished(*, winners: list[int], stars: list[int], totals: list[int]) -> Event:
-    return _make(CAMPAIGN_FINISHED, None, CampaignFinished(winners=winners, stars=stars, totals=totals))
+def campaign_finished(
+    *, winners: list[int | str], stars: list[int], totals: list[int], astra: AstraTally | None = None
+) -> Event:
+    data = CampaignFinished(winners=winners, stars=stars, totals=totals)
+    if astra is not None:
+        data["astra"] = astra
+    return _make(CAMPAIGN_FINISHED, None, data)

@@ -36,6 +36,7 @@ from typing import Any, TypeGuard
 import yaml
 
 from campaigns.rules import effects
+from campaigns.rules.state import RULES_VERSION
 from games.rules.engine import data
 
 FIRST_CHAPTER = 1
@@ -48,6 +49,8 @@ NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 MAX_TEXT = 2000
 # The most a pack file may weigh (the shipped pack is about 12 kB), checked before it is parsed.
 MAX_PACK_BYTES = 1_000_000
+# Rules version 2 drafts personal cards: one more than the players, up to six of them.
+MOST_PLAYERS = 6
 PACK_FIELDS = {"id", "version", "title", "description", "stars", "cards"}
 CARD_FIELDS = {"id", "title", "story", "after", "chooser", "applies_to", "when", "effects"}
 
@@ -223,9 +226,10 @@ def load(path: Path) -> Pack:
     return parse(read(path), source=str(path))
 
 
-def parse(raw: Any, *, source: str = "pack") -> Pack:
-    """A pack from its content, checked: PackError listing every problem."""
-    found = problems(raw)
+def parse(raw: Any, *, source: str = "pack", rules_version: int = RULES_VERSION) -> Pack:
+    """A pack from its content, checked for campaigns of ``rules_version`` (new campaigns'
+    by default): PackError listing every problem."""
+    found = problems(raw, rules_version=rules_version)
     if found:
         raise PackError(found, source=source)
     return build(raw)
@@ -258,8 +262,9 @@ def build(raw: Mapping[str, Any]) -> Pack:
     )
 
 
-def problems(raw: Any) -> list[Problem]:
-    """Everything wrong with a pack's content (empty: the pack is valid)."""
+def problems(raw: Any, *, rules_version: int = RULES_VERSION) -> list[Problem]:
+    """Everything wrong with a pack's content for campaigns of ``rules_version`` (empty: the
+    pack is valid)."""
     if not isinstance(raw, dict):
         return [Problem(None, "", "a pack is an object with id, version, title and cards")]
     found = [
@@ -286,6 +291,42 @@ def problems(raw: Any) -> list[Problem]:
             found.append(Problem(label, "id", f"another card of the pack has the id {label!r}"))
         seen.add(label)
         found += [Problem(label, name, message) for name, message in _card_problems(card)]
+    if not found:
+        found += rules_problems(build(raw), rules_version=rules_version)
+    return found
+
+
+def rules_problems(pack: Pack, *, rules_version: int) -> list[Problem]:
+    """What rules version 2 asks of a pack as a whole (``campaign.md``, "Version 2"): a card
+    the captain chooses serves the group (applies to every player), and after every chapter
+    the personal cards are enough for a draft of six players (seven) and, in solo, of one
+    (two). Version 1 asks nothing more of a pack."""
+    if rules_version < 2:
+        return []
+    found = [
+        Problem(
+            card.id,
+            "applies_to",
+            f"a card the captain chooses serves the group: it applies to 'all', not "
+            f"{card.applies_to!r} (rules version 2)",
+        )
+        for card in pack.cards
+        if card.chooser == "captain" and card.applies_to != "all"
+    ]
+    for chapter in range(FIRST_CHAPTER, LAST_CHAPTER):
+        for solo, players in ((False, MOST_PLAYERS), (True, 1)):
+            personal = pack.offered_after(chapter, solo=solo)[1]
+            if len(personal) <= players:
+                table = "a solo campaign" if solo else f"{players} players"
+                found.append(
+                    Problem(
+                        None,
+                        "cards",
+                        f"after chapter {chapter} the pack offers {len(personal)} personal card(s) "
+                        f"(chooser 'each') that can apply to {table}: the draft needs one more "
+                        f"than the players, {players + 1} (rules version 2)",
+                    )
+                )
     return found
 
 

@@ -8,6 +8,9 @@ derived by replaying the campaign's events, which carry the chapters' results.
 from dataclasses import dataclass, field
 from typing import Any
 
+# The version of rules/campaign.md new campaigns play; a campaign keeps its own for life.
+RULES_VERSION = 2
+
 LOBBY = "lobby"
 PLAYING = "playing"
 BETWEEN = "between"
@@ -38,6 +41,11 @@ class Attempt:
     awards: list[dict[str, Any]] | None = None
     offer: dict[str, Any] | None = None
     choices: list[Chosen] = field(default_factory=list)
+    # rules version 2: the captain kept this result (cards are offered only then)
+    kept: bool = False
+    # rules version 2, solo: ASTRA's result {total, rank} and its award {stars, reasons}
+    astra: dict[str, Any] | None = None
+    astra_award: dict[str, Any] | None = None
 
     @property
     def finished(self) -> bool:
@@ -55,10 +63,11 @@ class CampaignState:
     pack: dict[str, Any] | None = None
     max_players: int = 0
     astra_level: int | None = None
+    rules_version: int = 1
     players: int = 0
     attempts: list[Attempt] = field(default_factory=list)
     captain: int | None = None
-    winners: list[int] | None = None
+    winners: list[Any] | None = None
     events_applied: int = 0
 
     @property
@@ -108,3 +117,14 @@ class CampaignState:
         """Each seat's total score over the chapters, in the attempts that count."""
         counted = self._counted()
         return [sum(a.total_of(seat) for a in counted) for seat in range(self.players)]
+
+    def astra_tally(self) -> dict[str, int] | None:
+        """Solo, rules version 2: ASTRA's stars and its total score over the attempts that
+        count (None where ASTRA keeps no tally)."""
+        if not (self.solo and self.rules_version >= 2):
+            return None
+        counted = self._counted()
+        return {
+            "stars": sum((a.astra_award or {}).get("stars", 0) for a in counted),
+            "totals": sum((a.astra or {}).get("total", 0) for a in counted),
+        }

@@ -30,7 +30,7 @@ def test_create_records_the_pack_and_seats_the_creator(checked: list[CheckedClie
     campaign = response.json()
     shipped = library.get("open")
     assert campaign["pack"] == {
-        "id": "open", "version": "1", "hash": shipped.content_hash, "title": "Open Orbit"
+        "id": "open", "version": "2", "hash": shipped.content_hash, "title": "Open Orbit"
     }  # fmt: skip
     assert campaign["status"] == "lobby"
     assert campaign["seats"] == [{"seat": 0, "username": "alice", "bot": None, "stars": 0}]
@@ -41,8 +41,9 @@ def test_create_records_the_pack_and_seats_the_creator(checked: list[CheckedClie
     stored = Pack.objects.get(content_hash=shipped.content_hash)
     assert stored.content == shipped.content and stored.key == "open"
     (created,) = CampaignEvent.objects.filter(campaign_id=campaign["id"])
-    assert created.kind == "campaign_created"
-    assert created.data["pack"] == {"id": "open", "version": "1", "hash": shipped.content_hash}
+    assert (created.kind, created.version, created.data["rules_version"]) == ("campaign_created", 2, 2)
+    assert created.data["pack"] == {"id": "open", "version": "2", "hash": shipped.content_hash}
+    assert campaign["rules_version"] == 2 and campaign["astra"] is None  # several players
 
 
 @pytest.mark.parametrize(
@@ -131,7 +132,7 @@ def test_the_events_are_paged(checked: list[CheckedClient]) -> None:
         "campaign_created", "captain_changed", "chapter_opened", "chapter_started"
     ]  # fmt: skip
     assert whole["next"] is None and whole["version"] == 4
-    assert whole["events"][0]["seat"] is None and whole["events"][0]["v"] == 1
+    assert whole["events"][0]["seat"] is None and whole["events"][0]["v"] == 2
     first = ben.get(base, {"after": 0, "limit": 3}).json()
     assert [event["seq"] for event in first["events"]] == [1, 2, 3] and first["next"] == 3
     rest = ben.get(base, {"after": first["next"]}).json()

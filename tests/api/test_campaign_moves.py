@@ -19,9 +19,14 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def between(alice: APIClient, bob: APIClient, post: Any, django_capture_on_commit_callbacks: Any) -> int:
-    """A two-player campaign whose chapter 1 is over: the cards are offered."""
+    """A two-player campaign whose chapter 1 is over and kept by its captain: the cards are
+    offered."""
     campaign = open_campaign([alice, bob], post)
     play_through_services(current_game(alice, campaign), random.Random(9), django_capture_on_commit_callbacks)
+    seat, decision = whose_turn([alice, bob], campaign)
+    assert decision["kind"] == "keep_or_replay"
+    kept = post([alice, bob][seat], f"{API}/campaigns/{campaign}/moves", {"choice": decision["options"][0]})
+    assert [event["kind"] for event in kept.json()["events"]] == ["chapter_kept", "cards_offered"]
     return campaign
 
 
@@ -37,7 +42,7 @@ choices = st.fixed_dictionaries(
     {},
     optional={
         "action": st.sampled_from(
-            ["choose_card", "aim_card", "choose_mission", "next_chapter", "replay_chapter"]
+            ["choose_card", "aim_card", "choose_mission", "next_chapter", "replay_chapter", "keep_chapter"]
         ) | json_values,
         "card": st.sampled_from(["c1-tanker-escort", "c1-launch-medal", "c7-veteran", "x"])
         | st.integers(60, 140)

@@ -1,16 +1,25 @@
 """Driving a campaign through its rules alone (no database): chapters end with results given
 by the test, and the games a chapter would start are stood in for by numbers."""
 
+import json
 from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
 from typing import Any
 
 from campaigns import library
 from campaigns.rules import decider, events
 from campaigns.rules.events import Event, SeatResult, evolve
-from campaigns.rules.packs import Pack, load
+from campaigns.rules.packs import Pack, build, load
 from campaigns.rules.state import CampaignState
 
-OPEN = load(library.SHIPPED / "open.json")
+# The open pack as version 1 campaigns recorded it (stored packs are rebuilt unchecked), and the
+# shipped one, revised for version 2 of the rules.
+OPEN = build(
+    json.loads(
+        (Path(__file__).parent.parent / "fixtures" / "logs_campaign_v1" / "pack-open-1.json").read_text()
+    )
+)
+OPEN_V2 = load(library.SHIPPED / "open.json")
 Picker = Callable[[CampaignState, int, dict[str, Any]], dict[str, Any]]
 
 
@@ -30,12 +39,16 @@ def start_ready_chapter(state: CampaignState, pack: Pack) -> None:
         apply(state, [decider.chapter_started(state, game=game, players=state.max_players, setup=setup)])
 
 
-def started(players: int = 3, pack: Pack = OPEN, *, astra_level: int | None = None) -> CampaignState:
-    """A campaign for ``players`` whose chapter 1 is being played (solo: against ASTRA of
-    ``astra_level``)."""
+def started(
+    players: int = 3, pack: Pack = OPEN, *, astra_level: int | None = None, rules_version: int = 1
+) -> CampaignState:
+    """A campaign of ``rules_version`` for ``players`` whose chapter 1 is being played (solo:
+    against ASTRA of ``astra_level``)."""
     state = CampaignState()
     reference: events.PackRef = {"id": pack.id, "version": pack.version, "hash": pack.content_hash}
-    created = events.campaign_created(pack=reference, max_players=players, astra_level=astra_level)
+    created = events.campaign_created(
+        pack=reference, max_players=players, astra_level=astra_level, rules_version=rules_version
+    )
     apply(state, [created])
     apply(state, decider.opening(players))
     start_ready_chapter(state, pack)
@@ -61,6 +74,20 @@ def by_ranks(*ranks: int, totals: tuple[int, ...] | None = None) -> list[SeatRes
         result(seat, rank=rank, total=(totals[seat] if totals else 60 - 10 * rank))
         for seat, rank in enumerate(ranks)
     ]
+
+
+def bare(option: Mapping[str, Any]) -> dict[str, Any]:
+    """An option's fields that make the choice (without the text that shows it)."""
+    return {name: value for name, value in option.items() if name in decider.CHOICE_FIELDS}
+
+
+def listed(decision: decider.Decision) -> list[dict[str, Any]]:
+    """A decision's options as plain dicts, whatever their shape."""
+    return [dict(option) for option in decision.options]
+
+
+def bares(options: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    return [bare(option) for option in options]
 
 
 def first_option(state: CampaignState, seat: int, decision: dict[str, Any]) -> dict[str, Any]:

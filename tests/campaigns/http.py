@@ -8,8 +8,11 @@ from typing import Any
 
 from rest_framework.test import APIClient
 
+from campaigns.models import Campaign
+from campaigns.rules import decider
 from games import selectors, services
 from games.models import Game
+from tests.campaigns.flow import OPEN_V2
 
 API = "/api/v1"
 Send = Callable[..., Any]
@@ -45,6 +48,20 @@ def open_campaign(
     started = post(players[0], f"{API}/campaigns/{campaign}/start")
     assert started.status_code == 200, started.content
     return campaign
+
+
+def seed_offering(campaign: int, players: int, wanted: dict[int, set[str]]) -> None:
+    """Give a campaign (of the shipped pack, rules version 2) a seed whose draft offers, after
+    the first attempt of each chapter named, the personal cards named."""
+    seed = next(
+        seed
+        for seed in range(100_000)
+        if all(
+            cards <= set(decider.personal_offer(OPEN_V2, chapter, 1, players=players, seed=seed))
+            for chapter, cards in wanted.items()
+        )
+    )
+    Campaign.objects.filter(pk=campaign).update(seed=seed)
 
 
 def current_game(client: Any, campaign: int) -> int:

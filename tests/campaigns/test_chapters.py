@@ -22,6 +22,7 @@ from tests.campaigns.http import (
     current_game,
     open_campaign,
     play_through_services,
+    seed_offering,
 )
 
 pytestmark = pytest.mark.django_db
@@ -41,6 +42,9 @@ def test_each_card_effect_applies_through_a_chapter(
     players = [alice, bob]
     rng = random.Random(5)
     campaign = open_campaign(players, post)
+    seed_offering(
+        campaign, 2, {1: {"c1-launch-medal", "c1-hangar-rumour"}, 2: {"c2-steady-hands", "c2-spare-tank"}}
+    )
     base = f"{API}/campaigns/{campaign}"
 
     def play(game: int) -> dict[str, Any]:
@@ -58,8 +62,8 @@ def test_each_card_effect_applies_through_a_chapter(
         {0: "c1-launch-medal", 1: "c1-hangar-rumour"}, group="c1-flight-plan", missions={"A": mission_a}
     )
     kinds = choose_between_chapters(players, campaign, pick, post=post)
-    assert kinds == ["card", "card", "card", "aim", "chapter", "mission"] or kinds == [
-        "card", "card", "aim", "card", "chapter", "mission"
+    assert kinds == ["keep_or_replay", "card", "card", "card", "aim", "mission"] or kinds == [
+        "keep_or_replay", "card", "card", "aim", "card", "mission"
     ]  # fmt: skip
     journey = current_game(alice, campaign)
     game = alice.get(f"{API}/games/{journey}").json()

@@ -56,13 +56,15 @@ def test_the_shipped_pack_is_valid_and_uses_every_effect_kind() -> None:
     assert shipped.stars == packs.default_stars()
 
 
-@pytest.mark.parametrize("solo", [False, True])
-def test_the_shipped_pack_offers_at_least_three_cards_after_every_chapter(solo: bool) -> None:
+@pytest.mark.parametrize(("solo", "draft"), [(False, 7), (True, 2)])
+def test_the_shipped_pack_offers_a_draft_for_six_players_or_one_after_every_chapter(
+    solo: bool, draft: int
+) -> None:
     shipped = packs.load(OPEN)
     for chapter in CHAPTERS[:-1]:
         group, personal = shipped.offered_after(chapter, solo=solo)
-        assert len(group) + len(personal) >= 3, chapter
-        assert group and personal, chapter
+        assert group and len(personal) >= draft, chapter
+        assert all(card.applies_to == "all" for card in group), chapter
 
 
 def test_a_card_changing_only_astras_level_is_offered_in_solo_campaigns_only() -> None:
@@ -151,13 +153,15 @@ def test_a_mark_on_a_sheet_not_playable_yet_is_read_from_its_data_file(
 ) -> None:
     monkeypatch.delitem(PLAYABLE, 8)  # as before The Battle was registered
     battle = card(after=7, effects=[marks(8, "pl1.plant1", "cross")])
-    assert packs.problems(pack(battle)) == []
+    assert packs.problems(pack(battle), rules_version=1) == []
 
 
 def test_a_mark_on_a_playable_sheet_is_checked_by_its_rules() -> None:
     """The Battle marks the elements of a side panel (a planet's space is not one)."""
-    assert packs.problems(pack(card(after=7, effects=[marks(8, "S.plant.b01", "cross")]))) == []
-    (problem,) = packs.problems(pack(card(after=7, effects=[marks(8, "pl1.plant1", "cross")])))
+    side_s = card(after=7, effects=[marks(8, "S.plant.b01", "cross")])
+    assert packs.problems(pack(side_s), rules_version=1) == []
+    planet = card(after=7, effects=[marks(8, "pl1.plant1", "cross")])
+    (problem,) = packs.problems(pack(planet), rules_version=1)
     assert problem.field == "effects[0].marks[0].element"
 
 
@@ -210,7 +214,28 @@ def test_a_yaml_pack_is_the_same_pack_as_its_json(tmp_path: Path) -> None:
 def test_validate_pack_accepts_the_shipped_pack() -> None:
     out = io.StringIO()
     call_command("validate_pack", str(OPEN), stdout=out)
-    assert "pack 'open' version '1' is valid: 30 cards" in out.getvalue()
+    assert "pack 'open' version '2' is valid: 65 cards" in out.getvalue()
+
+
+def test_rules_version_2_refuses_a_group_card_for_the_captain_alone_and_a_short_draft(tmp_path: Path) -> None:
+    """The open pack as version 1 campaigns played it: two captain's cards served the captain
+    alone, and two personal cards (one in solo) were offered after each chapter."""
+    v1 = Path(__file__).parent.parent / "fixtures" / "logs_campaign_v1" / "pack-open-1.json"
+    with pytest.raises(CommandError) as refused:
+        call_command("validate_pack", str(v1))
+    words = str(refused.value)
+    assert (
+        "card 'c4-astra-studies', field 'applies_to': a card the captain chooses serves the group: "
+        "it applies to 'all', not 'chooser'"
+    ) in words
+    assert (
+        "after chapter 3 the pack offers 2 personal card(s) (chooser 'each') that can apply to 6 "
+        "players: the draft needs one more than the players, 7"
+    ) in words
+    solo = "after chapter 3 the pack offers 1 personal card(s) (chooser 'each') that can apply to a solo"
+    assert solo in words
+    # what version 1 campaigns stored stays playable: it is valid for rules version 1
+    assert packs.problems(json.loads(v1.read_text()), rules_version=1) == []
 
 
 def test_validate_pack_lists_every_problem(tmp_path: Path) -> None:

@@ -1,8 +1,8 @@
 """Solo campaigns and bot seats through real chapters, read over the API (embedded mode: the
 tasks run eagerly when the command that sets them off commits): ASTRA's level a card gives a
 chapter's game, the stars against ASTRA from the game's result; a bot holds its seat in each
-chapter's game and makes its campaign choices (cards, opponents and, as captain, the next
-chapter) through a worker, once however often the task is delivered."""
+chapter's game and makes its campaign choices (cards, opponents and, as captain, keeping the
+chapter's result) through a worker, once however often the task is delivered."""
 
 import random
 from datetime import timedelta
@@ -30,6 +30,7 @@ from tests.campaigns.http import (
     current_game,
     open_campaign,
     play_through_services,
+    seed_offering,
 )
 
 pytestmark = pytest.mark.django_db
@@ -51,6 +52,8 @@ def test_a_solo_chapter_plays_astra_at_the_level_the_cards_give_and_stars_rank_a
     assert (refused.status_code, refused.json()["code"]) == (409, "campaign_full")
     view = player.post(f"{base}/start").json()
     assert view["status"] == "playing" and view["captain"] == 0
+    assert view["rules_version"] == 2 and view["astra"] == {"stars": 0, "totals": 0}
+    seed_offering(created["id"], 1, {1: {"c1-launch-medal"}})
     (attempt,) = view["chapters"][0]["attempts"]
     assert attempt["astra_level"] == 3
     game = player.get(f"{API}/games/{attempt['game']}").json()
@@ -66,12 +69,18 @@ def test_a_solo_chapter_plays_astra_at_the_level_the_cards_give_and_stars_rank_a
         {"seat": 0, "stars": stars, "reasons": [{"reason": "rank", "rank": rank, "stars": stars}]}
     ]
     assert view["seats"][0]["stars"] == stars and view["captain"] == 0
-    assert "c1-quiet-uplink" in [card["card"] for card in view["offered"]]
+    astra_rank = 1 if "astra" in finished["result"]["winners"] else 2
+    assert view["astra"] == {"stars": (1, 0)[astra_rank - 1], "totals": finished["result"]["astra"]["total"]}
+    assert view["offered"] == []  # cards come once the result is kept
 
-    # the one player chooses the group's card (ASTRA one level down) and a personal one
+    # the one player keeps the result, chooses the group's card (ASTRA one level down) and
+    # one of the two personal cards drawn
     pick = by_seat_pick({0: "c1-launch-medal"}, group="c1-quiet-uplink")
     send = lambda client, path, body=None: client.post(path, body)  # noqa: E731
-    assert choose_between_chapters([player], created["id"], pick, post=send) == ["card", "card", "chapter"]
+    kinds = choose_between_chapters([player], created["id"], pick, post=send)
+    assert kinds == ["keep_or_replay", "card", "card"]
+    kept = CampaignEvent.objects.get(campaign_id=created["id"], kind="cards_offered")
+    assert len(kept.data["personal"]) == 2 and "c1-quiet-uplink" in kept.data["group"]
     view = player.get(base).json()
     (attempt,) = view["chapters"][1]["attempts"]
     assert attempt["astra_level"] == 2 and attempt["cards"] == ["c1-quiet-uplink", "c1-launch-medal"]
@@ -100,7 +109,7 @@ def test_a_bot_holds_its_seat_in_each_chapter_and_makes_its_choices_once(
     choose_between_chapters([alice], campaign, lambda seat, decision: None, post=post)
     events = logged(campaign)
     made = [event for event in events if event.seat == 1]
-    choices = {"card_chosen", "card_aimed", "chapter_opened", "mission_chosen"}
+    choices = {"chapter_kept", "chapter_replayed", "card_chosen", "card_aimed", "mission_chosen"}
     assert made and {event.kind for event in made} <= choices
     assert all(event.actor_id is None for event in made)
     assert "card_chosen" in {event.kind for event in made}  # its personal card at least
@@ -117,7 +126,7 @@ def test_a_bot_holds_its_seat_in_each_chapter_and_makes_its_choices_once(
         assert pending is not None and pending.seat == 1
         bot = bots.random_bot(random.Random(f"{row.seed}/bot/1/{event.seq - 1}"))
         drawn = bot(state, pack, 1, pending.decision)
-        assert decider.decide(state, pack, 1, drawn) == [event.as_stored()]
+        assert decider.decide(state, pack, 1, drawn, seed=row.seed)[0] == event.as_stored()
 
     # every delivery again, of the bots' choices and of the chapter's end, appends nothing
     count = len(events)
@@ -138,6 +147,7 @@ def test_a_bot_captain_chooses_the_groups_card_and_opens_the_next_chapter(
     dropped here) leaves the choice in the outbox, which the sweeper sends again: made once,
     however often a task is delivered."""
     campaign = open_campaign([alice], post, bots=["greedy"])
+    seed_offering(campaign, 2, {1: {"c1-launch-medal", "c1-hangar-rumour"}})
     game = current_game(alice, campaign)
     won = {
         "scores": [
@@ -156,11 +166,14 @@ def test_a_bot_captain_chooses_the_groups_card_and_opens_the_next_chapter(
         end_chapter.delay(game)
     view = alice.get(f"{API}/campaigns/{campaign}").json()
     assert view["captain"] == 1 and [seat["stars"] for seat in view["seats"]] == [0, 1]
-    # the greedy captain took the group's start mark; alice (fewest stars) chooses first
+    # the greedy captain kept the result and took the group's start mark; alice (fewest stars)
+    # chooses first
     decision = alice.get(f"{API}/campaigns/{campaign}/decision").json()
     assert decision["kind"] == "card"
     kinds = [(event.seat, event.kind, event.data.get("card")) for event in logged(campaign)]
-    assert [kind for kind in kinds if kind[0] == 1] == [(1, "card_chosen", "c1-tanker-escort")]
+    assert [kind for kind in kinds if kind[0] == 1] == [
+        (1, "chapter_kept", None), (1, "card_chosen", "c1-tanker-escort")
+    ]  # fmt: skip
     version = len(kinds)
     with django_capture_on_commit_callbacks(execute=False):  # the bot's next choice not dispatched
         campaign_services.play_choice(
@@ -174,7 +187,7 @@ def test_a_bot_captain_chooses_the_groups_card_and_opens_the_next_chapter(
     # the greedy bot: 5 for a box fewer on alice over 3 points of its own, aimed at her
     assert (1, "card_chosen", "c1-hangar-rumour") in kinds and (1, "card_aimed", "c1-hangar-rumour") in kinds
     opened = [event for event in logged(campaign) if event.kind == "chapter_opened"][-1]
-    assert (opened.seat, opened.data) == (1, {"chapter": 2, "attempt": 1})
+    assert (opened.seat, opened.data) == (None, {"chapter": 2, "attempt": 1})
     assert alice.get(f"{API}/campaigns/{campaign}").json()["status"] == "playing"
     sheets = alice.get(f"{API}/games/{current_game(alice, campaign)}/sheets/0").json()
     assert sheets["marks"].get("water.t01") == "circle"  # the group's card, for every player

@@ -12,7 +12,7 @@ from campaigns.rules.decider import Decision
 from campaigns.rules.state import CampaignState
 from games.rules.adventures import PLAYABLE
 from games.rules.core.errors import OutOfTurn, RuleViolation
-from tests.campaigns.flow import OPEN, apply, by_ranks, choose, end_chapter, result, settle, started
+from tests.campaigns.flow import OPEN, apply, bare, by_ranks, choose, end_chapter, result, settle, started
 
 
 def solo_end(state: CampaignState, *, rank: int, winners: list[Any]) -> None:
@@ -146,18 +146,18 @@ def test_a_greedy_bot_takes_the_card_worth_most_and_aims_at_the_leader() -> None
     greedy = bots.greedy_bot(random.Random(1))
     # the group's cards: a start mark (3) over a mission chosen (2)
     assert seat == 0
-    assert greedy(state, OPEN, seat, decision) == {"action": "choose_card", "card": "c1-tanker-escort"}
+    assert bare(greedy(state, OPEN, seat, decision)) == {"action": "choose_card", "card": "c1-tanker-escort"}
     choose(state, seat, greedy(state, OPEN, seat, decision))
     # seat 1 (fewest stars, lower seat first): a System Error box fewer for the leader (5) over
     # 3 points for itself, aimed at the leader
     seat, decision = asked(state)
     assert seat == 1
-    assert greedy(state, OPEN, seat, decision) == {"action": "choose_card", "card": "c1-hangar-rumour"}
+    assert bare(greedy(state, OPEN, seat, decision)) == {"action": "choose_card", "card": "c1-hangar-rumour"}
     choose(state, seat, greedy(state, OPEN, seat, decision))
     seat, decision = asked(state)
     assert decision.kind == "aim" and [o["target"] for o in decision.as_dict()["options"]] == [0, 2]
     aimed = greedy(state, OPEN, seat, decision)
-    assert aimed == {"action": "aim_card", "card": "c1-hangar-rumour", "target": 0}
+    assert bare(aimed) == {"action": "aim_card", "card": "c1-hangar-rumour", "target": 0}
     assert bots.card_worth(OPEN.card("c3-prospector")) == 5  # one point in each of 5 chapters
 
 

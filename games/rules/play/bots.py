@@ -160,10 +160,20 @@ def play_game(
     seed: int,
     max_turns: int = 200,
     astra_level: int | None = None,
+    missions: dict[str, int] | None = None,
+    modifiers: dict[int, list[dict[str, Any]]] | None = None,
 ) -> tuple[GameState, list[Event]]:
     """Play a whole game with one bot per seat (one, against ASTRA of ``astra_level``, plays
-    ASTRA's part of each turn as it falls due); return the final state and every event."""
-    events = new_game(adventure=adventure, players=len(bots), seed=seed, astra_level=astra_level)
+    ASTRA's part of each turn as it falls due), set up with ``missions`` and ``modifiers`` as
+    ``new_game`` takes them; return the final state and every event."""
+    events = new_game(
+        adventure=adventure,
+        players=len(bots),
+        seed=seed,
+        astra_level=astra_level,
+        missions=missions,
+        modifiers=modifiers,
+    )
     state = GameState()
     for event in events:
         evolve(state, event)
