@@ -6,38 +6,47 @@ STAMP := $(VENV)/.installed
 SERVE_STAMP := $(VENV)/.installed-serve
 BROWSER_STAMP := $(VENV)/.installed-browser
 PORT ?= 8000
+, := ,
 
 .PHONY: run test test-services test-contract test-browser install-browser soak bench-load install migrate lint clean
 
+# One line per install step; pip's own output goes to var/install.log, shown when a step fails.
+INSTALL_LOG := var/install.log
+step = @printf '%s\n' '$(1)'; mkdir -p var; \
+	if ! $(2) >>$(INSTALL_LOG) 2>&1; then \
+	  tail -n 40 $(INSTALL_LOG); echo "failed: $(1) (whole log: $(INSTALL_LOG))" >&2; exit 1; \
+	fi
+
 $(BIN)/python:
-	$(PYTHON) -m venv $(VENV)
+	$(call step,[install] creating the virtualenv $(VENV),$(PYTHON) -m venv $(VENV))
 
 # `make run` installs only what serving needs; `make test` adds the test and lint tools.
 $(SERVE_STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[production]'
-	touch $(SERVE_STAMP)
+	$(call step,[install] moon and what serving needs (Django$(,) DRF$(,) Celery$(,) gunicorn),$(BIN)/python -m pip install --progress-bar off -e '.[production]')
+	@touch $(SERVE_STAMP)
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,production]'
-	touch $(STAMP) $(SERVE_STAMP)
+	$(call step,[install] upgrading pip,$(BIN)/python -m pip install --progress-bar off --upgrade pip)
+	$(call step,[install] moon with the test and lint tools (pytest$(,) ruff$(,) mypy$(,) schemathesis),$(BIN)/python -m pip install --progress-bar off -e '.[dev$(,)production]')
+	@touch $(STAMP) $(SERVE_STAMP)
 
 install: $(STAMP)
 
 # The `browser` extra (Selenium) on top of the test tools.
 $(BROWSER_STAMP): pyproject.toml | $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[dev,production,browser]'
-	touch $(BROWSER_STAMP)
+	$(call step,[install] Selenium for the browser tests,$(BIN)/python -m pip install --progress-bar off -e '.[dev$(,)production$(,)browser]')
+	@touch $(BROWSER_STAMP)
 
 var:
 	mkdir -p var
 
 migrate: $(SERVE_STAMP) | var
-	$(BIN)/python manage.py migrate --noinput
+	$(call step,[setup] migrating the database (var/moon.sqlite3 unless DATABASE_URL is set),$(BIN)/python manage.py migrate --noinput)
 
 # A real WSGI server (gunicorn, as in production) on the embedded SQLite database: writes queue
 # on SQLite's write lock (settings.py), so commands on a game stay serialized.
 run: migrate
+	@echo '[serve] http://127.0.0.1:$(PORT)/api/v1/ (the admin at /admin/); Ctrl-C stops'
 	BIND_HOST=127.0.0.1 PORT=$(PORT) $(BIN)/gunicorn --config deploy/gunicorn.conf.py moon.wsgi:application
 
 lint: install

@@ -4,7 +4,8 @@ TOKEN_LIFETIME_DAYS and are revoked one by one by signing out."""
 from typing import Any
 
 from rest_framework import exceptions
-from rest_framework.authentication import TokenAuthentication
+from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.request import Request
 
 from accounts import services
 
@@ -22,3 +23,16 @@ class ExpiringTokenAuthentication(TokenAuthentication):
         if services.token_expired(token=token):
             raise TokenExpired()
         return token.user, token
+
+
+class StaffSessionAuthentication(SessionAuthentication):
+    """The admin's session, for staff only: a staff member signed in to /admin/ reads and tries
+    the API in the browsable API, with Django's CSRF check on every unsafe request. Anyone
+    else's session is ignored (the API is token-only for players)."""
+
+    def authenticate(self, request: Request) -> tuple[Any, None] | None:
+        user = getattr(request._request, "user", None)
+        if user is None or not user.is_active or not user.is_staff:
+            return None
+        self.enforce_csrf(request)
+        return user, None

@@ -60,7 +60,14 @@ from games.rules.core.sheet import CIRCLE, CROSS, LINE, Mark, X
 from games.rules.core.state import ACTIONS_PHASE, INCIDENTS_PHASE, MISSIONS_PHASE, SETUP_PHASE, GameState
 from games.rules.play import bots
 from games.rules.play.audit import LogRefused, reenact, replay_checked
-from games.rules.play.simulation import BOT_KINDS, simulate
+from games.rules.play.simulation import (
+    BOT_KINDS,
+    GameOutcome,
+    SimulationSummary,
+    play_one,
+    simulate,
+    summarise,
+)
 from games.rules.read import narration
 from games.rules.read.upcasting import UPCASTERS, upcast
 from games.rules.read.views import (
@@ -107,6 +114,7 @@ __all__ = [
     "Decision",
     "DrawOption",
     "Event",
+    "GameOutcome",
     "GameState",
     "GiveOption",
     "LogRefused",
@@ -116,6 +124,7 @@ __all__ = [
     "Row",
     "RuleViolation",
     "Schematic",
+    "SimulationSummary",
     "SkipOption",
     "StepOption",
     "SystemErrorOption",
@@ -140,6 +149,7 @@ __all__ = [
     "narration",
     "new_game",
     "options",
+    "play_one",
     "redact",
     "reenact",
     "referee_astra",
@@ -153,6 +163,7 @@ __all__ = [
     "sheet_view",
     "simulate",
     "snapshots",
+    "summarise",
     "upcast",
 ]
 

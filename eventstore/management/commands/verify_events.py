@@ -9,6 +9,7 @@ from django.db import models
 
 from eventstore import store
 from eventstore.models import StoredEvent
+from moon.progress import Bar, print_table
 
 
 def event_models() -> list[type[StoredEvent]]:
@@ -35,26 +36,35 @@ class Command(BaseCommand):
         counts = []
         events = 0
         broken: list[str] = []
+        rows = []
         for model in walked:
             stream_id = options.get(model.STREAM)
             streams = model._meta.get_field(model.STREAM).related_model
             assert isinstance(streams, type) and issubclass(streams, models.Model)
             if stream_id is not None and not streams._default_manager.filter(pk=stream_id).exists():
                 raise CommandError(f"There is no {model.STREAM} {stream_id}.")
-            checked, failed = 0, []
-            for report in store.verify(model, stream_id=stream_id):
-                checked += 1
-                events += report.events
-                if report.broken is not None:
-                    link = report.broken
-                    failed.append(report.stream_id)
-                    self.stderr.write(
-                        f"{model.STREAM} {report.stream_id}: broken at event {link.seq}: {link.reason}"
-                    )
+            checked, failed, stream_events = 0, [], 0
+            total = 1 if stream_id is not None else streams._default_manager.count()
+            label = f"checking {model.STREAM} chains"
+            with Bar(total=total, label=label, unit=f"{model.STREAM}s", out=self.stderr) as bar:
+                for report in store.verify(model, stream_id=stream_id):
+                    checked += 1
+                    stream_events += report.events
+                    bar.advance()
+                    if report.broken is not None:
+                        link = report.broken
+                        failed.append(report.stream_id)
+                        self.stderr.write(
+                            f"{model.STREAM} {report.stream_id}: broken at event {link.seq}: {link.reason}"
+                        )
+            events += stream_events
+            rows.append([f"{model.STREAM}s", checked, stream_events, len(failed)])
             counts.append(f"{checked} {model.STREAM}(s)")
             if failed:
                 named = ", ".join(map(str, failed))
                 broken.append(f"the chain of {len(failed)} {model.STREAM}(s) is broken ({named})")
+        columns = ["streams", "checked", "events", "broken"]
+        print_table(title="Hash chains", columns=columns, rows=rows, out=self.stdout)
         summary = f"{', '.join(counts)}, {events} event(s) checked"
         if broken:
             raise CommandError(f"{summary}: {'; '.join(broken)}.")
