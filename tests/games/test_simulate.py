@@ -6,7 +6,9 @@ from django.core.management import CommandError, call_command
 from games.rules.engine import play_one, simulate
 
 
-def test_multiplayer_games_print_a_summary_table_and_plain_progress(capsys: pytest.CaptureFixture[str]) -> None:
+def test_multiplayer_games_print_a_summary_table_and_plain_progress(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     call_command("simulate", "--adventure", "2", "--players", "3", "--games", "3")
     captured = capsys.readouterr()
     assert "The Journey: 3 game(s) per line, greedy bots, 3 players, seed 0" in captured.out
