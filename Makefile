@@ -8,7 +8,7 @@ BROWSER_STAMP := $(VENV)/.installed-browser
 PORT ?= 8000
 , := ,
 
-.PHONY: run test test-services test-contract test-browser install-browser soak bench-load install migrate lint clean
+.PHONY: run examples test test-services test-contract test-browser install-browser soak bench-load install migrate lint clean
 
 # One line per install step; pip's own output goes to var/install.log, shown when a step fails.
 INSTALL_LOG := var/install.log
@@ -45,14 +45,25 @@ migrate: $(SERVE_STAMP) | var
 
 # A real WSGI server (gunicorn, as in production) on the embedded SQLite database: writes queue
 # on SQLite's write lock (settings.py), so commands on a game stay serialized.
+serve = BIND_HOST=127.0.0.1 PORT=$(1) $(BIN)/gunicorn --config deploy/gunicorn.conf.py moon.wsgi:application
 run: migrate
 	@echo '[serve] http://127.0.0.1:$(PORT)/api/v1/ (the admin at /admin/); Ctrl-C stops'
-	BIND_HOST=127.0.0.1 PORT=$(PORT) $(BIN)/gunicorn --config deploy/gunicorn.conf.py moon.wsgi:application
+	@$(call serve,$(PORT))
+
+# examples/play.py (a whole game and a whole campaign through the API) against the server of
+# `make run`, on its own port; the server's log in var/examples-web.log.
+EXAMPLES_PORT ?= 8797
+examples: migrate
+	@echo '[examples] examples/play.py against make run'"'"'s server on port $(EXAMPLES_PORT)'
+	@$(call serve,$(EXAMPLES_PORT)) >var/examples-web.log 2>&1 & web=$$!; \
+	status=0; $(BIN)/python examples/play.py --url http://127.0.0.1:$(EXAMPLES_PORT) --wait 60 || status=$$?; \
+	kill $$web; wait $$web || true; \
+	[ $$status = 0 ] || tail -n 30 var/examples-web.log; exit $$status
 
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
-	$(BIN)/mypy moon accounts eventstore games api campaigns tests bench
+	$(BIN)/mypy moon accounts eventstore games api campaigns tests bench examples
 
 test: lint | var
 	$(BIN)/pytest
