@@ -154,6 +154,8 @@ class GameAdmin(admin.ModelAdmin):
             "opts": self.opts,
             "title": f"Game {game.pk}: history",
             "adventure_name": self.adventure_name(game),
+            # the sheets take the width: the admin's navigation sidebar is left out here
+            "is_nav_sidebar_enabled": False,
             **(extra_context or {}),
         }
         return TemplateResponse(request, "admin/games/game/history.html", context)
