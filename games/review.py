@@ -92,11 +92,20 @@ def history_view(*, game: Game, at: Position) -> dict[str, Any]:
         "navigation": _navigation(at, events),
     }
     if at.seq:
-        view.update(_state_at(game, at.seq, seats))
+        flips = [row for row in rows[: at.seq] if row[3] == TURN_STARTED]
+        dealt = _dealt(flips[-1]) if flips else []
+        view.update(_state_at(game, at.seq, seats, dealt))
     return view
 
 
-def _state_at(game: Game, seq: int, seats: dict[int, str]) -> dict[str, Any]:
+def _dealt(row: tuple[Any, ...]) -> list[dict[str, Any]]:
+    """The combinations a turn's flip (a ``turn_started`` row) dealt, as its event records them."""
+    _, turn, seat, kind, version, data, _ = row
+    flip = engine.upcast({"kind": kind, "v": version or 1, "seat": seat, "turn": turn, "data": data})
+    return list(flip["data"].get("combinations", []))
+
+
+def _state_at(game: Game, seq: int, seats: dict[int, str], dealt: list[dict[str, Any]]) -> dict[str, Any]:
     state = snapshots.at(game=game, seq=seq)
     if state.status == "new":  # only events of no game are before the opening: nothing to draw
         return {}
@@ -118,7 +127,7 @@ def _state_at(game: Game, seq: int, seats: dict[int, str]) -> dict[str, Any]:
         )
         sheets.append(view)
     return {
-        "astra": _astra(state, summary["combinations"]),
+        "astra": _astra(state, dealt),
         "state": {
             "turn": state.turn,
             "phase": state.phase,
@@ -138,8 +147,8 @@ def _state_at(game: Game, seq: int, seats: dict[int, str]) -> dict[str, Any]:
 def _astra(state: engine.GameState, combinations: list[dict[str, Any]]) -> dict[str, Any] | None:
     """ASTRA in a solo game (None otherwise), its Adventure card drawn, its pile by action
     with what each action scores, and the hand of the turn: the cards in hand, or once ASTRA
-    has taken its card (its hand is empty until it draws the next one) the turn's cards as its
-    pairs (``combinations``) name them."""
+    has taken its card (its hand is empty until it draws the next one) the turn's cards as the
+    pairs its flip dealt (``combinations``) name them."""
     astra = engine.referee_astra(state)
     if astra is None:
         return None
