@@ -3,6 +3,8 @@ TOKEN_LIFETIME_DAYS and are revoked one by one by signing out."""
 
 from typing import Any
 
+from django.conf import settings
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import exceptions
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.request import Request
@@ -36,3 +38,20 @@ class StaffSessionAuthentication(SessionAuthentication):
             return None
         self.enforce_csrf(request)
         return user, None
+
+
+class StaffSessionScheme(OpenApiAuthenticationExtension):
+    """The staff's session in the OpenAPI schema: the admin's session cookie (with the CSRF
+    token in ``X-CSRFToken`` on a write), for staff only."""
+
+    target_class = StaffSessionAuthentication
+    name = "staffSession"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
+        return {
+            "type": "apiKey",
+            "in": "cookie",
+            "name": settings.SESSION_COOKIE_NAME,
+            "description": "Staff only: the session of a staff member signed in to /admin/ "
+            "(the browsable API); writes carry the CSRF token in X-CSRFToken.",
+        }

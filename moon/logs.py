@@ -33,12 +33,14 @@ CONTEXT_FIELDS = (
 
 
 def log_format() -> str:
-    """``text`` or ``json``: ``LOG_FORMAT`` when set, else text in the embedded mode (no
-    ``DATABASE_URL``: a person reads the terminal of ``make run``) and JSON in production."""
+    """``text`` or ``json``: ``LOG_FORMAT`` when set, else text in the embedded mode (SQLite,
+    no other ``DATABASE_URL``: a person reads the terminal of ``make run``) and JSON in
+    production."""
     chosen = os.environ.get("LOG_FORMAT", "").strip().lower()
     if chosen in {"text", "json"}:
         return chosen
-    return "json" if os.environ.get("DATABASE_URL") else "text"
+    database = os.environ.get("DATABASE_URL", "")
+    return "text" if not database or database.startswith("sqlite") else "json"
 
 
 def _context(record: logging.LogRecord) -> dict[str, Any]:

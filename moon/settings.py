@@ -32,8 +32,6 @@ def env_list(name: str, default: list[str]) -> list[str]:
 
 
 DEBUG = env_bool("DEBUG", True)
-# The embedded mode (`make run`, `make test`): the SQLite file under var/, no DATABASE_URL.
-EMBEDDED = not os.environ.get("DATABASE_URL")
 
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
@@ -109,7 +107,10 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+# The embedded mode (`make run`, `make test`): SQLite (var/moon.sqlite3 unless DATABASE_URL names
+# another file), one machine, a person at its terminal.
+EMBEDDED = DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
+if EMBEDDED:
     # Wait for the write lock instead of failing at once when two requests write together, and
     # take it when a transaction begins, so commands on SQLite queue up in order. In WAL mode the
     # readers (gunicorn's other threads and processes) are not blocked by a write.
