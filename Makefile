@@ -6,34 +6,46 @@ STAMP := $(VENV)/.installed
 SERVE_STAMP := $(VENV)/.installed-serve
 BROWSER_STAMP := $(VENV)/.installed-browser
 PORT ?= 8000
+, := ,
 
-.PHONY: run test test-services test-contract test-clients test-browser install-browser soak soak-kill bench-load bench-streams install migrate lint clean
+.PHONY: run examples test test-services test-contract test-clients test-browser install-browser soak soak-kill bench-load bench-streams install migrate lint clean
+
+# One line per install step; pip's own output goes to var/install.log, shown when a step fails.
+INSTALL_LOG := var/install.log
+step = @printf '%s\n' '$(1)'; mkdir -p var; \
+	if ! $(2) >>$(INSTALL_LOG) 2>&1; then \
+	  tail -n 40 $(INSTALL_LOG); echo "failed: $(1) (whole log: $(INSTALL_LOG))" >&2; exit 1; \
+	fi
 
 $(BIN)/python:
-	$(PYTHON) -m venv $(VENV)
+	$(call step,[install] creating the virtualenv $(VENV),$(PYTHON) -m venv $(VENV))
 
 # `make run` installs only what serving needs; `make test` adds the test and lint tools.
 $(SERVE_STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[production]'
-	touch $(SERVE_STAMP)
+	$(call step,[install] moon and what serving needs (Django$(,) DRF$(,) Celery$(,) gunicorn),$(BIN)/python -m pip install --progress-bar off -e '.[production]')
+	@touch $(SERVE_STAMP)
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,production]'
-	touch $(STAMP) $(SERVE_STAMP)
+	$(call step,[install] upgrading pip,$(BIN)/python -m pip install --progress-bar off --upgrade pip)
+	$(call step,[install] moon with the test and lint tools (pytest$(,) ruff$(,) mypy$(,) schemathesis),$(BIN)/python -m pip install --progress-bar off -e '.[dev$(,)production]')
+	@touch $(STAMP) $(SERVE_STAMP)
 
 install: $(STAMP)
 
 # The `browser` extra (Selenium) on top of the test tools.
 $(BROWSER_STAMP): pyproject.toml | $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[dev,production,browser]'
-	touch $(BROWSER_STAMP)
+	$(call step,[install] Selenium for the browser tests,$(BIN)/python -m pip install --progress-bar off -e '.[dev$(,)production$(,)browser]')
+	@touch $(BROWSER_STAMP)
 
 var:
 	mkdir -p var
 
 migrate: $(SERVE_STAMP) | var
-	$(BIN)/python manage.py migrate --noinput
+	$(call step,[setup] migrating the database (var/moon.sqlite3 unless DATABASE_URL is set),$(BIN)/python manage.py migrate --noinput)
+
+# The server of `make run` and `make examples`: the production server (gunicorn with uvicorn
+# workers) on the embedded SQLite database; BIND_HOST and PORT say where.
+SERVE = $(BIN)/gunicorn --config deploy/gunicorn.conf.py moon.asgi:application
 
 # The production server (gunicorn with uvicorn workers: async streams, sync views in threads) on
 # the embedded SQLite database: writes queue on SQLite's write lock (settings.py), so commands on
@@ -43,6 +55,7 @@ migrate: $(SERVE_STAMP) | var
 # SECRET_KEY is set. With DEBUG off the web process serves the static assets (admin, API docs)
 # collected into staticfiles/.
 run: migrate
+	@echo '[serve] http://127.0.0.1:$(PORT)/api/v1/ (the admin at /admin/); Ctrl-C stops'
 	@set -e; \
 	if [ -z "$$SECRET_KEY" ] && [ ! -s var/secret-key ]; then \
 	  (umask 077; $(BIN)/python -c 'import secrets; print(secrets.token_urlsafe(50))' > var/secret-key); \
@@ -51,12 +64,22 @@ run: migrate
 	  ALLOWED_HOSTS="$${ALLOWED_HOSTS:-127.0.0.1,localhost,[::1]}" BIND_HOST=127.0.0.1 PORT=$(PORT) \
 	  WEB_CONCURRENCY="$${WEB_CONCURRENCY:-1}"; \
 	$(BIN)/python manage.py collectstatic --noinput -v0; \
-	exec $(BIN)/gunicorn --config deploy/gunicorn.conf.py moon.asgi:application
+	exec $(SERVE)
+
+# examples/play.py (a whole game and a whole campaign through the API) against the server of
+# `make run`, on its own port; the server's log in var/examples-web.log.
+EXAMPLES_PORT ?= 8797
+examples: migrate
+	@echo '[examples] examples/play.py against make run'"'"'s server on port $(EXAMPLES_PORT)'
+	@BIND_HOST=127.0.0.1 PORT=$(EXAMPLES_PORT) $(SERVE) >var/examples-web.log 2>&1 & web=$$!; \
+	status=0; $(BIN)/python examples/play.py --url http://127.0.0.1:$(EXAMPLES_PORT) --wait 60 || status=$$?; \
+	kill $$web; wait $$web || true; \
+	[ $$status = 0 ] || tail -n 30 var/examples-web.log; exit $$status
 
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
-	$(BIN)/mypy moon accounts eventstore games api campaigns tests bench
+	$(BIN)/mypy moon accounts eventstore games api campaigns tests bench examples
 
 test: lint | var
 	$(BIN)/pytest

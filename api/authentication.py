@@ -4,9 +4,10 @@ one by one by signing out."""
 
 from typing import Any
 
+from django.conf import settings
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import exceptions
-from rest_framework.authentication import TokenAuthentication, get_authorization_header
+from rest_framework.authentication import SessionAuthentication, TokenAuthentication, get_authorization_header
 from rest_framework.request import Request
 
 from accounts import services
@@ -77,4 +78,34 @@ class BearerScheme(OpenApiAuthenticationExtension):
             "scheme": "bearer",
             "description": "The token of /auth/register or /auth/token, as `Bearer <token>` "
             "(or `Token <token>`).",
+        }
+
+
+class StaffSessionAuthentication(SessionAuthentication):
+    """The admin's session, for staff only: a staff member signed in to /admin/ reads and tries
+    the API in the browsable API, with Django's CSRF check on every unsafe request. Anyone
+    else's session is ignored (the API is token-only for players)."""
+
+    def authenticate(self, request: Request) -> tuple[Any, None] | None:
+        user = getattr(request._request, "user", None)
+        if user is None or not user.is_active or not user.is_staff:
+            return None
+        self.enforce_csrf(request)
+        return user, None
+
+
+class StaffSessionScheme(OpenApiAuthenticationExtension):
+    """The staff's session in the OpenAPI schema: the admin's session cookie (with the CSRF
+    token in ``X-CSRFToken`` on a write), for staff only."""
+
+    target_class = StaffSessionAuthentication
+    name = "staffSession"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
+        return {
+            "type": "apiKey",
+            "in": "cookie",
+            "name": settings.SESSION_COOKIE_NAME,
+            "description": "Staff only: the session of a staff member signed in to /admin/ "
+            "(the browsable API); writes carry the CSRF token in X-CSRFToken.",
         }

@@ -7,31 +7,18 @@ not a win), then the greedy bot's mean total and ASTRA's.
 """
 
 import argparse
-import random
-import statistics
 
-from games.rules.engine import PLAYABLE, bots, result_event
+from games.rules.engine import PLAYABLE, simulate
 
 LEVELS = range(1, 9)
 
 
 def solo_games(*, adventure: int, level: int, games: int) -> tuple[float, float, float]:
-    """The greedy bot's share of wins against ASTRA of ``level``, its mean total, ASTRA's."""
-    wins = 0
-    mine: list[int] = []
-    theirs: list[int] = []
-    for game in range(games):
-        state, _ = bots.play_game(
-            adventure=adventure,
-            bots=[bots.greedy_bot(random.Random(f"difficulty/{game}"))],
-            seed=game,
-            astra_level=level,
-        )
-        result = result_event(state)["data"]
-        wins += result["winners"] == [0]
-        mine.append(result["scores"][0]["total"])
-        theirs.append(result["astra"]["total"])
-    return wins / games, statistics.fmean(mine), statistics.fmean(theirs)
+    """The greedy bot's share of wins against ASTRA of ``level``, its mean total, ASTRA's: the
+    games ``manage.py simulate --astra-level`` plays (the same seeds at every level)."""
+    summary = simulate(adventure=adventure, players=1, games=games, bot="greedy", astra_level=level)
+    assert summary.astra is not None
+    return summary.win_rate, summary.scores.mean, summary.astra.mean
 
 
 def main() -> None:

@@ -29,8 +29,9 @@ Unsigned sections, or sections signed by a key this server does not trust, are i
 warning; what is stored is sealed with this server's key.
 """
 
+import functools
 import secrets
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -119,12 +120,25 @@ class Imported:
     warnings: list[str]
 
 
-def import_campaign(*, lines: Iterable[str | bytes], strict: bool = True) -> Imported:
+def _told(
+    progress: Callable[[int, int], None], before: int, events: int, checked: int, _section: int
+) -> None:
+    """What the check of one chapter game has done, told as part of the whole campaign's."""
+    progress(before + checked, events)
+
+
+def import_campaign(
+    *,
+    lines: Iterable[str | bytes],
+    strict: bool = True,
+    progress: Callable[[int, int], None] | None = None,
+) -> Imported:
     """Store an exported campaign and its chapter games as a new finished campaign, once every
     chain holds, every event fits its kind's schema, each chapter game is what the engine plays
     (not ``strict``: each fits its schemas and its result is the replay's) and each chapter's
     recorded result is its game's; ImportRefused (nothing stored) otherwise. Seats go to the
-    accounts with the players' names, as ``games.history.import_game`` seats them."""
+    accounts with the players' names, as ``games.history.import_game`` seats them.
+    ``progress(checked, events)`` is told how far the check of the chapter games' events is."""
     own, *chapters = exchange.sections(lines)
     header = _header(own)
     pack = _pack(header["pack"], own.line)
@@ -137,14 +151,17 @@ def import_campaign(*, lines: Iterable[str | bytes], strict: bool = True) -> Imp
         raise ImportRefused(own.line, str(packs.PackError(found, source="the exported pack")))
     started = _chapter_games(state, own, chapters)
     states = {}
+    events, before = sum(len(section.events) for section in chapters), 0
     for section in chapters:
         if section.header.get("format") != game_history.FORMAT:
             expected = f"a chapter game's section is of format {game_history.FORMAT!r}."
             raise ImportRefused(section.line, expected)
         if section.header["seats"] != header["seats"]:
             raise ImportRefused(section.line, "a chapter game seats the campaign's seats, in their order.")
-        states[section.line], warning = game_history.checked_section(section, strict=strict)
+        told = None if progress is None else functools.partial(_told, progress, before, events)
+        states[section.line], warning = game_history.checked_section(section, strict=strict, progress=told)
         warnings += [] if warning is None else [warning]
+        before += len(section.events)
     _check_results(own, chapters, states)
     with transaction.atomic():
         players, new_accounts = game_history.players_named([seat.get("username") for seat in header["seats"]])

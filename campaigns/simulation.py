@@ -143,13 +143,15 @@ def simulate(
 
 
 def command_lines(options: dict[str, Any]) -> list[str]:
-    """``manage.py simulate --campaign [LEVEL ...]``: its options -> the lines it prints."""
-    levels = tuple(options["campaign"]) or DEFAULT_LEVELS
-    if any(level not in range(1, 9) for level in levels):
-        raise CommandError("ASTRA levels are 1 to 8.")
+    """``manage.py simulate --campaign [--astra-level LEVEL ...]``: its options -> the lines it
+    prints."""
+    levels = tuple(options["astra_level"] or DEFAULT_LEVELS)
+    players = options["players"] or (1 if options["astra_level"] else 4)
+    if options["astra_level"] and players != 1:
+        raise CommandError("--astra-level plays solo campaigns: leave out --players or give --players 1.")
     tallies = simulate(
         pack=library.get(library.DEFAULT_PACK),
-        players=options["players"],
+        players=players,
         bot=options["bot"],
         campaigns=options["games"],
         levels=levels,

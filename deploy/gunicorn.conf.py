@@ -10,6 +10,8 @@ serves everything but streams the old way (``WEB_THREADS`` threads per process).
 
 import os
 
+from moon.logs import log_format
+
 bind = f"{os.environ.get('BIND_HOST', '0.0.0.0')}:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 worker_class = os.environ.get("WEB_WORKER_CLASS", "moon.web.Worker")
@@ -25,23 +27,27 @@ limit_request_line = int(os.environ.get("WEB_LIMIT_REQUEST_LINE", "8190"))
 limit_request_field_size = int(os.environ.get("WEB_LIMIT_REQUEST_FIELD_SIZE", "16384"))
 accesslog = "-"
 errorlog = "-"
-# The access line is itself a JSON object, written as it is ("raw" below).
+# Lines in the application's format (moon/logs.py): JSON in production, text in the embedded mode.
+LOG_FORMAT = log_format()
+# In JSON, the access line is itself a JSON object, written as it is ("raw" below).
 access_log_format = (
     '{"logger": "gunicorn.access", "remote": "%(h)s", "method": "%(m)s", "path": "%(U)s", '
     '"status": %(s)s, "bytes": "%(B)s", "duration_us": %(D)s}'
+    if LOG_FORMAT == "json"
+    else '%(t)s %(h)s "%(r)s" %(s)s %(B)s bytes %(M)sms'
 )
-# gunicorn's own messages in the application's format: one JSON object per line (moon/logs.py).
 logconfig_dict = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {
         "json": {"()": "moon.logs.JsonFormatter"},
+        "text": {"()": "moon.logs.TextFormatter"},
         "raw": {"format": "%(message)s"},
     },
     "handlers": {
         "error_console": {
             "class": "logging.StreamHandler",
-            "formatter": "json",
+            "formatter": LOG_FORMAT,
             "stream": "ext://sys.stderr",
         },
         "console": {

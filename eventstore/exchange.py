@@ -140,6 +140,15 @@ def check_events(model: type[StoredEvent], section: Section) -> None:
         raise ImportRefused(section.events[broken.index][0], broken.reason)
 
 
+def stored_with_head(model: type[StoredEvent], section: Section) -> int | None:
+    """The id of a stream stored here whose chain holds the section's head (its last event's
+    hash at that ``seq``), if any: the same history imported before. Called once the section's
+    events are checked."""
+    _, last = section.events[-1]
+    found = model._default_manager.filter(seq=last["seq"], hash=last["hash"])
+    return found.values_list(f"{model.STREAM}_id", flat=True).first()
+
+
 def store_events(model: type[StoredEvent], stream: Any, section: Section) -> int:
     """Store the section's events, as they were exported, in the stream ``stream``."""
     own = model.OWN_FIELDS

@@ -1,5 +1,6 @@
-"""The admin, for the staff who review games: games with their seats and events (read-only),
-the event log with its filters, the replay viewer, exports.
+"""The admin, for the staff who review games: games with their result, seats and events
+(read-only; the events paged in the event log, filtered to the game), the event log with its
+filters, the replay viewer, exports. Adventures are named, not numbered.
 
 No one adds, changes or deletes an event here, superusers included: the log is append-only
 (the database refuses it too). The replay viewer (``/admin/games/game/<id>/history/?seq=n``)
@@ -18,9 +19,10 @@ from django.db.models import Count, Max, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.template.response import TemplateResponse
 from django.urls import reverse
-from django.utils.html import format_html
+from django.utils import timezone
+from django.utils.html import format_html, format_html_join
 
-from games import history, review
+from games import history, review, snapshots
 from games.models import Event, Game, Seat, TableSeat
 from games.rules import engine
 from games.rules.engine import KINDS, PLAYABLE, narration
@@ -58,38 +60,42 @@ class SeatInline(TableSeatInline):
     model = Seat
 
 
-class EventInline(ReadOnly, admin.TabularInline):
-    model = Event
-    extra = 0
-    fields = ("seq", "turn", "seat", "kind", "told", "created_at", "short_hash")
-    readonly_fields = fields
-    ordering = ("seq",)
-    show_change_link = False
-    can_delete = False
+def _unbroken(text: str) -> str:
+    """A short cell of the games list kept on one line (the players' names wrap instead)."""
+    return format_html('<span style="white-space: nowrap">{}</span>', text)
 
-    @admin.display(description="what happened")
-    def told(self, event: Event) -> str:
-        return narration.describe(engine.upcast(event.as_engine_event()))
 
-    @admin.display(description="hash")
-    def short_hash(self, event: Event) -> str:
-        return event.hash[:12]
+class AdventureFilter(admin.SimpleListFilter):
+    """The adventures by their names."""
+
+    title = "adventure"
+    parameter_name = "adventure"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [(str(number), f"{number}. {name}") for number, name in ADVENTURE_NAMES.items()]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Game]) -> QuerySet[Game]:
+        value = self.value()
+        return queryset.filter(adventure=int(value)) if value and value.isdigit() else queryset
 
 
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
-    list_display = (
-        "id", "adventure_name", "status", "players", "turn", "created_at", "last_activity", "history"
-    )
-    list_filter = ("adventure", "status", ("created_at", admin.DateFieldListFilter))
+    # Narrow enough for a 1280 px window: the date it was opened is in the filters and the
+    # date hierarchy, the last activity in the list.
+    list_display = ("id", "adventure_name", "status", "players", "turn", "last_activity", "replay")
+    list_filter = (AdventureFilter, "status", ("created_at", admin.DateFieldListFilter))
     search_fields = ("=id", "seats__user__username")
     search_help_text = "A game's id, or a player's username (part of it)."
     date_hierarchy = "created_at"
-    inlines = [SeatInline, EventInline]
-    fields = ("adventure_name", "status", "max_players", "creator", "created_at", "history")
+    # A game's page opens on its result and players; its events are paged in the event log
+    # (a long game has hundreds: never inline), and stepped through in the viewer.
+    inlines = [SeatInline]
+    fields = (
+        "result", "adventure_name", "status", "max_players", "creator", "created_at", "events", "history"
+    )
     readonly_fields = fields
     actions = ["export_histories"]
-
     def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
         return (
             super()
@@ -109,10 +115,59 @@ class GameAdmin(admin.ModelAdmin):
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # a game changes only through its events
 
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # its events are append-only: the database would refuse it every time
+
+    @admin.display(description="result")
+    def result(self, game: Game) -> str:
+        """Each seat's player and total, the winners marked (ASTRA's total in a solo game);
+        before the result, who plays each seat."""
+        state, _ = snapshots.current(game=game)
+        players = {seat.index: seat.player for seat in game.seats.all()}
+        if state.result is None:
+            listed = ", ".join(f"seat {index}: {name}" for index, name in players.items())
+            return f"no result yet ({game.status}): {listed}" if listed else f"no result yet ({game.status})"
+        winners = state.result["winners"]
+        rows = [
+            (seat, players.get(seat, "?"), score["total"], "winner" if seat in winners else "")
+            for score in state.result["scores"]
+            for seat in [score["seat"]]
+        ]
+        astra = state.result.get("astra")
+        if astra is not None:
+            rows.append(("\u2014", "ASTRA", astra["total"], "winner" if "astra" in winners else ""))
+        body = format_html_join(
+            "", "<tr><td>{}</td><td>{}</td><td>{}</td><td><strong>{}</strong></td></tr>", rows
+        )
+        return format_html(
+            '<table id="game-result"><thead><tr><th>seat</th><th>player</th><th>total</th><th></th>'
+            "</tr></thead><tbody>{}</tbody></table>",
+            body,
+        )
+
+    @admin.display(description="events")
+    def events(self, game: Game) -> str:
+        count = game.event_count  # type: ignore[attr-defined]
+        if not count:
+            return "no events yet"
+        listed = reverse("admin:games_event_changelist")
+        return format_html(
+            '<span id="game-events"><a class="events-list" href="{}?game={}">all {} events, a page at a '
+            "time</a> (filter them by kind, seat and turn there)</span>",
+            listed,
+            game.pk,
+            count,
+        )
+
+    def get_actions(self, request: HttpRequest) -> Any:
+        actions = super().get_actions(request)
+        actions.pop("delete_selected", None)  # always refused: see has_delete_permission
+        return actions
+
     @admin.display(description="adventure", ordering="adventure")
     def adventure_name(self, game: Game) -> str:
         name = ADVENTURE_NAMES.get(game.adventure)
-        return f"{game.adventure}. {name}" if name else str(game.adventure)
+        return _unbroken(f"{game.adventure}. {name}" if name else str(game.adventure))
 
     @admin.display(description="players")
     def players(self, game: Game) -> str:
@@ -123,8 +178,12 @@ class GameAdmin(admin.ModelAdmin):
         return game.latest_turn  # type: ignore[attr-defined]
 
     @admin.display(description="last activity", ordering="latest_event")
-    def last_activity(self, game: Game) -> Any:
-        return game.latest_event  # type: ignore[attr-defined]
+    def last_activity(self, game: Game) -> str:
+        latest = game.latest_event  # type: ignore[attr-defined]
+        if not latest:
+            return "\u2014"
+        local = timezone.localtime(latest)
+        return format_html("{}<br>{}", local.strftime("%Y-%m-%d"), local.strftime("%H:%M"))
 
     @admin.display(description="history")
     def history(self, game: Game) -> str:
@@ -133,6 +192,16 @@ class GameAdmin(admin.ModelAdmin):
             return "no events yet"
         url = reverse("admin:games_game_history", args=[game.pk])
         return format_html('<a href="{}">step through {} events</a>', url, count)
+
+    @admin.display(description="replay")
+    def replay(self, game: Game) -> str:
+        """The games list's short link to the viewer."""
+        count = game.event_count  # type: ignore[attr-defined]
+        if not count:
+            return "\u2014"
+        url = reverse("admin:games_game_history", args=[game.pk])
+        title = "step through its events in the replay viewer"
+        return format_html('<a href="{}" title="{}">{}</a>', url, title, _unbroken(f"{count} events"))
 
     def history_view(
         self, request: HttpRequest, object_id: str, extra_context: dict[str, Any] | None = None
@@ -154,6 +223,8 @@ class GameAdmin(admin.ModelAdmin):
             "opts": self.opts,
             "title": f"Game {game.pk}: history",
             "adventure_name": self.adventure_name(game),
+            # the sheets take the width: the admin's navigation sidebar is left out here
+            "is_nav_sidebar_enabled": False,
             **(extra_context or {}),
         }
         return TemplateResponse(request, "admin/games/game/history.html", context)

@@ -27,7 +27,8 @@ then only checked against their kinds' schemas, and its result against the repla
 (``engine.replay_checked``).
 """
 
-from collections.abc import Iterable, Iterator
+import functools
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
@@ -136,10 +137,19 @@ class Imported:
     warnings: list[str]
 
 
-def import_game(*, lines: Iterable[str | bytes], strict: bool = True) -> Imported:
+def import_game(
+    *,
+    lines: Iterable[str | bytes],
+    strict: bool = True,
+    copy: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> Imported:
     """Store an exported game as a new finished game, once its chain holds and the engine
     appends every one of its events (not ``strict``: once every event fits its kind's schema
-    and the result is the replay's); ImportRefused (nothing stored) otherwise.
+    and the result is the replay's); ImportRefused (nothing stored) otherwise. A game already
+    stored here (a stored event has the export's chain head: its last event's hash at its
+    ``seq``) is refused with its id, unless ``copy``. ``progress(checked, events)`` is told
+    how far the check of the events is.
 
     Seats go to the accounts with the players' names (compared as sign-in compares them); a
     name with no account here gets a new inactive account that cannot sign in. A bot's seat
@@ -149,25 +159,39 @@ def import_game(*, lines: Iterable[str | bytes], strict: bool = True) -> Importe
     if more:
         fields = ", ".join(exchange.event_fields(Event))
         raise ImportRefused(more[0].line, f"an event line is an object with exactly {fields}.")
-    state, warning = checked_section(game_section, strict=strict)
+    state, warning = checked_section(game_section, strict=strict, progress=progress)
     with transaction.atomic():
+        stored = None if copy else exchange.stored_with_head(Event, game_section)
+        if stored is not None:
+            raise ImportRefused(
+                game_section.events[-1][0],
+                f"this game is already stored here as game {stored} (the same chain head); "
+                "import it again only as a copy (import_game --copy).",
+            )
         players, new_accounts = players_named([seat.get("username") for seat in game_section.header["seats"]])
         game = store_section(game_section, state, players)
     warnings = [] if warning is None else [warning]
     return Imported(game=game, events=len(game_section.events), new_accounts=new_accounts, warnings=warnings)
 
 
-def checked_section(section: exchange.Section, *, strict: bool) -> tuple[engine.GameState, str | None]:
+def checked_section(
+    section: exchange.Section, *, strict: bool, progress: Callable[[int, int], None] | None = None
+) -> tuple[engine.GameState, str | None]:
     """The state of a finished game after a section of an export, once its header, its chain,
     its seal and its events hold (see ``import_game``), and the seal's warning if any."""
     _header(section.header, section.line)
     exchange.check_events(Event, section)
     warning = exchange.check_seal(Event, section)
+    told = None if progress is None else functools.partial(_told, progress, len(section.events))
     try:
         stored = cast(list[engine.Event], section.stored(Event))
-        state = engine.reenact(stored) if strict else engine.replay_checked(stored)
+        state = (
+            engine.reenact(stored, progress=told) if strict else engine.replay_checked(stored, progress=told)
+        )
     except engine.LogRefused as refused:
         raise ImportRefused(section.events[refused.index][0], refused.detail) from refused
+    if told is not None:
+        told(len(section.events))
     _check_header(section.header, state, section.line)
     return state, warning
 
@@ -193,6 +217,10 @@ def store_section(section: exchange.Section, state: engine.GameState, players: l
     seals.seal(Event, game.pk)
     snapshots.save(game=game, state=state, seq=len(section.events))
     return game
+
+
+def _told(progress: Callable[[int, int], None], events: int, checked: int) -> None:
+    progress(checked, events)
 
 
 def _header(value: Any, number: int) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
 from eventstore.models import StoredEvent
+from games.rules.engine import PLAYABLE
 from games.rules.engine import Event as EngineEvent
 
 MIN_TURN_SECONDS = 30
@@ -131,7 +132,9 @@ class Game(Table):
         ]
 
     def __str__(self) -> str:
-        return f"Game {self.pk} (adventure {self.adventure}, {self.status})"
+        named = PLAYABLE.get(self.adventure)
+        adventure = named.name if named is not None else f"adventure {self.adventure}"
+        return f"Game {self.pk} ({adventure}, {self.status})"
 
 
 class Seat(TableSeat):

@@ -86,16 +86,26 @@ def history_view(*, game: Game, at: Position) -> dict[str, Any]:
         "seats": seats,
         "at": at,
         "events": events,
+        "event_kinds": sorted({event["kind"] for event in events}),
         "current": events[at.seq - 1] if at.seq else None,
         "turns": [(event["turn"], event["seq"]) for event in events if event["kind"] == TURN_STARTED],
         "navigation": _navigation(at, events),
     }
     if at.seq:
-        view.update(_state_at(game, at.seq, seats))
+        flips = [row for row in rows[: at.seq] if row[3] == TURN_STARTED]
+        dealt = _dealt(flips[-1]) if flips else []
+        view.update(_state_at(game, at.seq, seats, dealt))
     return view
 
 
-def _state_at(game: Game, seq: int, seats: dict[int, str]) -> dict[str, Any]:
+def _dealt(row: tuple[Any, ...]) -> list[dict[str, Any]]:
+    """The combinations a turn's flip (a ``turn_started`` row) dealt, as its event records them."""
+    _, turn, seat, kind, version, data, _ = row
+    flip = engine.upcast({"kind": kind, "v": version or 1, "seat": seat, "turn": turn, "data": data})
+    return list(flip["data"].get("combinations", []))
+
+
+def _state_at(game: Game, seq: int, seats: dict[int, str], dealt: list[dict[str, Any]]) -> dict[str, Any]:
     state = snapshots.at(game=game, seq=seq)
     if state.status == "new":  # only events of no game are before the opening: nothing to draw
         return {}
@@ -117,7 +127,7 @@ def _state_at(game: Game, seq: int, seats: dict[int, str]) -> dict[str, Any]:
         )
         sheets.append(view)
     return {
-        "astra": _astra(state),
+        "astra": _astra(state, dealt),
         "state": {
             "turn": state.turn,
             "phase": state.phase,
@@ -134,15 +144,19 @@ def _state_at(game: Game, seq: int, seats: dict[int, str]) -> dict[str, Any]:
     }
 
 
-def _astra(state: engine.GameState) -> dict[str, Any] | None:
+def _astra(state: engine.GameState, combinations: list[dict[str, Any]]) -> dict[str, Any] | None:
     """ASTRA in a solo game (None otherwise), its Adventure card drawn, its pile by action
-    with what each action scores."""
+    with what each action scores, and the hand of the turn: the cards in hand, or once ASTRA
+    has taken its card (its hand is empty until it draws the next one) the turn's cards as the
+    pairs its flip dealt (``combinations``) name them."""
     astra = engine.referee_astra(state)
     if astra is None:
         return None
     breakdown = astra["breakdown"]
     return {
         **astra,
+        "hand": astra["hand"] or _hand_of(combinations),
+        "hand_played": not astra["hand"] and bool(combinations),
         "pile": [
             {"action": action, "cards": cards, "points": breakdown.get(action)}
             for action, cards in astra["pile"].items()
@@ -154,6 +168,16 @@ def _astra(state: engine.GameState) -> dict[str, Any] | None:
             score=breakdown,
         ),
     }
+
+
+def _hand_of(combinations: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The cards of a solo turn's hand, each with its number and action, read from the turn's
+    pairs (each names the card giving its number and the card giving its action)."""
+    cards: dict[int, dict[str, Any]] = {}
+    for pair in combinations:
+        cards.setdefault(pair["number_card"], {"card": pair["number_card"]})["number"] = pair["number"]
+        cards.setdefault(pair["action_card"], {"card": pair["action_card"]})["action"] = pair["action"]
+    return list(cards.values())
 
 
 def _active_side(sides: dict[str, Any], seat: int | None) -> str | None:

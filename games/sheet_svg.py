@@ -28,6 +28,7 @@ LABEL_WIDTH = 130
 PER_LINE = 20  # cells on one line before a row wraps
 LINE_HEIGHT = CELL + 24  # a cell and its caption (two short lines at most)
 CAPTION = 8  # characters of a caption line
+CAPTION_CHAR = 4.6  # pixels a caption's character takes at most, about (font size 8)
 TITLE_HEIGHT = 24
 AREA_GAP = 10
 WIDTH = LABEL_WIDTH + PER_LINE * PITCH + 10
@@ -218,10 +219,7 @@ def _cell(
         parts.append(_box(x, y, mark) if kind == ZONE else _symbol(x, y, mark))
         parts.append(_mark(x, y, mark, kind))
     for number, text in enumerate(_caption_lines(caption)):
-        parts.append(
-            f'<text x="{x + CELL / 2}" y="{y + CELL + 10 + 9 * number}" font-size="8" '
-            f'text-anchor="middle" fill="{COLOURS["muted"]}">{escape(text)}</text>'
-        )
+        parts.append(_caption(x + CELL / 2, y + CELL + 10 + 9 * number, text, PITCH - 4))
     parts.append("</g>")
     return "".join(parts)
 
@@ -282,6 +280,16 @@ def _token(cx: float, cy: float, side: str, radius: int) -> str:
         f'<circle cx="{cx}" cy="{cy}" r="{radius}" fill="{_colour(side)}"/>'
         f'<text x="{cx}" y="{cy + radius * 0.4}" font-size="{radius + 1}" font-weight="bold" '
         f'text-anchor="middle" fill="white">{escape(side)}</text>'
+    )
+
+
+def _caption(x: float, y: float, text: str, room: int) -> str:
+    """A line of caption centred at ``x``, squeezed into ``room`` pixels when it is long enough
+    to run into its neighbour's (two neighbours' "sabotage" would overlap at a cell's pitch)."""
+    fit = f' textLength="{room}" lengthAdjust="spacingAndGlyphs"' if len(text) * CAPTION_CHAR > room else ""
+    return (
+        f'<text x="{x}" y="{y}" font-size="8" text-anchor="middle"{fit} '
+        f'fill="{COLOURS["muted"]}">{escape(text)}</text>'
     )
 
 
@@ -409,8 +417,7 @@ def _score(
             f'<text x="{x + SCORE_CELL / 2}" y="{top + 20}" font-size="14" font-weight="bold" '
             f'text-anchor="middle" fill="{COLOURS["ink"]}">{escape(str(shown))}</text>'
             + "".join(
-                f'<text x="{x + SCORE_CELL / 2}" y="{top + CELL + 10 + 9 * number}" font-size="8" '
-                f'text-anchor="middle" fill="{COLOURS["muted"]}">{escape(text)}</text>'
+                _caption(x + SCORE_CELL / 2, top + CELL + 10 + 9 * number, text, SCORE_CELL + 2)
                 for number, text in enumerate(_score_caption(name))
             )
             + "</g>"

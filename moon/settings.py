@@ -13,6 +13,8 @@ import dj_database_url
 from corsheaders.defaults import default_headers
 from django.core.exceptions import ImproperlyConfigured
 
+from moon.logs import log_format
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -134,7 +136,10 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+# The embedded mode (`make run`, `make test`): SQLite (var/moon.sqlite3 unless DATABASE_URL names
+# another file), one machine, a person at its terminal.
+EMBEDDED = DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
+if EMBEDDED:
     # Wait for the write lock instead of failing at once when two requests write together, and
     # take it when a transaction begins, so commands on SQLite queue up in order. In WAL mode the
     # readers (gunicorn's other threads and processes) are not blocked by a write.
@@ -215,8 +220,12 @@ else:
     }
 
 # Browser front ends on other origins: a comma-separated list such as
-# https://play.example.org,http://localhost:5173. Empty: no cross-origin access.
+# https://play.example.org,http://localhost:5173. Empty: no cross-origin access in production; the
+# embedded mode also allows any loopback origin (a front end in development on any port).
 CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS", [])
+CORS_ALLOWED_ORIGIN_REGEXES = (
+    [r"^https?://(localhost|127\.0\.0\.1|\[::1\])(:[0-9]{1,5})?$"] if EMBEDDED else []
+)
 CORS_ALLOW_HEADERS = (*default_headers, "idempotency-key")
 CORS_EXPOSE_HEADERS = ["Idempotent-Replayed", "Retry-After"]
 
@@ -246,6 +255,9 @@ STATIC_ROOT = None if DEBUG else BASE_DIR / "staticfiles"
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "api.authentication.ExpiringTokenAuthentication",
+        # The browsable API for a staff member signed in to the admin (CSRF enforced); token
+        # first, so that a request without credentials still gets 401 with its challenge.
+        "api.authentication.StaffSessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": [
         "rest_framework.permissions.IsAuthenticated",
@@ -360,19 +372,20 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "socket_connect_timeout": 5,
 }
 
-# One JSON object per line (moon/logs.py); LOG_FORMAT=text for plain lines when reading by eye.
+# One JSON object per line in production, plain lines in the embedded mode (moon/logs.py);
+# LOG_FORMAT=text or json chooses.
 LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO").upper()
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {
         "json": {"()": "moon.logs.JsonFormatter"},
-        "text": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+        "text": {"()": "moon.logs.TextFormatter"},
     },
     "handlers": {
         "console": {
             "class": "logging.StreamHandler",
-            "formatter": "text" if os.environ.get("LOG_FORMAT", "json") == "text" else "json",
+            "formatter": log_format(),
         }
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},

@@ -1,14 +1,20 @@
 """What the import commands share (``import_game``, ``import_campaign``): the file they read,
-``--replay-only``, a refusal said with its line, nothing stored, and the warnings of an import
-(an unsigned history, a key not trusted here) on stderr."""
+``--replay-only``, a progress bar while the events are checked, a refusal said with its line,
+nothing stored, and the warnings of an import (an unsigned history, a key not trusted here) on
+stderr."""
 
-from collections.abc import Iterable
+import contextlib
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from eventstore.exchange import ImportRefused
+from moon.progress import Bar
+
+# Told (events checked, events in all) as the check of an export goes.
+Progress = Callable[[int, int], None]
 
 
 class ImportCommand(BaseCommand):
@@ -25,7 +31,9 @@ class ImportCommand(BaseCommand):
             "replay's, not that each move was legal when made",
         )
 
-    def store(self, lines: Iterable[bytes], *, strict: bool) -> tuple[str, list[str], list[str]]:
+    def store(
+        self, lines: Iterable[bytes], *, strict: bool, progress: Progress, options: dict[str, Any]
+    ) -> tuple[str, list[str], list[str]]:
         """Check and store the lines: what was stored, in words, the names of the inactive
         accounts made for players unknown here, and the import's warnings."""
         raise NotImplementedError
@@ -33,8 +41,19 @@ class ImportCommand(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         path: Path = options["file"]
         try:
-            with path.open("rb") as lines:
-                stored, new_accounts, warnings = self.store(lines, strict=not options["replay_only"])
+            with path.open("rb") as lines, contextlib.ExitStack() as shown:
+                bars: list[Bar] = []
+
+                def progress(checked: int, events: int) -> None:
+                    if not bars:  # the count is known once the file is read
+                        label = f"checking {path.name}"
+                        bar = Bar(total=events, label=label, unit="events", out=self.stderr)
+                        bars.append(shown.enter_context(bar))
+                    bars[0].at(checked)
+
+                stored, new_accounts, warnings = self.store(
+                    lines, strict=not options["replay_only"], progress=progress, options=options
+                )
         except OSError as error:
             raise CommandError(f"Cannot read {path}: {error.strerror}.") from error
         except ImportRefused as refused:

@@ -65,7 +65,14 @@ from games.rules.core.state import ACTIONS_PHASE, INCIDENTS_PHASE, MISSIONS_PHAS
 from games.rules.play import bots
 from games.rules.play.absent import STAND_IN, TIMEOUTS_TO_RESIGN, absent_seats, autopilot, resign
 from games.rules.play.audit import LogRefused, reenact, replay_checked
-from games.rules.play.simulation import BOT_KINDS, simulate
+from games.rules.play.simulation import (
+    BOT_KINDS,
+    GameOutcome,
+    SimulationSummary,
+    play_one,
+    simulate,
+    summarise,
+)
 from games.rules.read import narration
 from games.rules.read.upcasting import UPCASTERS, upcast
 from games.rules.read.views import (
@@ -117,6 +124,7 @@ __all__ = [
     "DecisionKind",
     "DrawOption",
     "Event",
+    "GameOutcome",
     "GameState",
     "GiveOption",
     "LogRefused",
@@ -126,6 +134,7 @@ __all__ = [
     "Row",
     "RuleViolation",
     "Schematic",
+    "SimulationSummary",
     "SkipOption",
     "StepOption",
     "SystemErrorOption",
@@ -152,6 +161,7 @@ __all__ = [
     "narration",
     "new_game",
     "options",
+    "play_one",
     "redact",
     "reenact",
     "referee_astra",
@@ -168,6 +178,7 @@ __all__ = [
     "simulate",
     "snapshots",
     "step_actions",
+    "summarise",
     "upcast",
 ]
 

@@ -153,10 +153,54 @@ def test_cors_allows_only_the_configured_origins(settings: Any) -> None:
     assert "Access-Control-Allow-Origin" not in other
 
 
-def _settings_import(**env: str) -> subprocess.CompletedProcess[str]:
+@pytest.mark.parametrize("origin", ["http://localhost:3000", "http://127.0.0.1:5173", "http://[::1]:8080"])
+def test_the_embedded_mode_allows_any_loopback_origin(origin: str) -> None:
+    preflight: dict[str, Any] = {"HTTP_ORIGIN": origin, "HTTP_ACCESS_CONTROL_REQUEST_METHOD": "POST"}
+    client = APIClient()
+    assert client.options("/api/v1/games", **preflight)["Access-Control-Allow-Origin"] == origin
+    for outsider in ("http://localhost.evil.example:3000", "https://evil.example"):
+        assert "Access-Control-Allow-Origin" not in client.options(
+            "/api/v1/games", **{**preflight, "HTTP_ORIGIN": outsider}
+        )
+
+
+def test_production_allows_only_the_configured_origins() -> None:
+    code = "from django.conf import settings; print(settings.CORS_ALLOWED_ORIGIN_REGEXES)"
+    production = _settings_import(
+        DATABASE_URL="postgres://moon:pw@127.0.0.1:5432/moon", DEBUG="false", SECRET_KEY="x" * 50, code=code
+    )
+    assert production.returncode == 0, production.stderr
+    assert production.stdout.strip().splitlines()[-1] == "[]"
+
+
+@pytest.mark.django_db
+def test_the_browsable_api_works_for_signed_in_staff_with_csrf() -> None:
+    from django.contrib.auth.models import User
+    from django.test import Client
+
+    staff = User.objects.create_user("staffer", password="x-long-password", is_staff=True)
+    player = User.objects.create_user("player", password="x-long-password")
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(staff)
+    page = browser.get("/api/v1/games", HTTP_ACCEPT="text/html")
+    assert page.status_code == 200 and b"staffer" in page.content
+    refused = browser.post("/api/v1/games", {"adventure": 1}, content_type="application/json")
+    assert refused.status_code == 403 and "CSRF" in refused.json()["detail"]
+    token = page.cookies["csrftoken"].value
+    created = browser.post(
+        "/api/v1/games", {"adventure": 1, "max_players": 2}, content_type="application/json",
+        HTTP_X_CSRFTOKEN=token,
+    )
+    assert created.status_code == 201, created.content
+    # a player's session is not staff's: the API stays token-only for players
+    browser.force_login(player)
+    assert browser.get("/api/v1/games").status_code == 401
+
+
+def _settings_import(code: str = "", **env: str) -> subprocess.CompletedProcess[str]:
     clean = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "DEBUG"}}
     return subprocess.run(
-        [sys.executable, "-c", "import django; django.setup(); print('started')"],
+        [sys.executable, "-c", f"import django; django.setup(); print('started'); {code}"],
         env={**clean, "DJANGO_SETTINGS_MODULE": "moon.settings", **env},
         cwd=ROOT,
         capture_output=True,

@@ -58,6 +58,8 @@ def test_the_games_list_shows_and_filters_and_searches(staff: Client) -> None:
         html = staff.get(f"/admin/games/game/{query}").content.decode()
         return {int(n) for n in re.findall(r'/admin/games/game/(\d+)/change/', html)}
 
+    filters = page.split('id="changelist-filter"')[1]
+    assert "?adventure=8" in filters and "8. The Battle" in filters  # by name, every adventure
     assert listed("?adventure=2") == {journey.pk}
     assert listed("?status=finished") == {launch.pk, journey.pk}
     assert listed("?status=playing") == set()
@@ -68,16 +70,35 @@ def test_the_games_list_shows_and_filters_and_searches(staff: Client) -> None:
     assert staff.get("/admin/games/game/?q=not-a-number").status_code == 200
 
 
-def test_a_game_shows_its_seats_and_events_inline_read_only(staff: Client) -> None:
+def test_a_game_opens_on_its_result_and_pages_its_events_read_only(staff: Client) -> None:
     game = finished_game(1, names=("ann", "ben"))
     page = staff.get(f"/admin/games/game/{game.pk}/change/").content.decode()
-    assert "ann" in page and "ben" in page
-    last = Event.objects.filter(game=game).order_by("-seq").first()
-    assert last is not None and last.kind == "result"
-    assert "result: seat 0" in page and last.hash[:12] in page
-    assert 'name="_save"' not in page
-    assert 'name="events-0-DELETE"' not in page and 'name="seats-0-DELETE"' not in page
+    result = game.snapshot.state["result"]
+    table = page.split('<table id="game-result">')[1].split("</table>")[0]
+    for score in result["scores"]:
+        player = ("ann", "ben")[score["seat"]]
+        winner = "winner" if score["seat"] in result["winners"] else ""
+        cells = (score["seat"], player, score["total"])
+        assert "".join(f"<td>{cell}</td>" for cell in cells) + f"<td><strong>{winner}</strong>" in table
+    assert page.index('id="game-result"') < page.index("seats-group")  # the result comes first
+    events = Event.objects.filter(game=game)
+    # the events are paged in the event log, not stacked inline
+    assert f'href="/admin/games/event/?game={game.pk}">all {events.count()} events' in page
+    assert "events-group" not in page and events.last().hash[:12] not in page  # type: ignore[union-attr]
+    listed = staff.get(f"/admin/games/event/?game={game.pk}").content.decode()
+    assert f"{events.count()} events" in listed and 'class="paginator"' in listed
+    assert 'name="_save"' not in page and 'name="seats-0-DELETE"' not in page
     assert f'href="/admin/games/game/{game.pk}/history/"' in page
+    assert f"Game {game.pk} (The Launch, finished)" in page
+
+
+def test_no_action_is_offered_that_is_always_refused(staff: Client) -> None:
+    game = finished_game(1)
+    listing = staff.get("/admin/games/game/").content.decode()
+    assert "delete_selected" not in listing and "export_histories" in listing
+    assert staff.get(f"/admin/games/game/{game.pk}/delete/").status_code == 403
+    change = staff.get(f"/admin/games/game/{game.pk}/change/").content.decode()
+    assert "deletelink" not in change
 
 
 def test_no_one_adds_changes_or_deletes_an_event_in_the_admin(staff: Client) -> None:
@@ -138,7 +159,8 @@ def test_the_viewer_draws_every_sheet_with_every_mark_after_the_event(staff: Cli
         assert marks == {element: str(mark) for element, mark in expected["marks"].items()}
         assert f'data-score="total" data-value="{expected["score"]["total"]}"' in page
     assert "Staff view." in page
-    assert f'<li value="{seq}" id="e{seq}" class="current"' in page
+    filtered_by = r'data-kind="[a-z_]+" data-seat="\w+" data-turn="\d*"'  # the list's filters read these
+    assert re.search(rf'<li value="{seq}" id="e{seq}" {filtered_by} class="current"', page)
     assert f"Event {seq} of {Event.objects.filter(game=game).count()}" in page
     assert f'href="?seq={seq - 1}"' in page and f'href="?seq={seq + 1}"' in page
     for combination in state.combinations:
@@ -320,6 +342,21 @@ def test_the_viewer_shows_astra_its_pile_bonuses_pass_score_and_the_hand(
     winners = ", ".join("ASTRA" if winner == "astra" else "seat 0 (ann)" for winner in result["winners"])
     assert f'<p id="winners">Winner(s): {winners}</p>' in end
     assert "seat 0: ann, against ASTRA" in end
+
+
+@pytest.mark.parametrize("adventure", [3, 8])
+def test_the_solo_hand_is_shown_at_every_step_of_the_turn(staff: Client, adventure: int) -> None:
+    game = finished_game(adventure, players=1, astra_level=2, seed=5)
+    flip = Event.objects.get(game=game, kind="turn_started", turn=4)
+    pairs = flip.data["combinations"]
+    dealt = sorted({card for pair in pairs for card in (pair["number_card"], pair["action_card"])})
+    took = Event.objects.filter(game=game, kind="astra_took", turn=4).get().seq
+    for seq in range(flip.seq, took + 1):
+        page = staff.get(viewer(game, f"?seq={seq}")).content.decode()
+        hand = page.split('<table id="hand">')[1].split("</table>")[0]
+        assert sorted(int(card) for card in re.findall(r'<tr data-card="(\d+)">', hand)) == dealt, seq
+        assert "no cards in hand" not in hand
+    assert 'id="hand-played"' in page  # once ASTRA has taken its card, the page says whence the hand
 
 
 def test_a_bots_seat_is_named_as_a_bot_in_the_admin_and_the_viewer(staff: Client) -> None:

@@ -73,7 +73,7 @@ def test_an_export_imports_as_the_same_finished_game(
     path = tmp_path / "game.jsonl"
     path.write_text("".join(export_of(original)), encoding="utf-8")
 
-    call_command("import_game", str(path))
+    call_command("import_game", str(path), "--copy")
 
     copy = Game.objects.exclude(pk=original.pk).get()
     assert f"as game {copy.pk}: adventure {adventure}, 3 player(s)" in capsys.readouterr().out
@@ -101,17 +101,17 @@ def test_an_export_imports_as_the_same_finished_game(
 
 def test_a_solo_game_and_a_bot_seat_import_as_they_were_played() -> None:
     solo = finished_game(6, players=1, seed=8, astra_level=5)
-    imported = history.import_game(lines=export_of(solo)).game
+    imported = history.import_game(lines=export_of(solo), copy=True).game
     assert (imported.max_players, imported.astra_level) == (1, 5)
     assert imported.snapshot.state["result"] == solo.snapshot.state["result"]
     battle = finished_game(8, players=1, seed=8, astra_level=3)  # with the player's choices for ASTRA
-    assert history.import_game(lines=export_of(battle)).game.snapshot.state["result"] == (
+    assert history.import_game(lines=export_of(battle), copy=True).game.snapshot.state["result"] == (
         battle.snapshot.state["result"]
     )
     with_bot = finished_game(3, players=3, seed=9, bot_seats=(1,))
     lines = export_of(with_bot)
     assert json.loads(lines[0])["seats"][1] == {"seat": 1, "bot": "greedy"}
-    copy = history.import_game(lines=lines).game
+    copy = history.import_game(lines=lines, copy=True).game
     assert list(Seat.objects.filter(game=copy).values_list("index", "user__username", "bot")) == [
         (0, "ann", ""), (1, None, "greedy"), (2, "cy", "")
     ]
@@ -158,7 +158,7 @@ def test_players_unknown_here_get_inactive_accounts(capsys: pytest.CaptureFixtur
     lines = export_of(finished_game(1, names=("ann", "ben")))
     header = json.loads(lines[0])
     header["seats"][1]["username"] = "zoé"
-    imported = history.import_game(lines=[json.dumps(header) + "\n", *lines[1:]])
+    imported = history.import_game(lines=[json.dumps(header) + "\n", *lines[1:]], copy=True)
     assert imported.new_accounts == ["zoé"]
     zoe = User.objects.get(username="zoé")
     assert not zoe.is_active and not zoe.has_usable_password()
@@ -258,6 +258,26 @@ def test_a_header_that_misnames_the_game_is_refused(exported: list[str]) -> None
 
     caught = refused(edited(exported, 0, three_players))
     assert caught.line == 1 and "the game has 2" in caught.detail
+
+
+def test_a_game_already_stored_is_refused_with_its_id_unless_imported_as_a_copy(
+    exported: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    original = Game.objects.get()
+    path = tmp_path / "again.jsonl"
+    path.write_text("".join(exported), encoding="utf-8")
+    already = rf"line {len(exported)}: this game is already stored here as game {original.pk} "
+    with pytest.raises(CommandError, match=already):
+        call_command("import_game", str(path))
+    assert Game.objects.count() == 1
+    capsys.readouterr()
+    call_command("import_game", str(path), "--copy")
+    copy = Game.objects.exclude(pk=original.pk).get()
+    captured = capsys.readouterr()
+    events = len(exported) - 1
+    assert f"as game {copy.pk}: adventure 1, 2 player(s), {events} events, finished" in captured.out
+    # without a terminal, the progress is a plain line on stderr
+    assert f"checking again.jsonl: {len(exported) - 1}/{len(exported) - 1} (100%) events" in captured.err
 
 
 def test_the_command_says_why_and_stores_nothing(exported: list[str], tmp_path: Path) -> None:

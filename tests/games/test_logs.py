@@ -2,14 +2,17 @@
 
 import json
 import logging
+import os
+import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 
 from games import services
-from moon.logs import JsonFormatter
+from moon.logs import JsonFormatter, TextFormatter
 
 
 def _record(**extra: object) -> logging.LogRecord:
@@ -61,10 +64,35 @@ def test_appending_events_logs_the_game_and_the_last_seq(caplog: pytest.LogCaptu
     assert json.loads(JsonFormatter().format(record))["seq"] == result.events[-1].seq
 
 
-def test_settings_log_json_through_our_formatter() -> None:
+def _console_format(**env: str) -> str:
+    """The console handler's formatter under the settings an environment gives."""
+    clean = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "LOG_FORMAT"}}
+    code = "from django.conf import settings; print(settings.LOGGING['handlers']['console']['formatter'])"
+    return subprocess.run(
+        [sys.executable, "-c", f"import django; django.setup(); {code}"],
+        env={**clean, "DJANGO_SETTINGS_MODULE": "moon.settings", **env},
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    ).stdout.strip()
+
+
+def test_settings_log_text_in_the_embedded_mode_and_json_in_production() -> None:
     from django.conf import settings
 
     config: dict[str, Any] = settings.LOGGING
     assert config["formatters"]["json"]["()"] == "moon.logs.JsonFormatter"
-    assert config["handlers"]["console"]["formatter"] == "json"
+    assert config["formatters"]["text"]["()"] == "moon.logs.TextFormatter"
     assert settings.CELERY_WORKER_HIJACK_ROOT_LOGGER is False
+    production = "postgres://moon:pw@127.0.0.1:5432/moon"
+    assert _console_format() == "text"
+    assert _console_format(DATABASE_URL=production) == "json"
+    assert _console_format(DATABASE_URL=production, LOG_FORMAT="text") == "text"
+    assert _console_format(LOG_FORMAT="json") == "json"
+
+
+def test_a_text_line_reads_as_a_sentence_with_its_context() -> None:
+    line = TextFormatter().format(_record(game_id=7, seq=42))
+    assert line.endswith(" INFO    games.services: hello you [game_id=7 seq=42]")

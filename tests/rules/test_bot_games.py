@@ -12,6 +12,7 @@ own: bots meet few mission conditions, and in the Journey none.) ``make soak`` p
 
 import os
 import random
+import sys
 from collections import Counter
 
 import pytest
@@ -23,6 +24,7 @@ from games.rules.common.base import Adventure
 from games.rules.engine import Event, GameState
 from games.rules.play import bots
 from games.rules.turn import solo
+from moon.progress import print_table, track
 
 MAX_PLAYERS = 6
 SOAK_GAMES = int(os.environ.get("MOON_SOAK_GAMES") or 0)
@@ -68,18 +70,24 @@ def _check(state: GameState, events: list[Event], players: int) -> None:
 @pytest.mark.parametrize("adventure", sorted(PLAYABLE))
 def test_bot_games_end_replay_to_their_result_and_use_every_rule_of_the_sheet(adventure: int) -> None:
     used: Counter[str] = Counter()
-    for players in player_counts(adventure):
-        for game in range(GAMES_PER_PLAYER_COUNT):
-            state, events = _play(adventure, players, game)
-            try:
-                _check(state, events, players)
-            except AssertionError as failure:
-                raise AssertionError(f"adventure {adventure}, {players} players, game {game}") from failure
-            used.update(_what_was_played(PLAYABLE[adventure], events))
-
     rules = PLAYABLE[adventure]
-    games = GAMES_PER_PLAYER_COUNT * len(player_counts(adventure))
-    print(f"\n{rules.name}: {games} games, {dict(sorted(used.items()))}")
+    counts = player_counts(adventure)
+    played = [(players, game) for players in counts for game in range(GAMES_PER_PLAYER_COUNT)]
+    # `make soak`: a bar (or plain lines) while it plays, a table at the end
+    shown = track(played, total=len(played), label=rules.name, unit="games", out=sys.stderr)
+    for players, game in shown if SOAK_GAMES else played:
+        state, events = _play(adventure, players, game)
+        try:
+            _check(state, events, players)
+        except AssertionError as failure:
+            raise AssertionError(f"adventure {adventure}, {players} players, game {game}") from failure
+        used.update(_what_was_played(rules, events))
+
+    if SOAK_GAMES:
+        title = f"{rules.name}: {len(played)} games"
+        print_table(title=title, columns=["exercised", "times"], rows=sorted(used.items()), out=sys.stdout)
+    else:
+        print(f"\n{rules.name}: {len(played)} games, {dict(sorted(used.items()))}")
     actions = {action for action in rules.steps if f"used:{action}" not in used}
     assert not actions, f"no game used {sorted(actions)}"
 

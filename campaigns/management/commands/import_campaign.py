@@ -5,16 +5,19 @@ game; then it is stored as a new finished campaign. A refusal names the line at 
 is stored then."""
 
 from collections.abc import Iterable
+from typing import Any
 
 from campaigns.history import import_campaign
-from eventstore.management.importing import ImportCommand
+from eventstore.management.importing import ImportCommand, Progress
 
 
 class Command(ImportCommand):
     help = __doc__
 
-    def store(self, lines: Iterable[bytes], *, strict: bool) -> tuple[str, list[str], list[str]]:
-        imported = import_campaign(lines=lines, strict=strict)
+    def store(
+        self, lines: Iterable[bytes], *, strict: bool, progress: Progress, options: dict[str, Any]
+    ) -> tuple[str, list[str], list[str]]:
+        imported = import_campaign(lines=lines, strict=strict, progress=progress)
         games = ", ".join(str(game.pk) for game in imported.games)
         campaign = imported.campaign
         return (

@@ -12,6 +12,7 @@ from django.db import models
 
 from eventstore import seals, store
 from eventstore.models import Seal, StoredEvent
+from moon.progress import Bar, print_table
 
 UNSEALED = (
     "finished, but its history is not signed: its seal was deleted, or it finished before "
@@ -44,23 +45,32 @@ class Command(BaseCommand):
         counts = []
         events = 0
         broken: list[str] = []
+        rows = []
         for model in walked:
             stream_id = options.get(model.STREAM)
             streams = model._meta.get_field(model.STREAM).related_model
             assert isinstance(streams, type) and issubclass(streams, models.Model)
             if stream_id is not None and not streams._default_manager.filter(pk=stream_id).exists():
                 raise CommandError(f"There is no {model.STREAM} {stream_id}.")
-            checked, failed = 0, []
-            for walked_id, count, problem in problems(model, streams, stream_id):
-                checked += 1
-                events += count
-                if problem is not None:
-                    failed.append(walked_id)
-                    self.stderr.write(f"{model.STREAM} {walked_id}: {problem}")
+            checked, failed, stream_events = 0, [], 0
+            total = 1 if stream_id is not None else streams._default_manager.count()
+            label = f"checking {model.STREAM} histories"
+            with Bar(total=total, label=label, unit=f"{model.STREAM}s", out=self.stderr) as bar:
+                for walked_id, count, problem in problems(model, streams, stream_id):
+                    checked += 1
+                    stream_events += count
+                    bar.advance()
+                    if problem is not None:
+                        failed.append(walked_id)
+                        self.stderr.write(f"{model.STREAM} {walked_id}: {problem}")
+            events += stream_events
+            rows.append([f"{model.STREAM}s", checked, stream_events, len(failed)])
             counts.append(f"{checked} {model.STREAM}(s)")
             if failed:
                 named = ", ".join(map(str, failed))
                 broken.append(f"{len(failed)} {model.STREAM}(s) do not hold ({named})")
+        columns = ["streams", "checked", "events", "not holding"]
+        print_table(title="Hash chains and seals", columns=columns, rows=rows, out=self.stdout)
         summary = f"{', '.join(counts)}, {events} event(s) checked"
         if broken:
             raise CommandError(f"{summary}: {'; '.join(broken)}.")

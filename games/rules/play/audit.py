@@ -18,7 +18,7 @@ replay gives.
 """
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 from games.rules.core.errors import RuleViolation
@@ -42,9 +42,10 @@ class LogRefused(Exception):
         self.detail = detail
 
 
-def reenact(log: Sequence[Event]) -> GameState:
+def reenact(log: Sequence[Event], *, progress: Callable[[int], None] | None = None) -> GameState:
     """The state of a finished game after its whole ``log`` (stored events of any version),
-    once every event in it is found to be what the engine appends; LogRefused otherwise."""
+    once every event in it is found to be what the engine appends; LogRefused otherwise.
+    ``progress`` is told how many events are checked as the check goes."""
     stored = [_plain(_upcast(event, index)) for index, event in enumerate(log)]
     if not stored or stored[0]["kind"] != "game_started":
         raise LogRefused(0, "a game's log begins with its game_started event.")
@@ -64,16 +65,18 @@ def reenact(log: Sequence[Event]) -> GameState:
             index = _match(stored, index, played, "ASTRA's part of the turn")
             for event in played:
                 evolve(state, event)
-            continue
-        index, state = _command(state, stored, index)
+        else:
+            index, state = _command(state, stored, index)
+        if progress is not None:
+            progress(index)
     raise LogRefused(len(stored) - 1, "the log ends before the game's result.")
 
 
-def replay_checked(log: Sequence[Event]) -> GameState:
+def replay_checked(log: Sequence[Event], *, progress: Callable[[int], None] | None = None) -> GameState:
     """The state of a finished game after its whole ``log``, once every event in it fits its
     kind's schema, the log begins with a game_started event and ends with the result that the
     replay of the events before it gives; LogRefused otherwise. Weaker than ``reenact``: it does
-    not check that each move was legal when it was made."""
+    not check that each move was legal when it was made. ``progress`` as for ``reenact``."""
     stored = [_plain(_upcast(event, index)) for index, event in enumerate(log)]
     if not stored or stored[0]["kind"] != "game_started":
         raise LogRefused(0, "a game's log begins with its game_started event.")
@@ -88,6 +91,8 @@ def replay_checked(log: Sequence[Event]) -> GameState:
             evolve(state, event)
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
             raise LogRefused(index, f"{_named(event)} does not apply to the game ({error!r}).") from error
+        if progress is not None:
+            progress(index + 1)
     raise LogRefused(len(stored) - 1, "the log ends before the game's result.")
 
 
