@@ -108,7 +108,8 @@ test-services: install | var
 SOAK_KILL_CYCLES ?= 20
 soak-kill: install | var
 	@set -e; env_lines=$$(deploy/services.sh start); eval "$$env_lines"; \
-	export MOON_SERVICES=1 MOON_SOAK_KILL_CYCLES=$(SOAK_KILL_CYCLES); \
+	export MOON_SERVICES=1 MOON_SOAK_KILL_CYCLES=$(SOAK_KILL_CYCLES) \
+	  QUOTA_OPEN_LOBBIES=0 QUOTA_GAMES_PER_HOUR=0 QUOTA_BOT_GAMES_PER_HOUR=0; \
 	status=0; $(BIN)/pytest -q -p no:cacheprovider tests/services/soak_kill.py $(PYTEST_ARGS) || status=$$?; \
 	deploy/services.sh stop; exit $$status
 
