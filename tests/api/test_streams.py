@@ -3,7 +3,6 @@ with uvicorn workers (moon.asgi) on the embedded SQLite database, commits notifi
 The slow poll is set far beyond the tests' waits, so what arrives was woken by a notification."""
 
 import itertools
-import os
 import subprocess
 import sys
 import threading
@@ -13,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import environments
 from tests.live import ROOT, Client, Stream, asgi_server, open_game, play_with_streams, register
 
 HEARTBEAT = 0.3
@@ -21,10 +21,7 @@ HEARTBEAT = 0.3
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     folder = tmp_path_factory.mktemp("streams")
-    env = {
-        key: value for key, value in os.environ.items()
-        if key not in {"CELERY_BROKER_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE"}
-    }  # fmt: skip
+    env = environments.embedded()
     env.update(
         {
             "DATABASE_URL": f"sqlite:///{folder / 'moon.sqlite3'}",

@@ -21,6 +21,8 @@ from typing import Any
 
 import pytest
 
+from tests import environments
+
 ROOT = Path(__file__).resolve().parents[2]
 USER_RATE = 5  # requests a minute per signed-in user, as the server below is told
 
@@ -61,10 +63,7 @@ def _free_port() -> int:
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     work = tmp_path_factory.mktemp("make-run")
     port = _free_port()
-    env = {
-        key: value for key, value in os.environ.items()
-        if key not in {"DEBUG", "ALLOWED_HOSTS", "CELERY_BROKER_URL", "REDIS_URL", "DATABASE_URL"}
-    }
+    env = environments.embedded(leave_out=frozenset({"DEBUG", "ALLOWED_HOSTS"}))
     env.update(
         DATABASE_URL=f"sqlite:///{work / 'moon.sqlite3'}",
         CACHE_DIR=str(work / "cache"),

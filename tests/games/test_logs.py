@@ -2,7 +2,6 @@
 
 import json
 import logging
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +12,7 @@ from django.contrib.auth.models import User
 
 from games import services
 from moon.logs import JsonFormatter, TextFormatter
+from tests import environments
 
 
 def _record(**extra: object) -> logging.LogRecord:
@@ -70,7 +70,7 @@ KEY = "A" * 43 + "="
 
 def _console_format(**env: str) -> str:
     """The console handler's formatter under the settings an environment gives."""
-    clean = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "LOG_FORMAT"}}
+    clean = environments.embedded(leave_out=frozenset({"LOG_FORMAT"}))
     code = "from django.conf import settings; print(settings.LOGGING['handlers']['console']['formatter'])"
     return subprocess.run(
         [sys.executable, "-c", f"import django; django.setup(); {code}"],

@@ -72,7 +72,8 @@ def test_the_worker_ends_a_chapter_once_however_often_it_is_delivered(worker: Wo
     )
     kinds = list(CampaignEvent.objects.filter(campaign=campaign).values_list("kind", flat=True))
     assert len(kinds) == count
-    assert [kinds.count(kind) for kind in ("chapter_finished", "stars_awarded", "cards_offered")] == [1, 1, 1]
+    # rules version 2: no card is offered before the captain keeps the chapter (keep_or_replay)
+    assert [kinds.count(kind) for kind in ("chapter_finished", "stars_awarded", "cards_offered")] == [1, 1, 0]
     done = [
         line for line in worker.log_lines()
         if line.get("message") == "chapter end done" and line.get("game_id") == game.pk
@@ -124,7 +125,8 @@ def test_a_killed_chapter_end_is_done_again_once(services: Services, worker: Wor
     )
     time.sleep(2)  # a second delivery, were there one, would have shown by now
     kinds = list(CampaignEvent.objects.filter(campaign=campaign).values_list("kind", flat=True))
-    assert [kinds.count(kind) for kind in ("chapter_finished", "stars_awarded", "cards_offered")] == [1, 1, 1]
+    # rules version 2: no card is offered before the captain keeps the chapter (keep_or_replay)
+    assert [kinds.count(kind) for kind in ("chapter_finished", "stars_awarded", "cards_offered")] == [1, 1, 0]
     awards = CampaignEvent.objects.get(campaign=campaign, kind="stars_awarded").data["awards"]
     assert sorted(award["seat"] for award in awards) == [0, 1]  # one set of stars, a seat each
     assert not chapter_end_lines(slow, game, "chapter end done")
