@@ -1,0 +1,113 @@
+"""Answers in the reader's language: `Accept-Language` picks en, es, pt or ja for every human
+text (English when nothing matches) and `Content-Language` says which; codes, ids and event data
+never change with it. The four catalogs are complete and their .mo files up to date."""
+
+import re
+from typing import Any
+
+import pytest
+from babel.messages.catalog import Catalog
+from django.utils import translation
+from rest_framework.test import APIClient
+
+from games.i18n import translated
+from games.rules.engine import Text
+from moon import catalogs
+
+JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+FIELD = re.compile(r"%\(\w+\)s")
+
+
+@pytest.fixture(scope="module")
+def extracted() -> Catalog:
+    return catalogs.template()
+
+
+def moves(game: int) -> str:
+    return f"/api/v1/games/{game}/moves"
+
+
+@pytest.mark.django_db
+def test_an_illegal_move_in_japanese_has_a_japanese_detail_and_the_same_code(
+    playing_game: int, alice: APIClient, post: Any
+) -> None:
+    illegal = {"choice": {"action": "write", "combination": 7, "space": "f3.s1"}}
+    english = post(alice, moves(playing_game), illegal)
+    japanese = post(alice, moves(playing_game), illegal, HTTP_ACCEPT_LANGUAGE="ja")
+    assert english.status_code == japanese.status_code == 400
+    assert english.json()["code"] == japanese.json()["code"] == "unknown_combination"
+    assert english.json()["detail"] == "Choose combination 0 to 2."
+    assert japanese.json()["detail"] == "組み合わせは0〜2から選んでください。"
+    assert (english["Content-Language"], japanese["Content-Language"]) == ("en", "ja")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("header", "language"),
+    [("es-MX,es;q=0.9", "es"), ("pt-BR", "pt"), ("ja-JP", "ja"), ("fr, de;q=0.5", "en"), ("", "en")],
+)
+def test_the_header_picks_one_of_the_four_languages_or_english(
+    playing_game: int, alice: APIClient, post: Any, header: str, language: str
+) -> None:
+    response = post(alice, moves(playing_game), {"choice": {"action": "fly"}}, HTTP_ACCEPT_LANGUAGE=header)
+    assert response.json()["code"] == "illegal_choice"
+    assert response["Content-Language"] == language
+    english = post(alice, moves(playing_game), {"choice": {"action": "fly"}}).json()["detail"]
+    assert (response.json()["detail"] == english) == (language == "en")
+
+
+@pytest.mark.django_db
+def test_the_apis_own_refusals_are_translated_too(anon: APIClient) -> None:
+    response = anon.get("/api/v1/nothing", HTTP_ACCEPT_LANGUAGE="es")
+    assert response.json() == {"code": "not_found", "detail": "No hay nada en esta dirección."}
+    anon.credentials(HTTP_AUTHORIZATION="Token nope")
+    refused = anon.get("/api/v1/games", HTTP_ACCEPT_LANGUAGE="pt")
+    assert refused.json() == {"code": "authentication_failed", "detail": "Token inválido."}
+
+
+@pytest.mark.django_db
+def test_ids_codes_and_event_data_do_not_change_with_the_language(
+    playing_game: int, alice: APIClient, post: Any
+) -> None:
+    option = alice.get(f"/api/v1/games/{playing_game}/decision").json()["options"][0]
+    post(alice, moves(playing_game), {"choice": option}, HTTP_ACCEPT_LANGUAGE="ja")
+    for path in ("decision", "events"):
+        english = alice.get(f"/api/v1/games/{playing_game}/{path}")
+        for language in ("es", "pt", "ja"):
+            answer = alice.get(f"/api/v1/games/{playing_game}/{path}", HTTP_ACCEPT_LANGUAGE=language)
+            assert answer.json() == english.json()
+
+
+def test_a_text_inside_a_sentence_is_translated_in_turn() -> None:
+    sentence = Text("This %(what)s has already started.", what=Text("campaign"))
+    assert str(sentence) == "This campaign has already started."
+    with translation.override("es"):
+        assert translated(sentence.template, sentence.params) == "Esta campaña ya ha empezado."
+
+
+@pytest.mark.parametrize("language", catalogs.LANGUAGES)
+def test_each_catalog_holds_every_message_of_the_sources(extracted: Catalog, language: str) -> None:
+    catalog = catalogs.read(language)
+    wanted = {message.id for message in extracted if message.id}
+    held = {message.id for message in catalog if message.id}
+    assert wanted - held == set(), "run `python -m moon.catalogs`, then translate"
+    assert held - wanted == set(), "run `python -m moon.catalogs` to drop messages no source has"
+
+
+@pytest.mark.parametrize("language", catalogs.TRANSLATED)
+def test_every_message_is_translated_with_the_same_fields(language: str) -> None:
+    problems = []
+    for message in catalogs.read(language):
+        if not message.id:
+            continue
+        if not str(message.string).strip() or message.fuzzy:
+            problems.append(f"untranslated: {message.id!r}")
+        elif sorted(FIELD.findall(str(message.id))) != sorted(FIELD.findall(str(message.string))):
+            problems.append(f"fields differ: {message.id!r} -> {message.string!r}")
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("language", catalogs.LANGUAGES)
+def test_each_compiled_catalog_is_up_to_date_with_its_po(language: str) -> None:
+    mo = catalogs.po_path(language).with_suffix(".mo")
+    assert mo.read_bytes() == catalogs.compiled(catalogs.read(language)), "run `python -m moon.catalogs`"
