@@ -1,5 +1,8 @@
 """Shapes of the campaign requests and answers. They validate and document; no campaign logic."""
 
+from typing import Any
+
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -11,6 +14,7 @@ from api.serializers import (
     SeatSerializer,
     StrictCharField,
     StrictIntegerField,
+    TranslatedCharField,
     turn_seconds_field,
     visibility_field,
 )
@@ -158,7 +162,7 @@ class AttemptSerializer(serializers.Serializer):
 class ChapterSerializer(serializers.Serializer):
     chapter = serializers.IntegerField()
     adventure = serializers.IntegerField()
-    name = serializers.CharField()
+    name = TranslatedCharField(help_text="The adventure's name, in the reader's language.")
     available = serializers.BooleanField(
         help_text="Whether its adventure is playable on this server, for this campaign's players "
         "(solo: against ASTRA)."
@@ -230,7 +234,16 @@ class CampaignSerializer(CampaignSummarySerializer):
 
 @extend_schema_field({"type": "array", "items": contract.ref(contract.CAMPAIGN_OPTION)})
 class CampaignOptionsField(serializers.ListField):
-    """A campaign decision's options."""
+    """A campaign decision's options; a mission card's condition in the reader's language (a
+    field that only shows the choice: the choice fields never change)."""
+
+    def to_representation(self, data: Any) -> list[Any]:
+        return [
+            {**option, "condition": gettext(option["condition"])}
+            if isinstance(option, dict) and option.get("condition")
+            else option
+            for option in data
+        ]
 
 
 class CampaignDecisionSerializer(serializers.Serializer):

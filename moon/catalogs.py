@@ -9,6 +9,7 @@ so that serving needs only Django; tests/api/test_languages.py fails on a .mo st
 """
 
 import io
+import json
 import sys
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -58,11 +59,28 @@ def _extracted() -> Iterator[tuple[str, str, int, frozenset[str]]]:
                 yield message, f"{package}/{filename}", lineno, flags
 
 
+DATA = ROOT / "games" / "rules" / "adventures" / "data"
+
+
+def _data_texts() -> Iterator[tuple[str, str]]:
+    """The texts of the game's data the API shows people: each adventure's name, each mission's
+    condition, each ASTRA opponent's name."""
+    for path in sorted(DATA.glob("adventure-*.json")):
+        yield str(json.loads(path.read_text())["name"]), path.name
+    common = json.loads((DATA / "common.json").read_text())
+    for mission in common["missions"]:
+        yield str(mission["text"]), "common.json"
+    for opponent in common["astra"]["opponents"]:
+        yield str(opponent["name"]), "common.json"
+
+
 def template() -> Catalog:
-    """Every msgid the sources mark, with where it is written."""
+    """Every msgid the sources mark and the data's texts, with where they are written."""
     catalog = Catalog(project="moon", fuzzy=False, creation_date=STAMP, revision_date=STAMP)
     for message, filename, lineno, flags in _extracted():
         catalog.add(message, locations=[(filename, lineno)], flags=flags)
+    for text, filename in _data_texts():
+        catalog.add(text, locations=[(f"games/rules/adventures/data/{filename}", 0)])
     return catalog
 
 

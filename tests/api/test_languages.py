@@ -78,6 +78,21 @@ def test_ids_codes_and_event_data_do_not_change_with_the_language(
             assert answer.json() == english.json()
 
 
+@pytest.mark.django_db
+def test_astra_and_mission_conditions_are_named_in_the_readers_language(alice: APIClient, post: Any) -> None:
+    game = post(alice, "/api/v1/games", {"adventure": 1, "max_players": 1, "astra_level": 1}).json()
+    post(alice, f"/api/v1/games/{game['id']}/start")
+    english = alice.get(f"/api/v1/games/{game['id']}").json()
+    japanese = alice.get(f"/api/v1/games/{game['id']}", HTTP_ACCEPT_LANGUAGE="ja").json()
+    assert (english["astra"]["name"], japanese["astra"]["name"]) == ("Katherine", "キャサリン")
+    assert [m["card"] for m in japanese["missions"]] == [m["card"] for m in english["missions"]]
+    with translation.override("ja"):
+        assert [m["text"] for m in japanese["missions"]] == [
+            translated(m["text"]) for m in english["missions"]
+        ]
+    assert all(JAPANESE.search(m["text"]) for m in japanese["missions"])
+
+
 def test_a_text_inside_a_sentence_is_translated_in_turn() -> None:
     sentence = Text("This %(what)s has already started.", what=Text("campaign"))
     assert str(sentence) == "This campaign has already started."
