@@ -60,7 +60,7 @@ class PackRefSerializer(serializers.Serializer):
     id = serializers.CharField()
     version = serializers.CharField()
     hash = serializers.CharField(help_text="sha256 of the pack's content when the campaign was created.")
-    title = serializers.CharField()
+    title = TranslatedCharField(help_text="In the reader's language when the catalogs have it.")
 
 
 class CampaignSeatSerializer(SeatSerializer):
@@ -176,8 +176,8 @@ class ChapterSerializer(serializers.Serializer):
 
 class CardSerializer(serializers.Serializer):
     card = serializers.CharField()
-    title = serializers.CharField()
-    story = serializers.CharField()
+    title = TranslatedCharField(help_text="In the reader's language when the catalogs have it.")
+    story = TranslatedCharField(help_text="In the reader's language when the catalogs have it.")
     after = serializers.IntegerField(help_text="The chapter after which it is offered.")
     chooser = serializers.ChoiceField(
         choices=["each", "captain"], help_text="`each` player chooses one, or the `captain` for the group."
@@ -232,15 +232,24 @@ class CampaignSerializer(CampaignSummarySerializer):
     )
 
 
+# The fields of a campaign option that only show it (its text), in the reader's language.
+SHOWN_TEXT = ("condition", "title", "story")
+
+
 @extend_schema_field({"type": "array", "items": contract.ref(contract.CAMPAIGN_OPTION)})
+
 class CampaignOptionsField(serializers.ListField):
-    """A campaign decision's options; a mission card's condition in the reader's language (a
-    field that only shows the choice: the choice fields never change)."""
+    """A campaign decision's options; a mission card's condition, a campaign card's title and
+    story in the reader's language (fields that only show the choice: the choice fields never
+    change)."""
 
     def to_representation(self, data: Any) -> list[Any]:
         return [
-            {**option, "condition": gettext(option["condition"])}
-            if isinstance(option, dict) and option.get("condition")
+            {
+                name: gettext(value) if name in SHOWN_TEXT and value else value
+                for name, value in option.items()
+            }
+            if isinstance(option, dict)
             else option
             for option in data
         ]

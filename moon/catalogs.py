@@ -59,19 +59,27 @@ def _extracted() -> Iterator[tuple[str, str, int, frozenset[str]]]:
                 yield message, f"{package}/{filename}", lineno, flags
 
 
-DATA = ROOT / "games" / "rules" / "adventures" / "data"
+DATA = "games/rules/adventures/data"
+PACKS = "campaigns/packs"
 
 
 def _data_texts() -> Iterator[tuple[str, str]]:
-    """The texts of the game's data the API shows people: each adventure's name, each mission's
-    condition, each ASTRA opponent's name."""
-    for path in sorted(DATA.glob("adventure-*.json")):
-        yield str(json.loads(path.read_text())["name"]), path.name
-    common = json.loads((DATA / "common.json").read_text())
+    """The texts of the data the API shows people: each adventure's name, each mission's
+    condition, each ASTRA opponent's name, and the shipped campaign packs' title and cards'
+    titles and stories (a pack imported later is shown as written)."""
+    for path in sorted((ROOT / DATA).glob("adventure-*.json")):
+        yield str(json.loads(path.read_text())["name"]), f"{DATA}/{path.name}"
+    common = json.loads((ROOT / DATA / "common.json").read_text())
     for mission in common["missions"]:
-        yield str(mission["text"]), "common.json"
+        yield str(mission["text"]), f"{DATA}/common.json"
     for opponent in common["astra"]["opponents"]:
-        yield str(opponent["name"]), "common.json"
+        yield str(opponent["name"]), f"{DATA}/common.json"
+    for path in sorted((ROOT / PACKS).glob("*.json")):
+        pack = json.loads(path.read_text())
+        yield str(pack["title"]), f"{PACKS}/{path.name}"
+        for card in pack["cards"]:
+            yield str(card["title"]), f"{PACKS}/{path.name}"
+            yield str(card["story"]), f"{PACKS}/{path.name}"
 
 
 def template() -> Catalog:
@@ -80,7 +88,7 @@ def template() -> Catalog:
     for message, filename, lineno, flags in _extracted():
         catalog.add(message, locations=[(filename, lineno)], flags=flags)
     for text, filename in _data_texts():
-        catalog.add(text, locations=[(f"games/rules/adventures/data/{filename}", 0)])
+        catalog.add(text, locations=[(filename, 0)])
     return catalog
 
 

@@ -10,6 +10,8 @@ from babel.messages.catalog import Catalog
 from django.utils import translation
 from rest_framework.test import APIClient
 
+from api.campaign_serializers import CampaignOptionsField
+from campaigns import library
 from games.i18n import translated
 from games.rules.engine import Text
 from moon import catalogs
@@ -91,6 +93,15 @@ def test_astra_and_mission_conditions_are_named_in_the_readers_language(alice: A
             translated(m["text"]) for m in english["missions"]
         ]
     assert all(JAPANESE.search(m["text"]) for m in japanese["missions"])
+
+
+def test_campaign_card_options_show_their_title_and_story_in_the_readers_language() -> None:
+    card = library.get("open").card("c1-tanker-escort")
+    option = {"action": "choose_card", "card": card.id, "title": card.title, "story": card.story, "effects": []}
+    with translation.override("pt"):
+        [shown] = CampaignOptionsField().to_representation([option])
+    assert shown == {**option, "title": "Escolta do navio-tanque", "story": shown["story"]}
+    assert shown["story"].startswith("Um navio-tanque lento")
 
 
 def test_a_text_inside_a_sentence_is_translated_in_turn() -> None:
