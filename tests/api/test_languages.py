@@ -97,7 +97,7 @@ def test_astra_and_mission_conditions_are_named_in_the_readers_language(alice: A
 
 def test_campaign_card_options_show_their_title_and_story_in_the_readers_language() -> None:
     card = library.get("open").card("c1-tanker-escort")
-    option = {"action": "choose_card", "card": card.id, "title": card.title, "story": card.story, "effects": []}
+    option = {"action": "choose_card", "card": card.id, "title": card.title, "story": card.story}
     with translation.override("pt"):
         [shown] = CampaignOptionsField().to_representation([option])
     assert shown == {**option, "title": "Escolta do navio-tanque", "story": shown["story"]}

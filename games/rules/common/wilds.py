@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 from games.rules.common.base import ASTRONAUT, ASTRONAUT_SHIFTS, Adventure
 from games.rules.common.options import Choice, Option, WriteOption
 from games.rules.core.cards import ACTIONS, Combination
-from games.rules.core.errors import RuleViolation, shown
+from games.rules.core.errors import N_, RuleViolation, shown
 from games.rules.core.events import Recorder, Written
 from games.rules.core.layout import WildLayout
 from games.rules.core.sheet import CIRCLE, CROSS, MAX_NUMBER, MIN_NUMBER, Marks
@@ -35,7 +35,9 @@ class WildActions(Adventure[W]):
         if chosen is None or chosen not in available:
             return RuleViolation(
                 "wild_not_available",
-                "%(wild)s is not circled and unused on your sheet at the start of this turn.",
+                N_("No wild action is circled and unused on your sheet at the start of this turn.")
+                if wild is None
+                else N_("%(wild)s is not circled and unused on your sheet at the start of this turn."),
                 wild=shown(wild),
             )
         if action not in ACTIONS:

@@ -52,7 +52,7 @@ from games.rules.common.options import Choice, Option, StepOption, WriteOption
 from games.rules.common.wilds import WildActions
 from games.rules.core import cards
 from games.rules.core.cards import ACTIONS, Combination
-from games.rules.core.errors import RuleViolation, shown
+from games.rules.core.errors import N_, RuleViolation, shown
 from games.rules.core.events import Recorder, Written
 from games.rules.core.sheet import CIRCLE, CROSS, LINE, Marks, all_filled, first_unmarked
 from games.rules.core.state import GameState, Sheet
@@ -375,10 +375,17 @@ class EscapeRules(WildActions[Layout]):
         if tank != on_space:
             return RuleViolation(
                 "tank_not_on_space",
-                "Water circles the tank printed on %(space)s, where your number was written (%(printed)s), "
-                "not %(tank)s.",
+                N_(
+                    "Water circles the tank printed on %(space)s, where your number was written "
+                    "(none), not %(tank)s."
+                )
+                if on_space is None
+                else N_(
+                    "Water circles the tank printed on %(space)s, where your number was written "
+                    "(%(printed)s), not %(tank)s."
+                ),
                 space=space,
-                printed=shown(on_space),
+                printed=on_space,
                 tank=shown(tank),
             )
         if tank in marks:

@@ -57,7 +57,7 @@ from games.rules.common.options import Choice, Option, StepOption, WriteOption
 from games.rules.common.wilds import WildActions
 from games.rules.core import cards
 from games.rules.core.cards import ACTIONS, CARD_NUMBERS
-from games.rules.core.errors import RuleViolation, shown
+from games.rules.core.errors import N_, RuleViolation, shown
 from games.rules.core.events import Recorder, Written
 from games.rules.core.sheet import CIRCLE, CROSS, MAX_NUMBER, MIN_NUMBER, Marks, first_unmarked, open_gaps
 from games.rules.core.state import GameState, Sheet
@@ -328,9 +328,11 @@ class JourneyRules(WildActions[Layout]):
             )
         return RuleViolation(
             "wrong_multiplier",
-            "Circling %(robot)s wins %(deserved)s, not %(multiplier)s.",
+            N_("Circling %(robot)s wins no multiplier, not %(multiplier)s.")
+            if deserved is None
+            else N_("Circling %(robot)s wins %(deserved)s, not %(multiplier)s."),
             robot=robot,
-            deserved=shown(deserved),
+            deserved=deserved,
             multiplier=multiplier,
         )
 
