@@ -59,6 +59,17 @@ def test_the_header_picks_one_of_the_four_languages_or_english(
 
 
 @pytest.mark.django_db
+def test_a_noun_inside_a_refusal_is_translated_with_it(
+    playing_game: int, alice: APIClient, post: Any
+) -> None:
+    nowhere = {"choice": {"action": "write", "combination": 0, "space": "nowhere"}}
+    english = post(alice, moves(playing_game), nowhere).json()
+    spanish = post(alice, moves(playing_game), nowhere, HTTP_ACCEPT_LANGUAGE="es").json()
+    assert english == {"code": "unknown_space", "detail": '"nowhere" is not a space of this sheet.'}
+    assert spanish == {"code": "unknown_space", "detail": '"nowhere" no es una casilla de esta hoja.'}
+
+
+@pytest.mark.django_db
 def test_the_apis_own_refusals_are_translated_too(anon: APIClient) -> None:
     response = anon.get("/api/v1/nothing", HTTP_ACCEPT_LANGUAGE="es")
     assert response.json() == {"code": "not_found", "detail": "No hay nada en esta dirección."}

@@ -40,7 +40,7 @@ from games.rules.common.options import (
 )
 from games.rules.core import cards, data
 from games.rules.core.cards import Combination
-from games.rules.core.errors import RuleViolation, shown
+from games.rules.core.errors import N_, RuleViolation, Text, shown
 from games.rules.core.events import MARK, AstraResult, Event, Recorder, Result, SeatSetup, Written
 from games.rules.core.events import SheetSetup as SheetOpening
 from games.rules.core.layout import SheetLayout
@@ -160,8 +160,8 @@ class Adventure(Generic[L]):
     file), give their step and mission tables, and override the hooks their sheet needs."""
 
     layout_class: type[L]
-    # How a refusal names a numbering space of this sheet.
-    space_word = "space"
+    # How a refusal names a numbering space of this sheet (with its article: a Text param).
+    space_word = N_("a space")
     # The words a setup modifier may mark on an element that is not a numbering space.
     start_mark_words: tuple[str, ...] = (CIRCLE, CROSS)
     # Whether an Astronaut combination may write its number changed by -2 to +2.
@@ -370,9 +370,9 @@ class Adventure(Generic[L]):
         if not isinstance(space, str) or space not in self.layout.spaces:
             return RuleViolation(
                 "unknown_space",
-                "%(space)s is not a %(space_word)s of this sheet.",
+                "%(space)s is not %(space_word)s of this sheet.",
                 space=shown(space),
-                space_word=self.space_word,
+                space_word=Text(self.space_word),
             )
         if space in marks:
             return RuleViolation(

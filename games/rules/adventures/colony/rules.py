@@ -47,7 +47,7 @@ from games.rules.adventures.colony.layout import Layout
 from games.rules.common import astra
 from games.rules.common.base import Adventure, Condition, Step, number_changed, rank_awards
 from games.rules.common.options import Choice, Option, StepOption, Target, WriteOption
-from games.rules.core.errors import RuleViolation, shown
+from games.rules.core.errors import N_, RuleViolation, shown
 from games.rules.core.events import Recorder
 from games.rules.core.sheet import CIRCLE, CROSS, LINE, Marks, X, first_unmarked
 from games.rules.core.state import GameState, Sheet
@@ -73,7 +73,7 @@ class ColonyRules(Adventure[Layout]):
     """The rules of adventure 3 (see the module docstring)."""
 
     layout_class = Layout
-    space_word = "building"
+    space_word = N_("a building")
     start_mark_words = (CIRCLE, CROSS, LINE)
     frame_steps_alike = True
 

@@ -41,7 +41,7 @@ from games.rules.adventures.dome.layout import Layout
 from games.rules.common.base import Adventure, Condition, Step, number_changed
 from games.rules.common.missions import MISSION_BOX
 from games.rules.common.options import Choice, Option, StepOption, WriteOption
-from games.rules.core.errors import RuleViolation, shown
+from games.rules.core.errors import N_, RuleViolation, shown
 from games.rules.core.events import Recorder
 from games.rules.core.sheet import (
     CIRCLE,
@@ -81,7 +81,7 @@ class DomeRules(Adventure[Layout]):
     """The rules of adventure 5 (see the module docstring)."""
 
     layout_class = Layout
-    space_word = "level"
+    space_word = N_("a level")
     start_mark_words = (CIRCLE, CROSS, BUILT, LINE)
 
     def step_table(self) -> dict[str, Step]:

@@ -32,7 +32,7 @@ from typing import Any, cast
 from games.rules.adventures.mine.layout import Layout
 from games.rules.common.base import Adventure, Condition, Step, number_changed
 from games.rules.common.options import Choice, Option, StepOption, WriteOption
-from games.rules.core.errors import RuleViolation, shown
+from games.rules.core.errors import N_, RuleViolation, shown
 from games.rules.core.events import Recorder
 from games.rules.core.sheet import CIRCLE, CROSS, Marks, all_filled, first_unmarked
 from games.rules.core.state import GameState, Sheet
@@ -67,7 +67,7 @@ class MineRules(Adventure[Layout]):
     """The rules of adventure 4 (see the module docstring)."""
 
     layout_class = Layout
-    space_word = "cavity"
+    space_word = N_("a cavity")
     # The steps of a frame are alike (the 3 bonus robots): the first stands for all.
     frame_steps_alike = True
 
