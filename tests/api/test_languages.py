@@ -2,6 +2,7 @@
 text (English when nothing matches) and `Content-Language` says which; codes, ids and event data
 never change with it. The four catalogs are complete and their .mo files up to date."""
 
+import ast
 import re
 from typing import Any
 
@@ -148,3 +149,42 @@ def test_every_message_is_translated_with_the_same_fields(language: str) -> None
 def test_each_compiled_catalog_is_up_to_date_with_its_po(language: str) -> None:
     mo = catalogs.po_path(language).with_suffix(".mo")
     assert mo.read_bytes() == catalogs.compiled(catalogs.read(language)), "run `python -m moon.catalogs`"
+
+
+REFUSALS = {
+    "RuleViolation", "OutOfTurn", "GameError", "Invalid", "Forbidden", "NotFound", "Conflict",
+    "TooMany", "Unprocessable",
+}
+# Sentences that are already in the reader's language when raised: Django's password validators'.
+TRANSLATED_WHEN_RAISED = {("accounts/services.py", "weak_password")}
+
+
+def _a_template(node: ast.expr) -> bool:
+    """A literal template, one marked with N_, or a choice between such (or a refusal's own
+    template passed on)."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "N_":
+        return len(node.args) == 1 and _a_template(node.args[0])
+    if isinstance(node, ast.IfExp):
+        return _a_template(node.body) and _a_template(node.orelse)
+    return isinstance(node, ast.Attribute) and node.attr == "template"
+
+
+def test_every_refusal_is_raised_with_a_template_the_catalogs_can_hold() -> None:
+    """An f-string detail could not be translated: its values go as params."""
+    problems = []
+    for package in catalogs.SOURCES:
+        for path in sorted((catalogs.ROOT / package).rglob("*.py")):
+            name = str(path.relative_to(catalogs.ROOT))
+            if "/migrations/" in name:
+                continue
+            for node in ast.walk(ast.parse(path.read_text())):
+                if not isinstance(node, ast.Call) or len(node.args) < 2:
+                    continue
+                called = getattr(node.func, "id", getattr(node.func, "attr", None))
+                code = node.args[0].value if isinstance(node.args[0], ast.Constant) else None
+                refused = called in REFUSALS and (name, code) not in TRANSLATED_WHEN_RAISED
+                if refused and not _a_template(node.args[1]):
+                    problems.append(f"{name}:{node.lineno} {ast.unparse(node.args[1])[:80]}")
+    assert not problems, "\n".join(problems)
