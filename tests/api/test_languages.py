@@ -13,8 +13,8 @@ from rest_framework.test import APIClient
 
 from api.campaign_serializers import CampaignOptionsField
 from campaigns import library
-from games.i18n import translated
-from games.rules.engine import Text
+from games.i18n import text, translated
+from games.rules.engine import Text, narration, upcast
 from moon import catalogs
 
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
@@ -114,6 +114,16 @@ def test_campaign_card_options_show_their_title_and_story_in_the_readers_languag
         [shown] = CampaignOptionsField().to_representation([option])
     assert shown == {**option, "title": "Escolta do navio-tanque", "story": shown["story"]}
     assert shown["story"].startswith("Um navio-tanque lento")
+
+
+def test_the_viewers_narration_reads_in_the_readers_language() -> None:
+    event = upcast({"kind": "number_written", "v": 2, "seat": 2, "turn": 7,
+                    "data": {"sheet": 2, "combination": 1, "space": "f3.s4", "number": 11}})
+    assert narration.describe(event) == "turn 7, seat 2 wrote 11 in f3.s4 (combination 1)"
+    with translation.override("ja"):
+        assert text(narration.narrate(event)) == "ターン 7・席 2: f3.s4 に 11 を記入(組み合わせ 1)"
+    with translation.override("es"):
+        assert text(narration.narrate(event)) == "turno 7, asiento 2 anotó 11 en f3.s4 (combinación 1)"
 
 
 def test_a_text_inside_a_sentence_is_translated_in_turn() -> None:
