@@ -36,7 +36,11 @@ def register_user(*, username: str, password: str) -> tuple[User, str]:
     except DjangoValidationError as exc:
         raise Invalid("weak_password", " ".join(exc.messages)) from exc
     key = name_key(username)
-    taken = Conflict("username_taken", f'The username "{username}" is already taken.')
+    taken = Conflict(
+        "username_taken",
+        'The username "%(username)s" is already taken.',
+        username=username,
+    )
     with transaction.atomic():
         # users made outside registration (the admin's createsuperuser) have no key: their
         # names are compared as the database compares them
@@ -68,8 +72,10 @@ def normalized_username(username: str) -> str:
     if not 1 <= len(normalized) <= USERNAME_MAX_LENGTH or len(name_key(normalized)) > NAME_KEY_MAX_LENGTH:
         raise Invalid(
             "invalid_username",
-            f"A username is 1 to {USERNAME_MAX_LENGTH} characters long once normalised (NFKC); "
-            f"this one has {len(normalized)}.",
+            "A username is 1 to %(username_max_length)s characters long once normalised (NFKC); this one "
+            "has %(normalized)s.",
+            username_max_length=USERNAME_MAX_LENGTH,
+            normalized=len(normalized),
         )
     if not USERNAME_CHARACTERS.match(normalized):
         raise Invalid(

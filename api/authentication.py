@@ -5,6 +5,7 @@ one by one by signing out."""
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import exceptions
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication, get_authorization_header
@@ -17,14 +18,16 @@ SCHEMES = ("Token", "Bearer")
 
 
 class TokenExpired(exceptions.AuthenticationFailed):
-    default_detail = "This token has expired: sign in again at /api/v1/auth/token for a new one."
+    default_detail = gettext_lazy(
+        "This token has expired: sign in again at /api/v1/auth/token for a new one."
+    )
     default_code = "token_expired"
 
 
 class TicketRefused(exceptions.AuthenticationFailed):
     """A stream ticket (``?ticket=``) that opens nothing."""
 
-    default_detail = (
+    default_detail = gettext_lazy(
         "This stream ticket is unknown, used, expired or for another stream: "
         "POST .../stream-ticket for a new one."
     )
@@ -39,18 +42,23 @@ class ExpiringTokenAuthentication(TokenAuthentication):
         scheme = header[0].decode("latin-1")
         if scheme.lower() not in {known.lower() for known in SCHEMES}:
             raise exceptions.AuthenticationFailed(
-                f"The Authorization header names the scheme {scheme[:20]}; send "
-                f"`Token <token>` or `Bearer <token>`."
+                gettext(
+                    "The Authorization header names the scheme %(scheme)s; send `Token <token>` or "
+                    "`Bearer <token>`."
+                )
+                % {"scheme": scheme[:20]}
             )
         if len(header) != 2:
             raise exceptions.AuthenticationFailed(
-                "The Authorization header is a scheme and a token: `Token <token>` or "
-                "`Bearer <token>`."
+                gettext(
+                    "The Authorization header is a scheme and a token: `Token <token>` or "
+                    "`Bearer <token>`."
+                )
             )
         try:
             key = header[1].decode()
         except UnicodeError as exc:
-            raise exceptions.AuthenticationFailed("A token is written in plain characters.") from exc
+            raise exceptions.AuthenticationFailed(gettext("A token is written in plain characters.")) from exc
         return self.authenticate_credentials(key)
 
     def authenticate_header(self, request: Request) -> str:
@@ -59,7 +67,7 @@ class ExpiringTokenAuthentication(TokenAuthentication):
     def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
         token = services.authenticate_token(key=key)
         if token is None or not token.user.is_active:
-            raise exceptions.AuthenticationFailed("Invalid token.")
+            raise exceptions.AuthenticationFailed(gettext("Invalid token."))
         if services.token_expired(token=token):
             raise TokenExpired()
         return token.user, token

@@ -1,5 +1,8 @@
 """Shapes of the campaign requests and answers. They validate and document; no campaign logic."""
 
+from typing import Any
+
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -11,6 +14,7 @@ from api.serializers import (
     SeatSerializer,
     StrictCharField,
     StrictIntegerField,
+    TranslatedCharField,
     turn_seconds_field,
     visibility_field,
 )
@@ -56,7 +60,7 @@ class PackRefSerializer(serializers.Serializer):
     id = serializers.CharField()
     version = serializers.CharField()
     hash = serializers.CharField(help_text="sha256 of the pack's content when the campaign was created.")
-    title = serializers.CharField()
+    title = TranslatedCharField(help_text="In the reader's language when the catalogs have it.")
 
 
 class CampaignSeatSerializer(SeatSerializer):
@@ -158,7 +162,7 @@ class AttemptSerializer(serializers.Serializer):
 class ChapterSerializer(serializers.Serializer):
     chapter = serializers.IntegerField()
     adventure = serializers.IntegerField()
-    name = serializers.CharField()
+    name = TranslatedCharField(help_text="The adventure's name, in the reader's language.")
     available = serializers.BooleanField(
         help_text="Whether its adventure is playable on this server, for this campaign's players "
         "(solo: against ASTRA)."
@@ -172,8 +176,8 @@ class ChapterSerializer(serializers.Serializer):
 
 class CardSerializer(serializers.Serializer):
     card = serializers.CharField()
-    title = serializers.CharField()
-    story = serializers.CharField()
+    title = TranslatedCharField(help_text="In the reader's language when the catalogs have it.")
+    story = TranslatedCharField(help_text="In the reader's language when the catalogs have it.")
     after = serializers.IntegerField(help_text="The chapter after which it is offered.")
     chooser = serializers.ChoiceField(
         choices=["each", "captain"], help_text="`each` player chooses one, or the `captain` for the group."
@@ -228,9 +232,27 @@ class CampaignSerializer(CampaignSummarySerializer):
     )
 
 
+# The fields of a campaign option that only show it (its text), in the reader's language.
+SHOWN_TEXT = ("condition", "title", "story")
+
+
 @extend_schema_field({"type": "array", "items": contract.ref(contract.CAMPAIGN_OPTION)})
+
 class CampaignOptionsField(serializers.ListField):
-    """A campaign decision's options."""
+    """A campaign decision's options; a mission card's condition, a campaign card's title and
+    story in the reader's language (fields that only show the choice: the choice fields never
+    change)."""
+
+    def to_representation(self, data: Any) -> list[Any]:
+        return [
+            {
+                name: gettext(value) if name in SHOWN_TEXT and value else value
+                for name, value in option.items()
+            }
+            if isinstance(option, dict)
+            else option
+            for option in data
+        ]
 
 
 class CampaignDecisionSerializer(serializers.Serializer):

@@ -8,12 +8,14 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, JsonResponse
+from django.utils.translation import gettext
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
 from api.authentication import TicketRefused, TokenExpired
 from eventstore.errors import Conflict, Forbidden, GameError, Invalid, NotFound, TooMany, Unprocessable
+from games.i18n import translated
 
 logger = logging.getLogger(__name__)
 
@@ -111,12 +113,15 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
             (code for cls, code in REFUSAL_STATUS.items() if isinstance(exc, cls)),
             status.HTTP_400_BAD_REQUEST,
         )
-        return Response(error_body(exc.code, exc.detail), status=http_status)
+        # the detail in the reader's language; the code never changes with it
+        return Response(error_body(exc.code, translated(exc.template, exc.params)), status=http_status)
 
     if isinstance(exc, DatabaseUnavailable):
         logger.warning("database unavailable in %s", context.get("view"), exc_info=exc)
         return Response(
-            error_body("database_unavailable", "The database cannot be reached just now; try again shortly."),
+            error_body(
+                "database_unavailable", gettext("The database cannot be reached just now; try again shortly.")
+            ),
             status=status.HTTP_503_SERVICE_UNAVAILABLE,
             headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
         )
@@ -124,7 +129,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     if isinstance(exc, RequestDataTooBig):
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         return Response(
-            error_body("payload_too_large", f"The body is larger than {limit} bytes."),
+            error_body(
+                "payload_too_large", gettext("The body is larger than %(limit)s bytes.") % {"limit": limit}
+            ),
             status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
         )
 
@@ -153,7 +160,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
 
     logger.exception("Unhandled error in %s", context.get("view"), exc_info=exc)
     return Response(
-        error_body("internal_error", "Something went wrong on our side."),
+        error_body("internal_error", gettext("Something went wrong on our side.")),
         status=status.HTTP_500_INTERNAL_SERVER_ERROR,
     )
 
@@ -166,17 +173,17 @@ def _validation_sentence(detail: Any) -> str:
             return first if field == "non_field_errors" else f"{field}: {first}"
     if isinstance(detail, list) and detail:
         return _validation_sentence(detail[0])
-    return str(detail) or "The request is not valid."
+    return str(detail) or gettext("The request is not valid.")
 
 
 @csrf_exempt
 def not_found(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
     """Django's handler404 and the API's catch-all route: JSON even outside DRF views, whatever
     the method (exempt from CSRF, so that a POST to no address is a 404, not an HTML 403)."""
-    return JsonResponse(error_body("not_found", "There is nothing at this address."), status=404)
+    return JsonResponse(error_body("not_found", gettext("There is nothing at this address.")), status=404)
 
 
 def server_error(request: HttpRequest) -> JsonResponse:
     return JsonResponse(
-        error_body("internal_error", "Something went wrong on our side."), status=500
+        error_body("internal_error", gettext("Something went wrong on our side.")), status=500
     )

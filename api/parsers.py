@@ -3,6 +3,7 @@
 import json
 from typing import Any
 
+from django.utils.translation import gettext
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
@@ -15,13 +16,15 @@ class JSONBodyParser(JSONParser):
         try:
             return super().parse(stream, media_type, parser_context)
         except RecursionError as exc:
-            raise ParseError("The JSON body is nested too deep.") from exc
+            raise ParseError(gettext("The JSON body is nested too deep.")) from exc
         except ParseError as exc:
             # DRF's sentence quotes Python's parser (`'NaN'`): say it in JSON's terms
             cause = exc.__context__
-            where = (
-                f" (line {cause.lineno}, column {cause.colno}: {cause.msg})"
-                if isinstance(cause, json.JSONDecodeError)
-                else " (NaN and Infinity are not JSON numbers)"
-            )
-            raise ParseError(f"The body is not valid JSON{where}.") from exc
+            if isinstance(cause, json.JSONDecodeError):
+                raise ParseError(
+                    gettext("The body is not valid JSON (line %(line)s, column %(column)s: %(why)s).")
+                    % {"line": cause.lineno, "column": cause.colno, "why": cause.msg}
+                ) from exc
+            raise ParseError(
+                gettext("The body is not valid JSON (NaN and Infinity are not JSON numbers).")
+            ) from exc

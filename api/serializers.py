@@ -3,6 +3,7 @@
 from typing import Any, get_args
 
 from django.core.validators import RegexValidator
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -356,9 +357,19 @@ class AstraBonusesSerializer(serializers.Serializer):
     used = serializers.IntegerField(help_text="Bonuses crossed off to remove a card.")
 
 
+class TranslatedCharField(serializers.CharField):
+    """Text of the game's data for people (an adventure's name, a mission's condition), shown in
+    the reader's language: its English is a msgid of the catalogs (moon.catalogs extracts the
+    data's texts)."""
+
+    def to_representation(self, value: Any) -> str:
+        text = str(value)
+        return gettext(text) if text else text  # gettext("") is the catalog's header
+
+
 class AstraSerializer(serializers.Serializer):
     level = serializers.IntegerField()
-    name = serializers.CharField()
+    name = TranslatedCharField()
     pile = PileSerializer(help_text="ASTRA's cards by action.")
     bonuses = AstraBonusesSerializer()
     score = serializers.IntegerField(
@@ -378,7 +389,7 @@ class AstraSerializer(serializers.Serializer):
 class MissionSerializer(serializers.Serializer):
     letter = serializers.CharField()
     card = serializers.IntegerField()
-    text = serializers.CharField()
+    text = TranslatedCharField(help_text="Its condition, in the reader's language.")
     first = serializers.IntegerField(
         help_text="Points for those who accomplish it first. In The Dome (adventure 5) the cards "
         "print no points: this is the current 'first' value of your sheet's missions track."

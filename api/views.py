@@ -96,10 +96,17 @@ def _valid(serializer_class: type[Serializer], data: Any) -> dict[str, Any]:
     body = isinstance(data, dict) and not isinstance(data, QueryDict)
     unknown = sorted(set(data) - set(serializer.fields)) if body else []
     if unknown:
+        if not serializer.fields:
+            raise Invalid(
+                "unknown_field",
+                "Unknown field(s): %(unknown)s; this request takes no field.",
+                unknown=", ".join(map(shown, unknown)),
+            )
         raise Invalid(
             "unknown_field",
-            f"Unknown field{'s' if len(unknown) > 1 else ''}: {', '.join(map(shown, unknown))}; this request "
-            f"takes {', '.join(serializer.fields) or 'no field'}.",
+            "Unknown field(s): %(unknown)s; this request takes %(fields)s.",
+            unknown=", ".join(map(shown, unknown)),
+            fields=", ".join(serializer.fields),
         )
     serializer.is_valid(raise_exception=True)
     return dict(serializer.validated_data)
@@ -116,7 +123,11 @@ def _query(serializer_class: type[Serializer], request: Request) -> dict[str, An
     """A list's query: its declared parameters only (any other is refused, not ignored)."""
     unknown = sorted(set(request.query_params) - set(serializer_class().fields))
     if unknown:
-        raise Invalid("unknown_filter", f"This list takes no parameter {', '.join(unknown)}.")
+        raise Invalid(
+            "unknown_filter",
+            "This list takes no parameter %(unknown)s.",
+            unknown=", ".join(unknown),
+        )
     return _valid(serializer_class, request.query_params)
 
 

@@ -77,7 +77,10 @@ def get(pack_id: str) -> Pack:
     found = offered().get(pack_id)
     if found is None:
         raise Invalid(
-            "unknown_pack", f"There is no content pack {shown(pack_id)}; packs: {shown(sorted(offered()))}."
+            "unknown_pack",
+            "There is no content pack %(pack_id)s; packs: %(value)s.",
+            pack_id=shown(pack_id),
+            value=shown(sorted(offered())),
         )
     return found
 

@@ -21,6 +21,7 @@ from eventstore import store
 from eventstore.errors import Invalid, NotFound
 from games import lobby, quotas
 from games import selectors as game_selectors
+from games.i18n import translated
 from games.models import Game, Table, Visibility
 
 MAX_PAGE = 500
@@ -85,7 +86,11 @@ def lobby_entry(row: dict[str, Any]) -> dict[str, Any]:
 def get_campaign(*, campaign_id: int) -> Campaign:
     campaign = Campaign.objects.select_related("creator", "pack").filter(pk=campaign_id).first()
     if campaign is None:
-        raise NotFound("not_found", f"There is no campaign {campaign_id}.")
+        raise NotFound(
+            "not_found",
+            "There is no campaign %(campaign_id)s.",
+            campaign_id=campaign_id,
+        )
     return campaign
 
 
@@ -233,7 +238,7 @@ def _chapter_view(state: CampaignState, chapter: int, games: dict[tuple[int, int
         "adventure": chapter,
         "name": adventure_name(chapter),
         "available": reason is None,
-        "unavailable": reason,
+        "unavailable": None if reason is None else translated(reason.template, reason.params),
         "counts": counting.number if counting is not None else None,
         "attempts": [
             _attempt_view(attempt, games.get((attempt.chapter, attempt.number)))

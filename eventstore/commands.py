@@ -43,7 +43,9 @@ class Key:
     def __post_init__(self) -> None:
         if not self.key or len(self.key) > MAX_KEY_LENGTH:
             raise Invalid(
-                "invalid_idempotency_key", f"Idempotency-Key must be 1 to {MAX_KEY_LENGTH} characters long."
+                "invalid_idempotency_key",
+                "Idempotency-Key must be 1 to %(max_key_length)s characters long.",
+                max_key_length=MAX_KEY_LENGTH,
             )
 
 
@@ -105,12 +107,16 @@ def _replayed(record: IdempotencyRecord, key: Key) -> Answer:
     if record.method != key.method or record.path != key.path:
         raise Unprocessable(
             "idempotency_key_reused",
-            f"This Idempotency-Key was already used for {record.method} {record.path}.",
+            "This Idempotency-Key was already used for %(method)s %(path)s.",
+            method=record.method,
+            path=record.path,
         )
     if record.body_hash and record.body_hash != key.body_hash:
         raise Unprocessable(
             "idempotency_key_reused",
-            f"This Idempotency-Key was already used for {record.method} {record.path} with another body.",
+            "This Idempotency-Key was already used for %(method)s %(path)s with another body.",
+            method=record.method,
+            path=record.path,
         )
     if not record.status_code:
         raise _in_progress()

@@ -6,13 +6,19 @@ its status code.
 
 
 class GameError(Exception):
-    """A refused request: `code` is stable for machines, `detail` is a sentence for people."""
+    """A refused request: `code` is stable for machines, `detail` is a sentence for people.
+
+    `detail` is English; it is also kept as `template` (a gettext msgid with `%(name)s` fields)
+    and `params` (values, never translated) so that the API answers it in the reader's language.
+    """
 
     code = "refused"
 
-    def __init__(self, code: str | None = None, detail: str = "") -> None:
+    def __init__(self, code: str | None = None, detail: str = "", **params: object) -> None:
         self.code = code or self.code
-        self.detail = detail or self.code.replace("_", " ").capitalize() + "."
+        self.template = detail or self.code.replace("_", " ").capitalize() + "."
+        self.params = params
+        self.detail = self.template % params if params else self.template
         super().__init__(self.detail)
 
 

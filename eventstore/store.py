@@ -47,7 +47,12 @@ def lock(model: type[S], pk: int) -> S:
     (refused with ``not_found`` when there is none)."""
     locked = row(model, pk, lock=True)
     if locked is None:
-        raise NotFound("not_found", f"There is no {model._meta.verbose_name} {pk}.")
+        raise NotFound(
+            "not_found",
+            "There is no %(verbose_name)s %(pk)s.",
+            verbose_name=model._meta.verbose_name,
+            pk=pk,
+        )
     return locked
 
 
@@ -132,7 +137,9 @@ def append(
     except IntegrityError as exc:
         logger.warning("lost a race to append", extra=context)
         raise Conflict(
-            "concurrent_command", f"Another command on this {model.STREAM} came first; read it and retry."
+            "concurrent_command",
+            "Another command on this %(stream)s came first; read it and retry.",
+            stream=model.STREAM,
         ) from exc
     if appended:
         # open streams of this log read it again once it is committed

@@ -23,6 +23,7 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
 from games import history, review, snapshots
+from games.i18n import text
 from games.models import Event, Game, Seat, TableSeat
 from games.rules import engine
 from games.rules.engine import KINDS, PLAYABLE, narration
@@ -338,7 +339,7 @@ class EventAdmin(ReadOnly, admin.ModelAdmin):
 
     @admin.display(description="what happened")
     def told(self, event: Event) -> str:
-        return narration.describe(engine.upcast(event.as_engine_event()))
+        return text(narration.narrate(engine.upcast(event.as_engine_event())))
 
     @admin.display(description="replay")
     def replay(self, event: Event) -> str:

@@ -13,7 +13,7 @@ from eventstore import store
 from eventstore.errors import Conflict, Forbidden, GameError, Invalid, NotFound
 from games import quotas
 from games.models import Table, TableSeat, Visibility
-from games.rules.engine import shown
+from games.rules.engine import Text, shown
 
 LOBBY = "lobby"
 
@@ -39,8 +39,17 @@ def outsider(table: Table, invite: str | None = None) -> GameError:
     exist for them, exactly as an id that names no table, so that ids cannot be probed."""
     what = name_of(table)
     if table.status == LOBBY and invited(table, invite):
-        return Forbidden("not_seated", f"You have no seat in this {what}.")
-    return NotFound("not_found", f"There is no {what} {table.pk}.")
+        return Forbidden(
+            "not_seated",
+            "You have no seat in this %(what)s.",
+            what=Text(what),
+        )
+    return NotFound(
+        "not_found",
+        "There is no %(what)s %(pk)s.",
+        what=Text(what),
+        pk=table.pk,
+    )
 
 
 def seat_index(table: Table, by: User, seats: type[TableSeat]) -> int:
@@ -59,16 +68,25 @@ def starting(table: Table, by: User, seats: type[TableSeat]) -> tuple[int, int]:
     seat = seat_index(table, by, seats)
     what = name_of(table)
     if table.creator_id != by.pk:
-        raise Forbidden("not_creator", f"Only the creator of the {what} can start it.")
+        raise Forbidden(
+            "not_creator",
+            "Only the creator of the %(what)s can start it.",
+            what=Text(what),
+        )
     if table.status != LOBBY:
-        raise Conflict(f"{what}_not_in_lobby", f"This {what} has already started.")
+        raise Conflict(
+            f"{what}_not_in_lobby",
+            "This %(what)s has already started.",
+            what=Text(what),
+        )
     quotas.refuse_expired(table)
     taken = seats._default_manager.filter(**{what: table}).count()
     if taken < 2 and table.max_players > 1:
         raise Conflict(
             "not_enough_players",
-            f"A {what} for several players starts with at least 2 seats taken (players or bots); "
-            f"a solo {what} is created for 1 player.",
+            "A %(what)s for several players starts with at least 2 seats taken (players or bots); a solo "
+            "%(what)s is created for 1 player.",
+            what=Text(what),
         )
     return seat, taken
 
@@ -99,19 +117,36 @@ def remove_seat(*, table: Table, by: User, seats: type[TableSeat], index: int) -
         table = store.lock(type(table), table.pk)
         seat_index(table, by, seats)
         if table.creator_id != by.pk:
-            raise Forbidden("not_creator", f"Only the creator of the {name_of(table)} can free a seat.")
+            raise Forbidden(
+                "not_creator",
+                "Only the creator of the %(what)s can free a seat.",
+                what=Text(name_of(table)),
+            )
         _free_seat(table, seats, index)
 
 
 def _free_seat(table: Table, seats: type[TableSeat], index: int) -> None:
     what = name_of(table)
     if table.status != LOBBY:
-        raise Conflict(f"{what}_not_in_lobby", f"This {what} has already started.")
+        raise Conflict(
+            f"{what}_not_in_lobby",
+            "This %(what)s has already started.",
+            what=Text(what),
+        )
     taken = list(seats._default_manager.filter(**{what: table}).order_by("index"))
     if not 0 <= index < len(taken):
-        raise NotFound("seat_not_found", f"Seat {index} of this {what} is not taken.")
+        raise NotFound(
+            "seat_not_found",
+            "Seat %(index)s of this %(what)s is not taken.",
+            index=index,
+            what=Text(what),
+        )
     if taken[index].user_id == table.creator_id:
-        raise Conflict("creator_seat", f"The creator's seat stays: the {what} is theirs.")
+        raise Conflict(
+            "creator_seat",
+            "The creator's seat stays: the %(what)s is theirs.",
+            what=Text(what),
+        )
     taken[index].delete()
     # Seats stay numbered 0 to n-1 (the next seat is the n-th): those after it move up, lowest
     # first, so that no two share an index at any moment.
@@ -148,9 +183,17 @@ def _seat_player(
     if not seated and (table.status != LOBBY or not invited(table, invite)):
         raise outsider(table)
     if table.status != LOBBY:
-        raise Conflict(f"{what}_not_in_lobby", f"This {what} has already started.")
+        raise Conflict(
+            f"{what}_not_in_lobby",
+            "This %(what)s has already started.",
+            what=Text(what),
+        )
     if seated:
-        raise Conflict("already_seated", f"You already have a seat in this {what}.")
+        raise Conflict(
+            "already_seated",
+            "You already have a seat in this %(what)s.",
+            what=Text(what),
+        )
     quotas.refuse_expired(table)
     return _next_seat(table, len(seats), lambda index: create(index, user=by))
 
@@ -163,14 +206,25 @@ def _seat_bot(
     what = name_of(table)
     if kind not in TableSeat.Bot.values:
         raise Invalid(
-            "invalid_bot_kind", f"A bot plays {' or '.join(TableSeat.Bot.values)}, not {shown(kind)}."
+            "invalid_bot_kind",
+            "A bot plays %(value)s, not %(kind)s.",
+            value=' or '.join(TableSeat.Bot.values),
+            kind=shown(kind),
         )
     if table.creator_id != by.pk:
         if not any(seat.user_id == by.pk for seat in seats):
             raise outsider(table)
-        raise Forbidden("not_creator", f"Only the creator of the {what} can add a bot.")
+        raise Forbidden(
+            "not_creator",
+            "Only the creator of the %(what)s can add a bot.",
+            what=Text(what),
+        )
     if table.status != LOBBY:
-        raise Conflict(f"{what}_not_in_lobby", f"This {what} has already started.")
+        raise Conflict(
+            f"{what}_not_in_lobby",
+            "This %(what)s has already started.",
+            what=Text(what),
+        )
     quotas.refuse_expired(table)
     return _next_seat(table, len(seats), lambda index: create(index, bot=kind))
 
@@ -179,7 +233,11 @@ def _next_seat(table: Table, taken: int, create: Callable[[int], S]) -> S:
     """Create the seat after the ``taken`` ones: refused when the table is full, and when
     someone took that seat at the same moment."""
     if taken >= table.max_players:
-        raise Conflict(f"{name_of(table)}_full", f"All {table.max_players} seats are taken.")
+        raise Conflict(
+            f"{name_of(table)}_full",
+            "All %(max_players)s seats are taken.",
+            max_players=table.max_players,
+        )
     try:
         with transaction.atomic():
             return create(taken)

@@ -70,8 +70,10 @@ def refuse_expired(table: Table) -> None:
         what = table._meta.model_name
         raise Conflict(
             "lobby_expired",
-            f"This {what} was opened more than {settings.LOBBY_LIFETIME_HOURS} h ago and never "
-            f"started: its lobby has expired. Open a new {what}.",
+            "This %(what)s was opened more than %(lobby_lifetime_hours)s h ago and never started: its "
+            "lobby has expired. Open a new %(what)s.",
+            what=what,
+            lobby_lifetime_hours=settings.LOBBY_LIFETIME_HOURS,
         )
 
 
@@ -89,8 +91,10 @@ def check_open_lobbies(*, by: User) -> None:
     if count >= limit:
         raise Conflict(
             "too_many_open_lobbies",
-            f"You have {count} lobbies open, the most an account may have: start one, or wait for "
-            f"one to expire ({settings.LOBBY_LIFETIME_HOURS} h after it was opened).",
+            "You have %(count)s lobbies open, the most an account may have: start one, or wait for one to "
+            "expire (%(lobby_lifetime_hours)s h after it was opened).",
+            count=count,
+            lobby_lifetime_hours=settings.LOBBY_LIFETIME_HOURS,
         )
 
 
@@ -104,7 +108,8 @@ def check_starts(*, by: User, with_bots: bool) -> None:
     if limit and started.count() >= limit:
         raise TooMany(
             "games_per_hour_exceeded",
-            f"You started {limit} games in the last hour, the most an account may: try again later.",
+            "You started %(limit)s games in the last hour, the most an account may: try again later.",
+            limit=limit,
         )
     bot_limit = settings.QUOTA_BOT_GAMES_PER_HOUR
     if with_bots and bot_limit:
@@ -114,8 +119,9 @@ def check_starts(*, by: User, with_bots: bool) -> None:
         if with_bot_seats.count() >= bot_limit:
             raise TooMany(
                 "bot_games_per_hour_exceeded",
-                f"You started {bot_limit} games with bots in the last hour, the most an account "
-                "may (bots play on the server's workers): try again later.",
+                "You started %(bot_limit)s games with bots in the last hour, the most an account may (bots "
+                "play on the server's workers): try again later.",
+                bot_limit=bot_limit,
             )
 
 
@@ -128,5 +134,6 @@ def check_undo(*, game_id: int, seat: int, turn: int) -> None:
     if undone >= limit:
         raise Conflict(
             "undo_limit_reached",
-            f"You undid your turn {undone} times, the most a seat may in one turn: play it and confirm.",
+            "You undid your turn %(undone)s times, the most a seat may in one turn: play it and confirm.",
+            undone=undone,
         )

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games import snapshots
+from games.i18n import text
 from games.models import Event, Game
 from games.rules import engine
 from games.rules.engine import narration
@@ -73,8 +74,11 @@ def history_view(*, game: Game, at: Position) -> dict[str, Any]:
             "turn": turn,
             "seat": seat,
             "kind": kind,
-            "line": narration.describe(
-                engine.upcast({"kind": kind, "v": version or 1, "seat": seat, "turn": turn, "data": data})
+            # in the reader's language (Accept-Language, as the API answers)
+            "line": text(
+                narration.narrate(
+                    engine.upcast({"kind": kind, "v": version or 1, "seat": seat, "turn": turn, "data": data})
+                )
             ),
             "created_at": created_at,
             "current": seq == at.seq,

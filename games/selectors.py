@@ -45,7 +45,11 @@ def seats_with_players(model: type[TableSeat]) -> Prefetch:
 def get_game(*, game_id: int) -> Game:
     game = store.row(Game, game_id)
     if game is None:
-        raise NotFound("not_found", f"There is no game {game_id}.")
+        raise NotFound(
+            "not_found",
+            "There is no game %(game_id)s.",
+            game_id=game_id,
+        )
     return game
 
 
@@ -195,7 +199,11 @@ def sheet_view(*, game: Game, viewer: User, sheet: int) -> dict[str, Any]:
     if not last:
         raise Conflict("game_not_started", "The game has not started: there are no sheets yet.")
     if not 0 <= sheet < len(state.sheets):
-        raise NotFound("sheet_not_found", f"There is no sheet {sheet} in this game.")
+        raise NotFound(
+            "sheet_not_found",
+            "There is no sheet %(sheet)s in this game.",
+            sheet=sheet,
+        )
     return engine.sheet_view(state, sheet, viewer=viewer_seat)
 
 
@@ -285,7 +293,11 @@ def replay_view(*, game: Game, viewer: User, seq: int) -> dict[str, Any]:
     order = _feed(game, viewer_seat)
     version = len(order)
     if not 1 <= seq <= version:
-        raise Invalid("invalid_request", f"seq must be between 1 and {version}.")
+        raise Invalid(
+            "invalid_request",
+            "seq must be between 1 and %(version)s.",
+            version=version,
+        )
     state = snapshots.at(game=game, seq=max(order[:seq]))
     view = dict(engine.game_view(state, viewer=viewer_seat))
     view.pop("seed", None)

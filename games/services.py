@@ -54,12 +54,20 @@ def check_table_options(*, visibility: str, turn_seconds: int | None) -> None:
     """Refuse a visibility or a turn length a game or a campaign cannot have."""
     if visibility not in Visibility.values:
         choices = " or ".join(Visibility.values)
-        raise Invalid("invalid_visibility", f"A table is {choices}, not {visibility!r}.")
+        raise Invalid(
+            "invalid_visibility",
+            "A table is %(choices)s, not %(visibility)s.",
+            choices=choices,
+            visibility=repr(visibility),
+        )
     if turn_seconds is not None and (
         isinstance(turn_seconds, bool) or not MIN_TURN_SECONDS <= turn_seconds <= MAX_TURN_SECONDS
     ):
         raise Invalid(
-            "invalid_turn_seconds", f"turn_seconds is {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS} seconds."
+            "invalid_turn_seconds",
+            "turn_seconds is %(min_turn_seconds)s to %(max_turn_seconds)s seconds.",
+            min_turn_seconds=MIN_TURN_SECONDS,
+            max_turn_seconds=MAX_TURN_SECONDS,
         )
 
 
@@ -343,7 +351,11 @@ def _command(*, game_id: int, by: User, command: dict[str, Any] | None) -> Comma
         game = store.lock(Game, game_id)
         seat = lobby.seat_index(game, by, Seat)
         if game.status != Game.Status.PLAYING:
-            raise Conflict("game_not_playing", f"The game is {game.status}, not playing.")
+            raise Conflict(
+                "game_not_playing",
+                "The game is %(status)s, not playing.",
+                status=game.status,
+            )
         state, version = snapshots.current(game=game)
         if command is None:
             new_events, state = rules_call(engine.resign, state, seat)
@@ -413,6 +425,6 @@ def rules_call(function: Callable[..., R], *args: Any, **kwargs: Any) -> R:
     try:
         return function(*args, **kwargs)
     except engine.OutOfTurn as exc:
-        raise Conflict(exc.code, exc.detail) from exc
+        raise Conflict(exc.code, exc.template, **exc.params) from exc
     except engine.RuleViolation as exc:
-        raise Invalid(exc.code, exc.detail) from exc
+        raise Invalid(exc.code, exc.template, **exc.params) from exc

@@ -54,6 +54,7 @@ from games.rules.engine import (
     PLAYABLE,
     OutOfTurn,
     RuleViolation,
+    Text,
     astra_opponents,
     mission_candidates,
     shown,
@@ -145,18 +146,29 @@ class Held:
 # --- availability --------------------------------------------------------------------------
 
 
-def unavailable(chapter: int, *, players: int) -> str | None:
+def unavailable(chapter: int, *, players: int) -> OutOfTurn | None:
     """Why a chapter cannot be played yet by a campaign of ``players`` seats, or None: its
     adventure is not playable, or not for that many players (a solo campaign needs the
     adventure's solo mode against ASTRA). The engine's own answer, so a chapter becomes
     playable by itself when its adventure (or its solo mode) lands."""
-    name = f"Chapter {chapter} plays adventure {chapter} ({effects.adventure_name(chapter)})"
+    name = Text(effects.adventure_name(chapter))
     rules = PLAYABLE.get(chapter)
     if rules is None:
-        return f"{name}, which is not playable yet."
+        return OutOfTurn(
+            "chapter_not_available",
+            "Chapter %(chapter)s plays adventure %(chapter)s (%(name)s), which is not playable yet.",
+            chapter=chapter,
+            name=name,
+        )
     problem = rules.players_problem(players)
     if problem is not None:
-        return f"{name}: {problem.detail}"
+        return OutOfTurn(
+            "chapter_not_available",
+            "Chapter %(chapter)s plays adventure %(chapter)s (%(name)s): %(problem)s",
+            chapter=chapter,
+            name=name,
+            problem=problem.text,
+        )
     return None
 
 
@@ -372,13 +384,18 @@ def decide(state: CampaignState, pack: Pack, seat: int, choice: Any, *, seed: in
         assert current is not None
         raise OutOfTurn(
             "chapter_in_play",
-            f"Chapter {current.chapter} is being played (game {current.game}); the choices "
-            "come when it ends.",
+            "Chapter %(chapter)s is being played (game %(game)s); the choices come when it ends.",
+            chapter=current.chapter,
+            game=current.game,
         )
     asked = pending(state, pack)
     if asked is None or asked.seat != seat:
         waiting = f"seat {asked.seat} to {asked.what}" if asked is not None else "the chapter to start"
-        raise OutOfTurn("not_your_choice", f"The campaign is waiting for {waiting}.")
+        raise OutOfTurn(
+            "not_your_choice",
+            "The campaign is waiting for %(waiting)s.",
+            waiting=waiting,
+        )
     assert current is not None
     if not isinstance(choice, dict) or not all(
         type(choice.get(name)) in OPTION_VALUE_TYPES for name in CHOICE_FIELDS
@@ -487,12 +504,14 @@ def _refuse(asked: Pending, choice: Any, *, next_chapter: int, players: int) -> 
     if (
         asked.decision.kind in ("chapter", "keep_or_replay")
         and choice == going_on
-        and (reason := unavailable(next_chapter, players=players)) is not None
+        and (refused := unavailable(next_chapter, players=players)) is not None
     ):
-        raise OutOfTurn("chapter_not_available", reason)
+        raise refused
     raise RuleViolation(
         "illegal_choice",
-        f"Send one of the options listed to {asked.what}: {shown(asked.decision.options)}.",
+        "Send one of the options listed to %(what)s: %(options)s.",
+        what=asked.what,
+        options=shown(asked.decision.options),
     )
 
 
@@ -598,7 +617,11 @@ def chapter_end(
     ``astra_total``) takes the stars of its own rank: 1st when among the winners, else 2nd."""
     current = state.current
     if state.status != PLAYING or current is None or current.game != game:
-        raise OutOfTurn("chapter_not_in_play", f"Game {game} is not the chapter in play.")
+        raise OutOfTurn(
+            "chapter_not_in_play",
+            "Game %(game)s is not the chapter in play.",
+            game=game,
+        )
     chapter, attempt = current.chapter, current.number
     v2 = state.rules_version >= 2
     astra: events.AstraResult | None = None

@@ -193,11 +193,11 @@ def _mark_problems(marks: list[Any], adventure: int) -> Iterator[Problem]:
         if not isinstance(element, str) or not _on_sheet(adventure, element):
             yield f"{where}.element", f"{element!r} is not an element of {_sheet(adventure)}"
             continue
-        problem = (
-            rules.mark_problem(element, mark)
-            if rules is not None
-            else None if isinstance(mark, str) else "a starting mark is a word (circle, cross, X...)"
-        )
+        if rules is not None:
+            refused = rules.mark_problem(element, mark)
+            problem = None if refused is None else refused.detail
+        else:
+            problem = None if isinstance(mark, str) else "a starting mark is a word (circle, cross, X...)"
         if problem is not None:
             yield f"{where}.mark", f"{problem} ({_sheet(adventure)})"
 

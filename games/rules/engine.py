@@ -57,7 +57,7 @@ from games.rules.common.options import (
     WriteOption,
 )
 from games.rules.core import data, kinds, snapshots
-from games.rules.core.errors import OutOfTurn, RuleViolation, shown
+from games.rules.core.errors import N_, OutOfTurn, RuleViolation, Text, shown
 from games.rules.core.events import KINDS, Event, schema_problem
 from games.rules.core.schematic import ZONE, Area, Row, Schematic
 from games.rules.core.sheet import CIRCLE, CROSS, LINE, Mark, X
@@ -108,6 +108,7 @@ __all__ = [
     "LETTERS",
     "LINE",
     "MISSIONS_PHASE",
+    "N_",
     "OPTION_VALUE_TYPES",
     "PLAYABLE",
     "SETUP_PHASE",
@@ -139,6 +140,7 @@ __all__ = [
     "StepOption",
     "SystemErrorOption",
     "Target",
+    "Text",
     "WriteOption",
     "X",
     "absent_seats",

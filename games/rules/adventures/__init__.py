@@ -33,6 +33,8 @@ def rules_for(adventure: object) -> Adventure[Any]:
     if isinstance(adventure, int) and 1 <= adventure <= 8:
         raise RuleViolation(
             "adventure_not_available",
-            f"Adventure {adventure} is not playable yet; playable: {sorted(PLAYABLE)}.",
+            "Adventure %(adventure)s is not playable yet; playable: %(playable)s.",
+            adventure=adventure,
+            playable=sorted(PLAYABLE),
         )
     raise RuleViolation("unknown_adventure", "Adventures are numbered 1 to 8.")

@@ -83,7 +83,11 @@ def astra_score(
     foe = opponent(opponent_level)
     unknown = set(pile_counts_by_action) - set(ACTIONS)
     if unknown:
-        raise RuleViolation("unknown_action", f"{shown(sorted(unknown))} are not actions.")
+        raise RuleViolation(
+            "unknown_action",
+            "%(unknown)s are not actions.",
+            unknown=shown(sorted(unknown)),
+        )
     by_action = {
         action: pile_counts_by_action.get(action, 0) * foe.multipliers[action]
         for action in ACTIONS
@@ -152,7 +156,11 @@ class RocketTrack:
         """The track after ASTRA receives a card of ``action``: as many boxes crossed as
         the opponent's multiplier for it, continuing in track order (never past the end)."""
         if action not in ACTIONS:
-            raise RuleViolation("unknown_action", f"{shown(action)} is not an action.")
+            raise RuleViolation(
+                "unknown_action",
+                "%(action)s is not an action.",
+                action=shown(action),
+            )
         steps = opponent(self.level).multipliers[action]
         return RocketTrack(self.level, min(self.crossed + steps, len(track_boxes())))
 

@@ -40,7 +40,7 @@ from games.rules.common.options import (
 )
 from games.rules.core import cards, data
 from games.rules.core.cards import Combination
-from games.rules.core.errors import RuleViolation, shown
+from games.rules.core.errors import N_, RuleViolation, Text, shown
 from games.rules.core.events import MARK, AstraResult, Event, Recorder, Result, SeatSetup, Written
 from games.rules.core.events import SheetSetup as SheetOpening
 from games.rules.core.layout import SheetLayout
@@ -148,13 +148,20 @@ class Step:
     use: Use
 
 
+def not_a_mark_for(element: str, mark: Any) -> RuleViolation:
+    """The refusal of a starting mark that ``element`` cannot take."""
+    return RuleViolation(
+        "invalid_modifier", "%(mark)s is not a mark for %(element)s.", mark=shown(mark), element=element
+    )
+
+
 class Adventure(Generic[L]):
     """The rules of one adventure. Subclasses name their layout class (which names its data
     file), give their step and mission tables, and override the hooks their sheet needs."""
 
     layout_class: type[L]
-    # How a refusal names a numbering space of this sheet.
-    space_word = "space"
+    # How a refusal names a numbering space of this sheet (with its article: a Text param).
+    space_word = N_("a space")
     # The words a setup modifier may mark on an element that is not a numbering space.
     start_mark_words: tuple[str, ...] = (CIRCLE, CROSS)
     # Whether an Astronaut combination may write its number changed by -2 to +2.
@@ -240,16 +247,20 @@ class Adventure(Generic[L]):
             "bonus_points": setup["bonus_points"],
         }
 
-    def mark_problem(self, element: Any, mark: Any) -> str | None:
+    def mark_problem(self, element: Any, mark: Any) -> RuleViolation | None:
         """Why a setup modifier cannot put ``mark`` on ``element``, or None: an X in a
         numbering space, or one of ``start_mark_words`` on another element of the sheet."""
         if not isinstance(element, str) or (
             element not in self.layout.spaces and element not in self.layout.markable
         ):
-            return f"{shown(element)} is not an element of this sheet."
+            return RuleViolation(
+                "invalid_modifier", "%(element)s is not an element of this sheet.", element=shown(element)
+            )
         if element in self.layout.spaces:
-            return None if mark == X else f"A starting mark in space {element} can only be X."
-        return None if mark in self.start_mark_words else f"{shown(mark)} is not a mark for {element}."
+            return None if mark == X else RuleViolation(
+                "invalid_modifier", "A starting mark in space %(space)s can only be X.", space=element
+            )
+        return None if mark in self.start_mark_words else not_a_mark_for(element, mark)
 
     def validate_modifiers(self, modifiers: list[dict[str, Any]]) -> list[tuple[str, Any]]:
         """Refuse a modifier this sheet cannot take (RuleViolation); return the start marks."""
@@ -358,10 +369,17 @@ class Adventure(Generic[L]):
         """Why ``space`` cannot take a number or an X, or None."""
         if not isinstance(space, str) or space not in self.layout.spaces:
             return RuleViolation(
-                "unknown_space", f"{shown(space)} is not a {self.space_word} of this sheet."
+                "unknown_space",
+                "%(space)s is not %(space_word)s of this sheet.",
+                space=shown(space),
+                space_word=Text(self.space_word),
             )
         if space in marks:
-            return RuleViolation("space_not_empty", f"Space {space} is already filled.")
+            return RuleViolation(
+                "space_not_empty",
+                "Space %(space)s is already filled.",
+                space=space,
+            )
         return None
 
     def number_problem(
@@ -373,13 +391,20 @@ class Adventure(Generic[L]):
         if self.astronaut_modifies and combination.action == ASTRONAUT:
             return RuleViolation(
                 "astronaut_modifier_out_of_range",
-                f"The Astronaut action changes {combination.number} by -2 to +2 within "
-                f"{MIN_NUMBER}-{MAX_NUMBER}: {shown(number)} is out of reach.",
+                "The Astronaut action changes %(number)s by -2 to +2 within %(min_number)s-%(max_number)s: "
+                "%(number2)s is out of reach.",
+                number=combination.number,
+                min_number=MIN_NUMBER,
+                max_number=MAX_NUMBER,
+                number2=shown(number),
             )
         return RuleViolation(
             "number_not_in_combination",
-            f"Combination {index} shows {combination.number}, not {shown(number)}; only an "
-            "Astronaut combination changes its number.",
+            "Combination %(index)s shows %(number)s, not %(number2)s; only an Astronaut combination "
+            "changes its number.",
+            index=index,
+            number=combination.number,
+            number2=shown(number),
         )
 
     def check_write(self, state: GameState, seat: int, choice: Choice) -> Written:
@@ -478,8 +503,8 @@ class Adventure(Generic[L]):
         free = self.error_boxes_to_mark(sheet)
         return RuleViolation(
             "error_box_not_next",
-            f"System Error boxes are crossed top to bottom: the next one is "
-            f"{free[0] if free else None}.",
+            "System Error boxes are crossed top to bottom: the next one is %(value)s.",
+            value=free[0] if free else None,
         )
 
     def play_system_error(self, rec: Recorder, seat: int, choice: Choice, *, listed: bool) -> None:
@@ -574,7 +599,11 @@ class Adventure(Generic[L]):
         return step.startswith("action.")
 
     def skip_refusal(self, step: str) -> RuleViolation:
-        return RuleViolation("effect_not_optional", f"{step} must be used while it can be.")
+        return RuleViolation(
+            "effect_not_optional",
+            "%(step)s must be used while it can be.",
+            step=step,
+        )
 
     def uses_of(self, state: GameState, seat: int, step: str) -> list[StepOption]:
         """Every way to use ``step`` now (empty: it can change nothing)."""
@@ -606,7 +635,9 @@ class Adventure(Generic[L]):
         if not isinstance(step, str) or step not in pending[-1]:
             raise RuleViolation(
                 "effect_not_pending",
-                f"{shown(step)} is not waiting for your choice; resolve one of {shown(pending[-1])} first.",
+                "%(step)s is not waiting for your choice; resolve one of %(value)s first.",
+                step=shown(step),
+                value=shown(pending[-1]),
             )
         action = choice.get("action")
         expected = self.step_action(step)
@@ -618,7 +649,11 @@ class Adventure(Generic[L]):
             self.steps[expected].use(rec, seat, step, choice)
         else:
             raise RuleViolation(
-                "illegal_choice", f"{step} is resolved with {shown(expected)} or a skip, not {shown(action)}."
+                "illegal_choice",
+                "%(step)s is resolved with %(expected)s or a skip, not %(action)s.",
+                step=step,
+                expected=shown(expected),
+                action=shown(action),
             )
         self.settle(rec, seat)
 

@@ -51,7 +51,9 @@ def choose(adventure: int, seed: int, imposed: dict[str, int] | None) -> dict[st
     unknown = set(imposed) - set(LETTERS)
     if unknown:
         raise RuleViolation(
-            "invalid_missions", f"Missions are chosen by letter A, B or C, not {shown(sorted(unknown))}."
+            "invalid_missions",
+            "Missions are chosen by letter A, B or C, not %(unknown)s.",
+            unknown=shown(sorted(unknown)),
         )
     rng = random.Random(f"{seed}/missions")
     chosen = {}
@@ -63,8 +65,12 @@ def choose(adventure: int, seed: int, imposed: dict[str, int] | None) -> dict[st
         elif card not in options:
             raise RuleViolation(
                 "invalid_missions",
-                f"Card {card} is not a mission {letter} of adventure {adventure}: "
-                f"choose one of {shown(options)}.",
+                "Card %(card)s is not a mission %(letter)s of adventure %(adventure)s: choose one of "
+                "%(options)s.",
+                card=card,
+                letter=letter,
+                adventure=adventure,
+                options=shown(options),
             )
         chosen[letter] = card
     return chosen

@@ -17,7 +17,7 @@ class SheetSetup(TypedDict):
     marks: Marks
     bonus_points: int
 
-MarkProblem = Callable[[Any, Any], str | None]
+MarkProblem = Callable[[Any, Any], RuleViolation | None]
 
 
 def validate(
@@ -39,8 +39,10 @@ def validate(
             if not isinstance(delta, int) or not -(error_boxes - 1) <= delta <= 0:
                 raise RuleViolation(
                     "invalid_modifier",
-                    f"This sheet prints {error_boxes} System Error boxes: a delta goes from "
-                    f"{-(error_boxes - 1)} to 0.",
+                    "This sheet prints %(error_boxes)s System Error boxes: a delta goes from %(lowest)s "
+                    "to 0.",
+                    error_boxes=error_boxes,
+                    lowest=-(error_boxes - 1),
                 )
         elif kind == "start_marks":
             entries = modifier.get("marks")
@@ -51,10 +53,14 @@ def validate(
                 mark = entry.get("mark") if isinstance(entry, dict) else None
                 problem = mark_problem(element, mark)
                 if problem is not None:
-                    raise RuleViolation("invalid_modifier", problem)
+                    raise problem
                 start_marks.append((str(element), mark))
         else:
-            raise RuleViolation("invalid_modifier", f"Unknown modifier kind {shown(kind)}.")
+            raise RuleViolation(
+                "invalid_modifier",
+                "Unknown modifier kind %(kind)s.",
+                kind=shown(kind),
+            )
     return start_marks
 
 

@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 from games.rules.common.base import ASTRONAUT, ASTRONAUT_SHIFTS, Adventure
 from games.rules.common.options import Choice, Option, WriteOption
 from games.rules.core.cards import ACTIONS, Combination
-from games.rules.core.errors import RuleViolation, shown
+from games.rules.core.errors import N_, RuleViolation, shown
 from games.rules.core.events import Recorder, Written
 from games.rules.core.layout import WildLayout
 from games.rules.core.sheet import CIRCLE, CROSS, MAX_NUMBER, MIN_NUMBER, Marks
@@ -35,12 +35,17 @@ class WildActions(Adventure[W]):
         if chosen is None or chosen not in available:
             return RuleViolation(
                 "wild_not_available",
-                f"{wild or 'A wild action'} is not circled and unused on your sheet at the "
-                "start of this turn.",
+                N_("No wild action is circled and unused on your sheet at the start of this turn.")
+                if wild is None
+                else N_("%(wild)s is not circled and unused on your sheet at the start of this turn."),
+                wild=shown(wild),
             )
         if action not in ACTIONS:
             return RuleViolation(
-                "unknown_action", f"A wild action becomes one of {shown(list(ACTIONS))}, not {shown(action)}."
+                "unknown_action",
+                "A wild action becomes one of %(actions)s, not %(action)s.",
+                actions=shown(list(ACTIONS)),
+                action=shown(action),
             )
         return None
 
@@ -90,7 +95,10 @@ class WildActions(Adventure[W]):
         if choice.get("number", number) != number:
             raise RuleViolation(
                 "number_not_in_combination",
-                f"Combination {index} with this pick writes {number}, not {shown(choice.get('number'))}.",
+                "Combination %(index)s with this pick writes %(number)s, not %(value)s.",
+                index=index,
+                number=number,
+                value=shown(choice.get('number')),
             )
         return modifier, number
 
@@ -101,17 +109,26 @@ class WildActions(Adventure[W]):
             return None
         if action != ASTRONAUT:
             return RuleViolation(
-                "modifier_not_allowed", f"Only an Astronaut action modifies the number, not {action}."
+                "modifier_not_allowed",
+                "Only an Astronaut action modifies the number, not %(action)s.",
+                action=action,
             )
         if not isinstance(modifier, int) or modifier not in ASTRONAUT_SHIFTS:
             return RuleViolation(
-                "modifier_out_of_range", f"The Astronaut modifier goes from -2 to +2, not {shown(modifier)}."
+                "modifier_out_of_range",
+                "The Astronaut modifier goes from -2 to +2, not %(modifier)s.",
+                modifier=shown(modifier),
             )
         if not MIN_NUMBER <= number + modifier <= MAX_NUMBER:
             return RuleViolation(
                 "number_out_of_range",
-                f"{number} {modifier:+d} = {number + modifier} is not a number you can write "
-                f"({MIN_NUMBER} to {MAX_NUMBER}).",
+                "%(number)s %(modifier)s = %(value)s is not a number you can write (%(min_number)s to "
+                "%(max_number)s).",
+                number=number,
+                modifier=format(modifier, '+d'),
+                value=number + modifier,
+                min_number=MIN_NUMBER,
+                max_number=MAX_NUMBER,
             )
         return None
 

@@ -126,7 +126,9 @@ def chosen_combination(
         index = _pair_index(combinations, choice, index)
     if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(combinations):
         raise RuleViolation(
-            "unknown_combination", f"Choose combination 0 to {len(combinations) - 1}."
+            "unknown_combination",
+            "Choose combination 0 to %(value)s.",
+            value=len(combinations) - 1,
         )
     return index, combinations[index]
 
@@ -142,13 +144,16 @@ def _pair_index(combinations: list[Combination], choice: Mapping[str, object], n
         )
     if number_card not in hand or action_card not in hand:
         raise RuleViolation(
-            "card_not_in_hand", f"Both cards must come from your hand {shown(sorted(hand))}."
+            "card_not_in_hand",
+            "Both cards must come from your hand %(hand)s.",
+            hand=shown(sorted(hand)),
         )
     if number_card == action_card:
         raise RuleViolation(
             "same_card_for_number_and_action",
-            f"The number and the action must come from two different cards, not both from "
-            f"card {number_card}.",
+            "The number and the action must come from two different cards, not both from card "
+            "%(number_card)s.",
+            number_card=number_card,
         )
     index = next(
         i
@@ -158,8 +163,12 @@ def _pair_index(combinations: list[Combination], choice: Mapping[str, object], n
     if named is not None and named != index:
         raise RuleViolation(
             "combination_not_these_cards",
-            f"Combination {shown(named)} is not the number of card {number_card} with the action "
-            f"of card {action_card} (that is combination {index}).",
+            "Combination %(named)s is not the number of card %(number_card)s with the action of card "
+            "%(action_card)s (that is combination %(index)s).",
+            named=shown(named),
+            number_card=number_card,
+            action_card=action_card,
+            index=index,
         )
     return index
 

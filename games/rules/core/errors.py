@@ -3,16 +3,49 @@
 import json
 
 
+def N_(template: str) -> str:
+    """Marks a template for the catalogs where it is written away from a raise site (a no-op:
+    the API translates it when it answers)."""
+    return template
+
+
+class Text:
+    """A sentence or a name for people, kept translatable: ``template`` is its English gettext
+    msgid with ``%(name)s`` fields, ``params`` their values (numbers, ids and values quoted as
+    JSON stay as they are; a param that is itself a Text is translated in turn).
+    ``str(text)`` is the English sentence."""
+
+    __slots__ = ("params", "template")
+
+    def __init__(self, template: str, **params: object) -> None:
+        self.template = template
+        self.params = params
+
+    def __str__(self) -> str:
+        return self.template % self.params if self.params else self.template
+
+
 class RuleViolation(Exception):
     """A command breaks a rule of the game.
 
-    ``code`` is stable and machine-readable; ``detail`` is a sentence a player understands.
+    ``code`` is stable and machine-readable; ``detail`` is a sentence a player understands, in
+    English. The engine knows no language: the sentence is also kept as its ``template`` (an
+    English gettext msgid with ``%(name)s`` fields) and its ``params`` (values already quoted as
+    JSON), so that the API can answer it in the reader's language. Every template written at a
+    raise site is extracted into the catalogs (see README, "Languages").
     """
 
-    def __init__(self, code: str, detail: str) -> None:
-        super().__init__(f"{code}: {detail}")
+    def __init__(self, code: str, template: str, **params: object) -> None:
         self.code = code
-        self.detail = detail
+        self.template = template
+        self.params = params
+        self.detail = str(self.text)
+        super().__init__(f"{code}: {self.detail}")
+
+    @property
+    def text(self) -> Text:
+        """The detail, translatable."""
+        return Text(self.template, **self.params)
 
 
 class OutOfTurn(RuleViolation):

@@ -48,9 +48,17 @@ def placement_problem(
     zone strictly ascending; X marks are ignored by the ordering.
     """
     if space in marks:
-        return RuleViolation("space_not_empty", f"Space {space} is already filled.")
+        return RuleViolation(
+            "space_not_empty",
+            "Space %(space)s is already filled.",
+            space=space,
+        )
     if not MIN_NUMBER <= number <= MAX_NUMBER:
-        return RuleViolation("number_out_of_range", f"{number} is not a number you can write.")
+        return RuleViolation(
+            "number_out_of_range",
+            "%(number)s is not a number you can write.",
+            number=number,
+        )
     position = zone.index(space)
     for index, other in enumerate(zone):
         value = marks.get(other)
@@ -58,13 +66,21 @@ def placement_problem(
             continue
         if value == number:
             return RuleViolation(
-                "number_already_in_zone", f"{number} is already written on {zone_name}."
+                "number_already_in_zone",
+                "%(number)s is already written on %(zone_name)s.",
+                number=number,
+                zone_name=zone_name,
             )
         if (index < position and value > number) or (index > position and value < number):
             return RuleViolation(
                 "space_not_ascending",
-                f"{number} in {space} would break the ascending order of {zone_name} "
-                f"({value} is in {other}).",
+                "%(number)s in %(space)s would break the ascending order of %(zone_name)s (%(value)s is in "
+                "%(other)s).",
+                number=number,
+                space=space,
+                zone_name=zone_name,
+                value=value,
+                other=other,
             )
     return None
 

@@ -379,13 +379,18 @@ def _choose_target(rec: Recorder, choice: Choice) -> None:
         )
     card, target = _astra(state).effect, choice.get("target")
     if choice.get("card", card) != card:
-        raise RuleViolation("not_this_effect_card", f"The effect card being resolved is {card}.")
+        raise RuleViolation(
+            "not_this_effect_card",
+            "The effect card being resolved is %(card)s.",
+            card=card,
+        )
     targets = effect_targets(state)
     if not isinstance(target, str) or target not in targets:
         raise RuleViolation(
             "astra_target_not_available",
-            f"{shown(target)} is not something this ASTRA effect can apply to: choose one of "
-            f"{shown(targets)}.",
+            "%(target)s is not something this ASTRA effect can apply to: choose one of %(targets)s.",
+            target=shown(target),
+            targets=shown(targets),
         )
     _resolve_effect(rec, rules_for(state.adventure), target)
 
@@ -398,12 +403,18 @@ def _choose_placement(rec: Recorder, choice: Choice, planets: list[str]) -> None
         )
     card = _astra(rec.state).hand[0]
     if choice.get("card", card) != card:
-        raise RuleViolation("not_this_astra_card", f"ASTRA's card of the round is {card}.")
+        raise RuleViolation(
+            "not_this_astra_card",
+            "ASTRA's card of the round is %(card)s.",
+            card=card,
+        )
     planet = choice.get("planet")
     if not isinstance(planet, str) or planet not in planets:
         raise RuleViolation(
             "astra_planet_not_available",
-            f"{shown(planet)} is not a planet ASTRA's card can go to: choose one of {shown(planets)}.",
+            "%(planet)s is not a planet ASTRA's card can go to: choose one of %(planets)s.",
+            planet=shown(planet),
+            planets=shown(planets),
         )
     _place(rec, rules_for(rec.state.adventure), planet)
 
@@ -421,7 +432,10 @@ def _give(rec: Recorder, seat: int, choice: Choice) -> None:
     card = choice.get("card", cards[0] if len(cards) == 1 else None)
     if card not in cards:
         raise RuleViolation(
-            "card_not_left_over", f"{shown(card)} is not a card you can leave over: {shown(cards)}."
+            "card_not_left_over",
+            "%(card)s is not a card you can leave over: %(cards)s.",
+            card=shown(card),
+            cards=shown(cards),
         )
     if action == REMOVE and bonuses_left(_astra(state)) == 0:
         raise RuleViolation(

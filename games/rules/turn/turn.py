@@ -64,13 +64,18 @@ def new_game(
     elif players < rules.min_players:
         raise RuleViolation(
             "solo_needs_astra",
-            f"A one-player game of {rules.name} is played against ASTRA: create it for one "
-            "player (max_players 1), or seat 2 to 6 players.",
+            "A one-player game of %(name)s is played against ASTRA: create it for one player (max_players "
+            "1), or seat 2 to 6 players.",
+            name=rules.name,
         )
     modifiers = modifiers or {}
     for seat, seat_modifiers in modifiers.items():
         if not isinstance(seat, int) or not 0 <= seat < players:
-            raise RuleViolation("invalid_modifier", f"Seat {shown(seat)} is not in this game.")
+            raise RuleViolation(
+                "invalid_modifier",
+                "Seat %(seat)s is not in this game.",
+                seat=shown(seat),
+            )
         if not isinstance(seat_modifiers, list):
             raise RuleViolation("invalid_modifier", "Each seat's modifiers are a list.")
         rules.validate_modifiers(seat_modifiers)
@@ -164,7 +169,11 @@ def advance(
     if state.status != "playing":
         raise OutOfTurn("game_not_playing", "The game is not being played.")
     if not isinstance(seat, int) or not 0 <= seat < state.players:
-        raise RuleViolation("unknown_seat", f"Seat {shown(seat)} is not in this game.")
+        raise RuleViolation(
+            "unknown_seat",
+            "Seat %(seat)s is not in this game.",
+            seat=shown(seat),
+        )
     if state.astra is not None:
         played = solo.advance(state, seat, command, in_place=in_place)
         if played is not None:
@@ -285,8 +294,9 @@ def _decide_missions(rec: Recorder, seat: int, kind: str, choice: Choice) -> Non
         if letter not in player.claimable or letter in player.claimed:
             raise RuleViolation(
                 "mission_not_claimable",
-                f"{shown(letter)} is not a mission you can claim now: you may claim "
-                f"{shown([option['letter'] for option in _claim_options(state, seat)])}.",
+                "%(letter)s is not a mission you can claim now: you may claim %(value)s.",
+                letter=shown(letter),
+                value=shown([option['letter'] for option in _claim_options(state, seat)]),
             )
         assert isinstance(letter, str)  # checked above
         rec.mission_claimed(seat, sheet=state.home_sheet(seat).id, letter=letter)

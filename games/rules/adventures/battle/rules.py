@@ -60,11 +60,11 @@ from typing import Any, Final, cast
 from games.rules.adventures.battle.layout import SIDES, TYPES, Layout, Planet
 from games.rules.adventures.battle.solo import BattleSolo, is_solo
 from games.rules.common import modifiers as modifiers_rules
-from games.rules.common.base import ASTRONAUT, Accomplished, Step, error_choices
+from games.rules.common.base import ASTRONAUT, Accomplished, Step, error_choices, not_a_mark_for
 from games.rules.common.options import Choice, DrawOption, Option, StepOption
 from games.rules.core import cards
 from games.rules.core.cards import ACTIONS, Combination
-from games.rules.core.errors import RuleViolation, shown
+from games.rules.core.errors import N_, RuleViolation, shown
 from games.rules.core.events import Drawn, Recorder, SeatSetup, SheetSetup
 from games.rules.core.sheet import CIRCLE, CROSS, MAX_NUMBER, MIN_NUMBER, Marks, all_filled
 from games.rules.core.state import GameState, Sheet
@@ -198,11 +198,15 @@ class BattleRules(BattleSolo):
             )
         return sheets, [{"sheets": [left[seat], right[seat]]} for seat in range(players)]
 
-    def mark_problem(self, element: Any, mark: Any) -> str | None:
+    def mark_problem(self, element: Any, mark: Any) -> RuleViolation | None:
         """A start mark circles or crosses an element of a side panel, named with its side."""
         if not isinstance(element, str) or element not in self.layout.markable:
-            return f"{shown(element)} is not an element of a side panel of this sheet."
-        return None if mark in self.start_mark_words else f"{shown(mark)} is not a mark for {element}."
+            return RuleViolation(
+                "invalid_modifier",
+                "%(element)s is not an element of a side panel of this sheet.",
+                element=shown(element),
+            )
+        return None if mark in self.start_mark_words else not_a_mark_for(element, mark)
 
     # --- phases 2-3: draw an insignia --------------------------------------------------------
 
@@ -276,8 +280,11 @@ class BattleRules(BattleSolo):
             side = side_of(rec.state.sheets[played], seat)
             raise RuleViolation(
                 "sheet_not_played_this_turn",
-                f"In turn {rec.state.turn} you play sheet {played} (side {side}): odd turns on "
-                "your left sheet, even turns on your right one.",
+                "In turn %(turn)s you play sheet %(played)s (side %(side)s): odd turns on your left sheet, "
+                "even turns on your right one.",
+                turn=rec.state.turn,
+                played=played,
+                side=side,
             )
         action = choice.get("action")
         if action == DRAW:
@@ -300,38 +307,68 @@ class BattleRules(BattleSolo):
         planet = self.layout.planets.get(named) if isinstance(named, str) else None
         if planet is None:
             raise RuleViolation(
-                "unknown_planet", f"{shown(named)} is not a planet of this sheet (pl1 to pl7)."
+                "unknown_planet",
+                "%(named)s is not a planet of this sheet (pl1 to pl7).",
+                named=shown(named),
             )
         space = planet.next_space(sheet.marks)
         if space is None:
-            raise RuleViolation("planet_full", f"Every space of {planet.id} holds an insignia.")
+            raise RuleViolation(
+                "planet_full",
+                "Every space of %(id)s holds an insignia.",
+                id=planet.id,
+            )
         if "space" in choice and choice["space"] != space:
             raise RuleViolation(
                 "space_not_next",
-                f"Insignias fill {planet.id} in order: its next space is {space}, not "
-                f"{shown(choice['space'])}.",
+                "Insignias fill %(id)s in order: its next space is %(space)s, not %(space2)s.",
+                id=planet.id,
+                space=space,
+                space2=shown(choice['space']),
             )
         nearest, spent = self.reach(combination, planet)
         number = choice.get("number", nearest)
         if not isinstance(number, int) or number not in planet.accepts:
             raise RuleViolation(
                 "number_not_on_planet",
-                f"{planet.id} takes {planet.low} to {planet.high}: {shown(number)} is not one of them.",
+                "%(id)s takes %(low)s to %(high)s: %(number)s is not one of them.",
+                id=planet.id,
+                low=planet.low,
+                high=planet.high,
+                number=shown(number),
             )
         stored = self.stored_count(sheet.marks, side)
         if spent > stored:
             raise RuleViolation(
                 "planet_out_of_reach",
-                f"Reaching {planet.id} from {combination.number} takes {spent} circled astronaut "
-                f"symbol(s) on this sheet; you have {stored}.",
+                "Reaching %(id)s from %(number)s takes %(spent)s circled astronaut symbol(s) on this "
+                "sheet; you have %(stored)s.",
+                id=planet.id,
+                number=combination.number,
+                spent=spent,
+                stored=stored,
             )
         free = 1 if combination.action == ASTRONAUT else 0
         if abs(number - combination.number) > 2 * (free + spent):
             raise RuleViolation(
                 "number_out_of_reach",
-                f"Reaching {planet.id} from {combination.number} spends {spent} circled astronaut "
-                f"symbol(s){' besides the Astronaut action' if free else ''}: the number changes "
-                f"by {2 * (free + spent)} at most, so {number} is out of reach (draw it as {nearest}).",
+                N_(
+                    "Reaching %(id)s from %(number)s spends %(spent)s circled astronaut symbol(s) "
+                    "besides the Astronaut action: the number changes by %(reach)s at most, so "
+                    "%(asked)s is out of reach (draw it as %(nearest)s)."
+                )
+                if free
+                else N_(
+                    "Reaching %(id)s from %(number)s spends %(spent)s circled astronaut "
+                    "symbol(s): the number changes by %(reach)s at most, so %(asked)s is out of "
+                    "reach (draw it as %(nearest)s)."
+                ),
+                id=planet.id,
+                number=combination.number,
+                spent=spent,
+                reach=2 * (free + spent),
+                asked=number,
+                nearest=nearest,
             )
         return self._drawn(index, combination, side, planet.id, space, number)
 
@@ -431,8 +468,8 @@ class BattleRules(BattleSolo):
         if box not in error_choices(free):
             raise RuleViolation(
                 "error_box_not_next",
-                f"System Error boxes of your side are crossed in order: the next one is "
-                f"{free[0] if free else None}.",
+                "System Error boxes of your side are crossed in order: the next one is %(value)s.",
+                value=free[0] if free else None,
             )
         assert box is None or isinstance(box, str)  # checked above
         rec.system_error(seat, box=box, cause="no_writable_number")
@@ -459,7 +496,9 @@ class BattleRules(BattleSolo):
 
     def skip_refusal(self, step: str) -> RuleViolation:
         return RuleViolation(
-            "effect_not_optional", f"{step} is a bonus of the asteroid you claimed: it applies at once."
+            "effect_not_optional",
+            "%(step)s is a bonus of the asteroid you claimed: it applies at once.",
+            step=step,
         )
 
     @staticmethod
@@ -478,12 +517,18 @@ class BattleRules(BattleSolo):
         next_one = self.layout.next_asteroid(rec.sheet(seat).marks, side)
         asteroid = choice.get("asteroid", next_one)
         if not isinstance(asteroid, str) or asteroid not in self.layout.asteroids:
-            raise RuleViolation("unknown_asteroid", f"{shown(asteroid)} is not an asteroid of this sheet.")
+            raise RuleViolation(
+                "unknown_asteroid",
+                "%(asteroid)s is not an asteroid of this sheet.",
+                asteroid=shown(asteroid),
+            )
         if asteroid != next_one:
             raise RuleViolation(
                 "asteroid_not_next",
-                f"A robot claims the first free asteroid from your end of the field: {next_one}, "
-                f"not {asteroid}.",
+                "A robot claims the first free asteroid from your end of the field: %(next_one)s, not "
+                "%(asteroid)s.",
+                next_one=next_one,
+                asteroid=asteroid,
             )
         self.resolve_step(rec, seat, step, outcome="claimed", target=asteroid)
         rec.mark(seat, element=asteroid, mark=side)
@@ -519,11 +564,17 @@ class BattleRules(BattleSolo):
         column = choice.get("column")
         if column not in TYPES:
             raise RuleViolation(
-                "unknown_column", f"Energy improves the green, blue or grey planets, not {shown(column)}."
+                "unknown_column",
+                "Energy improves the green, blue or grey planets, not %(column)s.",
+                column=shown(column),
             )
         boxes = self.layout.track(side, str(column)).boxes
         if all_filled(rec.sheet(seat).marks, boxes):
-            raise RuleViolation("column_full", f"Every box of your {column} column is crossed.")
+            raise RuleViolation(
+                "column_full",
+                "Every box of your %(column)s column is crossed.",
+                column=column,
+            )
         box = next(b for b in boxes if b not in rec.sheet(seat).marks)
         self.resolve_step(rec, seat, step, outcome="crossed", target=box)
         rec.mark(seat, element=box, mark=CROSS)
@@ -551,11 +602,25 @@ class BattleRules(BattleSolo):
         if symbol not in symbols:
             raise RuleViolation(
                 f"{kind}_symbol_not_on_planet",
-                f"{kind.capitalize()} crosses a {kind} symbol of {planet.id}, where you drew your "
-                f"insignia ({', '.join(symbols) or 'it has none'}), not {shown(symbol)}.",
+                N_(
+                    "Plant crosses a plant symbol of %(id)s, where you drew your insignia "
+                    "(%(symbols)s), not %(symbol)s."
+                )
+                if kind == PLANT
+                else N_(
+                    "Water crosses a water symbol of %(id)s, where you drew your insignia "
+                    "(%(symbols)s), not %(symbol)s."
+                ),
+                id=planet.id,
+                symbols=shown(symbols),
+                symbol=shown(symbol),
             )
         if symbol in marks:
-            raise RuleViolation(f"{kind}_symbol_crossed", f"{symbol} is already crossed.")
+            raise RuleViolation(
+                f"{kind}_symbol_crossed",
+                "%(symbol)s is already crossed.",
+                symbol=symbol,
+            )
         self.resolve_step(rec, seat, step, outcome="crossed", target=symbol)
         assert isinstance(symbol, str)  # checked above
         rec.mark(seat, element=symbol, mark=CROSS)
@@ -600,14 +665,24 @@ class BattleRules(BattleSolo):
         """Why an insignia cannot go on ``moon`` now, or None."""
         planet_id = self.layout.planet_of_moon.get(moon) if isinstance(moon, str) else None
         if planet_id is None:
-            return RuleViolation("unknown_moon", f"{shown(moon)} is not a moon space of this sheet.")
+            return RuleViolation(
+                "unknown_moon",
+                "%(moon)s is not a moon space of this sheet.",
+                moon=shown(moon),
+            )
         planet = self.layout.planets[planet_id]
         if planet.done in marks:
             return RuleViolation(
-                "planet_complete", f"{planet.id} is complete: its moon takes no more insignias."
+                "planet_complete",
+                "%(id)s is complete: its moon takes no more insignias.",
+                id=planet.id,
             )
         if moon in marks:
-            return RuleViolation("moon_space_taken", f"{moon} already holds an insignia.")
+            return RuleViolation(
+                "moon_space_taken",
+                "%(moon)s already holds an insignia.",
+                moon=moon,
+            )
         return None
 
     def _draw_on_moon(self, rec: Recorder, seat: int, step: str, choice: Choice) -> None:

@@ -47,7 +47,7 @@ from games.rules.adventures.colony.layout import Layout
 from games.rules.common import astra
 from games.rules.common.base import Adventure, Condition, Step, number_changed, rank_awards
 from games.rules.common.options import Choice, Option, StepOption, Target, WriteOption
-from games.rules.core.errors import RuleViolation, shown
+from games.rules.core.errors import N_, RuleViolation, shown
 from games.rules.core.events import Recorder
 from games.rules.core.sheet import CIRCLE, CROSS, LINE, Marks, X, first_unmarked
 from games.rules.core.state import GameState, Sheet
@@ -73,7 +73,7 @@ class ColonyRules(Adventure[Layout]):
     """The rules of adventure 3 (see the module docstring)."""
 
     layout_class = Layout
-    space_word = "building"
+    space_word = N_("a building")
     start_mark_words = (CIRCLE, CROSS, LINE)
     frame_steps_alike = True
 
@@ -118,7 +118,9 @@ class ColonyRules(Adventure[Layout]):
         """An empty building: not printed as numbered, not filled."""
         if isinstance(space, str) and space in self.layout.prenumbered:
             return RuleViolation(
-                "space_prenumbered", f"{space} is printed as already numbered on the sheet."
+                "space_prenumbered",
+                "%(space)s is printed as already numbered on the sheet.",
+                space=space,
             )
         return super().space_problem(marks, space)
 
@@ -181,14 +183,24 @@ class ColonyRules(Adventure[Layout]):
     def tank_problem(self, marks: Marks, space: str, tank: Any) -> RuleViolation | None:
         """Why Water cannot circle ``tank`` after a number in ``space``, or None."""
         if tank not in self.layout.tanks:
-            return RuleViolation("unknown_tank", f"{shown(tank)} is not a water tank of this sheet.")
+            return RuleViolation(
+                "unknown_tank",
+                "%(tank)s is not a water tank of this sheet.",
+                tank=shown(tank),
+            )
         if self.layout.spaces[space]["water_tank"] != tank:
             return RuleViolation(
                 "tank_not_on_space",
-                f"Water circles the tank of the building just numbered ({space}), not {tank}.",
+                "Water circles the tank of the building just numbered (%(space)s), not %(tank)s.",
+                space=space,
+                tank=tank,
             )
         if tank in marks:
-            return RuleViolation("tank_already_circled", f"{tank} is already circled.")
+            return RuleViolation(
+                "tank_already_circled",
+                "%(tank)s is already circled.",
+                tank=tank,
+            )
         return None
 
     def next_greenhouse(self, marks: Marks, quarter: str) -> str | None:
@@ -199,18 +211,22 @@ class ColonyRules(Adventure[Layout]):
         """Why Plant cannot circle ``greenhouse`` after a number in ``space``, or None."""
         if greenhouse not in self.layout.greenhouses:
             return RuleViolation(
-                "unknown_greenhouse", f"{shown(greenhouse)} is not a greenhouse of this sheet."
+                "unknown_greenhouse",
+                "%(greenhouse)s is not a greenhouse of this sheet.",
+                greenhouse=shown(greenhouse),
             )
         quarter = self.layout.quarter_of(space)
         if self.layout.elements[greenhouse]["quarter"] != quarter:
             return RuleViolation(
                 "greenhouse_wrong_quarter",
-                f"Plant circles a greenhouse of {quarter}, where the number was written.",
+                "Plant circles a greenhouse of %(quarter)s, where the number was written.",
+                quarter=quarter,
             )
         if greenhouse != self.next_greenhouse(marks, quarter):
             return RuleViolation(
                 "greenhouse_not_next",
-                f"Greenhouses are circled top to bottom: {greenhouse} is not the next one.",
+                "Greenhouses are circled top to bottom: %(greenhouse)s is not the next one.",
+                greenhouse=greenhouse,
             )
         return None
 
@@ -220,15 +236,24 @@ class ColonyRules(Adventure[Layout]):
         """Why Robot cannot draw ``tunnel``, or None: it must be undrawn and touch the
         network at one end at least (``connected``: the network's buildings, if known)."""
         if tunnel not in self.layout.tunnels:
-            return RuleViolation("unknown_tunnel", f"{shown(tunnel)} is not a tunnel of this sheet.")
+            return RuleViolation(
+                "unknown_tunnel",
+                "%(tunnel)s is not a tunnel of this sheet.",
+                tunnel=shown(tunnel),
+            )
         if self.layout.is_drawn(marks, tunnel):
-            return RuleViolation("tunnel_already_drawn", f"{tunnel} is already drawn.")
+            return RuleViolation(
+                "tunnel_already_drawn",
+                "%(tunnel)s is already drawn.",
+                tunnel=tunnel,
+            )
         if connected is None:
             connected = self.layout.connected(marks)
         if not any(end in connected for end in self.layout.tunnels[tunnel]):
             return RuleViolation(
                 "tunnel_not_connected",
-                f"{tunnel} touches no building linked to the rocket: a new tunnel extends the network.",
+                "%(tunnel)s touches no building linked to the rocket: a new tunnel extends the network.",
+                tunnel=tunnel,
             )
         return None
 
@@ -246,17 +271,24 @@ class ColonyRules(Adventure[Layout]):
         track_id = self.layout.track_of_box.get(box) if isinstance(box, str) else None
         if track_id not in self.layout.multiplier_tracks:
             return RuleViolation(
-                "unknown_box", f"{shown(box)} is not a box of the plants, water or antennas track."
+                "unknown_box",
+                "%(box)s is not a box of the plants, water or antennas track.",
+                box=shown(box),
             )
         assert track_id is not None
         track = self.layout.tracks[track_id]
         if box in marks:
-            return RuleViolation("box_already_crossed", f"{box} is already crossed.")
+            return RuleViolation(
+                "box_already_crossed",
+                "%(box)s is already crossed.",
+                box=box,
+            )
         if box != track.next_box(marks):
             return RuleViolation(
                 "box_not_next",
-                f"Boxes are crossed top to bottom: the next box of {track_id} is "
-                f"{track.next_box(marks)}.",
+                "Boxes are crossed top to bottom: the next box of %(track_id)s is %(value)s.",
+                track_id=track_id,
+                value=track.next_box(marks),
             )
         return None
 

@@ -41,7 +41,7 @@ from games.rules.adventures.dome.layout import Layout
 from games.rules.common.base import Adventure, Condition, Step, number_changed
 from games.rules.common.missions import MISSION_BOX
 from games.rules.common.options import Choice, Option, StepOption, WriteOption
-from games.rules.core.errors import RuleViolation, shown
+from games.rules.core.errors import N_, RuleViolation, shown
 from games.rules.core.events import Recorder
 from games.rules.core.sheet import (
     CIRCLE,
@@ -81,7 +81,7 @@ class DomeRules(Adventure[Layout]):
     """The rules of adventure 5 (see the module docstring)."""
 
     layout_class = Layout
-    space_word = "level"
+    space_word = N_("a level")
     start_mark_words = (CIRCLE, CROSS, BUILT, LINE)
 
     def step_table(self) -> dict[str, Step]:
@@ -176,8 +176,9 @@ class DomeRules(Adventure[Layout]):
             return None
         return RuleViolation(
             "level_not_reachable",
-            f"{space} is neither a starting level nor directly above or below a marked level of "
-            f"{self.zone_name(self.layout.skyscrapers[self.layout.spaces[space]['zone']])}.",
+            "%(space)s is neither a starting level nor directly above or below a marked level of %(value)s.",
+            space=space,
+            value=self.zone_name(self.layout.skyscrapers[self.layout.spaces[space]['zone']]),
         )
 
     def after_fill(self, rec: Recorder, seat: int, space: str) -> None:
@@ -229,19 +230,34 @@ class DomeRules(Adventure[Layout]):
         """Why a Plant/Water action with a number on ``space`` cannot circle ``symbol``."""
         found = self.layout.symbol_level.get(symbol) if isinstance(symbol, str) else None
         if found is None:
-            return RuleViolation("unknown_symbol", f"{shown(symbol)} is not a symbol of the tower.")
+            return RuleViolation(
+                "unknown_symbol",
+                "%(symbol)s is not a symbol of the tower.",
+                symbol=shown(symbol),
+            )
         level, kind = found
         if kind != action:
             return RuleViolation(
-                "wrong_symbol_kind", f"{symbol} is a {kind} symbol; a {action} action circles a {action}."
+                "wrong_symbol_kind",
+                "%(symbol)s is a %(kind)s symbol; a %(action)s action circles a %(action)s.",
+                symbol=symbol,
+                kind=kind,
+                action=action,
             )
         if self.layout.tower_level_of.get(space) != level:
             return RuleViolation(
                 "symbol_not_reachable",
-                f"{symbol} is on {level}, not on the tower level connected to {space}.",
+                "%(symbol)s is on %(level)s, not on the tower level connected to %(space)s.",
+                symbol=symbol,
+                level=level,
+                space=space,
             )
         if symbol in marks:
-            return RuleViolation("symbol_already_marked", f"{symbol} is already circled.")
+            return RuleViolation(
+                "symbol_already_marked",
+                "%(symbol)s is already circled.",
+                symbol=symbol,
+            )
         return None
 
     def _circle_tower_symbol(self, rec: Recorder, seat: int, step: str, choice: Choice) -> None:
@@ -274,18 +290,30 @@ class DomeRules(Adventure[Layout]):
         if not isinstance(element, str) or element not in self.layout.chain(marks):
             return RuleViolation(
                 "unknown_dome_element",
-                f"{shown(element)} is not a section or a half of the dome as it is split now.",
+                "%(element)s is not a section or a half of the dome as it is split now.",
+                element=shown(element),
             )
         if element in marks:
-            return RuleViolation("element_already_built", f"{element} is already built.")
+            return RuleViolation(
+                "element_already_built",
+                "%(element)s is already built.",
+                element=element,
+            )
         if element not in self.buildable(marks):
             return RuleViolation(
                 "element_not_buildable",
-                f"{element} is neither at an end of the dome nor beside a built element.",
+                "%(element)s is neither at an end of the dome nor beside a built element.",
+                element=element,
             )
         if self.layout.parity[element] != number % 2:
             parity = _parity_word(self.layout.parity[element])
-            return RuleViolation("wrong_parity", f"{element} takes {parity} numbers, not {number}.")
+            return RuleViolation(
+                "wrong_parity",
+                "%(element)s takes %(parity)s numbers, not %(number)s.",
+                element=element,
+                parity=parity,
+                number=number,
+            )
         return None
 
     def _build(self, rec: Recorder, seat: int, step: str, choice: Choice) -> None:
@@ -306,11 +334,17 @@ class DomeRules(Adventure[Layout]):
         if track is None:
             raise RuleViolation(
                 "unknown_track",
-                f"{shown(name)} is not a track: upgrade one of {shown(sorted(self.layout.tracks))}.",
+                "%(name)s is not a track: upgrade one of %(tracks)s.",
+                name=shown(name),
+                tracks=shown(sorted(self.layout.tracks)),
             )
         row = track.next_row(rec.sheet(seat).marks)
         if row is None:
-            raise RuleViolation("track_complete", f"Every row of the {name} track is crossed.")
+            raise RuleViolation(
+                "track_complete",
+                "Every row of the %(name)s track is crossed.",
+                name=name,
+            )
         self.resolve_step(rec, seat, step, outcome="crossed", target=row)
         rec.mark(seat, element=row, mark=CROSS)
 
@@ -339,11 +373,23 @@ class DomeRules(Adventure[Layout]):
         section = choice.get("section")
         marks = rec.sheet(seat).marks
         if not isinstance(section, str) or section not in self.layout.split_lines:
-            raise RuleViolation("unknown_section", f"{shown(section)} is not a section of the dome.")
+            raise RuleViolation(
+                "unknown_section",
+                "%(section)s is not a section of the dome.",
+                section=shown(section),
+            )
         if self.layout.split_lines[section] in marks:
-            raise RuleViolation("section_already_split", f"{section} is already split.")
+            raise RuleViolation(
+                "section_already_split",
+                "%(section)s is already split.",
+                section=section,
+            )
         if section in marks:
-            raise RuleViolation("section_built", f"{section} is built: only an unbuilt section splits.")
+            raise RuleViolation(
+                "section_built",
+                "%(section)s is built: only an unbuilt section splits.",
+                section=section,
+            )
         self.resolve_step(rec, seat, step, outcome="split", target=section)
         rec.mark(seat, element=self.layout.split_lines[section], mark=LINE)
 

@@ -52,7 +52,7 @@ from games.rules.common.options import Choice, Option, StepOption, WriteOption
 from games.rules.common.wilds import WildActions
 from games.rules.core import cards
 from games.rules.core.cards import ACTIONS, Combination
-from games.rules.core.errors import RuleViolation, shown
+from games.rules.core.errors import N_, RuleViolation, shown
 from games.rules.core.events import Recorder, Written
 from games.rules.core.sheet import CIRCLE, CROSS, LINE, Marks, all_filled, first_unmarked
 from games.rules.core.state import GameState, Sheet
@@ -108,12 +108,22 @@ class EscapeRules(WildActions[Layout]):
 
     # --- setup ---------------------------------------------------------------------------
 
-    def mark_problem(self, element: Any, mark: Any) -> str | None:
+    def mark_problem(self, element: Any, mark: Any) -> RuleViolation | None:
         """An airlock starts activated (``line``); the other elements circled or crossed."""
         if isinstance(element, str) and element in self.layout.airlocks:
-            return None if mark == LINE else f"An airlock is activated with {shown(LINE)}, not {shown(mark)}."
+            return None if mark == LINE else RuleViolation(
+                "invalid_modifier",
+                "An airlock is activated with %(line)s, not %(mark)s.",
+                line=shown(LINE),
+                mark=shown(mark),
+            )
         if isinstance(element, str) and element in self.layout.markable and mark == LINE:
-            return f"{shown(LINE)} is a mark for airlocks, not for {element}."
+            return RuleViolation(
+                "invalid_modifier",
+                "%(line)s is a mark for airlocks, not for %(element)s.",
+                line=shown(LINE),
+                element=element,
+            )
         return super().mark_problem(element, mark)
 
     # --- phases 2-3: accessible spaces, wild actions --------------------------------------
@@ -132,8 +142,9 @@ class EscapeRules(WildActions[Layout]):
         if problem is None and space not in self.layout.access(marks).spaces:
             return RuleViolation(
                 "block_not_accessible",
-                f"{space} lies in {self.layout.block_of[space]}, which no activated airlock "
-                "reaches yet.",
+                "%(space)s lies in %(block)s, which no activated airlock reaches yet.",
+                space=space,
+                block=self.layout.block_of[space],
             )
         return problem
 
@@ -249,7 +260,9 @@ class EscapeRules(WildActions[Layout]):
 
     def skip_refusal(self, step: str) -> RuleViolation:
         return RuleViolation(
-            "effect_not_optional", f"{step} activates an airlock at once: choose one to activate."
+            "effect_not_optional",
+            "%(step)s activates an airlock at once: choose one to activate.",
+            step=step,
         )
 
     def activatable_airlocks(self, marks: Marks) -> list[str]:
@@ -264,16 +277,26 @@ class EscapeRules(WildActions[Layout]):
     def airlock_problem(self, marks: Marks, airlock: Any) -> RuleViolation | None:
         """Why ``airlock`` cannot be activated now, or None."""
         if not isinstance(airlock, str) or airlock not in self.layout.airlocks:
-            return RuleViolation("unknown_airlock", f"{shown(airlock)} is not an airlock of this sheet.")
+            return RuleViolation(
+                "unknown_airlock",
+                "%(airlock)s is not an airlock of this sheet.",
+                airlock=shown(airlock),
+            )
         if airlock in marks:
-            return RuleViolation("airlock_already_active", f"{airlock} is already activated.")
+            return RuleViolation(
+                "airlock_already_active",
+                "%(airlock)s is already activated.",
+                airlock=airlock,
+            )
         opened = self.layout.access(marks).blocks
         if not any(block in opened for block in self.layout.airlocks[airlock]):
             one, other = self.layout.airlocks[airlock]
             return RuleViolation(
                 "airlock_not_reachable",
-                f"Neither {one} nor {other} is accessible: an airlock is activated from an "
-                "accessible block.",
+                "Neither %(one)s nor %(other)s is accessible: an airlock is activated from an accessible "
+                "block.",
+                one=one,
+                other=other,
             )
         return None
 
@@ -308,14 +331,26 @@ class EscapeRules(WildActions[Layout]):
         """Why a ``kind`` (reactor, plant) action after a number in ``ship`` cannot circle
         ``symbol`` (``symbols``: those of that ship), or None."""
         if not isinstance(symbol, str) or self.layout.elements.get(symbol, {}).get("kind") != kind:
-            return RuleViolation(f"unknown_{kind}", f"{shown(symbol)} is not a {kind} of this sheet.")
+            return RuleViolation(
+                f"unknown_{kind}",
+                "%(symbol)s is not a %(kind)s of this sheet.",
+                symbol=shown(symbol),
+                kind=kind,
+            )
         if symbol not in symbols:
             return RuleViolation(
                 f"{kind}_not_in_ship",
-                f"{symbol} is not a {kind} of {ship}, where your number was written.",
+                "%(symbol)s is not a %(kind)s of %(ship)s, where your number was written.",
+                symbol=symbol,
+                kind=kind,
+                ship=ship,
             )
         if symbol in marks:
-            return RuleViolation(f"{kind}_already_circled", f"{symbol} is already circled.")
+            return RuleViolation(
+                f"{kind}_already_circled",
+                "%(symbol)s is already circled.",
+                symbol=symbol,
+            )
         return None
 
     def _circle_reactor(self, rec: Recorder, seat: int, step: str, choice: Choice) -> None:
@@ -340,11 +375,25 @@ class EscapeRules(WildActions[Layout]):
         if tank != on_space:
             return RuleViolation(
                 "tank_not_on_space",
-                f"Water circles the tank printed on {space}, where your number was written "
-                f"({on_space or 'none'}), not {shown(tank)}.",
+                N_(
+                    "Water circles the tank printed on %(space)s, where your number was written "
+                    "(none), not %(tank)s."
+                )
+                if on_space is None
+                else N_(
+                    "Water circles the tank printed on %(space)s, where your number was written "
+                    "(%(printed)s), not %(tank)s."
+                ),
+                space=space,
+                printed=on_space,
+                tank=shown(tank),
             )
         if tank in marks:
-            return RuleViolation("tank_already_circled", f"{tank} is already circled.")
+            return RuleViolation(
+                "tank_already_circled",
+                "%(tank)s is already circled.",
+                tank=tank,
+            )
         return None
 
     def _circle_tank(self, rec: Recorder, seat: int, step: str, choice: Choice) -> None:

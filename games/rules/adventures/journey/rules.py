@@ -44,13 +44,20 @@ from typing import Any, cast
 
 from games.rules.adventures.journey.layout import WALL_DRAWN, Layout, Station, Zone
 from games.rules.common import astra
-from games.rules.common.base import ASTRONAUT, ASTRONAUT_SHIFTS, Condition, Step, rank_awards
+from games.rules.common.base import (
+    ASTRONAUT,
+    ASTRONAUT_SHIFTS,
+    Condition,
+    Step,
+    not_a_mark_for,
+    rank_awards,
+)
 from games.rules.common.modifiers import SheetSetup
 from games.rules.common.options import Choice, Option, StepOption, WriteOption
 from games.rules.common.wilds import WildActions
 from games.rules.core import cards
 from games.rules.core.cards import ACTIONS, CARD_NUMBERS
-from games.rules.core.errors import RuleViolation, shown
+from games.rules.core.errors import N_, RuleViolation, shown
 from games.rules.core.events import Recorder, Written
 from games.rules.core.sheet import CIRCLE, CROSS, MAX_NUMBER, MIN_NUMBER, Marks, first_unmarked, open_gaps
 from games.rules.core.state import GameState, Sheet
@@ -131,11 +138,11 @@ class JourneyRules(WildActions[Layout]):
 
     # --- setup ---------------------------------------------------------------------------
 
-    def mark_problem(self, element: Any, mark: Any) -> str | None:
+    def mark_problem(self, element: Any, mark: Any) -> RuleViolation | None:
         if isinstance(element, str) and element in self.layout.elements:
             raw = self.layout.elements[element]
             if raw["kind"] in UNMARKABLE_KINDS or mark not in raw["marks"]:
-                return f"{shown(mark)} is not a mark for {element}."
+                return not_a_mark_for(element, mark)
             return None
         return super().mark_problem(element, mark)
 
@@ -153,7 +160,8 @@ class JourneyRules(WildActions[Layout]):
         if walls != pairs:
             raise RuleViolation(
                 "invalid_modifier",
-                f"{pairs} energy pair(s) complete at setup: give exactly {pairs} wall(s).",
+                "%(pairs)s energy pair(s) complete at setup: give exactly %(pairs)s wall(s).",
+                pairs=pairs,
             )
         return start
 
@@ -281,17 +289,31 @@ class JourneyRules(WildActions[Layout]):
     def wall_problem(self, marks: Marks, wall: Any) -> RuleViolation | None:
         if wall not in self.layout.walls:
             return RuleViolation(
-                "unknown_wall", f"{shown(wall)} is not a wall position (wall.01 to wall.35)."
+                "unknown_wall",
+                "%(wall)s is not a wall position (wall.01 to wall.35).",
+                wall=shown(wall),
             )
         if wall in marks:
-            return RuleViolation("wall_already_drawn", f"{wall} is already drawn.")
+            return RuleViolation(
+                "wall_already_drawn",
+                "%(wall)s is already drawn.",
+                wall=wall,
+            )
         return None
 
     def robot_problem(self, marks: Marks, robot: Any, multiplier: Any) -> RuleViolation | None:
         if robot not in self.layout.robots:
-            return RuleViolation("unknown_robot", f"{shown(robot)} is not a robot of a station.")
+            return RuleViolation(
+                "unknown_robot",
+                "%(robot)s is not a robot of a station.",
+                robot=shown(robot),
+            )
         if robot in marks:
-            return RuleViolation("robot_already_circled", f"{robot} is already circled.")
+            return RuleViolation(
+                "robot_already_circled",
+                "%(robot)s is already circled.",
+                robot=robot,
+            )
         deserved = self.deserved_multiplier(marks, robot)
         if multiplier is None or multiplier == deserved:
             return None
@@ -299,39 +321,67 @@ class JourneyRules(WildActions[Layout]):
         if multiplier == station.mult_big and marks.get(station.mult_big) == CROSS:
             return RuleViolation(
                 "multiplier_crossed",
-                f"{station.mult_big} is crossed on your sheet: the last robot of {station.id} "
-                f"circles {station.mult_small}.",
+                "%(mult_big)s is crossed on your sheet: the last robot of %(id)s circles %(mult_small)s.",
+                mult_big=station.mult_big,
+                id=station.id,
+                mult_small=station.mult_small,
             )
         return RuleViolation(
             "wrong_multiplier",
-            f"Circling {robot} wins {deserved or 'no multiplier'}, not {multiplier}.",
+            N_("Circling %(robot)s wins no multiplier, not %(multiplier)s.")
+            if deserved is None
+            else N_("Circling %(robot)s wins %(deserved)s, not %(multiplier)s."),
+            robot=robot,
+            deserved=deserved,
+            multiplier=multiplier,
         )
 
     def plant_problem(self, marks: Marks, space: str, plant: Any) -> RuleViolation | None:
         if plant not in self.layout.plants:
-            return RuleViolation("unknown_plant", f"{shown(plant)} is not a plant of a station.")
+            return RuleViolation(
+                "unknown_plant",
+                "%(plant)s is not a plant of a station.",
+                plant=shown(plant),
+            )
         station = self.layout.station_of[plant]
         if plant in marks:
-            return RuleViolation("plant_already_circled", f"{plant} is already circled.")
+            return RuleViolation(
+                "plant_already_circled",
+                "%(plant)s is already circled.",
+                plant=plant,
+            )
         if station not in self.layout.stations_reached(marks, space):
             zone = self.layout.zone_of(marks, space)
             return RuleViolation(
                 "station_not_connected",
-                f"{station.id} follows {station.link_space}, which is not in {zone.id} where "
-                "your number was written.",
+                "%(id)s follows %(link_space)s, which is not in %(id2)s where your number was written.",
+                id=station.id,
+                link_space=station.link_space,
+                id2=zone.id,
             )
         return None
 
     def water_problem(self, marks: Marks, space: str, tank: Any) -> RuleViolation | None:
         on_space = self.layout.tank_on.get(space)
         if on_space is None:
-            return RuleViolation("no_tank_on_space", f"{space} carries no water tank.")
+            return RuleViolation(
+                "no_tank_on_space",
+                "%(space)s carries no water tank.",
+                space=space,
+            )
         if tank is not None and tank != on_space:
             return RuleViolation(
-                "tank_not_on_space", f"Your number is in {space}, which carries {on_space}."
+                "tank_not_on_space",
+                "Your number is in %(space)s, which carries %(on_space)s.",
+                space=space,
+                on_space=on_space,
             )
         if on_space in marks:
-            return RuleViolation("tank_already_circled", f"{on_space} is already circled.")
+            return RuleViolation(
+                "tank_already_circled",
+                "%(on_space)s is already circled.",
+                on_space=on_space,
+            )
         return None
 
     # --- pending steps -----------------------------------------------------------------------
@@ -342,7 +392,9 @@ class JourneyRules(WildActions[Layout]):
 
     def skip_refusal(self, step: str) -> RuleViolation:
         return RuleViolation(
-            "wall_required", f"Your energy pair is complete ({step} crossed): draw a wall now."
+            "wall_required",
+            "Your energy pair is complete (%(step)s crossed): draw a wall now.",
+            step=step,
         )
 
     def _energy(self, rec: Recorder, seat: int, step: str, choice: Choice) -> None:

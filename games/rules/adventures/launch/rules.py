@@ -83,8 +83,9 @@ class LaunchRules(Adventure[Layout]):
             return None
         return RuleViolation(
             "wrong_floor_for_action",
-            f"A {action} number goes on the {action} floor(s) or the wild floor, not on "
-            f"{_floor_name(self.layout.floor_of(space))}.",
+            "A %(action)s number goes on the %(action)s floor(s) or the wild floor, not on %(value)s.",
+            action=action,
+            value=_floor_name(self.layout.floor_of(space)),
         )
 
     def number_problem(self, index: int, combination: Combination, number: Any) -> RuleViolation | None:
@@ -92,8 +93,11 @@ class LaunchRules(Adventure[Layout]):
             return None
         return RuleViolation(
             "number_not_in_combination",
-            f"Combination {index} shows {combination.number}, not {number}; in this adventure "
-            "the number is written as shown.",
+            "Combination %(index)s shows %(number)s, not %(number2)s; in this adventure the number is "
+            "written as shown.",
+            index=index,
+            number=combination.number,
+            number2=number,
         )
 
     def score_effect(self, state: GameState, seat: int, option: Option) -> Any:
@@ -120,7 +124,9 @@ class LaunchRules(Adventure[Layout]):
 
     def error_box_refusal(self, sheet: Sheet, box: Any) -> RuleViolation:
         return RuleViolation(
-            "error_box_not_free", f"{shown(box)} is not a free System Error box of your sheet."
+            "error_box_not_free",
+            "%(box)s is not a free System Error box of your sheet.",
+            box=shown(box),
         )
 
     # --- reactions: quarter effects ------------------------------------------------------------
@@ -172,7 +178,8 @@ class LaunchRules(Adventure[Layout]):
         if arrow not in self.open_arrows(rec.sheet(seat).marks):
             raise RuleViolation(
                 "arrow_not_available",
-                f"{shown(arrow)} is not the empty arrow of an inactive rocket in an incomplete quarter.",
+                "%(arrow)s is not the empty arrow of an inactive rocket in an incomplete quarter.",
+                arrow=shown(arrow),
             )
         self.resolve_step(rec, seat, effect, outcome="activated", target=arrow)
         assert isinstance(arrow, str)  # checked above

@@ -32,7 +32,7 @@ from typing import Any, cast
 from games.rules.adventures.mine.layout import Layout
 from games.rules.common.base import Adventure, Condition, Step, number_changed
 from games.rules.common.options import Choice, Option, StepOption, WriteOption
-from games.rules.core.errors import RuleViolation, shown
+from games.rules.core.errors import N_, RuleViolation, shown
 from games.rules.core.events import Recorder
 from games.rules.core.sheet import CIRCLE, CROSS, Marks, all_filled, first_unmarked
 from games.rules.core.state import GameState, Sheet
@@ -67,7 +67,7 @@ class MineRules(Adventure[Layout]):
     """The rules of adventure 4 (see the module docstring)."""
 
     layout_class = Layout
-    space_word = "cavity"
+    space_word = N_("a cavity")
     # The steps of a frame are alike (the 3 bonus robots): the first stands for all.
     frame_steps_alike = True
 
@@ -141,34 +141,55 @@ class MineRules(Adventure[Layout]):
         """Why a Plant/Water action on ``space`` cannot circle ``symbol``, or None."""
         element = self.layout.elements.get(symbol) if isinstance(symbol, str) else None
         if element is None or symbol not in self.layout.gap_symbols:
-            return RuleViolation("unknown_symbol", f"{shown(symbol)} is not a symbol of the mine.")
+            return RuleViolation(
+                "unknown_symbol",
+                "%(symbol)s is not a symbol of the mine.",
+                symbol=shown(symbol),
+            )
         if element["value"] != resource:
             return RuleViolation(
                 "wrong_symbol_kind",
-                f"{symbol} is a {element['value']} symbol; a {resource} action circles a "
-                f"{resource} symbol.",
+                "%(symbol)s is a %(value)s symbol; a %(resource)s action circles a %(resource)s symbol.",
+                symbol=symbol,
+                value=element['value'],
+                resource=resource,
             )
         if space not in element["links"]:
             return RuleViolation(
                 "symbol_not_reachable",
-                f"{symbol} is not directly above or below {space}, where the number was written.",
+                "%(symbol)s is not directly above or below %(space)s, where the number was written.",
+                symbol=symbol,
+                space=space,
             )
         if symbol in marks:
-            return RuleViolation("symbol_already_marked", f"{symbol} is already circled.")
+            return RuleViolation(
+                "symbol_already_marked",
+                "%(symbol)s is already circled.",
+                symbol=symbol,
+            )
         return None
 
     def factory_symbol_problem(self, marks: Marks, kind: str, symbol: Any) -> RuleViolation | None:
         """Why a Robot (or Energy) cannot cross ``symbol``, or None."""
         if not isinstance(symbol, str) or symbol not in self.layout.factory_of_symbol:
             return RuleViolation(
-                "unknown_symbol", f"{shown(symbol)} is not an energy or robot symbol of a factory."
+                "unknown_symbol",
+                "%(symbol)s is not an energy or robot symbol of a factory.",
+                symbol=shown(symbol),
             )
         if self.layout.elements[symbol]["kind"] != f"{kind}_symbol":
             return RuleViolation(
-                "wrong_symbol_kind", f"A {kind} crosses a {kind} symbol, and {symbol} is not one."
+                "wrong_symbol_kind",
+                "A %(kind)s crosses a %(kind)s symbol, and %(symbol)s is not one.",
+                kind=kind,
+                symbol=symbol,
             )
         if symbol in marks:
-            return RuleViolation("symbol_already_crossed", f"{symbol} is already crossed.")
+            return RuleViolation(
+                "symbol_already_crossed",
+                "%(symbol)s is already crossed.",
+                symbol=symbol,
+            )
         return None
 
     def _gap_uses(self, state: GameState, seat: int, step: str) -> Iterable[StepOption]:

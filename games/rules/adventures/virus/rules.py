@@ -161,10 +161,13 @@ class VirusRules(WildActions[Layout]):
 
     # --- setup: the grey virus -------------------------------------------------------------
 
-    def mark_problem(self, element: Any, mark: Any) -> str | None:
+    def mark_problem(self, element: Any, mark: Any) -> RuleViolation | None:
         if isinstance(element, str) and element in self.layout.spaces:
-            return None if mark in (X, INFECTED_BY[GREY]) else (
-                f"A starting mark in space {element} is X or {INFECTED_BY[GREY]}."
+            return None if mark in (X, INFECTED_BY[GREY]) else RuleViolation(
+                "invalid_modifier",
+                "A starting mark in space %(space)s is X or %(grey)s.",
+                space=element,
+                grey=INFECTED_BY[GREY],
             )
         return super().mark_problem(element, mark)
 
@@ -180,8 +183,8 @@ class VirusRules(WildActions[Layout]):
         if len(greys) != 1 or len(infected) != 1 or self.layout.quarter_of[infected[0]].id != greys[0]:
             raise RuleViolation(
                 "invalid_modifier",
-                f"The grey virus circles one target of {shown(list(targets))} and infects one space "
-                "of its quarter.",
+                "The grey virus circles one target of %(targets)s and infects one space of its quarter.",
+                targets=shown(list(targets)),
             )
         return start
 
@@ -212,15 +215,18 @@ class VirusRules(WildActions[Layout]):
         if name not in self.layout.grey_candidates:
             raise RuleViolation(
                 "quarter_not_eligible",
-                f"The grey virus goes in one of {shown(list(self.layout.grey_candidates))}, "
-                f"not {shown(name)}.",
+                "The grey virus goes in one of %(grey_candidates)s, not %(name)s.",
+                grey_candidates=shown(list(self.layout.grey_candidates)),
+                name=shown(name),
             )
         assert isinstance(name, str)
         quarter = self.layout.quarters[name]
         if space not in quarter.spaces:
             raise RuleViolation(
                 "space_not_in_quarter",
-                f"The grey virus infects a space of {name}: one of {shown(list(quarter.spaces))}.",
+                "The grey virus infects a space of %(name)s: one of %(spaces)s.",
+                name=name,
+                spaces=shown(list(quarter.spaces)),
             )
         _raise(self.space_problem(marks, space))
         self.resolve_step(rec, seat, step, outcome="placed", target=space)
@@ -342,7 +348,9 @@ class VirusRules(WildActions[Layout]):
 
     def skip_refusal(self, step: str) -> RuleViolation:
         return RuleViolation(
-            "effect_not_optional", f"The row bonus {step} is used at once while it has a target."
+            "effect_not_optional",
+            "The row bonus %(step)s is used at once while it has a target.",
+            step=step,
         )
 
     def _number_quarter(self, state: GameState, seat: int) -> Quarter:
@@ -394,9 +402,17 @@ class VirusRules(WildActions[Layout]):
     def walkway_problem(self, marks: Marks, walkway: Any) -> RuleViolation | None:
         """Why ``walkway`` cannot be closed now, or None."""
         if walkway not in self.layout.walkway_ends:
-            return RuleViolation("unknown_walkway", f"{shown(walkway)} is not a walkway (w01 to w22).")
+            return RuleViolation(
+                "unknown_walkway",
+                "%(walkway)s is not a walkway (w01 to w22).",
+                walkway=shown(walkway),
+            )
         if walkway in marks:
-            return RuleViolation("walkway_closed", f"{walkway} is already closed.")
+            return RuleViolation(
+                "walkway_closed",
+                "%(walkway)s is already closed.",
+                walkway=walkway,
+            )
         return None
 
     def _close(self, rec: Recorder, seat: int, step: str, choice: Choice) -> None:
@@ -429,8 +445,10 @@ class VirusRules(WildActions[Layout]):
         if quarter is None or quarter not in self.energy_quarters(marks):
             raise RuleViolation(
                 "quarter_not_eligible",
-                f"A row's energy goes in a quarter with an empty space and an energy left: "
-                f"{shown([q.id for q in self.energy_quarters(marks)])}, not {shown(choice.get('quarter'))}.",
+                "A row's energy goes in a quarter with an empty space and an energy left: %(value)s, not "
+                "%(value2)s.",
+                value=shown([q.id for q in self.energy_quarters(marks)]),
+                value2=shown(choice.get('quarter')),
             )
         energy = _first_free(marks, quarter.energies)
         assert energy is not None  # an eligible quarter has an energy left
@@ -592,7 +610,10 @@ class VirusRules(WildActions[Layout]):
         if space not in quarter.spaces:
             raise RuleViolation(
                 "space_not_in_quarter",
-                f"The {colour} virus infects a space of {quarter.id}: one of {shown(list(quarter.spaces))}.",
+                "The %(colour)s virus infects a space of %(id)s: one of %(spaces)s.",
+                colour=colour,
+                id=quarter.id,
+                spaces=shown(list(quarter.spaces)),
             )
         _raise(self.space_problem(rec.sheet(seat).marks, space))
         self.resolve_step(rec, seat, step, outcome="infected", target=space)
