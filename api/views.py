@@ -1,12 +1,16 @@
 """HTTP in, HTTP out: parse and validate, call a service or a selector, shape the answer."""
 
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 from urllib.parse import unquote
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.http import QueryDict, StreamingHttpResponse
+from django.core.handlers.asgi import ASGIRequest
+from django.db import connections
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, QueryDict, StreamingHttpResponse
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -151,6 +155,15 @@ def _user(request: Request) -> User:
     return user
 
 
+def like_drf(view: Callable[..., Any], cls: type[APIView], initkwargs: dict[str, Any]) -> Callable[..., Any]:
+    """``view`` with the marks of ``cls.as_view()``: its class for the schema, no CSRF check
+    (token authentication, as DRF's views)."""
+    view.cls = cls  # type: ignore[attr-defined]
+    view.initkwargs = initkwargs  # type: ignore[attr-defined]
+    view.csrf_exempt = True  # type: ignore[attr-defined]
+    return view
+
+
 def _out(
     serializer_class: type[Serializer], data: Any, *, code: int = status.HTTP_200_OK, many: bool = False
 ) -> Response:
@@ -242,6 +255,10 @@ class IndexView(APIView):
         )
 
 
+# The health check's own thread in each process (HealthView).
+HEALTH_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="health")
+
+
 class HealthView(APIView):
     authentication_classes = []
     permission_classes = [Public]
@@ -286,6 +303,33 @@ class HealthView(APIView):
                 s.HealthSerializer, {"status": "degraded", "detail": "late: followups", "checks": answer}
             )
         return _out(s.HealthSerializer, {"status": "ok", "checks": answer})
+
+    @classmethod
+    def as_view(cls, **initkwargs: Any) -> Any:
+        """An async view: under ASGI the check runs in the process's health thread, which keeps
+        its own database connection, so that it never queues behind the threads and pooled
+        connections that serve games. drf-spectacular reads the schema from ``cls``."""
+        checking = super().as_view(**initkwargs)
+
+        def check(request: HttpRequest, **kwargs: Any) -> HttpResponse:
+            response = checking(request, **kwargs)
+            response.render()  # here, not in a thread Django would take for it
+            if response.status_code != status.HTTP_200_OK:
+                connections.close_all()  # the next check connects again
+            answer = HttpResponse(response.content, status=response.status_code)
+            for header, value in response.items():
+                answer[header] = value
+            return answer
+
+        async def view(request: HttpRequest, **kwargs: Any) -> HttpResponseBase:
+            if isinstance(request, ASGIRequest):
+                in_thread = sync_to_async(check, thread_sensitive=False, executor=HEALTH_THREAD)
+            else:  # WSGI and the test client: in the request's own thread, as a sync view
+                in_thread = sync_to_async(check)
+            answer: HttpResponseBase = await in_thread(request, **kwargs)
+            return answer
+
+        return like_drf(view, cls, initkwargs)
 
 
 class HistoryKeyView(APIView):

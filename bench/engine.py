@@ -31,9 +31,7 @@ def replay_ratio(adventure: int, *, repeat: int) -> tuple[int, float, float, flo
     the best JSON decode time, the best replay time of the decoded events, and the best time of
     a loop that only reads each decoded event's kind."""
     rng = random.Random(6)
-    state, events = bots.play_game(
-        adventure=adventure, bots=[bots.greedy_bot(rng) for _ in range(6)], seed=6
-    )
+    state, events = bots.play_game(adventure=adventure, bots=[bots.greedy_bot(rng) for _ in range(6)], seed=6)
     events.append(engine.result_event(state))
     log = [json.dumps(event) for event in events]
     expected = engine.snapshots.dump(engine.evolve(state, events[-1]))
@@ -59,8 +57,13 @@ def replay_ratio(adventure: int, *, repeat: int) -> tuple[int, float, float, flo
 
 
 def games_per_cpu_second(
-    *, adventure: int, make: Callable[[random.Random], bots.Bot], players: int, games: int,
-    repeat: int, astra_level: int | None = None,
+    *,
+    adventure: int,
+    make: Callable[[random.Random], bots.Bot],
+    players: int,
+    games: int,
+    repeat: int,
+    astra_level: int | None = None,
 ) -> float:
     """Games of ``make``'s bots per CPU second of this process (one core: the loop is serial),
     the best of ``repeat`` runs of the same games."""
@@ -95,8 +98,9 @@ def main() -> None:
     for number, rules in sorted(PLAYABLE.items()):
         count, decode, replay, touch = replay_ratio(number, repeat=max(5, args.repeat))
         ratio = replay / decode
-        print(f"  {f'{number} {rules.name}':<22} {count:6d} {decode * 1000:10.2f} "
-              f"{replay * 1000:10.2f} {ratio:6.2f} {touch / decode:10.2f}  {mark(ratio <= REPLAY_GOAL)}")  # fmt: skip
+        label = f"{number} {rules.name}"
+        print(f"  {label:<22} {count:6d} {decode * 1000:10.2f} {replay * 1000:10.2f} "
+              f"{ratio:6.2f} {touch / decode:10.2f}  {mark(ratio <= REPLAY_GOAL)}")  # fmt: skip
 
     print(f"Self-play, games per CPU second of one core (goals: random >= {RANDOM_GOAL:.0f}, "
           f"greedy >= {GREEDY_GOAL:.0f}):")  # fmt: skip

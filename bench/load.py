@@ -213,7 +213,8 @@ def main() -> None:
     )
     print(
         f"POST /moves p50 {p50 * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms: "
-        f"ratio {p99 / p50:.1f} (goal <= {P99_RATIO_GOAL}) {'ok' if p99 / p50 <= P99_RATIO_GOAL else 'MISSED'}"
+        f"ratio {p99 / p50:.1f} (goal <= {P99_RATIO_GOAL}) "
+        f"{'ok' if p99 / p50 <= P99_RATIO_GOAL else 'MISSED'}"
     )
     health_p99 = quantile(health, 0.99)
     print(

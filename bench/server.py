@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-MOVE_GOAL = 2.5  # × the SQL floor
+MOVE_GOAL = 2.5  # times the SQL floor
 TRIVIAL_GOAL_MS = 1.5
 BYTES_GOAL = 200
 PLAYERS = 4
@@ -47,9 +47,9 @@ class Meter:
         self.seconds = 0.0
         self.calls = 0
 
-    def run(self, work: Callable[[], Any]) -> Any:
+    def run(self, work: Callable[..., Any], *args: Any) -> Any:
         started_app, started_db = time.process_time(), backend_cpu(self.pid)
-        answer = work()
+        answer = work(*args)
         self.seconds += time.process_time() - started_app + backend_cpu(self.pid) - started_db
         self.calls += 1
         return answer
@@ -108,7 +108,7 @@ def play_moves(*, games: int, turns: int) -> tuple[Meter, Meter, list[int]]:
                     decision = call("GET", f"{base}/decision", token)
                     if decision["options"]:
                         choice = rng.choice(decision["options"])
-                        answer = moves.run(lambda: call("POST", f"{base}/moves", token, {"choice": choice}))
+                        answer = moves.run(call, "POST", f"{base}/moves", token, {"choice": choice})
                     elif decision["can_confirm"]:
                         answer = call("POST", f"{base}/confirm", token)
                     else:
@@ -119,9 +119,9 @@ def play_moves(*, games: int, turns: int) -> tuple[Meter, Meter, list[int]]:
             if turn <= turns:
                 turn = call("GET", base, seats[0])["turn"]
         for token in seats:
-            trivial.run(lambda: call("GET", "/games", token))
+            trivial.run(call, "GET", "/games", token)
     for _ in range(200):
-        trivial.run(lambda: call("GET", "/games", tokens[0]))
+        trivial.run(call, "GET", "/games", tokens[0])
     return moves, trivial, ids
 
 
@@ -136,9 +136,7 @@ def sql_floor(game_ids: list[int], *, transactions: int) -> Meter:
     data = json.dumps(sample["data"] if sample else {"sheet": 0, "space": "a1", "number": 5})
     with connection.cursor() as cursor:
         cursor.execute("CREATE TEMP TABLE floor_game (id bigint PRIMARY KEY, status text, turn int)")
-        cursor.execute(
-            "CREATE TEMP TABLE floor_snapshot (game_id bigint PRIMARY KEY, seq int, state jsonb)"
-        )
+        cursor.execute("CREATE TEMP TABLE floor_snapshot (game_id bigint PRIMARY KEY, seq int, state jsonb)")
         cursor.execute(
             "CREATE TEMP TABLE floor_event (id bigserial PRIMARY KEY, game_id bigint, seq int, "
             "seat int, kind text, version int, data jsonb, created_at timestamptz, "
@@ -165,7 +163,7 @@ def sql_floor(game_ids: list[int], *, transactions: int) -> Meter:
             )
 
     for seq in range(1, transactions + 1):
-        meter.run(lambda: move(seq))
+        meter.run(move, seq)
     print(f"  (the floor's snapshot: {len(snapshot):,} bytes of JSON; event data {len(data)} bytes)")
     return meter
 

@@ -1,18 +1,21 @@
 """Operations: the health endpoint, throttling, CORS, and settings that refuse to start unsafe."""
 
+import asyncio
 import os
 import re
 import subprocess
 import sys
+import threading
 import uuid
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from asgiref.sync import async_to_sync
 from django.contrib.auth.models import User
 from django.core.cache import cache
-from django.test import Client
+from django.test import AsyncClient, Client
 from rest_framework.test import APIClient
 
 from moon import health
@@ -30,6 +33,33 @@ def test_health_in_the_embedded_mode_is_ok_and_eager(anon: APIClient) -> None:
     assert body["checks"]["database"]["status"] == "ok"
     assert body["checks"]["broker"]["status"] == "eager"
     assert body["checks"]["worker"]["status"] == "eager"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_health_under_asgi_is_answered_by_its_own_thread_not_a_request_thread(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Served by the ASGI server, the check runs in the process's health thread (one, with its
+    own database connection), never in a thread Django makes for a sync view, and answers as
+    under WSGI."""
+    threads: list[str] = []
+    database = health.check_database
+
+    def recording() -> health.Check:
+        threads.append(threading.current_thread().name)
+        return database()
+
+    monkeypatch.setattr(health, "check_database", recording)
+
+    async def three_at_once() -> list[Any]:
+        return list(await asyncio.gather(*(AsyncClient().get("/api/v1/health") for _ in range(3))))
+
+    answers = async_to_sync(three_at_once)()
+    assert [answer.status_code for answer in answers] == [200, 200, 200]
+    assert {answer.json()["status"] for answer in answers} == {"ok"}
+    assert answers[0]["Content-Type"] == "application/json"
+    assert len(threads) == 3 and all(name.startswith("health") for name in threads), threads
+    assert Client().get("/api/v1/health").json() == answers[0].json()
 
 
 @pytest.mark.django_db
@@ -176,7 +206,7 @@ def test_production_allows_only_the_configured_origins() -> None:
 @pytest.mark.django_db
 def test_the_browsable_api_works_for_signed_in_staff_with_csrf() -> None:
     from django.contrib.auth.models import User
-    from django.test import Client
+    from django.test import AsyncClient, Client
 
     staff = User.objects.create_user("staffer", password="x-long-password", is_staff=True)
     player = User.objects.create_user("player", password="x-long-password")
