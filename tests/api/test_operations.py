@@ -206,7 +206,7 @@ def test_production_allows_only_the_configured_origins() -> None:
 @pytest.mark.django_db
 def test_the_browsable_api_works_for_signed_in_staff_with_csrf() -> None:
     from django.contrib.auth.models import User
-    from django.test import AsyncClient, Client
+    from django.test import Client
 
     staff = User.objects.create_user("staffer", password="x-long-password", is_staff=True)
     player = User.objects.create_user("player", password="x-long-password")
