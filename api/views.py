@@ -1,7 +1,10 @@
 """HTTP in, HTTP out: parse and validate, call a service or a selector, shape the answer."""
 
+import asyncio
+import threading
+import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 from urllib.parse import unquote
 
@@ -306,9 +309,10 @@ class HealthView(APIView):
 
     @classmethod
     def as_view(cls, **initkwargs: Any) -> Any:
-        """An async view: under ASGI the check runs in the process's health thread, which keeps
-        its own database connection, so that it never queues behind the threads and pooled
-        connections that serve games. drf-spectacular reads the schema from ``cls``."""
+        """An async view. Under ASGI the check runs in the process's health thread, which keeps
+        its own database connection, never in a thread or a pooled connection that serves
+        games; a poll asking for JSON is answered from the latest check (``LatestCheck``).
+        drf-spectacular reads the schema from ``cls``."""
         checking = super().as_view(**initkwargs)
 
         def check(request: HttpRequest, **kwargs: Any) -> HttpResponse:
@@ -322,14 +326,67 @@ class HealthView(APIView):
             return answer
 
         async def view(request: HttpRequest, **kwargs: Any) -> HttpResponseBase:
-            if isinstance(request, ASGIRequest):
+            if not isinstance(request, ASGIRequest):
+                # WSGI and the test client: in the request's own thread, as a sync view
+                answer: HttpResponseBase = await sync_to_async(check)(request, **kwargs)
+                return answer
+            if not _json_accepted(request):
                 in_thread = sync_to_async(check, thread_sensitive=False, executor=HEALTH_THREAD)
-            else:  # WSGI and the test client: in the request's own thread, as a sync view
-                in_thread = sync_to_async(check)
-            answer: HttpResponseBase = await in_thread(request, **kwargs)
-            return answer
+                answer = await in_thread(request, **kwargs)
+                return answer
+            return await LATEST_CHECK.answer(lambda: check(request, **kwargs))
 
         return like_drf(view, cls, initkwargs)
+
+
+def _json_accepted(request: HttpRequest) -> bool:
+    accept = request.headers.get("Accept", "*/*")
+    return "application/json" in accept or ("*/*" in accept and "text/html" not in accept)
+
+
+class LatestCheck:
+    """The latest health check of this process, made in its health thread. A poll is answered
+    from it while it is at most HEALTH_FRESH_SECONDS old (1 by default); past that the next
+    check starts in the health thread and the poll is still answered from the latest, so that
+    an answer needs no I/O and no thread however loaded the process is (a load balancer sees a
+    failure within about a second). Past HEALTH_STALE_SECONDS (10: the thread is stuck, or no
+    poll came for a while) the poll waits for the check. Checks never overlap."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.latest: tuple[float, HttpResponse] | None = None
+        self.running: Future[HttpResponse] | None = None
+
+    async def answer(self, check: Callable[[], HttpResponse]) -> HttpResponse:
+        latest = self.latest
+        if latest is None or time.monotonic() - latest[0] > health.stale_seconds():
+            return _copy(await asyncio.wrap_future(self._refresh(check)))
+        if time.monotonic() - latest[0] > health.fresh_seconds():
+            self._refresh(check)
+        return _copy(latest[1])
+
+    def _refresh(self, check: Callable[[], HttpResponse]) -> "Future[HttpResponse]":
+        with self.lock:
+            if self.running is None or self.running.done():
+                self.running = HEALTH_THREAD.submit(self._check, check)
+            return self.running
+
+    def _check(self, check: Callable[[], HttpResponse]) -> HttpResponse:
+        started = time.monotonic()
+        response = check()
+        self.latest = (started, response)
+        return response
+
+
+def _copy(response: HttpResponse) -> HttpResponse:
+    """A response of its own for each poll (the server consumes the one it sends)."""
+    answer = HttpResponse(response.content, status=response.status_code)
+    for header, value in response.items():
+        answer[header] = value
+    return answer
+
+
+LATEST_CHECK = LatestCheck()
 
 
 class HistoryKeyView(APIView):

@@ -14,6 +14,7 @@ Run with the environment of ``deploy/services.sh`` (``make bench`` does):
 
 import argparse
 import json
+import logging
 import os
 import random
 import time
@@ -67,6 +68,10 @@ def setup() -> None:
     from django.conf import settings
 
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
+    # The application's log lines are made as in production, then dropped: not on the terminal.
+    for handler in logging.getLogger().handlers:
+        if isinstance(handler, logging.StreamHandler):
+            handler.setStream(open(os.devnull, "w"))  # noqa: SIM115 (open for the whole run)
 
 
 def play_moves(*, games: int, turns: int) -> tuple[Meter, Meter, list[int]]:
@@ -81,12 +86,12 @@ def play_moves(*, games: int, turns: int) -> tuple[Meter, Meter, list[int]]:
     tokens = make_tokens(games * PLAYERS)
 
     def call(method: str, path: str, token: str, body: Any = None) -> Any:
-        send = client.post if method == "POST" else client.get
-        extra = {"HTTP_AUTHORIZATION": f"Token {token}"}
-        if body is None:
-            response = send(f"/api/v1{path}", **extra)
+        headers = {"Authorization": f"Token {token}"}
+        if method == "GET":
+            response = client.get(f"/api/v1{path}", headers=headers)
         else:
-            response = send(f"/api/v1{path}", json.dumps(body), content_type="application/json", **extra)
+            payload = "" if body is None else json.dumps(body)
+            response = client.post(f"/api/v1{path}", payload, content_type="application/json", headers=headers)
         assert response.status_code in (200, 201), response.content
         return response.json()
 

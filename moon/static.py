@@ -9,7 +9,7 @@ from django.http import HttpRequest
 from whitenoise.middleware import WhiteNoiseMiddleware
 
 
-class StaticFilesMiddleware(WhiteNoiseMiddleware):  # type: ignore[misc]
+class StaticFilesMiddleware(WhiteNoiseMiddleware):
     sync_capable = True
     async_capable = True
 
