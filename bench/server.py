@@ -91,7 +91,9 @@ def play_moves(*, games: int, turns: int) -> tuple[Meter, Meter, list[int]]:
             response = client.get(f"/api/v1{path}", headers=headers)
         else:
             payload = "" if body is None else json.dumps(body)
-            response = client.post(f"/api/v1{path}", payload, content_type="application/json", headers=headers)
+            response = client.post(
+                f"/api/v1{path}", payload, content_type="application/json", headers=headers
+            )
         assert response.status_code in (200, 201), response.content
         return response.json()
 
