@@ -71,7 +71,7 @@ run: migrate
 EXAMPLES_PORT ?= 8797
 examples: migrate
 	@echo '[examples] examples/play.py against make run'"'"'s server on port $(EXAMPLES_PORT)'
-	@BIND_HOST=127.0.0.1 PORT=$(EXAMPLES_PORT) $(SERVE) >var/examples-web.log 2>&1 & web=$$!; \
+	@BIND_HOST=127.0.0.1 PORT=$(EXAMPLES_PORT) WEB_CONCURRENCY=1 $(SERVE) >var/examples-web.log 2>&1 & web=$$!; \
 	status=0; $(BIN)/python examples/play.py --url http://127.0.0.1:$(EXAMPLES_PORT) --wait 60 || status=$$?; \
 	kill $$web; wait $$web || true; \
 	[ $$status = 0 ] || tail -n 30 var/examples-web.log; exit $$status
@@ -108,7 +108,8 @@ test-services: install | var
 SOAK_KILL_CYCLES ?= 20
 soak-kill: install | var
 	@set -e; env_lines=$$(deploy/services.sh start); eval "$$env_lines"; \
-	export MOON_SERVICES=1 MOON_SOAK_KILL_CYCLES=$(SOAK_KILL_CYCLES); \
+	export MOON_SERVICES=1 MOON_SOAK_KILL_CYCLES=$(SOAK_KILL_CYCLES) \
+	  QUOTA_OPEN_LOBBIES=0 QUOTA_GAMES_PER_HOUR=0 QUOTA_BOT_GAMES_PER_HOUR=0; \
 	status=0; $(BIN)/pytest -q -p no:cacheprovider tests/services/soak_kill.py $(PYTEST_ARGS) || status=$$?; \
 	deploy/services.sh stop; exit $$status
 

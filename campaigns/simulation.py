@@ -30,19 +30,28 @@ from games.selectors import standings_of
 DEFAULT_LEVELS = (1, 4, 8)
 
 
-def _apply(state: CampaignState, new: list[Event]) -> None:
-    for event in new:
-        evolve(state, event)
-
-
 def play_campaign(
-    *, pack: Pack, players: int, bot: str, seed: int, astra_level: int | None = None
+    *,
+    pack: Pack,
+    players: int,
+    bot: str,
+    seed: int,
+    astra_level: int | None = None,
+    log: list[Event] | None = None,
 ) -> CampaignState:
     """One campaign of the current rules for ``players`` seats, each a ``bot`` (solo: against
-    ASTRA starting at ``astra_level``), played to its end; its final state."""
+    ASTRA starting at ``astra_level``), played to its end; its final state. Its events are
+    appended to ``log`` when given."""
     rng = random.Random(f"{seed}/campaign")
     choose = campaign_bots.KINDS[bot](rng)
     state = CampaignState()
+
+    def _apply(state: CampaignState, new: list[Event]) -> None:
+        for event in new:
+            evolve(state, event)
+        if log is not None:
+            log.extend(new)
+
     reference: events.PackRef = {"id": pack.id, "version": pack.version, "hash": pack.content_hash}
     created = events.campaign_created(
         pack=reference, max_players=players, astra_level=astra_level, rules_version=RULES_VERSION

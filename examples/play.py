@@ -125,9 +125,10 @@ def play_game(players: list[Api], game: int, rng: random.Random) -> dict[str, An
 
 def whole_game(players: list[Api], adventure: int, rng: random.Random) -> None:
     ann, *others = players
-    game = ann.post("/games", {"adventure": adventure, "max_players": len(players)})["id"]
-    for player in others:
-        player.post(f"/games/{game}/join")
+    created = ann.post("/games", {"adventure": adventure, "max_players": len(players)})
+    game = created["id"]
+    for player in others:  # a private game (the default): joined with the invite ann passes on
+        player.post(f"/games/{game}/join", {"invite": created["invite"]})
     ann.post(f"/games/{game}/start")
     print(f"game {game}: adventure {adventure}, {len(players)} players, started")
     view = play_game(players, game, rng)
@@ -141,9 +142,10 @@ def whole_game(players: list[Api], adventure: int, rng: random.Random) -> None:
 
 def whole_campaign(players: list[Api], rng: random.Random) -> None:
     ann, *others = players
-    campaign = ann.post("/campaigns", {"max_players": len(players) + 1})["id"]
+    created = ann.post("/campaigns", {"max_players": len(players) + 1})
+    campaign = created["id"]
     for player in others:
-        player.post(f"/campaigns/{campaign}/join")
+        player.post(f"/campaigns/{campaign}/join", {"invite": created["invite"]})
     ann.post(f"/campaigns/{campaign}/bots", {"kind": "greedy"})
     ann.post(f"/campaigns/{campaign}/start")
     print(f"campaign {campaign}: {len(players)} players and a greedy bot, started")

@@ -8,6 +8,8 @@ from typing import Any
 
 from uvicorn_worker import UvicornWorker
 
+from moon.logs import log_format
+
 # Open streams do not end by themselves: on shutdown they are closed after this many seconds
 # (their clients reconnect with Last-Event-ID, to another process).
 GRACEFUL_SECONDS = int(os.environ.get("WEB_GRACEFUL_SECONDS") or 5)
@@ -45,4 +47,5 @@ class Worker(UvicornWorker):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        logging.getLogger("uvicorn.access").addFilter(AccessAsJson())
+        if log_format() == "json":  # the embedded mode's text lines stay as uvicorn writes them
+            logging.getLogger("uvicorn.access").addFilter(AccessAsJson())

@@ -203,10 +203,18 @@ def test_the_embedded_mode_allows_any_loopback_origin(origin: str) -> None:
         )
 
 
+# production settings need a history signing key (any 32 bytes, base64)
+SIGNING_KEY = "A" * 43 + "="
+
+
 def test_production_allows_only_the_configured_origins() -> None:
     code = "from django.conf import settings; print(settings.CORS_ALLOWED_ORIGIN_REGEXES)"
     production = _settings_import(
-        DATABASE_URL="postgres://moon:pw@127.0.0.1:5432/moon", DEBUG="false", SECRET_KEY="x" * 50, code=code
+        DATABASE_URL="postgres://moon:pw@127.0.0.1:5432/moon",
+        DEBUG="false",
+        SECRET_KEY="x" * 50,
+        HISTORY_SIGNING_KEY=SIGNING_KEY,
+        code=code,
     )
     assert production.returncode == 0, production.stderr
     assert production.stdout.strip().splitlines()[-1] == "[]"

@@ -16,6 +16,7 @@ import jsonschema
 import pytest
 from rest_framework.test import APIClient
 
+from campaigns import library, simulation
 from campaigns.rules import decider, packs
 from campaigns.rules.events import evolve as campaign_evolve
 from campaigns.rules.events import upcast as campaign_upcast
@@ -132,16 +133,22 @@ def test_every_option_and_event_of_bot_games_fits_its_branch_and_every_branch_is
         assert not branches.unseen(union), union
 
 
-def _recorded_campaign(path: Path) -> Iterator[tuple[str, str, dict[str, Any]]]:
-    recorded = json.loads(path.read_text(encoding="utf-8"))
-    pack = packs.load(RECORDED / "pack-open-1.json")
+def _campaign_shapes(events: list[Any], pack: packs.Pack) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    """Each campaign event of a log as the feed shows it, and every option offered on the way."""
     state = CampaignState()
-    for seq, event in enumerate(recorded["events"], start=1):
+    for seq, event in enumerate(events, start=1):
         campaign_evolve(state, event)
         yield "CampaignEvent", "kind", _api_event(seq, dict(campaign_upcast(event)))
         for seat in range(state.max_players or 0):
             for option in decider.options(state, pack, seat).options:
                 yield "CampaignOption", "action", dict(option)
+
+
+def _recorded_campaign(path: Path) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    recorded = json.loads(path.read_text(encoding="utf-8"))
+    # the pack as version 1 campaigns checked it (these campaigns play version 1)
+    pack = packs.parse(packs.read(RECORDED / "pack-open-1.json"), rules_version=1)
+    yield from _campaign_shapes(recorded["events"], pack)
     for game in recorded["games"].values():
         replayed = engine.replay(game["events"])
         for seq, event in enumerate(game["events"], start=1):
@@ -150,9 +157,22 @@ def _recorded_campaign(path: Path) -> Iterator[tuple[str, str, dict[str, Any]]]:
             yield "Event", "kind", _api_event(seq, dict(readable))
 
 
-def test_every_option_and_event_of_the_recorded_campaigns_fits_its_branch(branches: Branches) -> None:
+def _version_2_campaigns() -> Iterator[tuple[str, str, dict[str, Any]]]:
+    """Campaigns of the current rules played by bots: two seats, and solo against ASTRA."""
+    pack = library.get(library.DEFAULT_PACK)
+    for players, level in ((2, None), (1, 4)):
+        log: list[Any] = []
+        simulation.play_campaign(pack=pack, players=players, bot="random", seed=3, astra_level=level, log=log)
+        yield from _campaign_shapes(log, pack)
+
+
+def test_every_option_and_event_of_recorded_and_version_2_campaigns_fits_its_branch(
+    branches: Branches,
+) -> None:
     for path in sorted(RECORDED.glob("campaign-*.json")):
         for union, key, value in _recorded_campaign(path):
             branches.check(union, key, value)
+    for union, key, value in _version_2_campaigns():
+        branches.check(union, key, value)
     for union in ("CampaignOption", "CampaignEvent"):
         assert not branches.unseen(union), union

@@ -37,6 +37,7 @@ from moon_client.models import (
     DecisionKindEnum,
     Game,
     GameStatusEnum,
+    JoinRequest,
     MoveRequest,
 )
 
@@ -77,7 +78,9 @@ def play_turns(game_id: int, clients: list[Any]) -> Game:
 def two_players(base: str) -> None:
     ann, ben = player(base, "py-ann"), player(base, "py-ben")
     game = create_game.sync(client=ann, body=CreateGameRequest(adventure=2, max_players=2))
-    join_game.sync(game_id=game.id, client=ben)
+    # a private game (the default): joined with the invite its creator passes on
+    assert isinstance(game.invite, str)
+    join_game.sync(game_id=game.id, client=ben, body=JoinRequest(invite=game.invite))
     start_game.sync(game_id=game.id, client=ann)
     finished = play_turns(game.id, [ann, ben])
     assert finished.result is not None and finished.result.winners

@@ -69,7 +69,9 @@ def main() -> int:
         for name in ("play_turn.ts", "tsconfig.json"):
             shutil.copy(HERE / name, typescript / name)
         tools = node / "node_modules" / ".bin"
-        run([str(tools / "openapi-typescript"), str(schema), "-o", str(typescript / "schema.ts")])
+        # a request field with a default (`visibility`) may be left out: not required
+        generate = [str(tools / "openapi-typescript"), str(schema), "--default-non-nullable=false"]
+        run([*generate, "-o", str(typescript / "schema.ts")])
         run([str(tools / "tsc"), "-p", str(typescript)])
         run(["node", str(typescript / "play_turn.js"), base])
     return 0

@@ -65,7 +65,7 @@ def wait_for(base: str, seconds: float = 60) -> None:
         try:
             with urllib.request.urlopen(f"{base}/", timeout=5):
                 return
-        except (urllib.error.URLError, ConnectionError):
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.3)

@@ -131,7 +131,7 @@ def test_a_seal_by_a_key_this_server_does_not_trust_imports_with_a_warning(setti
     lines = export_of(finished_game(1, seed=5))
     other_server = base64.b64encode(os.urandom(32)).decode()
     settings.HISTORY_SIGNING_KEY = other_server
-    imported = history.import_game(lines=lines)
+    imported = history.import_game(lines=lines, copy=True)  # the game is stored here too
     key_id = json.loads(lines[0])["seal"]["key_id"]
     assert imported.warnings == [
         f"the game of line 1 is signed by key {key_id}, which this server does not trust "
@@ -176,7 +176,7 @@ def test_an_export_made_before_histories_were_signed_imports_with_a_warning() ->
     lines = export_of(finished_game(1, seed=5))
     header = json.loads(lines[0])
     del header["seal"]
-    imported = history.import_game(lines=[json.dumps(header) + "\n", *lines[1:]])
+    imported = history.import_game(lines=[json.dumps(header) + "\n", *lines[1:]], copy=True)
     assert imported.warnings == [
         "the game of line 1 is not signed (exported before histories were signed, or unfinished)."
     ]

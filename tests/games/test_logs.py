@@ -64,13 +64,17 @@ def test_appending_events_logs_the_game_and_the_last_seq(caplog: pytest.LogCaptu
     assert json.loads(JsonFormatter().format(record))["seq"] == result.events[-1].seq
 
 
+# production settings need a history signing key (any 32 bytes, base64)
+KEY = "A" * 43 + "="
+
+
 def _console_format(**env: str) -> str:
     """The console handler's formatter under the settings an environment gives."""
     clean = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "LOG_FORMAT"}}
     code = "from django.conf import settings; print(settings.LOGGING['handlers']['console']['formatter'])"
     return subprocess.run(
         [sys.executable, "-c", f"import django; django.setup(); {code}"],
-        env={**clean, "DJANGO_SETTINGS_MODULE": "moon.settings", **env},
+        env={**clean, "DJANGO_SETTINGS_MODULE": "moon.settings", "HISTORY_SIGNING_KEY": KEY, **env},
         cwd=Path(__file__).resolve().parents[2],
         capture_output=True,
         text=True,
