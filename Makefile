@@ -8,7 +8,7 @@ BROWSER_STAMP := $(VENV)/.installed-browser
 PORT ?= 8000
 , := ,
 
-.PHONY: run examples test test-services test-contract test-clients test-browser install-browser soak soak-kill bench-load bench-streams install migrate lint clean
+.PHONY: run examples test test-services test-contract test-clients test-browser install-browser soak soak-kill bench bench-load bench-streams install migrate lint clean
 
 # One line per install step; pip's own output goes to var/install.log, shown when a step fails.
 INSTALL_LOG := var/install.log
@@ -150,11 +150,39 @@ bench-load: install | var
 	  QUOTA_OPEN_LOBBIES=0 QUOTA_GAMES_PER_HOUR=0 QUOTA_BOT_GAMES_PER_HOUR=0 QUOTA_UNDOS_PER_TURN=0; \
 	$(BIN)/python manage.py migrate --noinput >/dev/null; \
 	unset DATABASE_OWNER_URL; \
-	$(BIN)/gunicorn --config deploy/gunicorn.conf.py --access-logfile /dev/null moon.asgi:application \
+	WEB_ACCESS_LOG=false $(BIN)/gunicorn --config deploy/gunicorn.conf.py moon.asgi:application \
 	  >var/bench-load-web.log 2>&1 & web=$$!; \
 	for i in $$(seq 100); do curl -sf -o /dev/null http://127.0.0.1:$(LOAD_PORT)/api/v1/ && break; sleep 0.2; done; \
 	status=0; $(BIN)/python -m bench.load --url http://127.0.0.1:$(LOAD_PORT) $(LOAD_ARGS) || status=$$?; \
 	kill $$web; wait $$web || true; deploy/services.sh stop; exit $$status
+
+# Not in CI: every figure of issue 26 with its floor or goal, in one run (< 10 minutes): the rules
+# engine (bench/engine.py: replay against JSON decoding, self-play), then on private PostgreSQL +
+# Redis instances on free ports (deploy/services.sh, data in var/bench-services) the server's CPU
+# per move against a bare SQL transaction, the trivial GET and bytes per event (bench/server.py),
+# then concurrent games over HTTP against gunicorn with /health polled (bench/load.py).
+BENCH_ENGINE_ARGS ?=
+BENCH_SERVER_ARGS ?=
+BENCH_LOAD_ARGS ?= --games 200 --turns 6
+bench: install | var
+	@set -e; \
+	echo '[bench] the rules engine (python -m bench.engine)'; \
+	$(BIN)/python -m bench.engine $(BENCH_ENGINE_ARGS); \
+	set -- $$($(BIN)/python -c 'import socket; s = [socket.socket() for _ in range(3)]; [x.bind(("127.0.0.1", 0)) for x in s]; print(*(x.getsockname()[1] for x in s))'); \
+	export MOON_PG_PORT=$$1 MOON_REDIS_PORT=$$2 MOON_SERVICES_DIR=$(CURDIR)/var/bench-services PORT=$$3; \
+	env_lines=$$(deploy/services.sh start); eval "$$env_lines"; \
+	web=; trap 'if [ -n "$$web" ]; then kill $$web; wait $$web || true; fi; deploy/services.sh stop' EXIT; \
+	export DEBUG=false SECRET_KEY=bench-$$$$-$$(date +%s%N) ALLOWED_HOSTS=127.0.0.1 \
+	  THROTTLE_ANON= THROTTLE_USER= BIND_HOST=127.0.0.1 WEB_ACCESS_LOG=false \
+	  QUOTA_OPEN_LOBBIES=0 QUOTA_GAMES_PER_HOUR=0 QUOTA_BOT_GAMES_PER_HOUR=0 QUOTA_UNDOS_PER_TURN=0; \
+	$(BIN)/python manage.py migrate --noinput >/dev/null; \
+	unset DATABASE_OWNER_URL; \
+	echo '[bench] the server in process on PostgreSQL (python -m bench.server)'; \
+	$(BIN)/python -m bench.server $(BENCH_SERVER_ARGS); \
+	echo '[bench] concurrent games over HTTP, gunicorn + PostgreSQL + Redis (python -m bench.load)'; \
+	$(BIN)/gunicorn --config deploy/gunicorn.conf.py moon.asgi:application >var/bench-web.log 2>&1 & web=$$!; \
+	for i in $$(seq 100); do curl -sf -o /dev/null http://127.0.0.1:$$PORT/api/v1/ && break; sleep 0.2; done; \
+	$(BIN)/python -m bench.load --url http://127.0.0.1:$$PORT $(BENCH_LOAD_ARGS)
 
 # Not in CI: open event streams on one web process (bench/streams.py) on PostgreSQL + Redis:
 # memory per stream, confirm-to-stream delay, the move path with and without streams open.

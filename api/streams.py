@@ -37,7 +37,7 @@ from api.authentication import ExpiringTokenAuthentication, TicketRefused
 from api.errors import DatabaseUnavailable
 from api.ids import path_id
 from api.permissions import SignedIn
-from api.views import BODY_ERRORS, ERRORS
+from api.views import BODY_ERRORS, ERRORS, like_drf
 from campaigns import selectors as campaign_selectors
 from campaigns.models import Campaign, CampaignEvent
 from eventstore import notify, store
@@ -235,7 +235,7 @@ class StreamView(APIView):
                 return _as_json(response)
             return event_stream(response.data)
 
-        return _like_drf(view, cls, initkwargs)
+        return like_drf(view, cls, initkwargs)
 
 
 def _last_event_id(request: Request) -> int:
@@ -243,15 +243,6 @@ def _last_event_id(request: Request) -> int:
     if not (raw.isascii() and raw.isdigit()) or len(raw) > 10:
         raise Invalid("invalid_request", "Last-Event-ID must be the id of a message of this stream.")
     return int(raw)
-
-
-def _like_drf(view: Callable[..., Any], cls: type[APIView], initkwargs: dict[str, Any]) -> Callable[..., Any]:
-    """``view`` with the marks of ``cls.as_view()``: its class for the schema, no CSRF check
-    (token authentication, as DRF's views)."""
-    view.cls = cls  # type: ignore[attr-defined]
-    view.initkwargs = initkwargs  # type: ignore[attr-defined]
-    view.csrf_exempt = True  # type: ignore[attr-defined]
-    return view
 
 
 def _as_json(response: HttpResponseBase) -> HttpResponseBase:
@@ -399,7 +390,7 @@ def long_polled(view_class: type[APIView], follow: Follow) -> Callable[..., Any]
                     return response
                 await subscription.wait(min(left, settings.STREAM_POLL_SECONDS))
 
-    return _like_drf(view, view_class, {})
+    return like_drf(view, view_class, {})
 
 
 async def _in_request_thread(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:

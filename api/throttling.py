@@ -16,6 +16,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
 from django.http import HttpRequest, HttpResponseBase, JsonResponse
 from django.urls import reverse
 from rest_framework.request import Request
@@ -66,13 +67,33 @@ class AdminLoginThrottle(FailOpen):
 class AdminLoginThrottleMiddleware:
     """Throttles the admin's login form (the admin is Django's, outside the API's views):
     past the rate, an attempt is answered 429 ``throttled`` with ``Retry-After`` and the
-    password is not checked."""
+    password is not checked. Sync and async alike, so that under ASGI an async view (the
+    health check) is reached on the event loop, with no thread."""
 
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+    sync_capable = True
+    async_capable = True
+
+    def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
         self.get_response = get_response
+        if iscoroutinefunction(get_response):
+            markcoroutinefunction(self)
 
-    def __call__(self, request: HttpRequest) -> HttpResponseBase:
-        if request.method == "POST" and request.path_info == reverse("admin:login"):
+    def __call__(self, request: HttpRequest) -> Any:
+        if iscoroutinefunction(self):
+            return self._acall(request)
+        return self._refusal(request) or self.get_response(request)
+
+    async def _acall(self, request: HttpRequest) -> HttpResponseBase:
+        if _is_admin_login(request):
+            refusal = await sync_to_async(self._refusal)(request)
+            if refusal is not None:
+                return refusal
+        response: HttpResponseBase = await self.get_response(request)
+        return response
+
+    @staticmethod
+    def _refusal(request: HttpRequest) -> HttpResponseBase | None:
+        if _is_admin_login(request):
             throttle = AdminLoginThrottle()
             # the API's throttle reads the client's address as for any API request
             if not throttle.allow_request(Request(request), None):
@@ -85,4 +106,8 @@ class AdminLoginThrottleMiddleware:
                     status=429,
                     headers={"Retry-After": str(wait)},
                 )
-        return self.get_response(request)
+        return None
+
+
+def _is_admin_login(request: HttpRequest) -> bool:
+    return request.method == "POST" and request.path_info == reverse("admin:login")

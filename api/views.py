@@ -1,12 +1,19 @@
 """HTTP in, HTTP out: parse and validate, call a service or a selector, shape the answer."""
 
+import asyncio
+import threading
+import time
 from collections.abc import Callable, Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 from urllib.parse import unquote
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.http import QueryDict, StreamingHttpResponse
+from django.core.handlers.asgi import ASGIRequest
+from django.db import connections
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, QueryDict, StreamingHttpResponse
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -162,6 +169,15 @@ def _user(request: Request) -> User:
     return user
 
 
+def like_drf(view: Callable[..., Any], cls: type[APIView], initkwargs: dict[str, Any]) -> Callable[..., Any]:
+    """``view`` with the marks of ``cls.as_view()``: its class for the schema, no CSRF check
+    (token authentication, as DRF's views)."""
+    view.cls = cls  # type: ignore[attr-defined]
+    view.initkwargs = initkwargs  # type: ignore[attr-defined]
+    view.csrf_exempt = True  # type: ignore[attr-defined]
+    return view
+
+
 def _out(
     serializer_class: type[Serializer], data: Any, *, code: int = status.HTTP_200_OK, many: bool = False
 ) -> Response:
@@ -253,6 +269,10 @@ class IndexView(APIView):
         )
 
 
+# The health check's own thread in each process (HealthView).
+HEALTH_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="health")
+
+
 class HealthView(APIView):
     authentication_classes = []
     permission_classes = [Public]
@@ -297,6 +317,87 @@ class HealthView(APIView):
                 s.HealthSerializer, {"status": "degraded", "detail": "late: followups", "checks": answer}
             )
         return _out(s.HealthSerializer, {"status": "ok", "checks": answer})
+
+    @classmethod
+    def as_view(cls, **initkwargs: Any) -> Any:
+        """An async view. Under ASGI the check runs in the process's health thread, which keeps
+        its own database connection, never in a thread or a pooled connection that serves
+        games; a poll asking for JSON is answered from the latest check (``LatestCheck``).
+        drf-spectacular reads the schema from ``cls``."""
+        checking = super().as_view(**initkwargs)
+
+        def check(request: HttpRequest, **kwargs: Any) -> HttpResponse:
+            response = checking(request, **kwargs)
+            response.render()  # here, not in a thread Django would take for it
+            if response.status_code != status.HTTP_200_OK:
+                connections.close_all()  # the next check connects again
+            answer = HttpResponse(response.content, status=response.status_code)
+            for header, value in response.items():
+                answer[header] = value
+            return answer
+
+        async def view(request: HttpRequest, **kwargs: Any) -> HttpResponseBase:
+            if not isinstance(request, ASGIRequest):
+                # WSGI and the test client: in the request's own thread, as a sync view
+                answer: HttpResponseBase = await sync_to_async(check)(request, **kwargs)
+                return answer
+            if not _json_accepted(request):
+                in_thread = sync_to_async(check, thread_sensitive=False, executor=HEALTH_THREAD)
+                answer = await in_thread(request, **kwargs)
+                return answer
+            return await LATEST_CHECK.answer(lambda: check(request, **kwargs))
+
+        return like_drf(view, cls, initkwargs)
+
+
+def _json_accepted(request: HttpRequest) -> bool:
+    accept = request.headers.get("Accept", "*/*")
+    return "application/json" in accept or ("*/*" in accept and "text/html" not in accept)
+
+
+class LatestCheck:
+    """The latest health check of this process, made in its health thread. A poll is answered
+    from it while it is at most HEALTH_FRESH_SECONDS old (1 by default); past that the next
+    check starts in the health thread and the poll is still answered from the latest, so that
+    an answer needs no I/O and no thread however loaded the process is (a load balancer sees a
+    failure within about a second). Past HEALTH_STALE_SECONDS (10: the thread is stuck, or no
+    poll came for a while) the poll waits for the check. Checks never overlap."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.latest: tuple[float, HttpResponse] | None = None
+        self.running: Future[HttpResponse] | None = None
+
+    async def answer(self, check: Callable[[], HttpResponse]) -> HttpResponse:
+        latest = self.latest
+        if latest is None or time.monotonic() - latest[0] > health.stale_seconds():
+            return _copy(await asyncio.wrap_future(self._refresh(check)))
+        if time.monotonic() - latest[0] > health.fresh_seconds():
+            self._refresh(check)
+        return _copy(latest[1])
+
+    def _refresh(self, check: Callable[[], HttpResponse]) -> "Future[HttpResponse]":
+        with self.lock:
+            if self.running is None or self.running.done():
+                self.running = HEALTH_THREAD.submit(self._check, check)
+            return self.running
+
+    def _check(self, check: Callable[[], HttpResponse]) -> HttpResponse:
+        started = time.monotonic()
+        response = check()
+        self.latest = (started, response)
+        return response
+
+
+def _copy(response: HttpResponse) -> HttpResponse:
+    """A response of its own for each poll (the server consumes the one it sends)."""
+    answer = HttpResponse(response.content, status=response.status_code)
+    for header, value in response.items():
+        answer[header] = value
+    return answer
+
+
+LATEST_CHECK = LatestCheck()
 
 
 class HistoryKeyView(APIView):

@@ -27,6 +27,9 @@ limit_request_line = int(os.environ.get("WEB_LIMIT_REQUEST_LINE", "8190"))
 limit_request_field_size = int(os.environ.get("WEB_LIMIT_REQUEST_FIELD_SIZE", "16384"))
 accesslog = "-"
 errorlog = "-"
+# WEB_ACCESS_LOG=false: no access line at all (the benches; a proxy in front may log instead).
+# gunicorn logs access lines whenever a logging config is given, so the logger itself is muted.
+ACCESS_LOG = os.environ.get("WEB_ACCESS_LOG", "true").lower() != "false"
 # Lines in the application's format (moon/logs.py): JSON in production, text in the embedded mode.
 LOG_FORMAT = log_format()
 # In JSON, the access line is itself a JSON object, written as it is ("raw" below).
@@ -58,7 +61,11 @@ logconfig_dict = {
     },
     "loggers": {
         "gunicorn.error": {"level": "INFO", "handlers": ["error_console"], "propagate": False},
-        "gunicorn.access": {"level": "INFO", "handlers": ["console"], "propagate": False},
+        "gunicorn.access": {
+            "level": "INFO" if ACCESS_LOG else "WARNING",
+            "handlers": ["console"],
+            "propagate": False,
+        },
     },
 }
 

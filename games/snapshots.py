@@ -45,12 +45,15 @@ def events_after(*, game: Game, seq: int) -> Any:
 
 def fold(state: GameState, rows: Any, seq: int) -> tuple[GameState, int]:
     """Apply rows of ``EVENT_FIELDS`` to ``state`` in place; the state and the last seq."""
-    for row in rows:
-        seq, kind, version, seat, turn, data = row
-        engine.evolve(
-            state, {"kind": kind, "v": version or 1, "seat": seat, "turn": turn, "data": data}
-        )
-    return state, seq
+    rows = list(rows)
+    engine.replay(
+        (
+            {"kind": kind, "v": version or 1, "seat": seat, "turn": turn, "data": data}
+            for _, kind, version, seat, turn, data in rows
+        ),
+        state,
+    )
+    return state, rows[-1][0] if rows else seq
 
 
 def save(*, game: Game, state: GameState, seq: int) -> None:

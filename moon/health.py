@@ -14,6 +14,10 @@ Each check answers `{"status": "ok" | "eager" | "down", "detail": "..."}`:
   past HEALTH_FOLLOWUP_AGE seconds (default 120): the answer is then 200 with the status
   `degraded`, not 503, since the web processes still serve (a load balancer must not take them
   all out for a game that waits); a monitor alerts on it.
+
+Under ASGI (the web process) the checks run in a thread of their own per process and a poll
+asking for JSON is answered from the latest, at most HEALTH_FRESH_SECONDS old (default 1; up to
+HEALTH_STALE_SECONDS, default 10, while the next check runs): api/views.py, ``LatestCheck``.
 """
 
 import os
@@ -65,6 +69,16 @@ def check_broker(app: Celery) -> Check:
     except Exception as exc:
         return {"status": "down", "detail": f"{type(exc).__name__}: {exc}"[:300]}
     return {"status": "ok", "detail": "broker connection made"}
+
+
+def fresh_seconds() -> float:
+    """Under ASGI, how old the latest check may be before a poll starts the next one."""
+    return float(os.environ.get("HEALTH_FRESH_SECONDS", "1"))
+
+
+def stale_seconds() -> float:
+    """Under ASGI, how old the latest check may be and still answer a poll."""
+    return float(os.environ.get("HEALTH_STALE_SECONDS", "10"))
 
 
 def worker_ttl() -> float:

@@ -96,7 +96,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "moon.static.StaticFilesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # Accept-Language picks the language of every human text an answer carries (English when
     # nothing matches) and sets Content-Language; codes, ids and event data never change.

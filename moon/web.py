@@ -41,6 +41,8 @@ class Worker(UvicornWorker):
     CONFIG_KWARGS: dict[str, Any] = {
         **UvicornWorker.CONFIG_KWARGS,
         "timeout_graceful_shutdown": GRACEFUL_SECONDS,
+        # deploy/gunicorn.conf.py: WEB_ACCESS_LOG=false writes no access line
+        "access_log": os.environ.get("WEB_ACCESS_LOG", "true").lower() != "false",
     }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

@@ -306,10 +306,7 @@ def evolve(state: CampaignState, event: Event) -> CampaignState:
 
 def replay(events: Iterable[Event]) -> CampaignState:
     """A campaign's state from its log, whatever the versions its events were stored with."""
-    state = CampaignState()
-    for event in events:
-        evolve(state, upcast(event))
-    return state
+    return kinds.fold(KINDS, UPCASTERS, CampaignState(), events)
 
 
 def upcast(event: Event) -> Event:

@@ -190,13 +190,11 @@ def evolve(state: GameState, event: Event) -> GameState:
     return kinds.evolve(KINDS, state, kinds.upcast(KINDS, UPCASTERS, event))
 
 
-def replay(stored: Iterable[Event]) -> GameState:
-    """Rebuild a game's state from its stored events, whatever their versions (the kinds'
-    helpers called directly: this is the loop a request replays)."""
-    state = GameState()
-    for event in stored:
-        kinds.evolve(KINDS, state, kinds.upcast(KINDS, UPCASTERS, event))
-    return state
+def replay(stored: Iterable[Event], state: GameState | None = None) -> GameState:
+    """Rebuild a game's state from its stored events, whatever their versions (each applied
+    once; only those stored at an older version are upcast); given ``state`` (a snapshot's),
+    fold the events after it onto it, in place."""
+    return kinds.fold(KINDS, UPCASTERS, GameState() if state is None else state, stored)
 
 
 def accomplished(state: GameState, seat: int) -> Accomplished:

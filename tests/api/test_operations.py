@@ -1,19 +1,23 @@
 """Operations: the health endpoint, throttling, CORS, and settings that refuse to start unsafe."""
 
+import asyncio
 import re
 import subprocess
 import sys
+import threading
 import uuid
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from asgiref.sync import async_to_sync
 from django.contrib.auth.models import User
 from django.core.cache import cache
-from django.test import Client
+from django.test import AsyncClient, Client
 from rest_framework.test import APIClient
 
+from api import views
 from moon import health
 from moon.celery import app as celery_app
 from tests import environments
@@ -30,6 +34,41 @@ def test_health_in_the_embedded_mode_is_ok_and_eager(anon: APIClient) -> None:
     assert body["checks"]["database"]["status"] == "ok"
     assert body["checks"]["broker"]["status"] == "eager"
     assert body["checks"]["worker"]["status"] == "eager"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_health_under_asgi_is_checked_in_its_own_thread_and_polls_read_the_latest_check(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Served by the ASGI server, the check runs in the process's health thread (one, with its
+    own database connection), never in a thread Django makes for a sync view; polls together
+    share one check, and polls within HEALTH_FRESH_SECONDS read the latest; past it, a poll
+    starts the next check and still reads the latest. The answer is the one WSGI gives."""
+    threads: list[str] = []
+    database = health.check_database
+
+    def recording() -> health.Check:
+        threads.append(threading.current_thread().name)
+        return database()
+
+    monkeypatch.setattr(health, "check_database", recording)
+    monkeypatch.setattr(views, "LATEST_CHECK", views.LatestCheck())
+
+    async def polls(count: int) -> list[Any]:
+        return list(await asyncio.gather(*(AsyncClient().get("/api/v1/health") for _ in range(count))))
+
+    answers = async_to_sync(polls)(3) + async_to_sync(polls)(2)
+    assert [answer.status_code for answer in answers] == [200] * 5
+    assert {answer.json()["status"] for answer in answers} == {"ok"}
+    assert answers[0]["Content-Type"] == "application/json"
+    assert len(threads) == 1 and threads[0].startswith("health"), threads
+    assert Client().get("/api/v1/health").json() == answers[0].json()
+
+    monkeypatch.setenv("HEALTH_FRESH_SECONDS", "0")
+    assert async_to_sync(polls)(1)[0].json() == answers[0].json()
+    views.HEALTH_THREAD.submit(lambda: None).result()  # the check the poll started is done
+    # the WSGI answer was checked in the request's own thread; the next poll's in the health thread
+    assert len(threads) == 3 and threads[2].startswith("health"), threads
 
 
 @pytest.mark.django_db

@@ -798,6 +798,27 @@ class Adventure(Generic[L]):
         sheet = state.sheet_of(seat)
         return self.sheet_score(state, sheet, marks=sheet.marks)
 
+    def sheet_total(self, state: GameState, sheet: Sheet, *, marks: Marks) -> int:
+        """``sheet_score(...)["total"]`` without the details shown beside it (an adventure that
+        scores its own way overrides both)."""
+        if type(self).sheet_score is not Adventure.sheet_score:
+            return int(self.sheet_score(state, sheet, marks=marks)["total"])
+        areas = self.areas(state, sheet, marks)
+        return (
+            self.missions_points(marks)
+            + sum(areas.values())
+            - self.error_penalty(sheet, marks)
+            + sheet.bonus_points
+        )
+
+    def seat_total(self, state: GameState, seat: int) -> int:
+        """``seat_score(state, seat)["total"]``, without the details: what the bots weigh for
+        each option they consider."""
+        if type(self).seat_score is not Adventure.seat_score:
+            return int(self.seat_score(state, seat)["total"])
+        sheet = state.sheet_of(seat)
+        return self.sheet_total(state, sheet, marks=sheet.marks)
+
     def rank_keys(self, state: GameState, scores: list[dict[str, Any]]) -> list[Any]:
         """Keys sorting seats best first: by score, then fewer System Errors."""
         return [

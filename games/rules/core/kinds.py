@@ -2,12 +2,12 @@
 
 A stream declares each kind it stores once, as a ``Kind``: its current version, the schema of
 its data (a TypedDict) and how applying it changes the stream's state. The helpers below read
-any stream's events through its table of kinds: ``evolve`` applies one, ``upcast`` reads one
-stored at an older version as the current one (through the stream's upcasters), and
-``schema_problem`` checks one against its kind's schema before it is appended.
+any stream's events through its table of kinds: ``evolve`` applies one, ``fold`` a whole log,
+``upcast`` reads one stored at an older version as the current one (through the stream's
+upcasters), and ``schema_problem`` checks one against its kind's schema before it is appended.
 """
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import (
@@ -77,6 +77,30 @@ def evolve(kinds: Mapping[str, Kind[S, E, Any]], state: S, event: E) -> S:
     if kind is not None:
         kind.apply(state, event["data"], event)
     state.events_applied += 1
+    return state
+
+
+def fold(
+    kinds: Mapping[str, Kind[S, E, Any]],
+    upcasters: Mapping[tuple[str, int], Upcaster[E]],
+    state: S,
+    events: Iterable[E],
+) -> S:
+    """Apply stored ``events`` of any version to ``state`` in place, in order, and return it:
+    ``evolve(upcast(event))`` for each, as the loop a replay runs. Each event is applied once,
+    and only one stored at an older version than its kind's is upcast (a copy is made then)."""
+    # The kinds' versions and applies read once, not once an event: the loop is the replay's cost.
+    current = {name: (kind.version, kind.apply) for name, kind in kinds.items()}
+    applied = state.events_applied
+    for event in events:
+        entry = current.get(event["kind"])
+        if entry is not None:
+            version, apply = entry
+            if event.get("v", 1) != version:
+                event = upcast(kinds, upcasters, event)
+            apply(state, event["data"], event)
+        applied += 1
+    state.events_applied = applied
     return state
 
 

@@ -75,7 +75,7 @@ def greedy_bot(rng: random.Random) -> Bot:
                 _, after = advance(state, seat, _move(option))
                 sheet = after.sheet_of(seat)
                 known = (
-                    rules.seat_score(after, seat)["total"]
+                    rules.seat_total(after, seat)
                     - (solo.projected_astra_total(after) if after.astra is not None else 0),
                     rules.prospects(after, sheet, sheet.marks),
                 )
@@ -107,7 +107,7 @@ def _claim_helps(rules: Adventure[Any], state: GameState, seat: int, letter: str
     done = [other for other in state.missions if rules.mission_box(other) in home]
     if len(done) + 1 < len(state.missions):
         return True
-    totals = [rules.seat_score(state, other)["total"] for other in range(state.players)]
+    totals = [rules.seat_total(state, other) for other in range(state.players)]
     rivals = [*totals, solo.projected_astra_total(state)] if state.astra is not None else totals
     return bool(totals[seat] + value >= max(rivals))
 

@@ -249,21 +249,23 @@ def options(state: GameState, seat: int) -> Decision | None:
     if player.chosen is None:
         rules = rules_for(state.adventure)
         picks = rules.choice_options(state, seat)
-        return Decision("choose", [_with_cards(state, option) for option in picks])
+        cards = [(pair.number_card, pair.action_card) for pair in state.combinations]
+        return Decision("choose", [_with_cards(cards, option) for option in picks])
     if player.pending or solo.given is not None:
         return None
     return Decision(GIVE, _give_options(state, seat), can_undo=True)
 
 
-def _with_cards(state: GameState, option: Option) -> Option:
-    """A write option (adventure 8: a draw) naming the two cards of its pair."""
+def _with_cards(cards: list[tuple[int | None, int | None]], option: Option) -> Option:
+    """A write option (adventure 8: a draw) naming the two cards of its pair (``cards``: the
+    number and action cards of each combination of the turn, read once a decision)."""
     if option["action"] not in ("write", "draw"):
         return option
-    pick = cast("WriteOption | DrawOption", option).copy()
-    pair = state.combinations[pick["combination"]]
-    assert pair.number_card is not None and pair.action_card is not None
-    pick["number_card"], pick["action_card"] = pair.number_card, pair.action_card
-    return pick
+    pick = cast("WriteOption | DrawOption", option)
+    number_card, action_card = cards[pick["combination"]]
+    assert number_card is not None and action_card is not None
+    # one dict display: solo decisions list a few hundred picks
+    return cast(Option, {**pick, "number_card": number_card, "action_card": action_card})
 
 
 def _effect_options(state: GameState, card: int) -> list[AstraEffectOption]:

@@ -673,7 +673,7 @@ class VirusRules(WildActions[Layout]):
         if act in state.sheet_of(seat).marks:
             return 0
         rec = Recorder(state)
-        before = self.sheet_score(state, rec.sheet(seat), marks=rec.sheet(seat).marks)["total"]
+        before = self.sheet_total(state, rec.sheet(seat), marks=rec.sheet(seat).marks)
         self._activate(rec, seat, act)
         self.propagate(rec, seat)
         while rec.seat(seat).pending:
@@ -682,7 +682,7 @@ class VirusRules(WildActions[Layout]):
             space = self.infection_space(rec.sheet(seat).marks, quarter)
             self.play_effect(rec, seat, {"action": INFECT, "effect": step, "space": space})
         sheet = rec.sheet(seat)
-        return int(before - self.sheet_score(rec.state, sheet, marks=sheet.marks)["total"])
+        return before - self.sheet_total(rec.state, sheet, marks=sheet.marks)
 
     # --- scoring ---------------------------------------------------------------------------
 
@@ -778,17 +778,21 @@ def quarantined(marks: Marks, quarter: Quarter) -> bool:
 
 def quarter_points(marks: Marks, quarter: Quarter) -> int:
     """Numbered spaces (X included) times circled energies."""
-    numbered = sum(1 for space in quarter.spaces if _numbered(marks.get(space)))
-    return numbered * sum(1 for energy in quarter.energies if energy in marks)
+    # the bots score every option: counted with no call a space, and not at all with no energy
+    energies = len(quarter.energy_set & marks.keys())
+    if not energies:
+        return 0
+    numbered = 0
+    for space in quarter.spaces:
+        value = marks.get(space)
+        if type(value) is int or value == X:
+            numbered += 1
+    return numbered * energies
 
 
 def all_marked(marks: Marks, elements: frozenset[str]) -> bool:
     """Every one of ``elements`` is marked (compared as sets, at C speed)."""
     return marks.keys() >= elements
-
-
-def _numbered(value: Any) -> bool:
-    return type(value) is int or value == X
 
 
 def _colour(quarter: Quarter) -> str:

@@ -1,0 +1,122 @@
+"""The rules engine's figures of issue 26, each with its floor or goal, from one run:
+
+- replay alone ÷ JSON decode of the same log, a finished 6-player game of every adventure
+  (and a loop that only touches each decoded event, the least a replay can cost);
+- random-bot games per CPU second, 4 players and solo against ASTRA, every adventure;
+- greedy-bot games per CPU second, 4 players, every adventure.
+
+    python -m bench.engine [--games N] [--greedy-games N] [--repeat N]
+"""
+
+import argparse
+import json
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+from bench.timing import best_of
+from games.rules import engine
+from games.rules.engine import PLAYABLE, bots
+
+REPLAY_GOAL = 0.2
+RANDOM_GOAL = 150.0
+GREEDY_GOAL = 20.0
+PLAYERS = 4
+ASTRA_LEVEL = 1
+
+
+def replay_ratio(adventure: int, *, repeat: int) -> tuple[int, float, float, float]:
+    """A finished 6-player game of ``adventure`` (greedy bots) as JSON lines: its event count,
+    the best JSON decode time, the best replay time of the decoded events, and the best time of
+    a loop that only reads each decoded event's kind."""
+    rng = random.Random(6)
+    state, events = bots.play_game(adventure=adventure, bots=[bots.greedy_bot(rng) for _ in range(6)], seed=6)
+    events.append(engine.result_event(state))
+    log = [json.dumps(event) for event in events]
+    expected = engine.snapshots.dump(engine.evolve(state, events[-1]))
+
+    def decode() -> list[Any]:
+        return [json.loads(line) for line in log]
+
+    decode_time = best_of(repeat, decode)
+    replay_time = touch_time = float("inf")
+    for _ in range(repeat):
+        decoded = decode()  # each run replays events fresh from JSON, as a request does
+        started = time.perf_counter()
+        replayed = engine.replay(decoded)
+        replay_time = min(replay_time, time.perf_counter() - started)
+        started = time.perf_counter()
+        kinds = 0
+        for event in decoded:
+            kinds += len(event["kind"])
+        touch_time = min(touch_time, time.perf_counter() - started)
+    if engine.snapshots.dump(replayed) != expected:
+        raise AssertionError(f"adventure {adventure}: the replay differs from the game played")
+    return len(events), decode_time, replay_time, touch_time
+
+
+def games_per_cpu_second(
+    *,
+    adventure: int,
+    make: Callable[[random.Random], bots.Bot],
+    players: int,
+    games: int,
+    repeat: int,
+    astra_level: int | None = None,
+) -> float:
+    """Games of ``make``'s bots per CPU second of this process (one core: the loop is serial),
+    the best of ``repeat`` runs of the same games."""
+
+    def play() -> None:
+        for game in range(games):
+            rng = random.Random(game)
+            bots.play_game(
+                adventure=adventure,
+                bots=[make(rng) for _ in range(players)],
+                seed=game,
+                astra_level=astra_level,
+            )
+
+    return games / best_of(repeat, play, clock=time.process_time)
+
+
+def mark(ok: bool) -> str:
+    return "ok" if ok else "MISSED"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=60, help="random-bot games per adventure")
+    parser.add_argument("--greedy-games", type=int, default=6, help="greedy-bot games per adventure")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of the same work; the best counts")
+    args = parser.parse_args()
+
+    print(f"Replay alone / JSON decode, finished 6-player game (goal <= {REPLAY_GOAL}):")
+    print(f"  {'adventure':<22} {'events':>6} {'decode ms':>10} {'replay ms':>10} "
+          f"{'ratio':>6} {'touch only':>10}")  # fmt: skip
+    for number, rules in sorted(PLAYABLE.items()):
+        count, decode, replay, touch = replay_ratio(number, repeat=max(5, args.repeat))
+        ratio = replay / decode
+        label = f"{number} {rules.name}"
+        print(f"  {label:<22} {count:6d} {decode * 1000:10.2f} {replay * 1000:10.2f} "
+              f"{ratio:6.2f} {touch / decode:10.2f}  {mark(ratio <= REPLAY_GOAL)}")  # fmt: skip
+
+    print(f"Self-play, games per CPU second of one core (goals: random >= {RANDOM_GOAL:.0f}, "
+          f"greedy >= {GREEDY_GOAL:.0f}):")  # fmt: skip
+    print(f"  {'adventure':<22} {'random 4p':>10} {'random solo':>12} {'greedy 4p':>10}")
+    for number, rules in sorted(PLAYABLE.items()):
+        common = {"adventure": number, "repeat": args.repeat}
+        four = games_per_cpu_second(make=bots.random_bot, players=PLAYERS, games=args.games, **common)
+        solo = games_per_cpu_second(
+            make=bots.random_bot, players=1, games=args.games, astra_level=ASTRA_LEVEL, **common
+        )
+        greedy = games_per_cpu_second(
+            make=bots.greedy_bot, players=PLAYERS, games=args.greedy_games, **common
+        )
+        ok = four >= RANDOM_GOAL and solo >= RANDOM_GOAL and greedy >= GREEDY_GOAL
+        print(f"  {f'{number} {rules.name}':<22} {four:10.1f} {solo:12.1f} {greedy:10.1f}  {mark(ok)}")
+
+
+if __name__ == "__main__":
+    main()

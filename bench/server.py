@@ -1,0 +1,225 @@
+"""The server's figures of issue 26 on PostgreSQL, measured in this process, each with its floor:
+
+- CPU per ``POST /moves`` (this process, which runs Django's request handler, plus the CPU of
+  its PostgreSQL backend), against a bare transaction doing the same work in SQL on the same
+  connection: lock the game's row, read its snapshot, insert an event of the same size, update
+  a snapshot of the same size (temporary tables);
+- CPU of the trivial ``GET /api/v1/games``, the stack's floor;
+- bytes per stored event, all in (table, TOAST and indexes), and its parts.
+
+Run with the environment of ``deploy/services.sh`` (``make bench`` does):
+
+    python -m bench.server [--games N] [--turns N]
+"""
+
+import argparse
+import json
+import logging
+import os
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+MOVE_GOAL = 2.5  # times the SQL floor
+TRIVIAL_GOAL_MS = 1.5
+BYTES_GOAL = 200
+PLAYERS = 4
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def backend_cpu(pid: int) -> float:
+    """CPU seconds used so far by the PostgreSQL backend ``pid`` (it runs on this machine)."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+class Meter:
+    """CPU of this process plus that of its database connection's backend, over many calls."""
+
+    def __init__(self) -> None:
+        from django.db import connection
+
+        connection.ensure_connection()
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_backend_pid()")
+            self.pid = int(cursor.fetchone()[0])
+        self.seconds = 0.0
+        self.calls = 0
+
+    def run(self, work: Callable[..., Any], *args: Any) -> Any:
+        started_app, started_db = time.process_time(), backend_cpu(self.pid)
+        answer = work(*args)
+        self.seconds += time.process_time() - started_app + backend_cpu(self.pid) - started_db
+        self.calls += 1
+        return answer
+
+    @property
+    def per_call_ms(self) -> float:
+        return self.seconds / max(1, self.calls) * 1000
+
+
+def setup() -> None:
+    import django
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "moon.settings")
+    django.setup()
+    from django.conf import settings
+
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
+    # The application's log lines are made as in production, then dropped: not on the terminal.
+    for handler in logging.getLogger().handlers:
+        if isinstance(handler, logging.StreamHandler):
+            handler.setStream(open(os.devnull, "w"))  # noqa: SIM115 (open for the whole run)
+
+
+def play_moves(*, games: int, turns: int) -> tuple[Meter, Meter, list[int]]:
+    """Open ``games`` 4-player Adventure 1 games and play them to turn ``turns`` through the
+    request handler (random choices): the meters of ``POST /moves`` and of the trivial GET, and
+    the games' ids."""
+    from django.test import Client
+
+    from bench.load import make_tokens
+
+    client = Client()
+    tokens = make_tokens(games * PLAYERS)
+
+    def call(method: str, path: str, token: str, body: Any = None) -> Any:
+        headers = {"Authorization": f"Token {token}"}
+        if method == "GET":
+            response = client.get(f"/api/v1{path}", headers=headers)
+        else:
+            payload = "" if body is None else json.dumps(body)
+            response = client.post(
+                f"/api/v1{path}", payload, content_type="application/json", headers=headers
+            )
+        assert response.status_code in (200, 201), response.content
+        return response.json()
+
+    moves, trivial = Meter(), Meter()
+    ids = []
+    for index in range(games):
+        seats = tokens[index * PLAYERS : (index + 1) * PLAYERS]
+        game = call("POST", "/games", seats[0], {"adventure": 1, "max_players": PLAYERS})
+        for token in seats[1:]:
+            call("POST", f"/games/{game['id']}/join", token, {"invite": game["invite"]})
+        call("POST", f"/games/{game['id']}/start", seats[0])
+        ids.append(int(game["id"]))
+        rng = random.Random(index)
+        base = f"/games/{game['id']}"
+        turn = 1
+        while turn <= turns:
+            for token in seats:
+                while True:
+                    decision = call("GET", f"{base}/decision", token)
+                    if decision["options"]:
+                        choice = rng.choice(decision["options"])
+                        answer = moves.run(call, "POST", f"{base}/moves", token, {"choice": choice})
+                    elif decision["can_confirm"]:
+                        answer = call("POST", f"{base}/confirm", token)
+                    else:
+                        break
+                    if answer["status"] != "playing":
+                        turn = turns + 1
+                        break
+            if turn <= turns:
+                turn = call("GET", base, seats[0])["turn"]
+        for token in seats:
+            trivial.run(call, "GET", "/games", token)
+    for _ in range(200):
+        trivial.run(call, "GET", "/games", tokens[0])
+    return moves, trivial, ids
+
+
+def sql_floor(game_ids: list[int], *, transactions: int) -> Meter:
+    """The bare transaction of a move, on temporary copies of the size of the real rows."""
+    from django.db import connection, transaction
+
+    from games.models import Event, GameSnapshot
+
+    snapshot = json.dumps(GameSnapshot.objects.filter(game_id=game_ids[0]).values_list("state", flat=True)[0])
+    sample = Event.objects.filter(game_id=game_ids[0], kind="number_written").values("data").first()
+    data = json.dumps(sample["data"] if sample else {"sheet": 0, "space": "a1", "number": 5})
+    with connection.cursor() as cursor:
+        cursor.execute("CREATE TEMP TABLE floor_game (id bigint PRIMARY KEY, status text, turn int)")
+        cursor.execute("CREATE TEMP TABLE floor_snapshot (game_id bigint PRIMARY KEY, seq int, state jsonb)")
+        cursor.execute(
+            "CREATE TEMP TABLE floor_event (id bigserial PRIMARY KEY, game_id bigint, seq int, "
+            "seat int, kind text, version int, data jsonb, created_at timestamptz, "
+            "prev_hash varchar(64), hash varchar(64), turn int, UNIQUE (game_id, seq))"
+        )
+        cursor.execute("INSERT INTO floor_game VALUES (1, 'playing', 1)")
+        cursor.execute("INSERT INTO floor_snapshot VALUES (1, 0, %s::jsonb)", [snapshot])
+    meter = Meter()
+
+    def move(seq: int) -> None:
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute("SELECT status, turn FROM floor_game WHERE id = 1 FOR UPDATE")
+            cursor.fetchone()
+            cursor.execute("SELECT seq, state FROM floor_snapshot WHERE game_id = 1")
+            cursor.fetchone()
+            cursor.execute(
+                "INSERT INTO floor_event (game_id, seq, seat, kind, version, data, created_at, "
+                "prev_hash, hash, turn) VALUES (1, %s, 0, 'number_written', 2, %s::jsonb, now(), "
+                "%s, %s, 1)",
+                [seq, data, "0" * 64, "f" * 64],
+            )
+            cursor.execute(
+                "UPDATE floor_snapshot SET seq = %s, state = %s::jsonb WHERE game_id = 1", [seq, snapshot]
+            )
+
+    for seq in range(1, transactions + 1):
+        meter.run(move, seq)
+    print(f"  (the floor's snapshot: {len(snapshot):,} bytes of JSON; event data {len(data)} bytes)")
+    return meter
+
+
+def event_bytes() -> tuple[int, float, dict[str, float]]:
+    """How many events are stored, their bytes each all in, and the mean size of each column."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*), pg_total_relation_size('games_event') FROM games_event")
+        count, total = cursor.fetchone()
+        cursor.execute(
+            "SELECT avg(pg_column_size(data)), avg(pg_column_size(prev_hash)), "
+            "avg(pg_column_size(hash)), avg(pg_column_size(games_event.*)) FROM games_event"
+        )
+        data, prev_hash, hash_, row = (float(value) for value in cursor.fetchone())
+    return count, total / max(1, count), {"data": data, "prev_hash": prev_hash, "hash": hash_, "row": row}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=4, help="games played through the handler")
+    parser.add_argument("--turns", type=int, default=12, help="turns each game is played to")
+    args = parser.parse_args()
+    setup()
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        raise SystemExit("bench.server measures PostgreSQL: run it under make bench (DATABASE_URL)")
+    moves, trivial, ids = play_moves(games=args.games, turns=args.turns)
+    floor = sql_floor(ids, transactions=max(300, moves.calls))
+    ratio = moves.per_call_ms / floor.per_call_ms
+    print("Server CPU on PostgreSQL (this process + its backend), per request:")
+    print(
+        f"  POST /moves {moves.per_call_ms:.2f} ms ({moves.calls} moves); the bare SQL transaction "
+        f"{floor.per_call_ms:.2f} ms: ratio {ratio:.2f} (goal <= {MOVE_GOAL}) "
+        f"{'ok' if ratio <= MOVE_GOAL else 'MISSED'}"
+    )
+    print(
+        f"  trivial GET /games {trivial.per_call_ms:.2f} ms ({trivial.calls} requests) "
+        f"(goal <= {TRIVIAL_GOAL_MS}) {'ok' if trivial.per_call_ms <= TRIVIAL_GOAL_MS else 'MISSED'}"
+    )
+    count, each, parts = event_bytes()
+    print(
+        f"Bytes per stored event, all in: {each:.0f} ({count} events; row {parts['row']:.0f}: data "
+        f"{parts['data']:.0f}, prev_hash {parts['prev_hash']:.0f}, hash {parts['hash']:.0f}) "
+        f"(goal <= {BYTES_GOAL}) {'ok' if each <= BYTES_GOAL else 'MISSED'}"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,35 @@
+"""The totals the bots weigh (``seat_total``, ``sheet_total``: no details) are the totals of the
+score breakdowns players see, on every sheet of every adventure, at every point of a game."""
+
+import random
+
+import pytest
+
+from games.rules.adventures import PLAYABLE, rules_for
+from games.rules.engine import GameState, bots
+
+
+@pytest.mark.parametrize("adventure", sorted(PLAYABLE))
+def test_the_bots_totals_are_the_scores_totals(adventure: int) -> None:
+    rules = rules_for(adventure)
+    checked = 0
+
+    def checking(bot: bots.Bot) -> bots.Bot:
+        def play(state: GameState, seat: int) -> bots.Command:
+            nonlocal checked
+            for other in range(state.players):
+                assert rules.seat_total(state, other) == rules.seat_score(state, other)["total"]
+            for sheet in state.sheets:
+                score = rules.sheet_score(state, sheet, marks=sheet.marks)
+                if "total" in score:  # adventure 8 scores each side of a sheet apart
+                    assert rules.sheet_total(state, sheet, marks=sheet.marks) == score["total"]
+            checked += 1
+            return bot(state, seat)
+
+        return play
+
+    rng = random.Random(adventure)
+    bots.play_game(
+        adventure=adventure, bots=[checking(bots.greedy_bot(rng)) for _ in range(2)], seed=adventure
+    )
+    assert checked > 20
