@@ -1,11 +1,13 @@
 """Live clients: Server-Sent Event streams and long-polls of a viewer's own feed.
 
 A stream is opened by an ordinary DRF view (authentication, throttles, seat checks and refusals
-as for every endpoint, run in a pooled thread), then served by an async generator on the
-server's event loop: an open stream holds no thread. It reads the feed with the same selectors as ``/events``
-(same filtering, same ``seq``) whenever a commit notification (``eventstore.notify``) says its
-log moved, and also every STREAM_POLL_SECONDS, so a lost notification only delays a message.
-Each read opens its own database connection and closes it, so idle streams hold none.
+as for every endpoint, run in a pooled thread), whose first read uses the same selectors as
+``/events`` (same filtering, same ``seq``); then an async generator on the server's event loop
+serves it: an open stream holds no thread. What comes next is read by the game's (campaign's)
+``Hub`` in this process, once for all of its streams, whenever a commit notification
+(``eventstore.notify``) says its log moved, and when one query every STREAM_POLL_SECONDS for all
+the hubs of the process finds it moved, so a lost notification only delays a message. Each read
+takes a database connection for its duration only, so idle streams hold none.
 """
 
 import asyncio
@@ -70,7 +72,10 @@ class Read:
 
 
 class Tail(Protocol):
-    """The end of a log shared by all of its followers in a process (``FeedTail``)."""
+    """The end of a log shared by all of its followers in a process (``FeedTail``): ``position``
+    is the last seq it read."""
+
+    position: int
 
     def catch_up(self, followers: Followers) -> Catchups: ...
 
@@ -87,13 +92,16 @@ class Follow:
     read: Callable[[int, User, int], Read]
     seated: Callable[[int, User], object]
     tail: Callable[[int], Tail]
-    event_serializer: type[Serializer]
-    decision_serializer: type[Serializer]
+    # one instance each, kept: making a serializer costs more than what it renders here
+    event_serializer: Serializer
+    decision_serializer: Serializer
 
     def rendered(self, seat: int, catchup: Catchup) -> Read:
-        """A tail's answer as the stream sends it."""
-        events = list(self.event_serializer(catchup.events, many=True).data)
-        decision = None if catchup.decision is None else dict(self.decision_serializer(catchup.decision).data)
+        """A tail's answer as the stream sends it (as the serializers of ``read`` render it)."""
+        events = [self.event_serializer.to_representation(event) for event in catchup.events]
+        decision = catchup.decision
+        if decision is not None:
+            decision = self.decision_serializer.to_representation(decision)
         return Read(seat, events, decision, catchup.ended)
 
 
@@ -141,8 +149,8 @@ GAME = Follow(
     read=_read_game,
     seated=_seated_in_game,
     tail=game_selectors.FeedTail,
-    event_serializer=s.EventSerializer,
-    decision_serializer=s.DecisionSerializer,
+    event_serializer=s.EventSerializer(),
+    decision_serializer=s.DecisionSerializer(),
 )
 CAMPAIGN = Follow(
     stream="campaign",
@@ -151,8 +159,8 @@ CAMPAIGN = Follow(
     read=_read_campaign,
     seated=_seated_in_campaign,
     tail=campaign_selectors.CampaignTail,
-    event_serializer=cs.CampaignEventSerializer,
-    decision_serializer=cs.CampaignDecisionSerializer,
+    event_serializer=cs.CampaignEventSerializer(),
+    decision_serializer=cs.CampaignDecisionSerializer(),
 )
 
 
@@ -385,8 +393,15 @@ class Hub:
     def join(self, follower: Follower) -> None:
         """Add a follower, and look at once: the log may have moved since its first read."""
         self.followers.add(follower)
+        self.wake()
+
+    def wake(self) -> None:
+        """Look at the log (again) soon."""
         if self.subscription is not None:
             self.subscription.wake()
+
+    def _retry(self) -> None:
+        asyncio.get_running_loop().call_later(settings.STREAM_POLL_SECONDS, self.wake)
 
     async def _run(self) -> None:
         async with notify.subscribe(self.follow.stream, self.stream_id) as subscription:
@@ -395,11 +410,14 @@ class Hub:
                 try:
                     await self._look()
                 except DatabaseUnavailable:
-                    # read again at the next poll; the clients keep their streams
+                    # look again a poll later; the clients keep their streams
                     logger.warning("streams could not read their feed", exc_info=True)
+                    self._retry()
                 except Exception:  # one bad read must not end every stream of the game
                     logger.exception("streams could not read their feed")
-                await subscription.wait(settings.STREAM_POLL_SECONDS)
+                    self._retry()
+                # woken by a notification, a follower joining or the process's poll (_poll)
+                await subscription.wait(None)
 
     async def _look(self) -> None:
         followers = list(self.followers)
@@ -414,7 +432,7 @@ class Hub:
                 behind.append(follower)
                 continue
             follower.after, read = answer
-            if read.events or read.decision is not None or read.ended:
+            if read is not NOTHING:
                 follower.reads.put_nowait(read)
         for follower in behind:
             # a follower whose first read is older than the tail's window reads its feed in full
@@ -428,14 +446,44 @@ def _catch_up(
     follow: Follow, tail: Tail, wanted: Followers
 ) -> dict[tuple[int, int], tuple[int, Read] | None]:
     """The tail's answers for the followers (seat, position), rendered once for each."""
-    return {
-        key: None if answer is None else (answer.after, follow.rendered(key[0], answer))
-        for key, answer in tail.catch_up(wanted).items()
-    }
+    rendered: dict[tuple[int, int], tuple[int, Read] | None] = {}
+    for key, answer in tail.catch_up(wanted).items():
+        if answer is None or answer.events or answer.decision is not None or answer.ended:
+            rendered[key] = None if answer is None else (answer.after, follow.rendered(key[0], answer))
+        else:
+            rendered[key] = (answer.after, NOTHING)
+    return rendered
+
+
+# what a follower whose feed did not grow reads
+NOTHING = Read(-1, [], None, False)
 
 
 # one hub per followed stream (and event loop: uvicorn runs one per process)
 _hubs: dict[tuple[asyncio.AbstractEventLoop, str, int], Hub] = {}
+# one poll per kind of stream followed in the loop
+_polls: dict[tuple[asyncio.AbstractEventLoop, str], asyncio.Task[None]] = {}
+
+
+async def _poll(follow: Follow) -> None:
+    """Every STREAM_POLL_SECONDS, ask in one query whether the logs of the hubs of this loop
+    moved, and wake those whose did: a lost notification only delays a message. It stops
+    with the loop's last hub of its kind."""
+    loop = asyncio.get_running_loop()
+    while True:
+        await asyncio.sleep(settings.STREAM_POLL_SECONDS)
+        hubs = {key[2]: hub for key, hub in _hubs.items() if key[0] is loop and key[1] == follow.stream}
+        if not hubs:
+            del _polls[(loop, follow.stream)]
+            return
+        try:
+            seqs = await _in_thread(store.last_seqs, follow.events, list(hubs))
+        except DatabaseUnavailable:
+            logger.warning("streams could not look at their logs", exc_info=True)
+            continue
+        for stream_id, hub in hubs.items():
+            if seqs.get(stream_id, 0) != hub.tail.position:
+                hub.wake()
 
 
 @contextlib.asynccontextmanager
@@ -444,10 +492,13 @@ async def _following(
 ) -> AsyncIterator[Follower]:
     """Follow a stream through its hub in this process (started with its first follower,
     stopped with its last) for the block's duration."""
-    key = (asyncio.get_running_loop(), follow.stream, stream_id)
+    loop = asyncio.get_running_loop()
+    key = (loop, follow.stream, stream_id)
     hub = _hubs.get(key)
     if hub is None:
         hub = _hubs[key] = Hub(follow, stream_id)
+        if (loop, follow.stream) not in _polls:
+            _polls[(loop, follow.stream)] = loop.create_task(_poll(follow), name="stream poll")
     follower = Follower(viewer, seat, after)
     hub.join(follower)
     try:

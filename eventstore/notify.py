@@ -81,8 +81,8 @@ class Subscription:
         with contextlib.suppress(RuntimeError):  # the loop closed: nobody is waiting any more
             self.loop.call_soon_threadsafe(self.event.set)
 
-    async def wait(self, timeout: float) -> bool:
-        """True when notified, False when ``timeout`` seconds passed first."""
+    async def wait(self, timeout: float | None) -> bool:
+        """True when notified, False when ``timeout`` seconds (None: no limit) passed first."""
         try:
             await asyncio.wait_for(self.event.wait(), timeout)
         except TimeoutError:

@@ -298,7 +298,7 @@ class FeedTail:
         self, game: Game, state: GameState, news: dict[tuple[int, int], list[int] | None]
     ) -> Catchups:
         wanted = {seq for seqs in news.values() if seqs for seq in seqs}
-        rows = {row.seq: row for row in Event.objects.filter(game_id=self.game_id, seq__in=wanted)}
+        rows = {row.seq: row for row in hot_queries.events(self.game_id, wanted)}
         upcast = {seq: engine.upcast(row.as_engine_event()) for seq, row in rows.items()}
         decisions: dict[int, dict[str, Any]] = {}
         answers: Catchups = {}
@@ -326,10 +326,7 @@ class FeedTail:
         self.position = seq
 
     def _advance(self, upto: int | None = None) -> None:
-        rows = Event.objects.filter(game_id=self.game_id, seq__gt=self.position)
-        if upto is not None:
-            rows = rows.filter(seq__lte=upto)
-        new = list(rows.order_by("seq").values_list("seq", "turn", "seat", "kind"))
+        new = hot_queries.after(self.game_id, self.position, upto=upto)
         if new:
             self.window += new
             self.position = new[-1][0]
