@@ -329,16 +329,23 @@ async def messages(opened: Opened) -> AsyncIterator[str]:
     campaign has finished and everything was sent. After the first read, what comes is read
     by the stream's hub, once for all of its followers in this process."""
     read = opened.read
-    sent, kind = _sent(read, None)
-    for each in sent:
-        yield each
-    if read.ended:
-        return
+    follow, stream_id, viewer, seat = opened.follow, opened.stream_id, opened.viewer, read.seat
     after = read.events[-1]["seq"] if read.events else opened.after
+    ended = read.ended
+    sent, kind = _sent(read, None)
+    # The first read may be a whole feed (a game's setup is large): nothing of it is kept while
+    # the stream waits, which is most of what an open stream would hold, and the garbage
+    # collector's full passes (pauses of the move path) grow with it.
+    del opened, read
+    sent.reverse()
+    while sent:
+        yield sent.pop()
+    if ended:
+        return
     loop = asyncio.get_running_loop()
     heartbeat = settings.STREAM_HEARTBEAT_SECONDS
     next_beat = loop.time() + heartbeat
-    async with _following(opened.follow, opened.stream_id, opened.viewer, read.seat, after) as follower:
+    async with _following(follow, stream_id, viewer, seat, after) as follower:
         while True:
             try:
                 read = await asyncio.wait_for(follower.reads.get(), max(0.0, next_beat - loop.time()))
