@@ -1,19 +1,22 @@
 """Live clients: Server-Sent Event streams and long-polls of a viewer's own feed.
 
 A stream is opened by an ordinary DRF view (authentication, throttles, seat checks and refusals
-as for every endpoint, run in a pooled thread), then served by an async generator on the
-server's event loop: an open stream holds no thread. It reads the feed with the same selectors as ``/events``
-(same filtering, same ``seq``) whenever a commit notification (``eventstore.notify``) says its
-log moved, and also every STREAM_POLL_SECONDS, so a lost notification only delays a message.
-Each read opens its own database connection and closes it, so idle streams hold none.
+as for every endpoint, run in a pooled thread), whose first read uses the same selectors as
+``/events`` (same filtering, same ``seq``); then an async generator on the server's event loop
+serves it: an open stream holds no thread. What comes next is read by the game's (campaign's)
+``Hub`` in this process, once for all of its streams, whenever a commit notification
+(``eventstore.notify``) says its log moved, and when one query every STREAM_POLL_SECONDS for all
+the hubs of the process finds it moved, so a lost notification only delays a message. Each read
+takes a database connection for its duration only, so idle streams hold none.
 """
 
 import asyncio
+import contextlib
 import json
 import logging
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, replace
-from typing import Any, ClassVar
+from dataclasses import dataclass
+from typing import Any, ClassVar, Protocol
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -28,6 +31,7 @@ from rest_framework.authentication import BaseAuthentication
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.serializers import Serializer
 from rest_framework.views import APIView
 
 from accounts import services as accounts
@@ -45,6 +49,7 @@ from eventstore.errors import Invalid, NotFound
 from eventstore.models import StoredEvent
 from games import selectors as game_selectors
 from games.models import Event, Game
+from games.selectors import Catchup, Catchups, Followers
 
 logger = logging.getLogger(__name__)
 
@@ -55,33 +60,54 @@ PAGE = 500
 
 @dataclass(frozen=True)
 class Read:
-    """What a follower read of a feed: the log's last seq when it looked, the viewer's events
-    after the position asked (as ``/events`` shows them), their decision now, and whether the
-    stream has ended (its game or campaign finished, every event of it read)."""
+    """What a follower read of a feed: the viewer's seat, their events after the position asked
+    (as ``/events`` shows them), their decision now (None when it cannot have changed since
+    the last read), and whether the stream has ended (its game or campaign finished, every
+    event of it read)."""
+
+    seat: int
+    events: list[dict[str, Any]]
+    decision: dict[str, Any] | None
+    ended: bool
+
+
+class Tail(Protocol):
+    """The end of a log shared by all of its followers in a process (``FeedTail``): ``position``
+    is the last seq it read."""
 
     position: int
-    events: list[dict[str, Any]]
-    decision: dict[str, Any]
-    ended: bool
+
+    def catch_up(self, followers: Followers) -> Catchups: ...
 
 
 @dataclass(frozen=True)
 class Follow:
     """A kind of stream that can be followed: its name, the path argument naming one, its
-    events' model, and how a viewer's feed is read after a position."""
+    events' model, how a viewer's feed is read after a position, the tail that reads the new
+    events once for every follower in the process, and how what it reads is rendered."""
 
     stream: str
     kwarg: str
     events: type[StoredEvent]
     read: Callable[[int, User, int], Read]
     seated: Callable[[int, User], object]
-    # whether the log's events after a seq may change what the viewer reads
-    grew: Callable[[int, User, int], bool]
+    tail: Callable[[int], Tail]
+    # one instance each, kept: making a serializer costs more than what it renders here
+    event_serializer: Serializer
+    decision_serializer: Serializer
+
+    def rendered(self, seat: int, catchup: Catchup) -> Read:
+        """A tail's answer as the stream sends it (as the serializers of ``read`` render it)."""
+        events = [self.event_serializer.to_representation(event) for event in catchup.events]
+        decision = catchup.decision
+        if decision is not None:
+            decision = self.decision_serializer.to_representation(decision)
+        return Read(seat, events, decision, catchup.ended)
 
 
 def _read_game(game_id: int, viewer: User, after: int) -> Read:
-    position = store.last_seq(Event, game_id)
     game = game_selectors.get_game(game_id=game_id)
+    seat = game_selectors.require_seat(game=game, viewer=viewer)
     events: list[dict[str, Any]] = []
     start: int | None = after
     while start is not None:
@@ -89,12 +115,12 @@ def _read_game(game_id: int, viewer: User, after: int) -> Read:
         events += s.EventsPageSerializer(page).data["events"]
         start = page["next"]
     decision = s.DecisionSerializer(game_selectors.decision_view(game=game, viewer=viewer)).data
-    return Read(position, events, dict(decision), game.status == Game.Status.FINISHED)
+    return Read(seat, events, dict(decision), game.status == Game.Status.FINISHED)
 
 
 def _read_campaign(campaign_id: int, viewer: User, after: int) -> Read:
-    position = store.last_seq(CampaignEvent, campaign_id)
     campaign = campaign_selectors.get_campaign(campaign_id=campaign_id)
+    seat = campaign_selectors.require_seat(campaign=campaign, viewer=viewer)
     events: list[dict[str, Any]] = []
     start: int | None = after
     while start is not None:
@@ -104,7 +130,7 @@ def _read_campaign(campaign_id: int, viewer: User, after: int) -> Read:
     decision = cs.CampaignDecisionSerializer(
         campaign_selectors.decision_view(campaign=campaign, viewer=viewer)
     ).data
-    return Read(position, events, dict(decision), campaign.status == Campaign.Status.FINISHED)
+    return Read(seat, events, dict(decision), campaign.status == Campaign.Status.FINISHED)
 
 
 def _seated_in_game(game_id: int, viewer: User) -> object:
@@ -116,17 +142,15 @@ def _seated_in_campaign(campaign_id: int, viewer: User) -> object:
     return campaign_selectors.require_seat(campaign=campaign, viewer=viewer)
 
 
-def _game_feed_grew(game_id: int, viewer: User, since: int) -> bool:
-    return game_selectors.feed_grew(game_id=game_id, viewer=viewer, since=since)
-
-
 GAME = Follow(
     stream="game",
     kwarg="game_id",
     events=Event,
     read=_read_game,
     seated=_seated_in_game,
-    grew=_game_feed_grew,
+    tail=game_selectors.FeedTail,
+    event_serializer=s.EventSerializer(),
+    decision_serializer=s.DecisionSerializer(),
 )
 CAMPAIGN = Follow(
     stream="campaign",
@@ -134,7 +158,9 @@ CAMPAIGN = Follow(
     events=CampaignEvent,
     read=_read_campaign,
     seated=_seated_in_campaign,
-    grew=lambda campaign_id, viewer, since: True,  # every seat reads the whole log
+    tail=campaign_selectors.CampaignTail,
+    event_serializer=cs.CampaignEventSerializer(),
+    decision_serializer=cs.CampaignDecisionSerializer(),
 )
 
 
@@ -291,47 +317,195 @@ async def messages(opened: Opened) -> AsyncIterator[str]:
     """The stream's messages: every event of the viewer's feed after ``opened.after`` (``id``:
     its seq), the viewer's decision (``event: decision``) at first and whenever its kind
     changes, a comment every STREAM_HEARTBEAT_SECONDS, and ``event: end`` when the game or
-    campaign has finished and everything was sent."""
-    follow, stream_id, viewer = opened.follow, opened.stream_id, opened.viewer
-    heartbeat, poll = settings.STREAM_HEARTBEAT_SECONDS, settings.STREAM_POLL_SECONDS
-    read, after, kind = opened.read, opened.after, None
+    campaign has finished and everything was sent. After the first read, what comes is read
+    by the stream's hub, once for all of its followers in this process."""
+    read = opened.read
+    follow, stream_id, viewer, seat = opened.follow, opened.stream_id, opened.viewer, read.seat
+    after = read.events[-1]["seq"] if read.events else opened.after
+    ended = read.ended
+    sent, kind = _sent(read, None)
+    # The first read may be a whole feed (a game's setup is large): nothing of it is kept while
+    # the stream waits, which is most of what an open stream would hold, and the garbage
+    # collector's full passes (pauses of the move path) grow with it.
+    del opened, read
+    sent.reverse()
+    while sent:
+        yield sent.pop()
+    if ended:
+        return
     loop = asyncio.get_running_loop()
-    async with notify.subscribe(follow.stream, stream_id) as subscription:
-        next_beat = loop.time() + heartbeat
-        # look once at once: a commit may have come between the first read and the subscription
-        next_poll = loop.time()
+    heartbeat = settings.STREAM_HEARTBEAT_SECONDS
+    next_beat = loop.time() + heartbeat
+    async with _following(follow, stream_id, viewer, seat, after) as follower:
         while True:
-            for event in read.events:
-                yield message(event, id=event["seq"])
-                after = event["seq"]
-            if read.decision["kind"] != kind:
-                kind = read.decision["kind"]
-                yield message(read.decision, event="decision")
+            try:
+                read = await asyncio.wait_for(follower.reads.get(), max(0.0, next_beat - loop.time()))
+            except TimeoutError:
+                yield ": heartbeat\n\n"
+                next_beat = loop.time() + heartbeat
+                continue
+            sent, kind = _sent(read, kind)
+            for each in sent:
+                yield each
             if read.ended:
-                yield message({}, event="end")
                 return
-            # wait for the log to move, with a heartbeat meanwhile
+
+
+def _sent(read: Read, kind: str | None) -> tuple[list[str], str | None]:
+    """The messages of a read (its events, the decision if its kind changed, the end), and the
+    decision's kind after them."""
+    sent = [message(event, id=event["seq"]) for event in read.events]
+    if read.decision is not None and read.decision["kind"] != kind:
+        kind = read.decision["kind"]
+        sent.append(message(read.decision, event="decision"))
+    if read.ended:
+        sent.append(message({}, event="end"))
+    return sent, kind
+
+
+class Follower:
+    """An open stream as its hub knows it: whose, where its viewer is in their feed, and the
+    reads waiting to be sent."""
+
+    def __init__(self, viewer: User, seat: int, after: int) -> None:
+        self.viewer = viewer
+        self.seat = seat
+        self.after = after
+        self.reads: asyncio.Queue[Read] = asyncio.Queue()
+
+
+class Hub:
+    """The followers of one game (campaign) in this process, and the task reading for them:
+    woken by a commit notification (or a follower joining, or every STREAM_POLL_SECONDS), it
+    asks the stream's tail once what each follower has new, so a commit costs one read of the
+    log per process, and the state and decisions only when some follower's feed grew."""
+
+    def __init__(self, follow: Follow, stream_id: int) -> None:
+        self.follow = follow
+        self.stream_id = stream_id
+        self.tail = follow.tail(stream_id)
+        self.followers: set[Follower] = set()
+        self.subscription: notify.Subscription | None = None
+        self.task = asyncio.get_running_loop().create_task(self._run(), name=f"stream hub {follow.stream}")
+
+    def join(self, follower: Follower) -> None:
+        """Add a follower, and look at once: the log may have moved since its first read."""
+        self.followers.add(follower)
+        self.wake()
+
+    def wake(self) -> None:
+        """Look at the log (again) soon."""
+        if self.subscription is not None:
+            self.subscription.wake()
+
+    def _retry(self) -> None:
+        asyncio.get_running_loop().call_later(settings.STREAM_POLL_SECONDS, self.wake)
+
+    async def _run(self) -> None:
+        async with notify.subscribe(self.follow.stream, self.stream_id) as subscription:
+            self.subscription = subscription
             while True:
-                if loop.time() >= next_beat:
-                    yield ": heartbeat\n\n"
-                    next_beat = loop.time() + heartbeat
-                notified = await subscription.wait(max(0.0, min(next_beat, next_poll) - loop.time()))
-                if not notified and loop.time() < next_poll:
-                    continue
-                next_poll = loop.time() + poll
                 try:
-                    position = await _in_thread(store.last_seq, follow.events, stream_id)
-                    if position == read.position:
-                        continue
-                    if not await _in_thread(follow.grew, stream_id, viewer, read.position):
-                        # another seat's move of the turn in play: nothing to read for this one
-                        read = replace(read, position=position, events=[])
-                        continue
-                    read = await _in_thread(follow.read, stream_id, viewer, after)
-                    break
+                    await self._look()
                 except DatabaseUnavailable:
-                    # read again at the next poll; the client keeps its stream
-                    logger.warning("stream could not read its feed", exc_info=True)
+                    # look again a poll later; the clients keep their streams
+                    logger.warning("streams could not read their feed", exc_info=True)
+                    self._retry()
+                except Exception:  # one bad read must not end every stream of the game
+                    logger.exception("streams could not read their feed")
+                    self._retry()
+                # woken by a notification, a follower joining or the process's poll (_poll)
+                await subscription.wait(None)
+
+    async def _look(self) -> None:
+        followers = list(self.followers)
+        if not followers:
+            return
+        wanted = {(follower.seat, follower.after) for follower in followers}
+        answers = await _in_thread(_catch_up, self.follow, self.tail, wanted)
+        behind = []
+        for follower in followers:
+            answer = answers[(follower.seat, follower.after)]
+            if answer is None:
+                behind.append(follower)
+                continue
+            follower.after, read = answer
+            if read is not NOTHING:
+                follower.reads.put_nowait(read)
+        for follower in behind:
+            # a follower whose first read is older than the tail's window reads its feed in full
+            read = await _in_thread(self.follow.read, self.stream_id, follower.viewer, follower.after)
+            if read.events:
+                follower.after = read.events[-1]["seq"]
+            follower.reads.put_nowait(read)
+
+
+def _catch_up(
+    follow: Follow, tail: Tail, wanted: Followers
+) -> dict[tuple[int, int], tuple[int, Read] | None]:
+    """The tail's answers for the followers (seat, position), rendered once for each."""
+    rendered: dict[tuple[int, int], tuple[int, Read] | None] = {}
+    for key, answer in tail.catch_up(wanted).items():
+        if answer is None or answer.events or answer.decision is not None or answer.ended:
+            rendered[key] = None if answer is None else (answer.after, follow.rendered(key[0], answer))
+        else:
+            rendered[key] = (answer.after, NOTHING)
+    return rendered
+
+
+# what a follower whose feed did not grow reads
+NOTHING = Read(-1, [], None, False)
+
+
+# one hub per followed stream (and event loop: uvicorn runs one per process)
+_hubs: dict[tuple[asyncio.AbstractEventLoop, str, int], Hub] = {}
+# one poll per kind of stream followed in the loop
+_polls: dict[tuple[asyncio.AbstractEventLoop, str], asyncio.Task[None]] = {}
+
+
+async def _poll(follow: Follow) -> None:
+    """Every STREAM_POLL_SECONDS, ask in one query whether the logs of the hubs of this loop
+    moved, and wake those whose did: a lost notification only delays a message. It stops
+    with the loop's last hub of its kind."""
+    loop = asyncio.get_running_loop()
+    while True:
+        await asyncio.sleep(settings.STREAM_POLL_SECONDS)
+        hubs = {key[2]: hub for key, hub in _hubs.items() if key[0] is loop and key[1] == follow.stream}
+        if not hubs:
+            del _polls[(loop, follow.stream)]
+            return
+        try:
+            seqs = await _in_thread(store.last_seqs, follow.events, list(hubs))
+        except DatabaseUnavailable:
+            logger.warning("streams could not look at their logs", exc_info=True)
+            continue
+        for stream_id, hub in hubs.items():
+            if seqs.get(stream_id, 0) != hub.tail.position:
+                hub.wake()
+
+
+@contextlib.asynccontextmanager
+async def _following(
+    follow: Follow, stream_id: int, viewer: User, seat: int, after: int
+) -> AsyncIterator[Follower]:
+    """Follow a stream through its hub in this process (started with its first follower,
+    stopped with its last) for the block's duration."""
+    loop = asyncio.get_running_loop()
+    key = (loop, follow.stream, stream_id)
+    hub = _hubs.get(key)
+    if hub is None:
+        hub = _hubs[key] = Hub(follow, stream_id)
+        if (loop, follow.stream) not in _polls:
+            _polls[(loop, follow.stream)] = loop.create_task(_poll(follow), name="stream poll")
+    follower = Follower(viewer, seat, after)
+    hub.join(follower)
+    try:
+        yield follower
+    finally:
+        hub.followers.discard(follower)
+        if not hub.followers and _hubs.get(key) is hub:
+            del _hubs[key]
+            hub.task.cancel()
 
 
 # --- stream tickets ----------------------------------------------------------------------------

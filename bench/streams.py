@@ -8,8 +8,11 @@ database of the environment (a fresh SQLite file under var/ when DATABASE_URL is
 tokens and 3-player games are made directly in the database; then the bench plays "probe"
 games over HTTP (moves and confirms, first option each time) three times: with no stream open,
 with 100 and with 1,000 streams open on the process (every seat of every game, the probe games'
-among them). It prints, for each: the process's RSS and the memory per open stream, p50/p99 of
-the move path (POST /moves and /confirm), and p50/p99 of the delay from a confirm's answer to
+among them). It prints, for each: the process's RSS and the memory per open stream, the share of
+a CPU the process uses with no command running (the open streams' own cost), p50/p99 of the move
+path (POST /moves and /confirm) and the process's CPU time per command (what a commit's fan-out
+to the streams adds, unlike latencies, hardly moved by the rest of the machine's load), and
+p50/p99 of the delay from a confirm's answer to
 its `confirmed` event on the streams of both other seats of its game (the later of the two).
 """
 
@@ -28,6 +31,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 SEATS = 3
+# How long the web process's CPU is watched with no command running, before each phase.
+IDLE_SECONDS = 10
 
 
 @dataclass
@@ -138,6 +143,13 @@ def play_probes(
     return moves, delays
 
 
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) the process has used so far: what the streams cost it,
+    whatever else the machine runs meanwhile."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def rss_kib(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -188,6 +200,9 @@ def main() -> None:
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "moon.settings")
     os.environ["LOG_LEVEL"] = "WARNING"
+    # the bench starts hundreds of games for three accounts: no quota
+    for quota in ("OPEN_LOBBIES", "GAMES_PER_HOUR", "BOT_GAMES_PER_HOUR", "UNDOS_PER_TURN"):
+        os.environ[f"QUOTA_{quota}"] = "0"
     if not os.environ.get("DATABASE_URL"):
         folder = ROOT / "var" / "bench-streams"
         folder.mkdir(parents=True, exist_ok=True)
@@ -244,13 +259,19 @@ async def measure(
     readers: list[asyncio.Task[None]] = []
 
     async def phase(name: str) -> None:
+        idle = cpu_seconds(pid)
+        await asyncio.sleep(IDLE_SECONDS)
+        idle = (cpu_seconds(pid) - idle) / IDLE_SECONDS
+        used = cpu_seconds(pid)
         moves, delays = await asyncio.to_thread(
             play_probes, clients, probes, args.turns, arrivals, streams_open=bool(readers)
         )
+        used = cpu_seconds(pid) - used
         line = (
-            f"{name:>18}: RSS {rss_kib(pid) / 1024:7.1f} MiB"
+            f"{name:>18}: RSS {rss_kib(pid) / 1024:7.1f} MiB | idle CPU {idle * 100:4.1f} %"
             f" | move path p50 {percentile(moves, 0.5) * 1000:6.1f} ms"
-            f" p99 {percentile(moves, 0.99) * 1000:6.1f} ms ({len(moves)} commands)"
+            f" p99 {percentile(moves, 0.99) * 1000:6.1f} ms ({len(moves)} commands,"
+            f" {used / len(moves) * 1000:5.1f} ms of web CPU each)"
         )
         if delays:
             line += (

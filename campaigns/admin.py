@@ -30,10 +30,14 @@ class ChapterGameInline(ReadOnly, admin.TabularInline):
 
 @admin.register(Campaign)
 class CampaignAdmin(ReadOnly, admin.ModelAdmin):
-    list_display = ("id", "pack", "max_players", "astra_level", "status", "creator", "created_at")
-    list_filter = ("status", "pack__key")
+    list_display = (
+        "id", "pack", "max_players", "astra_level", "status", "visibility", "creator", "created_at"
+    )
+    list_filter = ("status", "visibility", "pack__key")
     inlines = [CampaignSeatInline, ChapterGameInline]
-    fields = ("pack", "max_players", "astra_level", "status", "creator", "created_at")
+    fields = (
+        "pack", "max_players", "astra_level", "status", "visibility", "turn_seconds", "creator", "created_at"
+    )
     readonly_fields = fields
 
 

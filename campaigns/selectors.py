@@ -168,7 +168,52 @@ def decision_view(*, campaign: Campaign, viewer: User) -> dict[str, Any]:
     """What the viewer's seat must decide now; `wait` when nothing."""
     seat = require_seat(campaign=campaign, viewer=viewer)
     state, _ = state_of(campaign=campaign)
+    return decision_of(campaign=campaign, state=state, seat=seat)
+
+
+def decision_of(*, campaign: Campaign, state: CampaignState, seat: int) -> dict[str, Any]:
+    """``decision_view`` of a seat from the campaign's row and its state as already read."""
     return decider.options(state, library.stored(campaign.pack), seat).as_dict()
+
+
+class CampaignTail:
+    """The end of a campaign's log as every follower of it in one process shares it (see
+    ``games.selectors.FeedTail``): each look asks once whether the log moved and, when it did,
+    reads the new events, the state and each seat's decision once for all followers. Every
+    seat reads the whole log, so a position is a seq; a follower behind the last look's
+    position is answered None: read its feed in full."""
+
+    def __init__(self, campaign_id: int) -> None:
+        self.campaign_id = campaign_id
+        self.position = -1  # the last seq read; -1 before the first look
+
+    def catch_up(self, followers: game_selectors.Followers) -> game_selectors.Catchups:
+        """Look at the log once more and answer each follower (seat, position)."""
+        now = store.last_seq(CampaignEvent, self.campaign_id)
+        start = now if self.position < 0 else self.position
+        answers: game_selectors.Catchups = {
+            (seat, after): None if after < start else game_selectors.Catchup([], None, after, False)
+            for seat, after in followers
+        }
+        if now == start:
+            self.position = now
+            return answers
+        campaign = get_campaign(campaign_id=self.campaign_id)
+        # read after the campaign's row: what made its status is read with it
+        state, last = state_of(campaign=campaign)
+        rows = CampaignEvent.objects.filter(campaign_id=self.campaign_id, seq__gt=start, seq__lte=last)
+        events = [event_json(row) for row in rows.order_by("seq")]
+        ended = campaign.status == Campaign.Status.FINISHED
+        decisions: dict[int, dict[str, Any]] = {}
+        for (seat, after), answer in answers.items():
+            new = [event for event in events if event["seq"] > after]
+            if answer is None or not new:
+                continue
+            if seat not in decisions:
+                decisions[seat] = decision_of(campaign=campaign, state=state, seat=seat)
+            answers[(seat, after)] = game_selectors.Catchup(new, decisions[seat], max(after, last), ended)
+        self.position = last
+        return answers
 
 
 def events_page(

@@ -1,13 +1,14 @@
 """Commit notifications: how an open stream learns that a log it follows has moved.
 
 ``store.append`` schedules ``committed`` for when the appending transaction commits, so every
-command, task and import that writes to a stream notifies (one path). With ``REDIS_URL`` set the
-notification is published on one Redis channel that every web process listens to; without it
-(the embedded mode) it reaches the streams of this process only. A notification carries nothing
-but the stream's name and id: whoever wakes reads the log from the database, so a notification
-that is lost (Redis down, another process in the embedded mode) delays a message, never loses
-it, as long as the reader also looks at the log every now and then (``Subscription.wait`` with a
-timeout).
+command, task and import that writes to a stream notifies (one path). One notifier, three
+transports (``transport``): with ``REDIS_URL`` set the notification is published on one Redis
+channel that every web process listens to; else with PostgreSQL as the database, on one
+``LISTEN/NOTIFY`` channel; else (the embedded mode, SQLite) it reaches the streams of this
+process only. A notification carries nothing but the stream's name and id: whoever wakes reads
+the log from the database, so a notification that is lost (the transport down, another process
+in the embedded mode) delays a message, never loses it, as long as the reader also looks at the
+log every now and then (``Subscription.wait`` with a timeout, or the stream hubs' poll).
 """
 
 import asyncio
@@ -16,10 +17,10 @@ import logging
 import threading
 from collections.abc import AsyncIterator
 from functools import cache, partial
-from typing import Any
+from typing import Any, Protocol
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 
 logger = logging.getLogger(__name__)
 
@@ -30,7 +31,7 @@ RECONNECT_SECONDS = 1.0
 _lock = threading.Lock()
 # stream key ("game:12") -> the events of the subscriptions waiting on it, with their loops
 _waiting: dict[str, set["Subscription"]] = {}
-# one Redis listener per event loop (uvicorn runs one loop per process), and whether it listens
+# one listener per event loop (uvicorn runs one loop per process), and whether it listens
 _listeners: dict[asyncio.AbstractEventLoop, tuple[asyncio.Task[None], asyncio.Event]] = {}
 # How long a first subscription waits for the listener to be subscribed to Redis.
 READY_SECONDS = 2.0
@@ -48,16 +49,92 @@ def after_commit(*, stream: str, stream_id: int) -> None:
 
 
 def committed(*, stream: str, stream_id: int) -> None:
-    """Tell every process that the stream's log moved: through Redis when it is configured
-    (falling back to this process when Redis cannot be reached), else to this process."""
+    """Tell every process that the stream's log moved, through the transport (falling back to
+    this process when it cannot be reached)."""
     name = key(stream, stream_id)
-    if settings.REDIS_URL:
+    through = transport()
+    if through is not None:
         try:
-            _publisher().publish(CHANNEL, name)
+            through.publish(name)
             return
         except Exception:  # a lost notification only delays a message: the readers poll too
             logger.warning("commit notification not published", exc_info=True, extra={"stream": name})
     deliver(name)
+
+
+class Transport(Protocol):
+    """How notifications cross processes: ``publish`` sends one to every process (this one
+    included), ``listen`` relays those of every process to ``deliver`` until cancelled (it
+    raises when its connection is lost), setting ``ready`` once it listens."""
+
+    name: str
+
+    def publish(self, name: str) -> None: ...
+
+    async def listen(self, ready: asyncio.Event) -> None: ...
+
+
+class RedisChannel:
+    """Redis pub/sub (``REDIS_URL``)."""
+
+    name = "Redis"
+
+    def publish(self, name: str) -> None:
+        _publisher().publish(CHANNEL, name)
+
+    async def listen(self, ready: asyncio.Event) -> None:
+        import redis.asyncio as aioredis
+
+        client = aioredis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=2)
+        try:
+            async with client.pubsub() as pubsub:
+                await pubsub.subscribe(CHANNEL)
+                ready.set()
+                async for message in pubsub.listen():
+                    if message.get("type") == "message":
+                        data = message["data"]
+                        deliver(data.decode() if isinstance(data, bytes) else str(data))
+        finally:
+            await client.aclose()
+
+
+class PostgresChannel:
+    """PostgreSQL's ``LISTEN/NOTIFY`` on the database itself, when there is no Redis: the
+    notification is sent by the committing connection, each process listens on one
+    connection of its own (outside the pool)."""
+
+    name = "PostgreSQL"
+
+    def publish(self, name: str) -> None:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, name])
+
+    async def listen(self, ready: asyncio.Event) -> None:
+        import psycopg
+
+        database = settings.DATABASES["default"]
+        where = {
+            "dbname": database.get("NAME"),
+            "user": database.get("USER"),
+            "password": database.get("PASSWORD"),
+            "host": database.get("HOST"),
+            "port": database.get("PORT"),
+        }
+        conninfo = psycopg.conninfo.make_conninfo(**{k: str(v) for k, v in where.items() if v})
+        async with await psycopg.AsyncConnection.connect(conninfo, autocommit=True, connect_timeout=2) as db:
+            await db.execute(f'LISTEN "{CHANNEL}"')
+            ready.set()
+            async for notification in db.notifies():
+                deliver(notification.payload)
+
+
+def transport() -> Transport | None:
+    """The transport of this configuration; None in the embedded mode (this process only)."""
+    if settings.REDIS_URL:
+        return RedisChannel()
+    if connection.vendor == "postgresql":
+        return PostgresChannel()
+    return None
 
 
 def deliver(name: str) -> None:
@@ -81,8 +158,8 @@ class Subscription:
         with contextlib.suppress(RuntimeError):  # the loop closed: nobody is waiting any more
             self.loop.call_soon_threadsafe(self.event.set)
 
-    async def wait(self, timeout: float) -> bool:
-        """True when notified, False when ``timeout`` seconds passed first."""
+    async def wait(self, timeout: float | None) -> bool:
+        """True when notified, False when ``timeout`` seconds (None: no limit) passed first."""
         try:
             await asyncio.wait_for(self.event.wait(), timeout)
         except TimeoutError:
@@ -96,10 +173,11 @@ async def subscribe(stream: str, stream_id: int) -> AsyncIterator[Subscription]:
     """Follow a stream's commits for the block's duration (in the running event loop)."""
     loop = asyncio.get_running_loop()
     subscription = Subscription(key(stream, stream_id), loop)
-    if settings.REDIS_URL:
+    through = transport()
+    if through is not None:
         # A commit notified before the channel is listened to is only read at the next poll.
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(_listener(loop).wait(), READY_SECONDS)
+            await asyncio.wait_for(_listener(loop, through).wait(), READY_SECONDS)
     with _lock:
         _waiting.setdefault(subscription.name, set()).add(subscription)
     try:
@@ -120,36 +198,25 @@ def _publisher() -> Any:
     return redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=2, socket_timeout=2)
 
 
-def _listener(loop: asyncio.AbstractEventLoop) -> asyncio.Event:
-    """The loop's Redis listener (started when there is none): set once it listens."""
+def _listener(loop: asyncio.AbstractEventLoop, through: Transport) -> asyncio.Event:
+    """The loop's listener (started when there is none): set once it listens."""
     running = _listeners.get(loop)
     if running is None or running[0].done():
         ready = asyncio.Event()
-        running = (loop.create_task(_listen(ready), name="moon commit notifications"), ready)
+        running = (loop.create_task(_listen(through, ready), name="moon commit notifications"), ready)
         _listeners[loop] = running
     return running[1]
 
 
-async def _listen(ready: asyncio.Event) -> None:
-    """Relay the Redis channel to this process's subscriptions for as long as the loop runs,
-    connecting again when the connection is lost."""
-    import redis.asyncio as aioredis
-
+async def _listen(through: Transport, ready: asyncio.Event) -> None:
+    """Relay the transport's notifications to this process's subscriptions for as long as the
+    loop runs, connecting again when the connection is lost."""
     while True:
-        client = aioredis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=2)
         try:
-            async with client.pubsub() as pubsub:
-                await pubsub.subscribe(CHANNEL)
-                ready.set()
-                async for message in pubsub.listen():
-                    if message.get("type") == "message":
-                        data = message["data"]
-                        deliver(data.decode() if isinstance(data, bytes) else str(data))
+            await through.listen(ready)
         except asyncio.CancelledError:
             raise
         except Exception:
-            logger.warning("commit notifications: lost Redis, connecting again", exc_info=True)
-            # what was committed meanwhile is read when the subscriptions poll
-            await asyncio.sleep(RECONNECT_SECONDS)
-        finally:
-            await client.aclose()
+            logger.warning("commit notifications: lost %s, connecting again", through.name, exc_info=True)
+        # what was committed meanwhile is read when the subscriptions poll
+        await asyncio.sleep(RECONNECT_SECONDS)

@@ -84,8 +84,10 @@ class AdventureFilter(admin.SimpleListFilter):
 class GameAdmin(admin.ModelAdmin):
     # Narrow enough for a 1280 px window: the date it was opened is in the filters and the
     # date hierarchy, the last activity in the list.
-    list_display = ("id", "adventure_name", "status", "players", "turn", "last_activity", "replay")
-    list_filter = (AdventureFilter, "status", ("created_at", admin.DateFieldListFilter))
+    list_display = (
+        "id", "adventure_name", "status", "visibility", "players", "turn", "last_activity", "replay"
+    )
+    list_filter = (AdventureFilter, "status", "visibility", ("created_at", admin.DateFieldListFilter))
     search_fields = ("=id", "seats__user__username")
     search_help_text = "A game's id, or a player's username (part of it)."
     date_hierarchy = "created_at"
@@ -93,7 +95,8 @@ class GameAdmin(admin.ModelAdmin):
     # (a long game has hundreds: never inline), and stepped through in the viewer.
     inlines = [SeatInline]
     fields = (
-        "result", "adventure_name", "status", "max_players", "creator", "created_at", "events", "history"
+        "result", "adventure_name", "status", "visibility", "turn_seconds", "resigned", "max_players",
+        "creator", "created_at", "events", "history",
     )
     readonly_fields = fields
     actions = ["export_histories"]
@@ -145,6 +148,19 @@ class GameAdmin(admin.ModelAdmin):
             "</tr></thead><tbody>{}</tbody></table>",
             body,
         )
+
+    @admin.display(description="resigned seats")
+    def resigned(self, game: Game) -> str:
+        """The seats handed to a bot for the rest of the game (their player resigned, or let
+        too many turns time out), each with its player."""
+        state, _ = snapshots.current(game=game)
+        players = {seat.index: seat.player for seat in game.seats.all()}
+        handed = [
+            f"seat {index}: {players.get(index, '?')}"
+            for index, seat in enumerate(state.seats)
+            if seat.resigned
+        ]
+        return ", ".join(handed) + " (played by a bot)" if handed else "none"
 
     @admin.display(description="events")
     def events(self, game: Game) -> str:

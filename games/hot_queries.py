@@ -9,6 +9,7 @@ the profile of bench/load.py's move path), so they are written out here once, fo
 PostgreSQL alike. Everything else goes through the ORM.
 """
 
+from collections.abc import Collection
 from typing import Any
 
 from django.db import connection
@@ -48,3 +49,24 @@ def window(game_id: int, *, from_turn: int, last: int) -> tuple[int, list[tuple[
         )
         rows = [(seq, turn, seat, kind) for seq, turn, seat, kind in cursor.fetchall()]
     return int(before), rows
+
+
+def after(game_id: int, seq: int, *, upto: int | None = None) -> list[tuple[int, int, int | None, str]]:
+    """The game's events after ``seq`` (up to ``upto`` when given) as ``(seq, turn, seat,
+    kind)``, in order: what a stream's tail reads after each commit."""
+    bound, args = ("", [game_id, seq]) if upto is None else (" AND seq <= %s", [game_id, seq, upto])
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT seq, turn, seat, kind FROM {EVENT} WHERE game_id = %s AND seq > %s{bound} ORDER BY seq",
+            args,
+        )
+        return [(seq, turn, seat, kind) for seq, turn, seat, kind in cursor.fetchall()]
+
+
+def events(game_id: int, seqs: Collection[int]) -> list[Event]:
+    """The game's events of these seqs (as a stream's tail renders them), in order."""
+    if not seqs:
+        return []
+    marks = ", ".join(["%s"] * len(seqs))
+    query = f"SELECT * FROM {EVENT} WHERE game_id = %s AND seq IN ({marks}) ORDER BY seq"
+    return list(Event.objects.raw(query, [game_id, *seqs]))

@@ -4,6 +4,8 @@ Every view goes through the engine's own per-viewer functions (`game_view`, `she
 `redact`), so what is hidden is decided in one place: the rules engine.
 """
 
+from collections.abc import Collection
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, cast
 
@@ -180,6 +182,13 @@ def decision_view(*, game: Game, viewer: User) -> dict[str, Any]:
     if game.status != Game.Status.PLAYING:
         return dict(WAIT)
     state, _ = snapshots.current(game=game)
+    return decision_of(game=game, state=state, seat=seat)
+
+
+def decision_of(*, game: Game, state: GameState, seat: int) -> dict[str, Any]:
+    """``decision_view`` of a seat from the game's row and its state as already read."""
+    if game.status != Game.Status.PLAYING:
+        return dict(WAIT)
     return decision_after(state=state, seat=seat)
 
 
@@ -236,13 +245,113 @@ def events_page(
     return {"events": events, "next": after + len(page) if more else None, "version": len(order)}
 
 
-def feed_grew(*, game_id: int, viewer: User, since: int) -> bool:
-    """Whether the events appended after seq ``since`` add anything to the viewer's feed (another
-    seat's moves of the turn in play do not, nor change the viewer's decision): a follower of
-    the feed reads it again only then."""
-    seat = store.seat_index(Seat, "game", game_id, viewer.pk)
-    rows = Event.objects.filter(game_id=game_id, seq__gt=since).order_by("seq")
-    return bool(engine.feed(rows.values_list("seq", "turn", "seat", "kind"), viewer=seat))
+@dataclass(frozen=True)
+class Catchup:
+    """What a follower of a feed gets from one look at the log: its new events (as ``/events``
+    shows them, each at its position in the viewer's feed), its decision when the events may
+    have changed it (None otherwise), its position after them, and whether the game (the
+    campaign) has finished."""
+
+    events: list[dict[str, Any]]
+    decision: dict[str, Any] | None
+    after: int
+    ended: bool
+
+
+# A follower's (seat, position in its feed); None for a follower behind what a tail holds.
+Followers = Collection[tuple[int, int]]
+Catchups = dict[tuple[int, int], Catchup | None]
+
+
+class FeedTail:
+    """The end of a game's log as every follower of the game in one process shares it: each
+    look reads the events appended since the last one once (``(seq, turn, seat, kind)``, one
+    query), whatever the number of followers, and works out from them each follower's new
+    events as ``events_page`` would (``engine.feed``). Only when a follower's feed grew are the
+    state, the rows to show and the decisions read, once for all of them: another seat's move
+    of the turn in play costs its followers one query in all.
+
+    It holds the turn in play only (every event of an earlier turn is readable by every seat),
+    so a follower whose position lies before it is answered None: read its feed in full."""
+
+    def __init__(self, game_id: int) -> None:
+        self.game_id = game_id
+        self.position = -1  # the last seq read; -1 before the first look
+        self.before = 0  # how many events come before the window: readable by every seat
+        self.window: list[tuple[int, int, int | None, str]] = []
+
+    def catch_up(self, followers: Followers) -> Catchups:
+        """Look at the log once more and answer each follower (seat, position)."""
+        if self.position < 0:
+            self._start()
+        else:
+            self._advance()
+        news = {follower: self._news(*follower) for follower in followers}
+        answers: Catchups = {}
+        if any(news.values()):
+            game = get_game(game_id=self.game_id)
+            # read after the game's row: what made its status is read with it
+            state, last = snapshots.current(game=game)
+            if last > self.position:
+                self._advance(upto=last)
+                news = {follower: self._news(*follower) for follower in followers}
+            answers = self._answers(game, state, news)
+        for follower, seqs in news.items():
+            if follower not in answers:
+                answers[follower] = None if seqs is None else Catchup([], None, follower[1], False)
+        self._trim()
+        return answers
+
+    def _answers(
+        self, game: Game, state: GameState, news: dict[tuple[int, int], list[int] | None]
+    ) -> Catchups:
+        wanted = {seq for seqs in news.values() if seqs for seq in seqs}
+        rows = {row.seq: row for row in hot_queries.events(self.game_id, wanted)}
+        upcast = {seq: engine.upcast(row.as_engine_event()) for seq, row in rows.items()}
+        decisions: dict[int, dict[str, Any]] = {}
+        answers: Catchups = {}
+        for (seat, after), seqs in news.items():
+            if not seqs:
+                continue
+            events = []
+            for position, seq in enumerate(seqs, start=after + 1):
+                redacted = engine.redact(upcast[seq], state, viewer=seat)
+                if redacted is not None:
+                    events.append(_event_json(position, rows[seq], redacted))
+            if seat not in decisions:
+                decisions[seat] = decision_of(game=game, state=state, seat=seat)
+            ended = game.status == Game.Status.FINISHED
+            answers[(seat, after)] = Catchup(events, decisions[seat], after + len(seqs), ended)
+        return answers
+
+    def _start(self) -> None:
+        last = Event.objects.filter(game_id=self.game_id).order_by("-seq").values_list("seq", "turn").first()
+        if last is None:
+            self.position, self.before, self.window = 0, 0, []
+            return
+        seq, turn = last
+        self.before, self.window = hot_queries.window(self.game_id, from_turn=turn, last=seq)
+        self.position = seq
+
+    def _advance(self, upto: int | None = None) -> None:
+        new = hot_queries.after(self.game_id, self.position, upto=upto)
+        if new:
+            self.window += new
+            self.position = new[-1][0]
+
+    def _news(self, seat: int, after: int) -> list[int] | None:
+        """The seqs of the seat's feed after its position ``after``, in feed order."""
+        if after < self.before:
+            return None
+        return engine.feed(self.window, viewer=seat)[after - self.before :]
+
+    def _trim(self) -> None:
+        """Keep the turn in play only: every follower has read the earlier ones now."""
+        if self.window and self.window[0][1] != self.window[-1][1]:
+            turn = self.window[-1][1]
+            kept = [row for row in self.window if row[1] >= turn]
+            self.before += len(self.window) - len(kept)
+            self.window = kept
 
 
 def command_answer(*, game: Game, rows: list[Event], state: GameState, seat: int) -> dict[str, Any]:

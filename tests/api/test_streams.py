@@ -8,7 +8,6 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -19,7 +18,7 @@ HEARTBEAT = 0.3
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def environment(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     folder = tmp_path_factory.mktemp("streams")
     env = environments.embedded()
     env.update(
@@ -37,7 +36,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
     )
-    with asgi_server(env, Path(folder) / "web.log") as url:
+    return env
+
+
+@pytest.fixture(scope="module")
+def server(environment: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with asgi_server(environment, tmp_path_factory.mktemp("web") / "web.log") as url:
         yield url
 
 
@@ -178,3 +182,20 @@ def test_a_campaign_streams_its_log(server: str) -> None:
     assert stream.events() == log
     assert [m.id for m in stream.messages if m.event == "message"] == [event["seq"] for event in log]
     stream.close()
+
+
+def test_a_stream_hears_of_a_commit_it_was_not_told_of_at_the_next_poll(
+    environment: dict[str, str], server: str, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    # Another process on the same database, without Redis: its streams are never notified of
+    # the commits of `server`, and read them when their process looks at every followed log.
+    polling = {**environment, "STREAM_POLL_SECONDS": "1"}
+    with asgi_server(polling, tmp_path_factory.mktemp("polling") / "web.log") as other:
+        ann, ben = register(server, "ann"), register(server, "ben")
+        game_id = open_game([ann, ben])
+        base = f"/games/{game_id}"
+        stream = stream_of(other, ann, f"{base}/stream")
+        stream.wait(lambda s: len(s.events()) == ann.get(base)["version"], what="the opening events")
+        ann.post(f"{base}/moves", {"choice": ann.get(f"{base}/decision")["options"][0]})
+        stream.wait(lambda s: s.events() == ann.get(f"{base}/events?limit=1000")["events"], timeout=10)
+        stream.close()

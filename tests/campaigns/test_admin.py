@@ -2,6 +2,7 @@
 included) adds, changes or deletes a campaign, its seats or its chapter games there; a campaign's
 seed is never shown."""
 
+import re
 from typing import Any
 
 import pytest
@@ -84,3 +85,14 @@ def test_no_one_adds_changes_or_deletes_a_campaign_in_the_admin_nor_sees_its_see
     for model in ("campaignseat", "chaptergame"):  # seats and chapter games only as inlines
         assert client.get(f"/admin/campaigns/{model}/").status_code == 404
     assert stored(campaign) == before
+
+
+def test_a_campaign_shows_its_visibility_and_turn_seconds(client: Client, root: User) -> None:
+    campaign = services.create_campaign(by=root, max_players=3, visibility="public", turn_seconds=120)
+    client.force_login(root)
+    page = client.get(f"{CAMPAIGNS}{campaign.pk}/change/").content.decode()
+    assert re.search(r"Visibility:</label>\s*<div class=\"readonly\">Public<", page)
+    assert re.search(r"Turn seconds:</label>\s*<div class=\"readonly\">120<", page)
+    link = f"{CAMPAIGNS}{campaign.pk}/change/"
+    assert link in client.get(f"{CAMPAIGNS}?visibility=public").content.decode()
+    assert link not in client.get(f"{CAMPAIGNS}?visibility=private").content.decode()

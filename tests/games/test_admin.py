@@ -371,3 +371,22 @@ def test_a_bots_seat_is_named_as_a_bot_in_the_admin_and_the_viewer(staff: Client
     assert "<td>1</td><td>greedy bot</td>" in page  # the result, and the seats' turn
     events = staff.get(f"/admin/games/event/?game={game.pk}&seat=1").content.decode()
     assert '<td class="field-seat_player">1 (greedy bot)</td>' in events
+
+
+def test_a_game_shows_its_visibility_turn_seconds_and_resigned_seats(staff: Client) -> None:
+    ann, ben, cy = (User.objects.create_user(name) for name in ("ann", "ben", "cy"))
+    game = services.create_game(by=ann, adventure=1, max_players=3, visibility="public", turn_seconds=90)
+    for user in (ben, cy):
+        services.join_game(game=game, by=user, invite=game.invite)
+    services.start_game(game=game, by=ann)
+    page = staff.get(f"/admin/games/game/{game.pk}/change/").content.decode()
+    assert re.search(r"Visibility:</label>\s*<div class=\"readonly\">Public<", page)
+    assert re.search(r"Turn seconds:</label>\s*<div class=\"readonly\">90<", page)
+    assert re.search(r"Resigned seats:</label>\s*<div class=\"readonly\">none<", page)
+    services.resign_seat(game_id=game.pk, by=ben)
+    page = staff.get(f"/admin/games/game/{game.pk}/change/").content.decode()
+    assert "seat 1: ben (played by a bot)" in page
+    listed = staff.get("/admin/games/game/?visibility=private").content.decode()
+    assert f"/admin/games/game/{game.pk}/change/" not in listed
+    listed = staff.get("/admin/games/game/?visibility=public").content.decode()
+    assert f"/admin/games/game/{game.pk}/change/" in listed

@@ -5,8 +5,8 @@ through Redis (the streams' slow poll is set far beyond the tests' waits)."""
 
 import pytest
 
-from tests.live import Stream, play_with_streams, register
-from tests.services.conftest import Worker
+from tests.live import Stream, asgi_server, open_game, play_with_streams, register
+from tests.services.conftest import LOG_DIR, Services, Worker, _web_env
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -35,3 +35,33 @@ def test_streams_served_by_another_process_carry_every_seats_feed_and_resume(
                 resumed.events()
                 == player.get(f"/games/{game_id}/events?after={middle}&limit=100000")["events"]
             )
+
+
+def test_without_redis_streams_hear_of_another_process_commits_through_postgresql(
+    services: Services,
+) -> None:
+    # Two web processes on PostgreSQL with no REDIS_URL: commands served by one, streams by the
+    # other, told of each commit by LISTEN/NOTIFY (their slow poll is far beyond the waits).
+    env = {key: value for key, value in _web_env(services, 1).items() if key != "REDIS_URL"}
+    with (
+        asgi_server(env, LOG_DIR / "web-notify-commands.log") as commands,
+        asgi_server(env, LOG_DIR / "web-notify-streams.log") as streams,
+    ):
+        players = [register(commands, name) for name in ("ann", "ben")]
+        game_id = open_game(players)
+        base = f"/games/{game_id}"
+        followed = [
+            Stream(streams, f"{base}/stream", {"Authorization": f"Token {each.token}"}) for each in players
+        ]
+        for player, stream in zip(players, followed, strict=True):
+            version = player.get(base)["version"]
+            stream.wait(lambda s: len(s.events()) == version, what="the opening")  # noqa: B023
+        for player in players:  # each plays a whole turn; the second confirm resolves it
+            while (decision := player.get(f"{base}/decision"))["options"]:
+                player.post(f"{base}/moves", {"choice": decision["options"][0]})
+            player.post(f"{base}/confirm")
+        for player, stream in zip(players, followed, strict=True):
+            feed = player.get(f"{base}/events?limit=1000")["events"]
+            stream.wait(lambda s: s.events() == feed, timeout=20, what="the turn")  # noqa: B023
+            assert {"confirmed", "turn_started"} <= {event["kind"] for event in stream.events()}
+            stream.close()

@@ -1,0 +1,52 @@
+"""The shared tail of a game's log (what every open stream of a game in a process reads from):
+after each event appended, each seat's follower gets exactly what `/events` adds to its own
+feed, and its decision whenever its feed grew, which is the only time the decision changes."""
+
+import random
+
+import pytest
+
+from games import selectors, snapshots
+from games.models import Game, Seat
+from games.rules import engine
+from games.rules.play import bots
+from tests.games.histories import append_events, player
+
+SEATS = 3
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("adventure", [1, 8])
+def test_each_follower_gets_what_its_feed_gains_after_every_event(adventure: int) -> None:
+    users = [player(name) for name in ("ann", "ben", "cy")]
+    rng = random.Random(7)
+    _, events = bots.play_game(adventure=adventure, bots=[bots.random_bot(rng) for _ in users], seed=7)
+    events = events[:150]  # a few turns, with other seats' moves held and revealed
+    game = Game.objects.create(
+        adventure=adventure, max_players=SEATS, creator=users[0], seed=7, status=Game.Status.PLAYING
+    )
+    Seat.objects.bulk_create(Seat(game=game, user=user, index=i) for i, user in enumerate(users))
+    tail = selectors.FeedTail(game.pk)
+    after = dict.fromkeys(range(SEATS), 0)
+    decisions = {seat: selectors.decision_view(game=game, viewer=users[seat]) for seat in range(SEATS)}
+    state = engine.GameState()
+    for index, event in enumerate(events):
+        append_events(game, [event], version=index, actor=None)
+        engine.evolve(state, event)
+        snapshots.save(game=game, state=state, seq=index + 1)
+        answers = tail.catch_up({(seat, after[seat]) for seat in range(SEATS)})
+        for seat, user in enumerate(users):
+            answer = answers[(seat, after[seat])]
+            assert answer is not None
+            page = selectors.events_page(game=game, viewer=user, after=after[seat], limit=500)
+            assert answer.events == page["events"], f"seat {seat} after event {index + 1}"
+            assert answer.after == page["version"]
+            now = selectors.decision_view(game=game, viewer=user)
+            if answer.events:
+                assert answer.decision == now
+            else:
+                assert answer.decision is None and now == decisions[seat], "changed unseen"
+            decisions[seat] = now
+            after[seat] = answer.after
+    # a follower whose position lies before the turn in play reads its feed in full
+    assert tail.catch_up({(1, 0)})[(1, 0)] is None
