@@ -341,7 +341,8 @@ class HealthView(APIView):
                 # WSGI and the test client: in the request's own thread, as a sync view
                 answer: HttpResponseBase = await sync_to_async(check)(request, **kwargs)
                 return answer
-            if not _json_accepted(request):
+            if request.method != "GET" or not _json_accepted(request):
+                # only a GET poll's answer is shared (another method's, a 405, is its own)
                 in_thread = sync_to_async(check, thread_sensitive=False, executor=HEALTH_THREAD)
                 answer = await in_thread(request, **kwargs)
                 return answer

@@ -71,6 +71,21 @@ def test_health_under_asgi_is_checked_in_its_own_thread_and_polls_read_the_lates
     assert len(threads) == 3 and threads[2].startswith("health"), threads
 
 
+@pytest.mark.django_db(transaction=True)
+def test_health_under_asgi_shares_only_a_get_polls_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another method's refusal (405) is that request's own: the poll after it reads a check."""
+    monkeypatch.setattr(views, "LATEST_CHECK", views.LatestCheck())
+
+    async def calls() -> tuple[Any, Any]:
+        refused = await AsyncClient().generic("TRACE", "/api/v1/health")
+        polled = await AsyncClient().get("/api/v1/health")
+        return refused, polled
+
+    refused, polled = async_to_sync(calls)()
+    assert (refused.status_code, refused.json()["code"]) == (405, "method_not_allowed")
+    assert (polled.status_code, polled.json()["status"]) == (200, "ok"), polled.json()
+
+
 @pytest.mark.django_db
 def test_health_names_what_is_down(anon: APIClient, monkeypatch: pytest.MonkeyPatch) -> None:
     # A broker nobody listens on (loopback, port 9 is "discard", closed here): broker and worker down.
