@@ -82,11 +82,9 @@ class AdventureFilter(admin.SimpleListFilter):
 
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
-    # Narrow enough for a 1280 px window: the date it was opened is in the filters and the
-    # date hierarchy, the last activity in the list.
-    list_display = (
-        "id", "adventure_name", "status", "visibility", "players", "turn", "last_activity", "replay"
-    )
+    # Narrow enough for a 1280 px window: the date it was opened and the visibility are in the
+    # filters, the last activity in the list.
+    list_display = ("id", "adventure_name", "status", "players", "turn", "last_activity", "replay")
     list_filter = (AdventureFilter, "status", "visibility", ("created_at", admin.DateFieldListFilter))
     search_fields = ("=id", "seats__user__username")
     search_help_text = "A game's id, or a player's username (part of it)."
