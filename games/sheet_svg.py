@@ -93,7 +93,12 @@ def sheet_svg(
 
 
 def drawn_sheet(
-    *, sheet: int, view: Mapping[str, Any], schematic: Schematic, seats: Iterable[int], players: Mapping[int, str]
+    *,
+    sheet: int,
+    view: Mapping[str, Any],
+    schematic: Schematic,
+    seats: Iterable[int],
+    players: Mapping[int, str],
 ) -> str:
     """A sheet as an engine's sheet view gives it (``marks``, ``score``, on a shared sheet
     ``sides`` and ``active_seat``), titled with who plays it: ``seats`` are the seats playing
