@@ -55,7 +55,7 @@ SERVE = $(BIN)/gunicorn --config deploy/gunicorn.conf.py moon.asgi:application
 # SECRET_KEY is set. With DEBUG off the web process serves the static assets (admin, API docs)
 # collected into staticfiles/.
 run: migrate
-	@echo '[serve] http://127.0.0.1:$(PORT)/api/v1/ (the admin at /admin/); Ctrl-C stops'
+	@echo '[serve] http://127.0.0.1:$(PORT)/play/ (the web table; the API at /api/v1/, the admin at /admin/); Ctrl-C stops'
 	@set -e; \
 	if [ -z "$$SECRET_KEY" ] && [ ! -s var/secret-key ]; then \
 	  (umask 077; $(BIN)/python -c 'import secrets; print(secrets.token_urlsafe(50))' > var/secret-key); \
@@ -121,9 +121,9 @@ install-browser:
 	  $$sudo apt-get install -y -qq --no-install-recommends chromium chromium-driver >/dev/null; \
 	fi
 
-# The replay viewer in a real browser (tests/browser/, MOON_BROWSER=1): staff step through a
-# finished game of each adventure in headless Chromium driven by Selenium; screenshots in
-# var/browser/. In `make test` these tests are skipped, with the reason.
+# The replay viewer and the web table in a real browser (tests/browser/, MOON_BROWSER=1): staff
+# step through a finished game of each adventure, two players play a game of The Launch at /play/
+# by clicking, in headless Chromium driven by Selenium; screenshots in var/browser/. In `make test` these tests are skipped, with the reason.
 test-browser: install-browser $(BROWSER_STAMP) | var
 	MOON_BROWSER=1 $(BIN)/pytest tests/browser $(PYTEST_ARGS)
 

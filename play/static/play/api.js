@@ -75,7 +75,7 @@ export function follow(path, onMessage) {
     }
     const read = (kind) => (message) => {
       if (message.lastEventId) after = Number(message.lastEventId);
-      onMessage(kind, message.data ? JSON.parse(message.data) : null);
+      onMessage(kind, message.data ? JSON.parse(message.data) : null, message.lastEventId ? Number(message.lastEventId) : null);
     };
     source.onmessage = read("event");
     source.addEventListener("decision", read("decision"));

@@ -28,8 +28,8 @@ function authPage() {
       remember(username.value, token);
       const wanted = sessionStorage.getItem("moon.after") || "#/lobby";
       sessionStorage.removeItem("moon.after");
-      location.hash = wanted;
-      route();
+      if (location.hash === wanted) route();
+      else location.hash = wanted; // routed on hashchange
     } catch (error) {
       toast(error.message);
     }

@@ -146,10 +146,26 @@ export async function table(root, id) {
   let stopClock = () => {};
   let pending = null;
   let game = null;
+  let shownDecision = null;
 
+  // One move at a time: until its answer is drawn, the options on the page are no longer
+  // the decision's (a second click would send a stale one).
+  let busy = false;
   const move = async (path, body) => {
-    try { await post(path, body); } catch (error) { toast(error.message); }
-    await refresh();
+    if (busy) return;
+    busy = true;
+    root.classList.add("busy");
+    try {
+      await post(path, body);
+    } catch (error) {
+      toast(error.message);
+    }
+    try {
+      await refresh();
+    } finally {
+      busy = false;
+      root.classList.remove("busy");
+    }
   };
 
   const chooser = h("div", { class: "chooser", id: "chooser", hidden: true });
@@ -158,6 +174,7 @@ export async function table(root, id) {
       h("button", { type: "button", class: "option", onclick: () => { chooser.hidden = true; move(`/games/${id}/moves`, { choice: option }); } }, describe(option))),
       h("button", { type: "button", class: "quiet", onclick: () => { chooser.hidden = true; } }, t("cancel")));
     chooser.hidden = false;
+    chooser.scrollIntoView({ block: "nearest" });
   };
 
   async function drawSheets(decision) {
@@ -193,7 +210,29 @@ export async function table(root, id) {
     return buttons;
   }
 
+  // One drawing at a time, from answers read after every move and message so far: a drawing
+  // asked for while one is under way runs once more after it (never shows older options).
+  let drawing = null;
+  let again = false;
   async function refresh() {
+    if (drawing) {
+      again = true;
+      return drawing;
+    }
+    drawing = (async () => {
+      do {
+        again = false;
+        await draw();
+      } while (again);
+    })();
+    try {
+      await drawing;
+    } finally {
+      drawing = null;
+    }
+  }
+
+  async function draw() {
     game = await get(`/games/${id}`);
     stopClock();
     if (game.status === "lobby") {
@@ -201,6 +240,7 @@ export async function table(root, id) {
       return;
     }
     const decision = game.seat === null ? { kind: "wait", options: [], can_undo: false, can_confirm: false, sheet: null } : await get(`/games/${id}/decision`);
+    shownDecision = JSON.stringify(decision);
     const figures = await drawSheets(decision);
     const buttons = offer(decision, figures);
     const clock = countdown(game.status === "playing" ? game.deadline : null);
@@ -228,7 +268,11 @@ export async function table(root, id) {
     ].filter(Boolean));
   }
 
-  const later = () => {
+  // A message tells what the page may not show yet: an event after the feed's end it drew, or a
+  // decision other than the one drawn (the answer to the player's own move is drawn already).
+  const later = (kind, data, seq) => {
+    if (kind === "event" && seq !== null && game && seq <= game.version) return;
+    if (kind === "decision" && JSON.stringify(data) === shownDecision) return;
     clearTimeout(pending);
     pending = setTimeout(() => refresh().catch((error) => toast(error.message)), 150);
   };
