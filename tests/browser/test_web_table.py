@@ -42,7 +42,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             "LOG_LEVEL": "WARNING",
         }
     )
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
+    migrate = [sys.executable, "manage.py", "migrate", "--noinput", "-v0"]
+    subprocess.run(migrate, cwd=ROOT, env=env, check=True)
     with asgi_server(env, Path(folder) / "web.log") as url:
         yield url
 
@@ -101,7 +102,7 @@ def play_a_step(driver: Any) -> str:
         kind = decision.get_attribute("data-kind")
         if kind == "wait":
             return kind
-        cells = driver.find_elements(By.CSS_SELECTOR, "figure.playing g.cell.choosable, figure g.cell.choosable")
+        cells = driver.find_elements(By.CSS_SELECTOR, "figure g.cell.choosable")
         buttons = driver.find_elements(By.CSS_SELECTOR, "#actions button.option")
         confirm = driver.find_elements(By.ID, "confirm")
         if cells:
