@@ -220,7 +220,7 @@ def test_one_player_opens_the_battle_against_astra_and_plays_by_clicking(server:
         Select(wait(cy, shown("select[name=astra_level]"), "ASTRA's level")).select_by_value("2")
         click(cy, "#create-game")
         click(cy, "#start")
-        wait(cy, shown("figure.sheet-figure g.cell.choosable"), "the table")
+        wait(cy, shown("figure.sheet-figure svg"), "the table")
         assert len(cy.find_elements("css selector", "figure.sheet-figure")) == 2, "both shared sheets"
         assert len(cy.find_elements("css selector", "figure.sheet-figure.playing")) == 1, "the side played"
         assert "ASTRA" in wait(cy, shown(".astra"), "ASTRA's panel").text
