@@ -55,7 +55,7 @@ SERVE = $(BIN)/gunicorn --config deploy/gunicorn.conf.py moon.asgi:application
 # SECRET_KEY is set. With DEBUG off the web process serves the static assets (admin, API docs)
 # collected into staticfiles/.
 run: migrate
-	@echo '[serve] http://127.0.0.1:$(PORT)/api/v1/ (the admin at /admin/); Ctrl-C stops'
+	@echo '[serve] http://127.0.0.1:$(PORT)/play/ (the web table; the API at /api/v1/, the admin at /admin/); Ctrl-C stops'
 	@set -e; \
 	if [ -z "$$SECRET_KEY" ] && [ ! -s var/secret-key ]; then \
 	  (umask 077; $(BIN)/python -c 'import secrets; print(secrets.token_urlsafe(50))' > var/secret-key); \
@@ -66,20 +66,20 @@ run: migrate
 	$(BIN)/python manage.py collectstatic --noinput -v0; \
 	exec $(SERVE)
 
-# examples/play.py (a whole game and a whole campaign through the API) against the server of
+# examples/walkthrough.py (a whole game and a whole campaign through the API) against the server of
 # `make run`, on its own port; the server's log in var/examples-web.log.
 EXAMPLES_PORT ?= 8797
 examples: migrate
-	@echo '[examples] examples/play.py against make run'"'"'s server on port $(EXAMPLES_PORT)'
+	@echo '[examples] examples/walkthrough.py against make run'"'"'s server on port $(EXAMPLES_PORT)'
 	@BIND_HOST=127.0.0.1 PORT=$(EXAMPLES_PORT) WEB_CONCURRENCY=1 $(SERVE) >var/examples-web.log 2>&1 & web=$$!; \
-	status=0; $(BIN)/python examples/play.py --url http://127.0.0.1:$(EXAMPLES_PORT) --wait 60 || status=$$?; \
+	status=0; $(BIN)/python examples/walkthrough.py --url http://127.0.0.1:$(EXAMPLES_PORT) --wait 60 || status=$$?; \
 	kill $$web; wait $$web || true; \
 	[ $$status = 0 ] || tail -n 30 var/examples-web.log; exit $$status
 
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
-	$(BIN)/mypy moon accounts eventstore games api campaigns tests bench examples
+	$(BIN)/mypy moon accounts eventstore games api campaigns play tests bench examples
 
 test: lint | var
 	$(BIN)/pytest
@@ -122,9 +122,9 @@ install-browser:
 	  $$sudo apt-get install -y -qq --no-install-recommends chromium chromium-driver >/dev/null; \
 	fi
 
-# The replay viewer in a real browser (tests/browser/, MOON_BROWSER=1): staff step through a
-# finished game of each adventure in headless Chromium driven by Selenium; screenshots in
-# var/browser/. In `make test` these tests are skipped, with the reason.
+# The replay viewer and the web table in a real browser (tests/browser/, MOON_BROWSER=1): staff
+# step through a finished game of each adventure, two players play a game of The Launch at /play/
+# by clicking, in headless Chromium driven by Selenium; screenshots in var/browser/. In `make test` these tests are skipped, with the reason.
 test-browser: install-browser $(BROWSER_STAMP) | var
 	MOON_BROWSER=1 $(BIN)/pytest tests/browser $(PYTEST_ARGS)
 

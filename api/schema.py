@@ -43,6 +43,7 @@ OPERATION_IDS = {
     ("/api/v1/games/{game_id}/confirm", "post"): "confirmTurn",
     ("/api/v1/games/{game_id}/resign", "post"): "resignSeat",
     ("/api/v1/games/{game_id}/sheets/{sheet}", "get"): "getSheet",
+    ("/api/v1/games/{game_id}/sheets/{sheet}.svg", "get"): "getSheetSvg",
     ("/api/v1/games/{game_id}/events", "get"): "listEvents",
     ("/api/v1/games/{game_id}/stream", "get"): "streamGame",
     ("/api/v1/games/{game_id}/stream-ticket", "post"): "getStreamTicket",

@@ -29,6 +29,7 @@ urlpatterns = [
     path(f"{GAME}/moves", views.MovesView.as_view(), name="moves"),
     path(f"{GAME}/undo", views.UndoView.as_view(), name="undo"),
     path(f"{GAME}/confirm", views.ConfirmView.as_view(), name="confirm"),
+    path(f"{GAME}/sheets/<str:sheet>.svg", views.SheetSvgView.as_view(), name="sheet_svg"),
     path(f"{GAME}/sheets/<str:sheet>", views.SheetView.as_view(), name="sheet"),
     path(f"{GAME}/events", streams.long_polled(views.EventsView, streams.GAME), name="events"),
     path(f"{GAME}/stream", streams.GameStreamView.as_view(), name="stream"),

@@ -821,6 +821,40 @@ class SheetView(APIView):
         )
 
 
+SVG = "image/svg+xml"
+
+
+class SheetSvgView(APIView):
+    permission_classes = [SignedIn]
+
+    @extend_schema(
+        responses={
+            (200, SVG): OpenApiResponse(
+                OpenApiTypes.STR,
+                description=(
+                    "The sheet as SVG, drawn by the admin viewer's drawing code from what "
+                    "`GET /sheets/{sheet}` shows you. Every element of the sheet is a "
+                    "`<g class=\"cell\" data-element=\"{id}\">` (with `data-mark` once marked): "
+                    "an option's space or target names the element it applies to."
+                ),
+            ),
+            **{(code, "application/json"): response for code, response in ERRORS.items() if code != 400},
+        },
+        summary="A sheet drawn as SVG, its elements named by their ids",
+        description=(
+            "Same visibility as `GET /sheets/{sheet}`: this turn's marks of a sheet are drawn only "
+            "for the seat playing it until the turn resolves. On a shared sheet (adventure 8) each "
+            "side's panel is headed with its owner and the side played this turn is marked."
+        ),
+        tags=["games"],
+    )
+    def get(self, request: Request, game_id: str, sheet: str) -> HttpResponse:
+        game = _game(game_id)
+        number = path_id(sheet, what="sheet", code="sheet_not_found")
+        drawing = selectors.sheet_drawing(game=game, viewer=_user(request), sheet=number)
+        return HttpResponse(drawing, content_type=f"{SVG}; charset=utf-8")
+
+
 class EventsView(APIView):
     permission_classes = [SignedIn]
 

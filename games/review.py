@@ -18,7 +18,7 @@ from games.i18n import text
 from games.models import Event, Game
 from games.rules import engine
 from games.rules.engine import narration
-from games.sheet_svg import sheet_svg
+from games.sheet_svg import drawn_sheet, sheet_svg
 
 TURN_STARTED = "turn_started"
 
@@ -118,16 +118,12 @@ def _state_at(game: Game, seq: int, seats: dict[int, str], dealt: list[dict[str,
     sheets = []
     for sheet in state.sheets:
         view = engine.referee_sheet_view(state, sheet.id)
-        sides: dict[str, Any] = view.get("sides", {})
-        owners = {side: _player(owner, seats) for side, owner in sides.items()}
-        players = ", ".join(_player(index, seats) for index in sheet.seats)
-        view["svg"] = sheet_svg(
-            title=f"Sheet {sheet.id}: shared" if sides else f"Sheet {sheet.id}: {players}",
+        view["svg"] = drawn_sheet(
+            sheet=sheet.id,
+            view=view,
             schematic=engine.sheet_schematic(state, sheet.id),
-            marks=view["marks"],
-            score=view["score"],
-            owners=owners,
-            active=_active_side(sides, view.get("active_seat")),
+            seats=sheet.seats,
+            players=seats,
         )
         sheets.append(view)
     return {
@@ -182,17 +178,6 @@ def _hand_of(combinations: list[dict[str, Any]]) -> list[dict[str, Any]]:
         cards.setdefault(pair["number_card"], {"card": pair["number_card"]})["number"] = pair["number"]
         cards.setdefault(pair["action_card"], {"card": pair["action_card"]})["action"] = pair["action"]
     return list(cards.values())
-
-
-def _active_side(sides: dict[str, Any], seat: int | None) -> str | None:
-    """The side of a shared sheet being played at this moment (None: no one plays it now)."""
-    return next((side for side, owner in sides.items() if seat is not None and owner == seat), None)
-
-
-def _player(seat: Any, seats: dict[int, str]) -> str:
-    """A seat as the viewer names it ("seat 1 (ann)", "seat 2 (greedy bot)"); what owns a
-    side of a sheet without being a seat is ASTRA's (a solo game)."""
-    return f"seat {seat} ({seats[seat]})" if seat in seats else "ASTRA"
 
 
 def _navigation(at: Position, events: list[dict[str, Any]]) -> dict[str, int | None]:

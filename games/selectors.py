@@ -19,6 +19,7 @@ from games.models import Event, Game, Seat, Table, TableSeat
 from games.rules import engine
 from games.rules.engine import Event as EngineEvent
 from games.rules.engine import GameState
+from games.sheet_svg import drawn_sheet
 
 MAX_PAGE = 500
 # The events that ask the seats to decide: a turn begins, a sheet asks for choices outside the
@@ -214,6 +215,21 @@ def sheet_view(*, game: Game, viewer: User, sheet: int) -> dict[str, Any]:
             sheet=sheet,
         )
     return engine.sheet_view(state, sheet, viewer=viewer_seat)
+
+
+def sheet_drawing(*, game: Game, viewer: User, sheet: int) -> str:
+    """One sheet drawn as SVG by the admin viewer's drawing code, with what ``sheet_view``
+    shows the viewer (this turn's marks of another seat stay hidden); each element carries
+    its id as ``data-element`` for a front end to make it clickable."""
+    view = sheet_view(game=game, viewer=viewer, sheet=sheet)
+    state, _ = snapshots.current(game=game)
+    return drawn_sheet(
+        sheet=sheet,
+        view=view,
+        schematic=engine.sheet_schematic(state, sheet),
+        seats=state.sheets[sheet].seats,
+        players={seat.index: seat.player for seat in game.seats.select_related("user")},
+    )
 
 
 def events_page(

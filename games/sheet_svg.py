@@ -16,7 +16,7 @@ naming a side, ``S`` or ``N``, or both on a shared flag) is drawn in its side's 
 Drawing only: what the marks and the score are comes from the engine's sheet view.
 """
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from html import escape
 from typing import Any
 
@@ -90,6 +90,37 @@ def sheet_svg(
         f'<rect x="0" y="0" width="{WIDTH}" height="{y + 8}" rx="8" fill="{COLOURS["paper"]}" '
         f'stroke="{COLOURS["muted"]}"/>' + "".join(body) + "</svg>"
     )
+
+
+def drawn_sheet(
+    *,
+    sheet: int,
+    view: Mapping[str, Any],
+    schematic: Schematic,
+    seats: Iterable[int],
+    players: Mapping[int, str],
+) -> str:
+    """A sheet as an engine's sheet view gives it (``marks``, ``score``, on a shared sheet
+    ``sides`` and ``active_seat``), titled with who plays it: ``seats`` are the seats playing
+    on it, ``players`` names each seat of the game (what owns a side without being a seat is
+    ASTRA's, in a solo game)."""
+    sides: Mapping[str, Any] = view.get("sides") or {}
+    active = view.get("active_seat")
+    played = ", ".join(player(index, players) for index in seats)
+    return sheet_svg(
+        title=f"Sheet {sheet}: shared" if sides else f"Sheet {sheet}: {played}",
+        schematic=schematic,
+        marks=view["marks"],
+        score=view["score"],
+        owners={side: player(owner, players) for side, owner in sides.items()},
+        active=next((side for side, owner in sides.items() if active is not None and owner == active), None),
+    )
+
+
+def player(seat: Any, players: Mapping[int, str]) -> str:
+    """A seat as a reader names it ("seat 1 (ann)", "seat 2 (greedy bot)"); what owns a side
+    of a sheet without being a seat is ASTRA's (a solo game)."""
+    return f"seat {seat} ({players[seat]})" if seat in players else "ASTRA"
 
 
 def _owners(body: list[str], owners: Mapping[str, str], active: str | None, y: int) -> int:

@@ -92,6 +92,7 @@ INSTALLED_APPS = [
     "games",
     "campaigns",
     "api",
+    "play",
 ]
 
 MIDDLEWARE = [

