@@ -53,7 +53,7 @@ SERVE = $(BIN)/gunicorn --config deploy/gunicorn.conf.py moon.asgi:application
 # the process that committed only. DEBUG is off unless asked for (`DEBUG=true make run`), the
 # hosts served are the loopback's, and the secret key is made once into var/secret-key unless
 # SECRET_KEY is set. With DEBUG off the web process serves the static assets (admin, API docs)
-# collected into staticfiles/.
+# collected into staticfiles/ (with DEBUG on, read where the apps keep them).
 run: migrate
 	@echo '[serve] http://127.0.0.1:$(PORT)/play/ (the web table; the API at /api/v1/, the admin at /admin/); Ctrl-C stops'
 	@set -e; \
@@ -63,7 +63,10 @@ run: migrate
 	export SECRET_KEY="$${SECRET_KEY:-$$(cat var/secret-key)}" DEBUG="$${DEBUG:-false}" \
 	  ALLOWED_HOSTS="$${ALLOWED_HOSTS:-127.0.0.1,localhost,[::1]}" BIND_HOST=127.0.0.1 PORT=$(PORT) \
 	  WEB_CONCURRENCY="$${WEB_CONCURRENCY:-1}"; \
-	$(BIN)/python manage.py collectstatic --noinput -v0; \
+	case "$$(echo "$$DEBUG" | tr A-Z a-z)" in \
+	  1|true|yes|on) ;; \
+	  *) $(BIN)/python manage.py collectstatic --noinput -v0 ;; \
+	esac; \
 	exec $(SERVE)
 
 # examples/walkthrough.py (a whole game and a whole campaign through the API) against the server of
