@@ -131,14 +131,17 @@ def import_campaign(
     *,
     lines: Iterable[str | bytes],
     strict: bool = True,
+    copy: bool = False,
     progress: Callable[[int, int], None] | None = None,
 ) -> Imported:
     """Store an exported campaign and its chapter games as a new finished campaign, once every
     chain holds, every event fits its kind's schema, each chapter game is what the engine plays
     (not ``strict``: each fits its schemas and its result is the replay's) and each chapter's
     recorded result is its game's; ImportRefused (nothing stored) otherwise. Seats go to the
-    accounts with the players' names, as ``games.history.import_game`` seats them.
-    ``progress(checked, events)`` is told how far the check of the chapter games' events is."""
+    accounts with the players' names, as ``games.history.import_game`` seats them. A campaign
+    already stored here (a stored campaign event has the export's chain head) is refused with its
+    id, unless ``copy``. ``progress(checked, events)`` is told how far the check of the chapter
+    games' events is."""
     own, *chapters = exchange.sections(lines)
     header = _header(own)
     pack = _pack(header["pack"], own.line)
@@ -164,6 +167,13 @@ def import_campaign(
         before += len(section.events)
     _check_results(own, chapters, states)
     with transaction.atomic():
+        stored = None if copy else exchange.stored_with_head(CampaignEvent, own)
+        if stored is not None:
+            raise ImportRefused(
+                own.events[-1][0],
+                f"this campaign is already stored here as campaign {stored} (the same chain head); "
+                "import it again only as a copy (import_campaign --copy).",
+            )
         players, new_accounts = game_history.players_named([seat.get("username") for seat in header["seats"]])
         creator = next((user for user in players if user is not None), None)
         if creator is None:

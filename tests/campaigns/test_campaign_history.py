@@ -240,7 +240,9 @@ def test_a_finished_campaign_exports_over_the_api_and_imports_as_it_was(
     lines = streamed(response).splitlines(keepends=True)
     assert json.loads(lines[0])["pack"]["content"] == PACK
 
-    copy = history.import_campaign(lines=lines).campaign
+    caught = refused(lines)  # the same campaign again, and it is said which
+    assert f"already stored here as campaign {original.pk}" in caught.detail
+    copy = history.import_campaign(lines=lines, copy=True).campaign
     fields = ("seq", "seat", "kind", "version", "data", "prev_hash", "hash")
     assert list(copy.events.values_list(*fields)) == list(original.events.values_list(*fields))
     assert copy.chapter_games.count() == original.chapter_games.count() == len(recorded["games"])
@@ -325,7 +327,7 @@ def test_a_recorded_campaign_imports_unsigned_with_warnings_and_is_signed_here(e
     headers = [json.loads(line) for line in lines if '"format":' in line]
     streams = [header["seal"]["stream"] for header in headers]
     assert streams == ["campaign"] + ["game"] * len(recorded["games"])
-    assert history.import_campaign(lines=lines).warnings == []  # signed by this server: trusted
+    assert history.import_campaign(lines=lines, copy=True).warnings == []  # signed by this server: trusted
 
 
 def test_a_rechained_campaign_forgery_is_refused_for_its_signature(exported: list[str]) -> None:

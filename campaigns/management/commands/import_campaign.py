@@ -1,11 +1,14 @@
 """Import a campaign exported as JSON Lines (GET /api/v1/campaigns/{id}/export) with its chapter
 games: every hash chain and seal is verified, every event checked against its kind's schema, every
 chapter game replayed through the rules engine and each chapter's result checked against its
-game; then it is stored as a new finished campaign. A refusal names the line at fault; nothing
-is stored then."""
+game; then it is stored as a new finished campaign. A campaign already stored here (same chain
+head) is refused, naming it, unless --copy. A refusal names the line at fault; nothing is stored
+then."""
 
 from collections.abc import Iterable
 from typing import Any
+
+from django.core.management.base import CommandParser
 
 from campaigns.history import import_campaign
 from eventstore.management.importing import ImportCommand, Progress
@@ -14,10 +17,18 @@ from eventstore.management.importing import ImportCommand, Progress
 class Command(ImportCommand):
     help = __doc__
 
+    def add_arguments(self, parser: CommandParser) -> None:
+        super().add_arguments(parser)
+        parser.add_argument(
+            "--copy",
+            action="store_true",
+            help="store the campaign even when it is already stored here (same chain head), as a second copy",
+        )
+
     def store(
         self, lines: Iterable[bytes], *, strict: bool, progress: Progress, options: dict[str, Any]
     ) -> tuple[str, list[str], list[str]]:
-        imported = import_campaign(lines=lines, strict=strict, progress=progress)
+        imported = import_campaign(lines=lines, strict=strict, copy=options["copy"], progress=progress)
         games = ", ".join(str(game.pk) for game in imported.games)
         campaign = imported.campaign
         return (
