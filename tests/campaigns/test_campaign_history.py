@@ -217,12 +217,25 @@ def test_a_campaign_missing_a_chapter_game_or_unfinished_is_refused(exported: li
     assert caught.line == finished and "not finished" in caught.detail
 
 
-def test_the_command_says_why_and_stores_nothing(exported: list[str], tmp_path: Path) -> None:
+def test_the_command_says_why_and_stores_nothing_and_imports_the_same_campaign_only_as_a_copy(
+    exported: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "cut.jsonl"
     path.write_text("".join(exported[:-1]), encoding="utf-8")
     with pytest.raises(CommandError, match=rf"refused, nothing stored: line {len(exported) - 1}: "):
         call_command("import_campaign", str(path))
     assert not Campaign.objects.exists()
+
+    path.write_text("".join(exported), encoding="utf-8")
+    call_command("import_campaign", str(path))
+    original = Campaign.objects.get()
+    with pytest.raises(CommandError, match=f"already stored here as campaign {original.pk} "):
+        call_command("import_campaign", str(path))
+    assert Campaign.objects.count() == 1
+    capsys.readouterr()
+    call_command("import_campaign", str(path), "--copy")
+    copy = Campaign.objects.exclude(pk=original.pk).get()
+    assert f"as campaign {copy.pk}:" in capsys.readouterr().out
 
 
 def test_a_finished_campaign_exports_over_the_api_and_imports_as_it_was(
