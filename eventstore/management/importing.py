@@ -21,8 +21,17 @@ class ImportCommand(BaseCommand):
     """An import of an exported history: ``store`` checks and stores the lines, and says what
     it stored in lines for the operator."""
 
+    #: what one history is, in the options' help: "game", "campaign"
+    history = "history"
+
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", type=Path, help="the exported .jsonl file")
+        parser.add_argument(
+            "--copy",
+            action="store_true",
+            help=f"store the {self.history} even when it is already stored here (same chain head), "
+            "as a second copy",
+        )
         parser.add_argument(
             "--replay-only",
             action="store_true",
@@ -32,10 +41,11 @@ class ImportCommand(BaseCommand):
         )
 
     def store(
-        self, lines: Iterable[bytes], *, strict: bool, progress: Progress, options: dict[str, Any]
+        self, lines: Iterable[bytes], *, strict: bool, copy: bool, progress: Progress
     ) -> tuple[str, list[str], list[str]]:
-        """Check and store the lines: what was stored, in words, the names of the inactive
-        accounts made for players unknown here, and the import's warnings."""
+        """Check and store the lines (``copy``: even when already stored here): what was stored,
+        in words, the names of the inactive accounts made for players unknown here, and the
+        import's warnings."""
         raise NotImplementedError
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -52,7 +62,7 @@ class ImportCommand(BaseCommand):
                     bars[0].at(checked)
 
                 stored, new_accounts, warnings = self.store(
-                    lines, strict=not options["replay_only"], progress=progress, options=options
+                    lines, strict=not options["replay_only"], copy=options["copy"], progress=progress
                 )
         except OSError as error:
             raise CommandError(f"Cannot read {path}: {error.strerror}.") from error

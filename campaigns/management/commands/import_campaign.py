@@ -6,9 +6,6 @@ head) is refused, naming it, unless --copy. A refusal names the line at fault; n
 then."""
 
 from collections.abc import Iterable
-from typing import Any
-
-from django.core.management.base import CommandParser
 
 from campaigns.history import import_campaign
 from eventstore.management.importing import ImportCommand, Progress
@@ -16,19 +13,12 @@ from eventstore.management.importing import ImportCommand, Progress
 
 class Command(ImportCommand):
     help = __doc__
-
-    def add_arguments(self, parser: CommandParser) -> None:
-        super().add_arguments(parser)
-        parser.add_argument(
-            "--copy",
-            action="store_true",
-            help="store the campaign even when it is already stored here (same chain head), as a second copy",
-        )
+    history = "campaign"
 
     def store(
-        self, lines: Iterable[bytes], *, strict: bool, progress: Progress, options: dict[str, Any]
+        self, lines: Iterable[bytes], *, strict: bool, copy: bool, progress: Progress
     ) -> tuple[str, list[str], list[str]]:
-        imported = import_campaign(lines=lines, strict=strict, copy=options["copy"], progress=progress)
+        imported = import_campaign(lines=lines, strict=strict, copy=copy, progress=progress)
         games = ", ".join(str(game.pk) for game in imported.games)
         campaign = imported.campaign
         return (

@@ -6,9 +6,6 @@ line at fault; nothing is stored then. An unsigned export, or one signed by a ke
 here, is imported with a warning."""
 
 from collections.abc import Iterable
-from typing import Any
-
-from django.core.management.base import CommandParser
 
 from eventstore.management.importing import ImportCommand, Progress
 from games.history import import_game
@@ -17,19 +14,12 @@ from games.rules.engine import PLAYABLE
 
 class Command(ImportCommand):
     help = __doc__
-
-    def add_arguments(self, parser: CommandParser) -> None:
-        super().add_arguments(parser)
-        parser.add_argument(
-            "--copy",
-            action="store_true",
-            help="store the game even when it is already stored here (same chain head), as a second copy",
-        )
+    history = "game"
 
     def store(
-        self, lines: Iterable[bytes], *, strict: bool, progress: Progress, options: dict[str, Any]
+        self, lines: Iterable[bytes], *, strict: bool, copy: bool, progress: Progress
     ) -> tuple[str, list[str], list[str]]:
-        imported = import_game(lines=lines, strict=strict, copy=options["copy"], progress=progress)
+        imported = import_game(lines=lines, strict=strict, copy=copy, progress=progress)
         game = imported.game
         stored = f"game {game.pk}: adventure {game.adventure}, {game.max_players} player(s), "
         stored += f"{imported.events} events, finished ({PLAYABLE[game.adventure].name})"
