@@ -1,5 +1,5 @@
 """What the import commands share (``import_game``, ``import_campaign``): the file they read,
-``--replay-only``, a progress bar while the events are checked, a refusal said with its line,
+``--replay-only`` and ``--copy``, a progress bar while the events are checked, a refusal said with its line,
 nothing stored, and the warnings of an import (an unsigned history, a key not trusted here) on
 stderr."""
 
