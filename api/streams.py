@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
-from asgiref.sync import sync_to_async
+from asgiref.sync import SyncToAsync, sync_to_async
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import connections
@@ -259,6 +259,10 @@ class StreamView(APIView):
                 return HttpResponse(status=204)
             if not isinstance(response, Response) or response.status_code != 200:
                 return _as_json(response)
+            if request.resolver_match is not None:
+                # Django keeps with the request, as long as it is served, every route it tried
+                # before this one (for its debug 404 page): a stream open for hours needs none
+                request.resolver_match.tried = []
             return event_stream(response.data)
 
         return like_drf(view, cls, initkwargs)
@@ -328,6 +332,7 @@ async def messages(opened: Opened) -> AsyncIterator[str]:
     # the stream waits, which is most of what an open stream would hold, and the garbage
     # collector's full passes (pauses of the move path) grow with it.
     del opened, read
+    _release_request_thread()
     sent.reverse()
     while sent:
         yield sent.pop()
@@ -351,6 +356,18 @@ async def messages(opened: Opened) -> AsyncIterator[str]:
                 yield each
             if read.ended:
                 return
+
+
+def _release_request_thread() -> None:
+    """Let go of the thread Django's ASGI handler keeps for a request's sync code (its
+    middleware): it would stay, idle, as long as the stream is open, with its objects (which
+    the garbage collector walks) and its stack. A sync call the request makes after this (at
+    its end) runs in a new one."""
+    context = SyncToAsync.thread_sensitive_context.get(None)
+    if context is not None:
+        executor = SyncToAsync.context_to_thread_executor.pop(context, None)
+        if executor is not None:
+            executor.shutdown(wait=False)
 
 
 def _sent(read: Read, kind: str | None) -> tuple[list[str], str | None]:
