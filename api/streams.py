@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
-from asgiref.sync import sync_to_async
+from asgiref.sync import SyncToAsync, sync_to_async
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import connections
@@ -90,7 +90,7 @@ class Follow:
     kwarg: str
     events: type[StoredEvent]
     read: Callable[[int, User, int], Read]
-    seated: Callable[[int, User], object]
+    seated: Callable[[int, User], int]
     tail: Callable[[int], Tail]
     # one instance each, kept: making a serializer costs more than what it renders here
     event_serializer: Serializer
@@ -133,11 +133,11 @@ def _read_campaign(campaign_id: int, viewer: User, after: int) -> Read:
     return Read(seat, events, dict(decision), campaign.status == Campaign.Status.FINISHED)
 
 
-def _seated_in_game(game_id: int, viewer: User) -> object:
+def _seated_in_game(game_id: int, viewer: User) -> int:
     return game_selectors.require_seat(game=game_selectors.get_game(game_id=game_id), viewer=viewer)
 
 
-def _seated_in_campaign(campaign_id: int, viewer: User) -> object:
+def _seated_in_campaign(campaign_id: int, viewer: User) -> int:
     campaign = campaign_selectors.get_campaign(campaign_id=campaign_id)
     return campaign_selectors.require_seat(campaign=campaign, viewer=viewer)
 
@@ -259,6 +259,10 @@ class StreamView(APIView):
                 return HttpResponse(status=204)
             if not isinstance(response, Response) or response.status_code != 200:
                 return _as_json(response)
+            if request.resolver_match is not None:
+                # Django keeps with the request, as long as it is served, every route it tried
+                # before this one (for its debug 404 page): a stream open for hours needs none
+                request.resolver_match.tried = []
             return event_stream(response.data)
 
         return like_drf(view, cls, initkwargs)
@@ -328,6 +332,7 @@ async def messages(opened: Opened) -> AsyncIterator[str]:
     # the stream waits, which is most of what an open stream would hold, and the garbage
     # collector's full passes (pauses of the move path) grow with it.
     del opened, read
+    _release_request_thread()
     sent.reverse()
     while sent:
         yield sent.pop()
@@ -339,7 +344,9 @@ async def messages(opened: Opened) -> AsyncIterator[str]:
     async with _following(follow, stream_id, viewer, seat, after) as follower:
         while True:
             try:
-                read = await asyncio.wait_for(follower.reads.get(), max(0.0, next_beat - loop.time()))
+                # a deadline on this task rather than wait_for's task of its own per wait
+                async with asyncio.timeout_at(next_beat):
+                    read = await follower.reads.get()
             except TimeoutError:
                 yield ": heartbeat\n\n"
                 next_beat = loop.time() + heartbeat
@@ -349,6 +356,18 @@ async def messages(opened: Opened) -> AsyncIterator[str]:
                 yield each
             if read.ended:
                 return
+
+
+def _release_request_thread() -> None:
+    """Let go of the thread Django's ASGI handler keeps for a request's sync code (its
+    middleware): it would stay, idle, as long as the stream is open, with its objects (which
+    the garbage collector walks) and its stack. A sync call the request makes after this (at
+    its end) runs in a new one."""
+    context = SyncToAsync.thread_sensitive_context.get(None)
+    if context is not None:
+        executor = SyncToAsync.context_to_thread_executor.pop(context, None)
+        if executor is not None:
+            executor.shutdown(wait=False)
 
 
 def _sent(read: Read, kind: str | None) -> tuple[list[str], str | None]:
@@ -415,7 +434,7 @@ class Hub:
                     logger.exception("streams could not read their feed")
                     self._retry()
                 # woken by a notification, a follower joining or the process's poll (_poll)
-                await subscription.wait(None)
+                await subscription.wait()
 
     async def _look(self) -> None:
         followers = list(self.followers)
@@ -533,38 +552,56 @@ class StreamTicketView(APIView):
 
 def long_polled(view_class: type[APIView], follow: Follow) -> Callable[..., Any]:
     """``view_class`` (a page of a feed, ``?after=``) as an async view that, given ``?wait=S``,
-    answers as soon as the page has events, or as it is after S seconds. The page is read by
-    the view itself, each time the log moves, so the answer is the view's own. It runs where
-    Django runs a sync view (the request's thread), which waits idle meanwhile, holding no
-    database connection."""
+    answers as soon as the page has events, or as it is after S seconds. While it waits it is
+    one more follower of the game's (campaign's) hub in this process, as a stream is: woken
+    when the viewer's feed grows past the page's end, it reads the page again through the view
+    itself, so the answer is the view's own. The view runs where Django runs a sync view (the
+    request's thread); the wait holds no thread and no database connection."""
     answering = view_class.as_view()
+
+    def first_page(
+        request: HttpRequest, stream_id: int, **kwargs: Any
+    ) -> tuple[HttpResponseBase, int | None]:
+        """The view's answer, and the viewer's seat when it is an empty page (to wait on)."""
+        response = answering(request, **kwargs)
+        if not _empty_page(response):
+            return response, None
+        return response, follow.seated(stream_id, _viewer(request))
 
     async def view(request: HttpRequest, **kwargs: Any) -> HttpResponseBase:
         wait = _wait_seconds(request)
         stream_id = _plain_id(str(kwargs[follow.kwarg]))
         if not wait or stream_id is None:
             return await sync_to_async(answering)(request, **kwargs)
-        position = await _in_request_thread(store.last_seq, follow.events, stream_id)
-        response = await _in_request_thread(answering, request, **kwargs)
-        if not _empty_page(response):
+        response, seat = await _in_request_thread(first_page, request, stream_id, **kwargs)
+        if seat is None:
             return response
+        assert isinstance(response, Response)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + wait
-        async with notify.subscribe(follow.stream, stream_id) as subscription:
+        # the page is empty: the viewer's feed ends at its `version` (or before `after`)
+        position = response.data["version"]
+        async with _following(follow, stream_id, _viewer(request), seat, position) as follower:
             while True:
-                # looked at before each wait: a commit may have come before the subscription
-                moved = await _in_request_thread(store.last_seq, follow.events, stream_id)
-                if moved != position:
-                    position = moved
+                try:
+                    async with asyncio.timeout_at(deadline):
+                        read = await follower.reads.get()
+                except TimeoutError:
+                    break
+                if read.events or read.ended:
                     response = await _in_request_thread(answering, request, **kwargs)
-                    if not _empty_page(response):
-                        return response
-                left = deadline - loop.time()
-                if left <= 0:
-                    return response
-                await subscription.wait(min(left, settings.STREAM_POLL_SECONDS))
+                    if read.ended or not _empty_page(response):
+                        break
+        return response
 
     return like_drf(view, view_class, {})
+
+
+def _viewer(request: HttpRequest) -> User:
+    """Who the view answered (DRF sets the user it authenticated on Django's request)."""
+    user = request.user
+    assert isinstance(user, User)
+    return user
 
 
 async def _in_request_thread(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:

@@ -8,7 +8,7 @@ channel that every web process listens to; else with PostgreSQL as the database,
 process only. A notification carries nothing but the stream's name and id: whoever wakes reads
 the log from the database, so a notification that is lost (the transport down, another process
 in the embedded mode) delays a message, never loses it, as long as the reader also looks at the
-log every now and then (``Subscription.wait`` with a timeout, or the stream hubs' poll).
+log every now and then (the stream hubs' poll, api/streams.py).
 """
 
 import asyncio
@@ -147,7 +147,7 @@ def deliver(name: str) -> None:
 
 class Subscription:
     """One follower of one stream in an event loop: ``wait`` returns when the stream was
-    notified since the last ``wait`` returned (or at once if it was), or after the timeout."""
+    notified since the last ``wait`` returned (at once if it was)."""
 
     def __init__(self, name: str, loop: asyncio.AbstractEventLoop) -> None:
         self.name = name
@@ -158,14 +158,10 @@ class Subscription:
         with contextlib.suppress(RuntimeError):  # the loop closed: nobody is waiting any more
             self.loop.call_soon_threadsafe(self.event.set)
 
-    async def wait(self, timeout: float | None) -> bool:
-        """True when notified, False when ``timeout`` seconds (None: no limit) passed first."""
-        try:
-            await asyncio.wait_for(self.event.wait(), timeout)
-        except TimeoutError:
-            return False
+    async def wait(self) -> None:
+        """Until the stream is notified (or woken)."""
+        await self.event.wait()
         self.event.clear()
-        return True
 
 
 @contextlib.asynccontextmanager

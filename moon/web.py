@@ -1,6 +1,7 @@
 """The web process's worker class for gunicorn (deploy/gunicorn.conf.py): uvicorn serving the
 ASGI application, with the project's logs and a bounded shutdown."""
 
+import gc
 import json
 import logging
 import os
@@ -13,6 +14,24 @@ from moon.logs import log_format
 # Open streams do not end by themselves: on shutdown they are closed after this many seconds
 # (their clients reconnect with Last-Event-ID, to another process).
 GRACEFUL_SECONDS = int(os.environ.get("WEB_GRACEFUL_SECONDS") or 5)
+# The garbage collector's thresholds in a web process (gc.set_threshold): a full pass walks
+# every object of the process, open streams' included, and pauses every request meanwhile.
+# The first figure is the default's ten times: young passes a tenth as often, and so the full
+# ones (bench/streams.py).
+GC_THRESHOLD = os.environ.get("WEB_GC_THRESHOLD") or "7000,10,10"
+
+
+def settle_memory() -> None:
+    """Once a web process has loaded the application: import what its first request would
+    (the URLconf and the views), then move every object made so far out of the collector's
+    reach (``gc.freeze``: they live as long as the process) so its passes walk only what
+    requests and streams make; and set the thresholds of WEB_GC_THRESHOLD."""
+    from django.urls import get_resolver
+
+    get_resolver().url_patterns  # noqa: B018 (imported now rather than by the first request)
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*(int(each) for each in GC_THRESHOLD.split(",")))
 
 
 class AccessAsJson(logging.Filter):

@@ -3,6 +3,9 @@
 by the other, so each message on a stream was set off by a commit in another process, told
 through Redis (the streams' slow poll is set far beyond the tests' waits)."""
 
+import threading
+import time
+
 import pytest
 
 from tests.live import Stream, asgi_server, open_game, play_with_streams, register
@@ -35,6 +38,31 @@ def test_streams_served_by_another_process_carry_every_seats_feed_and_resume(
                 resumed.events()
                 == player.get(f"/games/{game_id}/events?after={middle}&limit=100000")["events"]
             )
+
+
+def test_a_long_poll_served_by_another_process_answers_when_a_move_there_is_readable(
+    web: str, other_web: str
+) -> None:
+    ann, ben = register(web, "ann"), register(web, "ben")
+    game_id = open_game([ann, ben])
+    base = f"/games/{game_id}"
+    version = ann.get(base)["version"]
+
+    # ben's move stays hidden from ann's feed (her poll waits on); her own move ends the wait
+    def later() -> None:
+        time.sleep(0.5)
+        ben.post(f"{base}/moves", {"choice": ben.get(f"{base}/decision")["options"][0]})
+        time.sleep(1)
+        ann.post(f"{base}/moves", {"choice": ann.get(f"{base}/decision")["options"][0]})
+
+    mover = threading.Thread(target=later)
+    mover.start()
+    started = time.monotonic()
+    page = ann.at(other_web).get(f"{base}/events?after={version}&wait=25")
+    mover.join()
+    assert 1.4 < time.monotonic() - started < 20
+    assert page["events"] and {event["seat"] for event in page["events"]} <= {0, None}
+    assert page == ann.get(f"{base}/events?after={version}")
 
 
 def test_without_redis_streams_hear_of_another_process_commits_through_postgresql(
