@@ -362,10 +362,12 @@ def _release_request_thread() -> None:
     """Let go of the thread Django's ASGI handler keeps for a request's sync code (its
     middleware): it would stay, idle, as long as the stream is open, with its objects (which
     the garbage collector walks) and its stack. A sync call the request makes after this (at
-    its end) runs in a new one."""
+    its end) runs in a new one. asgiref's internals: without them (another asgiref), the thread
+    simply stays."""
     context = SyncToAsync.thread_sensitive_context.get(None)
-    if context is not None:
-        executor = SyncToAsync.context_to_thread_executor.pop(context, None)
+    executors = getattr(SyncToAsync, "context_to_thread_executor", None)
+    if context is not None and executors is not None:
+        executor = executors.pop(context, None)
         if executor is not None:
             executor.shutdown(wait=False)
 
