@@ -14,13 +14,17 @@ from typing import Any, Literal, NotRequired, Required, Union, get_args, get_ori
 
 from campaigns.rules import decider as campaign_decider
 from campaigns.rules.events import KINDS as CAMPAIGN_KINDS
-from games.rules.engine import HIDDEN_FIELDS, KINDS, Option, step_actions
+from games.rules.engine import HIDDEN_FIELDS, KINDS, PLAYABLE, AstraResult, Option, step_actions
 
 OPTION = "Option"
 CAMPAIGN_OPTION = "CampaignOption"
 EVENT = "Event"
 CAMPAIGN_EVENT = "CampaignEvent"
 MARK = "Mark"
+SCORE_BREAKDOWN = "ScoreBreakdown"
+SHEET_SCORE = "SheetScore"
+SHEET_DERIVED = "SheetDerived"
+ASTRA_BREAKDOWN = "AstraBreakdown"
 
 
 def ref(name: str) -> dict[str, str]:
@@ -127,6 +131,37 @@ def event_branches(
     return branches
 
 
+def shape_branches(shapes: list[Any]) -> dict[str, dict[str, Any]]:
+    """One closed schema per TypedDict of ``shapes`` (each once), named as it."""
+    return {shape.__name__: typed_dict_schema(shape) for shape in dict.fromkeys(shapes)}
+
+
+def _shapes() -> dict[str, tuple[dict[str, dict[str, Any]], str]]:
+    """The unions of what the adventures' rules give beside the marks, by component name: each
+    adventure's score, a sheet's score, what a sheet draws, and ASTRA's score. Their shapes have
+    no key in common to tell them apart, and need none: each is closed and has required keys
+    the others lack, so exactly one fits (a game's ``adventure`` says which, too)."""
+    rules = [PLAYABLE[number] for number in sorted(PLAYABLE)]
+    return {
+        SCORE_BREAKDOWN: (
+            shape_branches([adventure.score_shape for adventure in rules]),
+            "A seat's score line by line, with `total`: one shape per adventure.",
+        ),
+        SHEET_SCORE: (
+            shape_branches([adventure.sheet_score_shape for adventure in rules]),
+            "A sheet's live score: its seat's score (adventure 8: each side's).",
+        ),
+        SHEET_DERIVED: (
+            shape_branches([adventure.derived_shape for adventure in rules]),
+            "What is drawn on a sheet that is not a mark: one shape per adventure.",
+        ),
+        ASTRA_BREAKDOWN: (
+            shape_branches(list(get_args(get_type_hints(AstraResult)["breakdown"]))),
+            "ASTRA's score line by line, with `total` (adventure 1: its rocket track).",
+        ),
+    }
+
+
 def add_components(result: dict[str, Any], **_: Any) -> dict[str, Any]:
     """drf-spectacular postprocessing hook: the option and event unions and their branches."""
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
@@ -145,6 +180,11 @@ def add_components(result: dict[str, Any], **_: Any) -> dict[str, Any]:
             assert name not in schemas, f"{name} is already a component"
             schemas[name] = schema
         schemas[union] = _discriminated(branches, key, description)
+    for union, (shapes, description) in _shapes().items():
+        for name, schema in shapes.items():
+            # a seat's score and its sheet's are one shape but in adventure 8
+            assert schemas.setdefault(name, schema) == schema, f"{name} is another component"
+        schemas[union] = {"oneOf": [ref(name) for name in shapes], "description": description}
     for name, schema in schemas.items():
         # a request body names only the fields it declares: any other is `unknown_field`
         if name.endswith("Request") and schema.get("type") == "object":

@@ -14,12 +14,12 @@ with the card left over this turn (``referee_sheet_view``, ``referee_seats``,
 """
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
 from games.rules.adventures import rules_for
 from games.rules.common import astra, missions
 from games.rules.core.cards import ACTIONS, CARDS
-from games.rules.core.events import MISSIONS_OFFERED, Event, MissionsOffered
+from games.rules.core.events import MISSIONS_OFFERED, AstraTrackBreakdown, Event, MissionsOffered
 from games.rules.core.schematic import Area, Row, Schematic
 from games.rules.core.sheet import CIRCLE, CROSS, Marks
 from games.rules.core.state import AstraState, GameState, Sheet
@@ -201,7 +201,7 @@ def astra_card(state: GameState) -> tuple[Schematic, Marks]:
     areas = [Area("ASTRA bonuses", (Row("bonus boxes", boxes, captions=numbers),))]
     if state.adventure == astra.TRACK_ADVENTURE:
         printed = astra.track()
-        crossed = astra_score(state)["breakdown"]["boxes_crossed"]
+        crossed = cast(AstraTrackBreakdown, astra_score(state)["breakdown"])["boxes_crossed"]
         marks.update({box["id"]: CROSS for box in printed[:crossed]})
         lines: dict[int, list[dict[str, Any]]] = {}
         for box in printed:

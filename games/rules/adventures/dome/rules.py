@@ -37,6 +37,7 @@ Readings taken where the sources disagree (§11), and choices of this module:
 from collections.abc import Iterable
 from typing import Any, cast
 
+from games.rules.adventures.dome import shapes
 from games.rules.adventures.dome.layout import Layout
 from games.rules.common.base import Adventure, Condition, Step, number_changed
 from games.rules.common.missions import MISSION_BOX
@@ -79,6 +80,9 @@ FIRST, LATER, OTHER, PER_UNBUILT = "first", "later", "other", "per_unbuilt"
 
 class DomeRules(Adventure[Layout]):
     """The rules of adventure 5 (see the module docstring)."""
+
+    score_shape = shapes.DomeScore
+    derived_shape = shapes.DomeDerived
 
     layout_class = Layout
     space_word = N_("a level")

@@ -46,6 +46,7 @@ Readings taken where the sources disagree (§12), and choices of this module:
 from collections.abc import Iterable
 from typing import Any, cast
 
+from games.rules.adventures.escape import shapes
 from games.rules.adventures.escape.layout import Block, Layout
 from games.rules.common.base import ASTRONAUT, Condition, Step
 from games.rules.common.options import Choice, Option, StepOption, WriteOption
@@ -70,6 +71,9 @@ MISSION_TANKS, TANK_SHIPS_NEEDED = 105, 3
 
 class EscapeRules(WildActions[Layout]):
     """The rules of adventure 7 (see the module docstring)."""
+
+    score_shape = shapes.EscapeScore
+    derived_shape = shapes.EscapeDerived
 
     layout_class = Layout
     start_mark_words = (CIRCLE, CROSS, LINE)

@@ -29,6 +29,7 @@ Readings taken where the sources disagree (§8), and choices of this module:
 from collections.abc import Iterable
 from typing import Any, cast
 
+from games.rules.adventures.mine import shapes
 from games.rules.adventures.mine.layout import Layout
 from games.rules.common.base import Adventure, Condition, Step, number_changed
 from games.rules.common.options import Choice, Option, StepOption, WriteOption
@@ -65,6 +66,9 @@ def _level_name(level: str) -> str:
 
 class MineRules(Adventure[Layout]):
     """The rules of adventure 4 (see the module docstring)."""
+
+    score_shape = shapes.MineScore
+    derived_shape = shapes.MineDerived
 
     layout_class = Layout
     space_word = N_("a cavity")
