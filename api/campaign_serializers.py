@@ -15,6 +15,8 @@ from api.serializers import (
     StrictCharField,
     StrictIntegerField,
     TranslatedCharField,
+    WinnerField,
+    WinningSerializer,
     turn_seconds_field,
     visibility_field,
 )
@@ -105,7 +107,12 @@ class ChapterScoreSerializer(serializers.Serializer):
 
 class ChapterResultSerializer(serializers.Serializer):
     scores = ChapterScoreSerializer(many=True)
-    winners = serializers.ListField(child=serializers.JSONField())
+    winners = serializers.ListField(
+        child=WinnerField(),
+        help_text='The winning seats, and `"astra"` when ASTRA wins or shares the victory. Kept as '
+        "it always was: `winning` says the same in typed fields.",
+    )
+    winning = WinningSerializer(help_text="Who won: `winners` as typed fields.")
 
 
 class AstraChapterSerializer(serializers.Serializer):
@@ -225,10 +232,14 @@ class CampaignSerializer(CampaignSummarySerializer):
     offered = CardSerializer(many=True, help_text="The cards offered after the chapter just played.")
     version = serializers.IntegerField(help_text="How many events the campaign's log holds.")
     winners = serializers.ListField(
-        child=serializers.JSONField(),
+        child=WinnerField(),
         allow_null=True,
         help_text="Once the campaign is finished: seats, and in a solo campaign of rules version 2 "
-        '`"astra"` when ASTRA wins or shares the victory (`[0]`, `["astra"]` or `[0, "astra"]`).',
+        '`"astra"` when ASTRA wins or shares the victory (`[0]`, `["astra"]` or `[0, "astra"]`). '
+        "Kept as it always was: `winning` says the same in typed fields.",
+    )
+    winning = WinningSerializer(
+        allow_null=True, help_text="Once the campaign is finished: `winners` as typed fields."
     )
 
 

@@ -325,13 +325,23 @@ class AstraResultSerializer(serializers.Serializer):
     )
 
 
+class WinningSerializer(serializers.Serializer):
+    """Who won, in typed fields (``winners`` mixes seats and ``"astra"`` in one list)."""
+
+    seats = serializers.ListField(child=serializers.IntegerField(), help_text="The winning seats.")
+    astra = serializers.BooleanField(
+        help_text="Solo: whether ASTRA won, alone (`seats` empty) or on a draw (`seats` `[0]`)."
+    )
+
+
 class ResultSerializer(serializers.Serializer):
     scores = ScoreSerializer(many=True)
     winners = serializers.ListField(
         child=WinnerField(),
         help_text='The winning seats; in a solo game `[0]` (the player), `["astra"]`, or '
-        '`[0, "astra"]` on a draw.',
+        '`[0, "astra"]` on a draw. Kept as it always was: `winning` says the same in typed fields.',
     )
+    winning = WinningSerializer(help_text="Who won: `winners` as typed fields.")
     astra = AstraResultSerializer(required=False, help_text="Solo: ASTRA's final score.")
     resigned = serializers.ListField(
         child=serializers.IntegerField(), help_text="The seats a bot played to the end (resigned)."

@@ -86,6 +86,7 @@ from games.rules.read.views import (
     referee_sheet_view,
     sheet_schematic,
     sheet_view,
+    winning,
 )
 from games.rules.turn.solo import astra_advance, astra_due, astra_turn
 from games.rules.turn.turn import (
@@ -183,6 +184,7 @@ __all__ = [
     "step_actions",
     "summarise",
     "upcast",
+    "winning",
 ]
 
 
