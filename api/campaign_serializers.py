@@ -20,6 +20,7 @@ from api.serializers import (
     turn_seconds_field,
     visibility_field,
 )
+from games.i18n import text
 
 # --- requests ----------------------------------------------------------------------------------
 
@@ -45,12 +46,19 @@ class CampaignsQuerySerializer(PageQuerySerializer):
 
 @extend_schema_field(contract.ref(contract.CAMPAIGN_OPTION))
 class CampaignOptionField(serializers.DictField):
-    """One of a campaign decision's options (the schema's `CampaignOption`)."""
+    """One of a campaign decision's options (the schema's `CampaignOption`). The fields that
+    only show it (``SHOWN_TEXT``, a card's ``effects``) were read in the reader's language:
+    they are left out of the choice, which the other fields make."""
+
+    def to_internal_value(self, data: Any) -> dict[str, Any]:
+        choice: dict[str, Any] = super().to_internal_value(data)
+        return {name: value for name, value in choice.items() if name not in (*SHOWN_TEXT, "effects")}
 
 
 class CampaignMoveSerializer(serializers.Serializer):
     choice = CampaignOptionField(
-        help_text="One element of `options` from GET /decision, sent back unchanged.",
+        help_text="One element of `options` from GET /decision, sent back unchanged (its text, "
+        "in the language it was read in, is not compared).",
         error_messages={"not_a_dict": "choice must be one of the decision's options (an object)."},
     )
 
@@ -256,14 +264,18 @@ class CampaignOptionsField(serializers.ListField):
 
     def to_representation(self, data: Any) -> list[Any]:
         return [
-            {
-                name: gettext(value) if name in SHOWN_TEXT and value else value
-                for name, value in option.items()
-            }
+            {name: _shown(name, value) for name, value in option.items()}
             if isinstance(option, dict)
             else option
             for option in data
         ]
+
+
+def _shown(name: str, value: Any) -> Any:
+    """An option's field as the reader reads it: its text in their language."""
+    if name == "effects":  # a card's effects: each a Text (template and params)
+        return [text(effect) for effect in value]
+    return gettext(value) if name in SHOWN_TEXT and value else value
 
 
 class CampaignDecisionSerializer(serializers.Serializer):

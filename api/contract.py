@@ -14,7 +14,7 @@ from typing import Any, Literal, NotRequired, Required, Union, get_args, get_ori
 
 from campaigns.rules import decider as campaign_decider
 from campaigns.rules.events import KINDS as CAMPAIGN_KINDS
-from games.rules.engine import HIDDEN_FIELDS, KINDS, PLAYABLE, AstraResult, Option, step_actions
+from games.rules.engine import HIDDEN_FIELDS, KINDS, PLAYABLE, AstraResult, Option, Text, step_actions
 
 OPTION = "Option"
 CAMPAIGN_OPTION = "CampaignOption"
@@ -36,6 +36,8 @@ def type_schema(hint: Any) -> dict[str, Any]:
     origin = get_origin(hint)
     if hint is Any or hint is object:
         return {}
+    if hint is Text:  # a sentence for people, written in the reader's language
+        return {"type": "string"}
     if origin in (NotRequired, Required):
         return type_schema(get_args(hint)[0])
     if origin is Literal:

@@ -16,6 +16,7 @@ import jsonschema
 import pytest
 from rest_framework.test import APIClient
 
+from api.campaign_serializers import CampaignOptionsField
 from campaigns import library, simulation
 from campaigns.rules import decider, packs
 from campaigns.rules.events import evolve as campaign_evolve
@@ -182,7 +183,9 @@ def _campaign_shapes(events: list[Any], pack: packs.Pack) -> Iterator[tuple[str,
         yield "CampaignEvent", "kind", _api_event(seq, dict(campaign_upcast(event)))
         for seat in range(state.max_players or 0):
             for option in decider.options(state, pack, seat).options:
-                yield "CampaignOption", "action", dict(option)
+                # as the API shows it: its text written out (a card's effects are Texts)
+                (shown,) = CampaignOptionsField().to_representation([dict(option)])
+                yield "CampaignOption", "action", shown
 
 
 def _recorded_campaign(path: Path) -> Iterator[tuple[str, str, dict[str, Any]]]:

@@ -33,7 +33,7 @@ from games.rules.adventures.mine import shapes
 from games.rules.adventures.mine.layout import Layout
 from games.rules.common.base import Adventure, Condition, Step, number_changed
 from games.rules.common.options import Choice, Option, StepOption, WriteOption
-from games.rules.core.errors import N_, RuleViolation, shown
+from games.rules.core.errors import N_, RuleViolation, Text, shown
 from games.rules.core.events import Recorder
 from games.rules.core.sheet import CIRCLE, CROSS, Marks, all_filled, first_unmarked
 from games.rules.core.state import GameState, Sheet
@@ -185,7 +185,7 @@ class MineRules(Adventure[Layout]):
             return RuleViolation(
                 "wrong_symbol_kind",
                 "A %(kind)s crosses a %(kind)s symbol, and %(symbol)s is not one.",
-                kind=kind,
+                kind=Text(kind),
                 symbol=symbol,
             )
         if symbol in marks:
