@@ -9,11 +9,13 @@ its branch. ``add_components`` (a drf-spectacular postprocessing hook) puts them
 where the serializers' fields point at them by name.
 """
 
+import functools
 import types
 from typing import Any, Literal, NotRequired, Required, Union, get_args, get_origin, get_type_hints
 
 from campaigns.rules import decider as campaign_decider
 from campaigns.rules.events import KINDS as CAMPAIGN_KINDS
+from games.rules import engine
 from games.rules.engine import HIDDEN_FIELDS, KINDS, PLAYABLE, AstraResult, Option, Text, step_actions
 
 OPTION = "Option"
@@ -164,6 +166,38 @@ def _shapes() -> dict[str, tuple[dict[str, dict[str, Any]], str]]:
     }
 
 
+EXAMPLE_TIME = "2026-01-01T12:00:00Z"
+
+
+def _refusal(state: engine.GameState, seat: int, command: dict[str, Any]) -> engine.RuleViolation | None:
+    """The engine's refusal of ``command``, or None when it is legal."""
+    try:
+        engine.decide(state, seat, command)
+    except engine.RuleViolation as refused:
+        return refused
+    return None
+
+
+@functools.cache
+def examples() -> dict[str, dict[str, Any]]:
+    """Real answers for the schema's examples, played by the engine when the schema is built:
+    seat 0's first decision of a game, its first option, the event writing it, and the refusal
+    of a combination that is not dealt. Components not listed get no example."""
+    opening = engine.new_game(adventure=1, players=2, seed=1)
+    state = engine.replay(opening)
+    decision = dict(engine.options(state, 0).as_dict())
+    option = decision["options"][0]
+    written = engine.decide(state, 0, {"type": "move", "choice": option})[0]
+    refused = _refusal(state, 0, {"type": "move", "choice": {**option, "combination": 7}})
+    assert refused is not None, "a combination that is not dealt is refused"
+    error = {"code": refused.code, "detail": refused.detail}
+    event = {
+        "seq": len(opening) + 1, "turn": written["turn"], "seat": written["seat"], "kind": written["kind"],
+        "v": written["v"], "data": written["data"], "created_at": EXAMPLE_TIME,
+    }  # fmt: skip
+    return {"Decision": decision, OPTION: option, EVENT: event, "Error": error}
+
+
 def add_components(result: dict[str, Any], **_: Any) -> dict[str, Any]:
     """drf-spectacular postprocessing hook: the option and event unions and their branches."""
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
@@ -187,6 +221,8 @@ def add_components(result: dict[str, Any], **_: Any) -> dict[str, Any]:
             # a seat's score and its sheet's are one shape but in adventure 8
             assert schemas.setdefault(name, schema) == schema, f"{name} is another component"
         schemas[union] = {"oneOf": [ref(name) for name in shapes], "description": description}
+    for name, example in examples().items():
+        schemas[name]["example"] = example
     for name, schema in schemas.items():
         # a request body names only the fields it declares: any other is `unknown_field`
         if name.endswith("Request") and schema.get("type") == "object":

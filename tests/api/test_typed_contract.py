@@ -220,3 +220,19 @@ def test_every_option_and_event_of_recorded_and_version_2_campaigns_fits_its_bra
         branches.check(union, key, value)
     for union in ("CampaignOption", "CampaignEvent"):
         assert not branches.unseen(union), union
+
+
+def test_the_schemas_examples_are_real_answers_that_fit_their_own_schemas(branches: Branches) -> None:
+    """The examples a reader of the schema sees are what a game answered: a decision, its first
+    option, the event it records and a refusal, each valid against its component."""
+    schemas = branches.components["schemas"]
+    for name in ("Decision", "Option", "Event", "Error"):
+        validator = jsonschema.Draft7Validator(
+            {"$ref": f"#/components/schemas/{name}", "components": branches.components}
+        )
+        errors = [error.message for error in validator.iter_errors(schemas[name]["example"])]
+        assert not errors, f"{name}'s example: {errors[:3]}"
+    decision, option, event = (schemas[name]["example"] for name in ("Decision", "Option", "Event"))
+    assert option == decision["options"][0]
+    assert event["kind"] == "number_written" and event["data"]["space"] == option["space"]
+    assert schemas["Error"]["example"]["code"] in schemas["ErrorCodeEnum"]["enum"]
