@@ -15,9 +15,12 @@ from api.serializers import (
     StrictCharField,
     StrictIntegerField,
     TranslatedCharField,
+    WinnerField,
+    WinningSerializer,
     turn_seconds_field,
     visibility_field,
 )
+from games.i18n import text
 
 # --- requests ----------------------------------------------------------------------------------
 
@@ -43,12 +46,19 @@ class CampaignsQuerySerializer(PageQuerySerializer):
 
 @extend_schema_field(contract.ref(contract.CAMPAIGN_OPTION))
 class CampaignOptionField(serializers.DictField):
-    """One of a campaign decision's options (the schema's `CampaignOption`)."""
+    """One of a campaign decision's options (the schema's `CampaignOption`). The fields that
+    only show it (``SHOWN_TEXT``, a card's ``effects``) were read in the reader's language:
+    they are left out of the choice, which the other fields make."""
+
+    def to_internal_value(self, data: Any) -> dict[str, Any]:
+        choice: dict[str, Any] = super().to_internal_value(data)
+        return {name: value for name, value in choice.items() if name not in (*SHOWN_TEXT, "effects")}
 
 
 class CampaignMoveSerializer(serializers.Serializer):
     choice = CampaignOptionField(
-        help_text="One element of `options` from GET /decision, sent back unchanged.",
+        help_text="One element of `options` from GET /decision, sent back unchanged (its text, "
+        "in the language it was read in, is not compared).",
         error_messages={"not_a_dict": "choice must be one of the decision's options (an object)."},
     )
 
@@ -105,7 +115,12 @@ class ChapterScoreSerializer(serializers.Serializer):
 
 class ChapterResultSerializer(serializers.Serializer):
     scores = ChapterScoreSerializer(many=True)
-    winners = serializers.ListField(child=serializers.JSONField())
+    winners = serializers.ListField(
+        child=WinnerField(),
+        help_text='The winning seats, and `"astra"` when ASTRA wins or shares the victory. Kept as '
+        "it always was: `winning` says the same in typed fields.",
+    )
+    winning = WinningSerializer(help_text="Who won: `winners` as typed fields.")
 
 
 class AstraChapterSerializer(serializers.Serializer):
@@ -225,10 +240,14 @@ class CampaignSerializer(CampaignSummarySerializer):
     offered = CardSerializer(many=True, help_text="The cards offered after the chapter just played.")
     version = serializers.IntegerField(help_text="How many events the campaign's log holds.")
     winners = serializers.ListField(
-        child=serializers.JSONField(),
+        child=WinnerField(),
         allow_null=True,
         help_text="Once the campaign is finished: seats, and in a solo campaign of rules version 2 "
-        '`"astra"` when ASTRA wins or shares the victory (`[0]`, `["astra"]` or `[0, "astra"]`).',
+        '`"astra"` when ASTRA wins or shares the victory (`[0]`, `["astra"]` or `[0, "astra"]`). '
+        "Kept as it always was: `winning` says the same in typed fields.",
+    )
+    winning = WinningSerializer(
+        allow_null=True, help_text="Once the campaign is finished: `winners` as typed fields."
     )
 
 
@@ -245,14 +264,18 @@ class CampaignOptionsField(serializers.ListField):
 
     def to_representation(self, data: Any) -> list[Any]:
         return [
-            {
-                name: gettext(value) if name in SHOWN_TEXT and value else value
-                for name, value in option.items()
-            }
+            {name: _shown(name, value) for name, value in option.items()}
             if isinstance(option, dict)
             else option
             for option in data
         ]
+
+
+def _shown(name: str, value: Any) -> Any:
+    """An option's field as the reader reads it: its text in their language."""
+    if name == "effects":  # a card's effects: each a Text (template and params)
+        return [text(effect) for effect in value]
+    return gettext(value) if name in SHOWN_TEXT and value else value
 
 
 class CampaignDecisionSerializer(serializers.Serializer):

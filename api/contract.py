@@ -9,18 +9,24 @@ its branch. ``add_components`` (a drf-spectacular postprocessing hook) puts them
 where the serializers' fields point at them by name.
 """
 
+import functools
 import types
 from typing import Any, Literal, NotRequired, Required, Union, get_args, get_origin, get_type_hints
 
 from campaigns.rules import decider as campaign_decider
 from campaigns.rules.events import KINDS as CAMPAIGN_KINDS
-from games.rules.engine import HIDDEN_FIELDS, KINDS, Option, step_actions
+from games.rules import engine
+from games.rules.engine import HIDDEN_FIELDS, KINDS, PLAYABLE, AstraResult, Option, Text, step_actions
 
 OPTION = "Option"
 CAMPAIGN_OPTION = "CampaignOption"
 EVENT = "Event"
 CAMPAIGN_EVENT = "CampaignEvent"
 MARK = "Mark"
+SCORE_BREAKDOWN = "ScoreBreakdown"
+SHEET_SCORE = "SheetScore"
+SHEET_DERIVED = "SheetDerived"
+ASTRA_BREAKDOWN = "AstraBreakdown"
 
 
 def ref(name: str) -> dict[str, str]:
@@ -32,6 +38,8 @@ def type_schema(hint: Any) -> dict[str, Any]:
     origin = get_origin(hint)
     if hint is Any or hint is object:
         return {}
+    if hint is Text:  # a sentence for people, written in the reader's language
+        return {"type": "string"}
     if origin in (NotRequired, Required):
         return type_schema(get_args(hint)[0])
     if origin is Literal:
@@ -127,6 +135,69 @@ def event_branches(
     return branches
 
 
+def shape_branches(shapes: list[Any]) -> dict[str, dict[str, Any]]:
+    """One closed schema per TypedDict of ``shapes`` (each once), named as it."""
+    return {shape.__name__: typed_dict_schema(shape) for shape in dict.fromkeys(shapes)}
+
+
+def _shapes() -> dict[str, tuple[dict[str, dict[str, Any]], str]]:
+    """The unions of what the adventures' rules give beside the marks, by component name: each
+    adventure's score, a sheet's score, what a sheet draws, and ASTRA's score. Their shapes have
+    no key in common to tell them apart, and need none: each is closed and has required keys
+    the others lack, so exactly one fits (a game's ``adventure`` says which, too)."""
+    rules = [PLAYABLE[number] for number in sorted(PLAYABLE)]
+    return {
+        SCORE_BREAKDOWN: (
+            shape_branches([adventure.score_shape for adventure in rules]),
+            "A seat's score line by line, with `total`: one shape per adventure.",
+        ),
+        SHEET_SCORE: (
+            shape_branches([adventure.sheet_score_shape for adventure in rules]),
+            "A sheet's live score: its seat's score (adventure 8: each side's).",
+        ),
+        SHEET_DERIVED: (
+            shape_branches([adventure.derived_shape for adventure in rules]),
+            "What is drawn on a sheet that is not a mark: one shape per adventure.",
+        ),
+        ASTRA_BREAKDOWN: (
+            shape_branches(list(get_args(get_type_hints(AstraResult)["breakdown"]))),
+            "ASTRA's score line by line, with `total` (adventure 1: its rocket track).",
+        ),
+    }
+
+
+EXAMPLE_TIME = "2026-01-01T12:00:00Z"
+
+
+def _refusal(state: engine.GameState, seat: int, command: dict[str, Any]) -> engine.RuleViolation | None:
+    """The engine's refusal of ``command``, or None when it is legal."""
+    try:
+        engine.decide(state, seat, command)
+    except engine.RuleViolation as refused:
+        return refused
+    return None
+
+
+@functools.cache
+def examples() -> dict[str, dict[str, Any]]:
+    """Real answers for the schema's examples, played by the engine when the schema is built:
+    seat 0's first decision of a game, its first option, the event writing it, and the refusal
+    of a combination that is not dealt. Components not listed get no example."""
+    opening = engine.new_game(adventure=1, players=2, seed=1)
+    state = engine.replay(opening)
+    decision = dict(engine.options(state, 0).as_dict())
+    option = decision["options"][0]
+    written = engine.decide(state, 0, {"type": "move", "choice": option})[0]
+    refused = _refusal(state, 0, {"type": "move", "choice": {**option, "combination": 7}})
+    assert refused is not None, "a combination that is not dealt is refused"
+    error = {"code": refused.code, "detail": refused.detail}
+    event = {
+        "seq": len(opening) + 1, "turn": written["turn"], "seat": written["seat"], "kind": written["kind"],
+        "v": written["v"], "data": written["data"], "created_at": EXAMPLE_TIME,
+    }  # fmt: skip
+    return {"Decision": decision, OPTION: option, EVENT: event, "Error": error}
+
+
 def add_components(result: dict[str, Any], **_: Any) -> dict[str, Any]:
     """drf-spectacular postprocessing hook: the option and event unions and their branches."""
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
@@ -145,6 +216,13 @@ def add_components(result: dict[str, Any], **_: Any) -> dict[str, Any]:
             assert name not in schemas, f"{name} is already a component"
             schemas[name] = schema
         schemas[union] = _discriminated(branches, key, description)
+    for union, (shapes, description) in _shapes().items():
+        for name, schema in shapes.items():
+            # a seat's score and its sheet's are one shape but in adventure 8
+            assert schemas.setdefault(name, schema) == schema, f"{name} is another component"
+        schemas[union] = {"oneOf": [ref(name) for name in shapes], "description": description}
+    for name, example in examples().items():
+        schemas[name]["example"] = example
     for name, schema in schemas.items():
         # a request body names only the fields it declares: any other is `unknown_field`
         if name.endswith("Request") and schema.get("type") == "object":

@@ -290,18 +290,47 @@ class OwnerField(serializers.Field):
         return value
 
 
+@extend_schema_field(contract.ref(contract.SCORE_BREAKDOWN))
+class ScoreBreakdownField(serializers.JSONField):
+    """A seat's score line by line (its adventure's shape)."""
+
+
+@extend_schema_field(contract.ref(contract.ASTRA_BREAKDOWN))
+class AstraBreakdownField(serializers.JSONField):
+    """ASTRA's score line by line."""
+
+
+@extend_schema_field(contract.ref(contract.SHEET_SCORE))
+class SheetScoreField(serializers.JSONField):
+    """A sheet's live score (its adventure's shape)."""
+
+
+@extend_schema_field(contract.ref(contract.SHEET_DERIVED))
+class DerivedField(serializers.JSONField):
+    """What a sheet draws that is not a mark (its adventure's shape)."""
+
+
 class ScoreSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
     total = serializers.IntegerField()
     rank = serializers.IntegerField(help_text="1 for the winners; tied seats share a rank.")
-    breakdown = serializers.JSONField(help_text="The score area by area, as `/sheets` shows it.")
+    breakdown = ScoreBreakdownField(help_text="The score area by area, as `/sheets` shows it.")
 
 
 class AstraResultSerializer(serializers.Serializer):
     total = serializers.IntegerField()
-    breakdown = serializers.JSONField(
+    breakdown = AstraBreakdownField(
         help_text="Points per action of its pile, `fixed`, `level` and `total` (adventure 1: "
         "`boxes_crossed` on its rocket track, `launched`, `total`)."
+    )
+
+
+class WinningSerializer(serializers.Serializer):
+    """Who won, in typed fields (``winners`` mixes seats and ``"astra"`` in one list)."""
+
+    seats = serializers.ListField(child=serializers.IntegerField(), help_text="The winning seats.")
+    astra = serializers.BooleanField(
+        help_text="Solo: whether ASTRA won, alone (`seats` empty) or on a draw (`seats` `[0]`)."
     )
 
 
@@ -310,8 +339,9 @@ class ResultSerializer(serializers.Serializer):
     winners = serializers.ListField(
         child=WinnerField(),
         help_text='The winning seats; in a solo game `[0]` (the player), `["astra"]`, or '
-        '`[0, "astra"]` on a draw.',
+        '`[0, "astra"]` on a draw. Kept as it always was: `winning` says the same in typed fields.',
     )
+    winning = WinningSerializer(help_text="Who won: `winners` as typed fields.")
     astra = AstraResultSerializer(required=False, help_text="Solo: ASTRA's final score.")
     resigned = serializers.ListField(
         child=serializers.IntegerField(), help_text="The seats a bot played to the end (resigned)."
@@ -594,8 +624,8 @@ class SheetSerializer(serializers.Serializer):
     )
     marks = MarksField(help_text="Every mark, keyed by sheet element id.")
     error_boxes = serializers.ListField(child=serializers.CharField())
-    score = serializers.JSONField(help_text="The live score breakdown.")
-    derived = serializers.JSONField(help_text="What is drawn that is not a mark (zones, ...).")
+    score = SheetScoreField(help_text="The live score breakdown.")
+    derived = DerivedField(help_text="What is drawn that is not a mark (zones, ...).")
 
 
 class ReplaySerializer(serializers.Serializer):

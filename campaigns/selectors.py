@@ -23,6 +23,7 @@ from games import lobby, quotas
 from games import selectors as game_selectors
 from games.i18n import translated
 from games.models import Game, Table, Visibility
+from games.rules import engine
 
 MAX_PAGE = 500
 
@@ -161,6 +162,7 @@ def campaign_view(*, campaign: Campaign, viewer: User, invite: str | None = None
         "offered": _offered_view(state, pack),
         "version": version,
         "winners": state.winners,
+        "winning": engine.winning(state.winners) if state.winners is not None else None,
     }
 
 
@@ -302,7 +304,14 @@ def _attempt_view(attempt: Attempt, game: int | None) -> dict[str, Any]:
         "cards": list((attempt.setup or {}).get("cards", [])),
         "astra_level": (attempt.setup or {}).get("astra_level"),
         "result": (
-            {"scores": attempt.results, "winners": attempt.winners} if attempt.finished else None
+            # a chapter's results and winners are recorded by one event (chapter_finished)
+            {
+                "scores": attempt.results,
+                "winners": attempt.winners,
+                "winning": engine.winning(attempt.winners),
+            }
+            if attempt.winners is not None
+            else None
         ),
         "stars": attempt.awards,
         "astra": (

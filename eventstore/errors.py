@@ -5,6 +5,11 @@ its status code.
 """
 
 
+class Word(str):
+    """A refusal's param that is an English word for people (a stream's name, a status), not a
+    value: the API translates it with the sentence (its msgid is declared in games.i18n)."""
+
+
 class GameError(Exception):
     """A refused request: `code` is stable for machines, `detail` is a sentence for people.
 

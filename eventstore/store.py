@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 from django.db import IntegrityError, connection, models, transaction
 
 from eventstore import chain, notify
-from eventstore.errors import Conflict, NotFound
+from eventstore.errors import Conflict, NotFound, Word
 from eventstore.models import Stored, StoredEvent
 
 logger = logging.getLogger(__name__)
@@ -139,7 +139,7 @@ def append(
         raise Conflict(
             "concurrent_command",
             "Another command on this %(stream)s came first; read it and retry.",
-            stream=model.STREAM,
+            stream=Word(model.STREAM),
         ) from exc
     if appended:
         # open streams of this log read it again once it is committed

@@ -19,7 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from eventstore import followups, seals, store
-from eventstore.errors import Conflict, Invalid
+from eventstore.errors import Conflict, Invalid, Word
 from games import lobby, quotas, selectors, snapshots
 from games.models import MAX_TURN_SECONDS, MIN_TURN_SECONDS, Event, Game, Seat, Visibility
 from games.rules import engine
@@ -354,7 +354,7 @@ def _command(*, game_id: int, by: User, command: dict[str, Any] | None) -> Comma
             raise Conflict(
                 "game_not_playing",
                 "The game is %(status)s, not playing.",
-                status=game.status,
+                status=Word(game.status),
             )
         state, version = snapshots.current(game=game)
         if command is None:

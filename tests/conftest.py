@@ -15,6 +15,7 @@ reason, so that they stay out of `make test`'s time. In browser mode a browser t
 be skipped (no Chromium) fails in CI instead.
 """
 
+import functools
 import json
 import os
 import re
@@ -204,16 +205,51 @@ def error_problem(body: Any) -> str | None:
     return None
 
 
+@functools.cache
+def declared_statuses() -> list[tuple[re.Pattern[str], str, frozenset[int]]]:
+    """Each operation of the served schema: its path as a pattern, its method, and the statuses
+    its `responses` declare."""
+    from drf_spectacular.generators import SchemaGenerator
+
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    return [
+        (
+            re.compile("^" + re.sub(r"\\\{[^/]+?\\\}", "[^/]+", re.escape(path)) + "$"),
+            method.upper(),
+            frozenset(int(code) for code in operation["responses"]),
+        )
+        for path, operations in schema["paths"].items()
+        for method, operation in operations.items()
+    ]
+
+
+def status_problem(method: str, path: str, status: int) -> str | None:
+    """Why an answer's status breaks the schema, or None: an operation answers only the
+    statuses it declares (an address or method with no operation is not checked here, nor a
+    500, a bug whatever the operation, nor the deployment's redirect to HTTPS)."""
+    if status == 500 or 300 <= status < 400:
+        return None
+    for pattern, operation_method, statuses in declared_statuses():
+        if operation_method == method and pattern.match(path):
+            return None if status in statuses else f"{status} is not declared by {method} {pattern.pattern}"
+    return None
+
+
 @pytest.fixture(autouse=True)
 def errors_are_for_people(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Every error answer a test provokes under /api/ is checked (`error_problem`) when the test
-    ends: the suite's refusals, malformed requests and hostile inputs are all scanned."""
+    ends: the suite's refusals, malformed requests and hostile inputs are all scanned, and each
+    answer's status must be one its operation declares in the schema (`status_problem`)."""
     problems: list[str] = []
     request = APIClient.request
 
     def checked(self: APIClient, **kwargs: Any) -> Any:
         response = request(self, **kwargs)
         path = str(kwargs.get("PATH_INFO", ""))
+        if path.startswith("/api/v1/"):
+            wrong = status_problem(str(kwargs.get("REQUEST_METHOD")), path, response.status_code)
+            if wrong is not None:
+                problems.append(wrong)
         if path.startswith("/api/") and response.status_code >= 400 and not response.streaming:
             try:
                 body = json.loads(response.content)

@@ -75,7 +75,7 @@ class CardText(TypedDict):
 
     title: str
     story: str
-    effects: list[str]
+    effects: list[Text]  # each a sentence, in the reader's language where the API answers
 
 
 class ChooseCardOption(CardText):

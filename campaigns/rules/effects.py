@@ -28,7 +28,7 @@ from functools import cache
 from typing import Any, TypeGuard
 
 from campaigns.rules.events import SeatResult
-from games.rules.engine import LETTERS, PLAYABLE, RuleViolation, data
+from games.rules.engine import LETTERS, PLAYABLE, RuleViolation, Text, data, shown
 
 Effect = dict[str, Any]
 # (the field of the effect, what is wrong with it)
@@ -300,44 +300,69 @@ def modifier(effect: Effect, *, adventure: int) -> dict[str, Any] | None:
 # --- in words ------------------------------------------------------------------------------
 
 
-def _predicate_words(predicate: dict[str, Any]) -> str:
+def _predicate_words(predicate: dict[str, Any]) -> Text:
     kind = predicate["kind"]
     if kind == MISSION_PREDICATE:
-        return f"mission {predicate['letter']} is accomplished"
+        return Text("mission %(letter)s is accomplished", letter=predicate["letter"])
     if kind == "missions_accomplished":
-        return f"at least {predicate['count']} mission(s) are accomplished"
+        return Text("at least %(count)s mission(s) are accomplished", count=predicate["count"])
     if kind == "score_at_least":
-        return f"the chapter's score is at least {predicate['points']}"
+        return Text("the chapter's score is at least %(points)s", points=predicate["points"])
     if kind == "rank_at_most":
         rank = predicate["rank"]
-        return "the chapter is won" if rank == 1 else f"the chapter ends at rank {rank} or better"
-    return f"at most {predicate['count']} System Error box(es) are marked"
+        if rank == 1:
+            return Text("the chapter is won")
+        return Text("the chapter ends at rank %(rank)s or better", rank=rank)
+    return Text("at most %(count)s System Error box(es) are marked", count=predicate["count"])
 
 
-def _mark_words(mark: dict[str, Any]) -> str:
-    done = {"circle": "circled", "cross": "crossed"}.get(mark["mark"], f"marked {mark['mark']!r}")
-    return f"{mark['element']} {done}"
+def _mark_words(mark: dict[str, Any]) -> Text:
+    if mark["mark"] == "circle":
+        return Text("%(element)s circled", element=mark["element"])
+    if mark["mark"] == "cross":
+        return Text("%(element)s crossed", element=mark["element"])
+    return Text("%(element)s marked %(mark)s", element=mark["element"], mark=shown(mark["mark"]))
 
 
-def describe(effect: Effect) -> str:
-    """A (validated) effect in words, as a player reads it on the card."""
+def _listed_words(words: list[Text]) -> Text:
+    """Words one after the other, as one Text (its separator translated too)."""
+    first, *rest = words
+    return first if not rest else Text("%(first)s, %(rest)s", first=first, rest=_listed_words(rest))
+
+
+def describe(effect: Effect) -> Text:
+    """A (validated) effect in words, as a player reads it on the card: an English template
+    and its params, translated where the API answers (games.i18n)."""
     kind = effect["kind"]
     if kind == "start_marks":
-        marks = ", ".join(_mark_words(mark) for mark in effect["marks"])
-        sheet = _sheet(effect["adventure"])
-        return f"{sheet[0].upper()}{sheet[1:]} starts with {marks}."
+        adventure = effect["adventure"]
+        return Text(
+            "Adventure %(adventure)s's sheet (%(name)s) starts with %(marks)s.",
+            adventure=adventure,
+            name=Text(adventure_name(adventure)),
+            marks=_listed_words([_mark_words(mark) for mark in effect["marks"]]),
+        )
     if kind == "bonus_points":
-        return f"{effect['points']:+d} points on the campaign line of the chapter's score."
+        return Text(
+            "%(points)s points on the campaign line of the chapter's score.", points=f"{effect['points']:+d}"
+        )
     if kind == "system_errors":
         count = -effect["delta"]
-        return f"{count} usable System Error box{'es' if count > 1 else ''} fewer on the sheet."
+        if count > 1:
+            return Text("%(count)s usable System Error boxes fewer on the sheet.", count=count)
+        return Text("%(count)s usable System Error box fewer on the sheet.", count=count)
     if kind == "mission_choice":
-        letters = ", ".join(effect["letters"])
-        return f"Mission card(s) {letters} chosen instead of drawn at random."
+        return Text(
+            "Mission card(s) %(letters)s chosen instead of drawn at random.",
+            letters=", ".join(effect["letters"]),
+        )
     if kind == "astra_level":
-        return f"ASTRA's level {effect['delta']:+d} for the chapter (bounded 1 to 8)."
-    stars = effect["stars"]
-    return f"{stars} more star{'s' if stars > 1 else ''} if {_predicate_words(effect['predicate'])}."
+        delta = f"{effect['delta']:+d}"
+        return Text("ASTRA's level %(delta)s for the chapter (bounded 1 to 8).", delta=delta)
+    stars, goal = effect["stars"], _predicate_words(effect["predicate"])
+    if stars > 1:
+        return Text("%(stars)s more stars if %(goal)s.", stars=stars, goal=goal)
+    return Text("%(stars)s more star if %(goal)s.", stars=stars, goal=goal)
 
 
 def mission_card(card: int) -> dict[str, Any]:

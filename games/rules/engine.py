@@ -58,7 +58,7 @@ from games.rules.common.options import (
 )
 from games.rules.core import data, kinds, snapshots
 from games.rules.core.errors import N_, OutOfTurn, RuleViolation, Text, shown
-from games.rules.core.events import KINDS, Event, schema_problem
+from games.rules.core.events import KINDS, AstraResult, Event, schema_problem
 from games.rules.core.schematic import ZONE, Area, Row, Schematic
 from games.rules.core.sheet import CIRCLE, CROSS, LINE, Mark, X
 from games.rules.core.state import ACTIONS_PHASE, INCIDENTS_PHASE, MISSIONS_PHASE, SETUP_PHASE, GameState
@@ -86,6 +86,7 @@ from games.rules.read.views import (
     referee_sheet_view,
     sheet_schematic,
     sheet_view,
+    winning,
 )
 from games.rules.turn.solo import astra_advance, astra_due, astra_turn
 from games.rules.turn.turn import (
@@ -119,6 +120,7 @@ __all__ = [
     "Area",
     "AstraEffectOption",
     "AstraPlaceOption",
+    "AstraResult",
     "Choice",
     "ClaimOption",
     "Decision",
@@ -182,6 +184,7 @@ __all__ = [
     "step_actions",
     "summarise",
     "upcast",
+    "winning",
 ]
 
 

@@ -89,6 +89,7 @@ def solo_ranks(view: dict[str, Any], game: dict[str, Any]) -> None:
     takes the stars of its own rank, and its tally is shown beside the player's."""
     (score,) = game["result"]["scores"]
     assert score["rank"] == (1 if 0 in game["result"]["winners"] else 2)
+    assert game["result"]["winning"]["seats"] == ([0] if score["rank"] == 1 else [])
     attempt = view["chapters"][view["chapter"] - 1]["attempts"][-1]
     assert game["astra"]["level"] == attempt["astra_level"]
     rank = 1 if "astra" in game["result"]["winners"] else 2
@@ -202,6 +203,11 @@ def test_a_campaign_over_http_through_its_eight_chapters(
     else:
         best = max(zip(stars, totals, strict=True))
         assert view["winners"] == [seat for seat in range(seats) if (stars[seat], totals[seat]) == best]
+    # the same, typed: the winning seats, and whether ASTRA is among the winners
+    assert view["winning"] == {
+        "seats": [seat for seat in view["winners"] if seat != "astra"],
+        "astra": "astra" in view["winners"],
+    }
     # every card chosen belongs to an attempt that counts: no choice was discarded
     for event in logged(campaign, "card_chosen"):
         assert view["chapters"][event.data["chapter"] - 1]["counts"] == event.data["attempt"]

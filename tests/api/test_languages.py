@@ -11,8 +11,10 @@ from babel.messages.catalog import Catalog
 from django.utils import translation
 from rest_framework.test import APIClient
 
-from api.campaign_serializers import CampaignOptionsField
+from api.campaign_serializers import CampaignMoveSerializer, CampaignOptionsField
 from campaigns import library
+from campaigns.rules import effects
+from eventstore.errors import Word
 from games.i18n import text, translated
 from games.rules.engine import Text, narration, upcast
 from moon import catalogs
@@ -114,6 +116,37 @@ def test_campaign_card_options_show_their_title_and_story_in_the_readers_languag
         [shown] = CampaignOptionsField().to_representation([option])
     assert shown == {**option, "title": "Escolta do navio-tanque", "story": shown["story"]}
     assert shown["story"].startswith("Um navio-tanque lento")
+
+
+def test_campaign_card_effects_read_in_the_readers_language_and_the_option_sent_back_is_listed() -> None:
+    pack = library.get("open")
+    card = pack.card("c1-tanker-escort")
+    option = {
+        "action": "choose_card", "card": card.id, "title": card.title, "story": card.story,
+        "effects": [effects.describe(effect) for effect in card.effects],
+    }  # fmt: skip
+    with translation.override("en"):
+        [english] = CampaignOptionsField().to_representation([option])
+    assert english["effects"] == ["Adventure 2's sheet (The Journey) starts with water.t01 circled."]
+    with translation.override("es"):
+        [spanish] = CampaignOptionsField().to_representation([option])
+    assert spanish["effects"] == ["La hoja de Aventura 2 (El Viaje) empieza con water.t01 rodeado."]
+    # the option as a Spanish reader sends it back whole is the choice: its text is not compared
+    move = CampaignMoveSerializer(data={"choice": spanish})
+    assert move.is_valid() and move.validated_data["choice"] == {"action": "choose_card", "card": card.id}
+
+
+def test_words_inside_refusals_are_translated_too() -> None:
+    status = Text("The game is %(status)s, not playing.", status=Word("finished"))
+    stream = Text("Another command on this %(stream)s came first; read it and retry.", stream=Word("game"))
+    kind = Text(
+        "A %(kind)s crosses a %(kind)s symbol, and %(symbol)s is not one.", kind=Text("robot"), symbol="x"
+    )
+    with translation.override("es"):
+        assert text(status) == "La partida está terminada, no en juego."
+        assert text(stream).startswith("Otra orden sobre esta partida llegó antes")
+    with translation.override("ja"):
+        assert "ロボット" in text(kind) and "robot" not in text(kind)
 
 
 def test_the_viewers_narration_reads_in_the_readers_language() -> None:

@@ -107,8 +107,12 @@ def test_a_game_whose_log_was_stored_before_versions_reads_as_it_did(alice: APIC
     assert set(Event.objects.filter(game=game).values_list("version", flat=True)) == {None}
     base = f"/api/v1/games/{game.pk}"
 
-    # the view adds the seats a bot played to the end: none in a log from before resigning
-    assert alice.get(base).json()["result"] == {**recorded["expected"]["result"], "resigned": []}
+    # the view adds the seats a bot played to the end (none in a log from before resigning) and
+    # the winners typed
+    result = recorded["expected"]["result"]
+    seats = [seat for seat in result["winners"] if seat != "astra"]
+    winning = {"seats": seats, "astra": "astra" in result["winners"]}
+    assert alice.get(base).json()["result"] == {**result, "resigned": [], "winning": winning}
     for seat, expected in enumerate(recorded["expected"]["sheets"]):
         assert alice.get(f"{base}/sheets/{seat}").json()["marks"] == expected["marks"]
     feed = alice.get(f"{base}/events", {"limit": 500}).json()["events"]

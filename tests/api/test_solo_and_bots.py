@@ -67,7 +67,7 @@ def test_a_solo_game_against_astra_over_http(alice: APIClient, post: Any, advent
     assert game["status"] == "finished"
     assert {"choose", "give"} <= game["decisions_seen"]
     result, pile = game["result"], game["astra"]["pile"]
-    assert set(result) == {"scores", "winners", "astra", "resigned"} and result["resigned"] == []
+    assert set(result) == {"scores", "winners", "winning", "astra", "resigned"} and result["resigned"] == []
     if adventure == 1:
         crossed = astra.precrossed(level) + sum(pile[a] * foe.multipliers[a] for a in ACTIONS)
         track = astra.RocketTrack(level, min(crossed, len(astra.track_boxes())))
@@ -83,6 +83,11 @@ def test_a_solo_game_against_astra_over_http(alice: APIClient, post: Any, advent
         )
         assert result["winners"] == expected
     assert result["winners"] in ([0], ["astra"], [0, "astra"])
+    # the same, typed: the winning seats, and whether ASTRA is among the winners
+    assert result["winning"] == {
+        "seats": [0] if 0 in result["winners"] else [],
+        "astra": "astra" in result["winners"],
+    }
 
     feed = player.get(f"{base}/events", {"limit": 500}).json()["events"]
     assert {"card_drawn", "card_given", "astra_took"} <= {event["kind"] for event in feed}

@@ -16,6 +16,7 @@ import jsonschema
 import pytest
 from rest_framework.test import APIClient
 
+from api.campaign_serializers import CampaignOptionsField
 from campaigns import library, simulation
 from campaigns.rules import decider, packs
 from campaigns.rules.events import evolve as campaign_evolve
@@ -44,11 +45,7 @@ class Branches:
     def check(self, union: str, key: str, value: dict[str, Any]) -> None:
         ref = self.mapping(union).get(value[key])
         assert ref is not None, f"{union} has no branch for {key} {value[key]!r}"
-        validator = self._validators.get(ref)
-        if validator is None:
-            validator = jsonschema.Draft7Validator({"$ref": ref, "components": self.components})
-            self._validators[ref] = validator
-        errors = [error.message for error in validator.iter_errors(value)]
+        errors = [error.message for error in self._validator(ref).iter_errors(value)]
         assert not errors, f"{union} {value}: {errors[:3]}"
         union_validator = jsonschema.Draft7Validator(
             {"$ref": f"#/components/schemas/{union}", "components": self.components}
@@ -58,9 +55,26 @@ class Branches:
             union_validator.validate(value)
         self.seen.setdefault(union, set()).add(ref)
 
+    def check_shape(self, union: str, value: dict[str, Any]) -> None:
+        """``value`` fits exactly one branch of ``union`` (a ``oneOf`` of closed shapes with no
+        discriminator), noted as seen."""
+        branches = [branch["$ref"] for branch in self.components["schemas"][union]["oneOf"]]
+        fits = [ref for ref in branches if self._validator(ref).is_valid(value)]
+        assert len(fits) == 1, f"{union} {value}: fits {fits or 'no branch'}"
+        self.seen.setdefault(union, set()).add(fits[0])
+
+    def _validator(self, ref: str) -> jsonschema.Draft7Validator:
+        validator = self._validators.get(ref)
+        if validator is None:
+            validator = jsonschema.Draft7Validator({"$ref": ref, "components": self.components})
+            self._validators[ref] = validator
+        return validator
+
     def unseen(self, union: str) -> set[str]:
         """The branches of ``union`` no value checked so far was of."""
-        return set(self.mapping(union).values()) - self.seen.get(union, set())
+        schema = self.components["schemas"][union]
+        branches = {branch["$ref"] for branch in schema["oneOf"]}
+        return branches - self.seen.get(union, set())
 
 
 @pytest.fixture(scope="module")
@@ -93,7 +107,15 @@ GAMES = [(adventure, 2, None) for adventure in sorted(engine.PLAYABLE)] + [
 ]
 
 
-def _games() -> Iterator[tuple[GameState, list[engine.Event], dict[tuple[str, ...], Any]]]:
+Played = tuple[GameState, list[engine.Event], dict[tuple[str, ...], Any]]
+
+
+@pytest.fixture(scope="module")
+def games() -> list[Played]:
+    return list(_games())
+
+
+def _games() -> Iterator[Played]:
     for adventure, players, level in GAMES:
         rng = random.Random(f"contract/{adventure}/{players}")
         shapes: dict[tuple[str, ...], Any] = {}
@@ -114,9 +136,9 @@ def _api_event(seq: int, event: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_every_option_and_event_of_bot_games_fits_its_branch_and_every_branch_is_played(
-    branches: Branches,
+    branches: Branches, games: list[Played]
 ) -> None:
-    for state, events, shapes in _games():
+    for state, events, shapes in games:
         for option in shapes.values():
             branches.check("Option", "action", option)
         for seq, event in enumerate(events, start=1):
@@ -133,6 +155,26 @@ def test_every_option_and_event_of_bot_games_fits_its_branch_and_every_branch_is
         assert not branches.unseen(union), union
 
 
+def test_every_score_and_sheet_of_bot_games_fits_its_adventure_shape_and_every_shape_is_given(
+    branches: Branches, games: list[Played]
+) -> None:
+    """The final scores (and ASTRA's) and every sheet's score and drawing, at the end of each
+    game and half way through it, fit one shape of their union; every shape is given."""
+    for state, events, _ in games:
+        result = engine.result_event(state)["data"]
+        for score in result["scores"]:
+            branches.check_shape("ScoreBreakdown", score["breakdown"])
+        if "astra" in result:
+            branches.check_shape("AstraBreakdown", dict(result["astra"]["breakdown"]))
+        for moment in (engine.replay(events[: len(events) // 2]), state):
+            for sheet in range(len(moment.sheets)):
+                view = engine.sheet_view(moment, sheet, viewer=0)
+                branches.check_shape("SheetScore", view["score"])
+                branches.check_shape("SheetDerived", view["derived"])
+    for union in ("ScoreBreakdown", "AstraBreakdown", "SheetScore", "SheetDerived"):
+        assert not branches.unseen(union), union
+
+
 def _campaign_shapes(events: list[Any], pack: packs.Pack) -> Iterator[tuple[str, str, dict[str, Any]]]:
     """Each campaign event of a log as the feed shows it, and every option offered on the way."""
     state = CampaignState()
@@ -141,7 +183,9 @@ def _campaign_shapes(events: list[Any], pack: packs.Pack) -> Iterator[tuple[str,
         yield "CampaignEvent", "kind", _api_event(seq, dict(campaign_upcast(event)))
         for seat in range(state.max_players or 0):
             for option in decider.options(state, pack, seat).options:
-                yield "CampaignOption", "action", dict(option)
+                # as the API shows it: its text written out (a card's effects are Texts)
+                (shown,) = CampaignOptionsField().to_representation([dict(option)])
+                yield "CampaignOption", "action", shown
 
 
 def _recorded_campaign(path: Path) -> Iterator[tuple[str, str, dict[str, Any]]]:
@@ -176,3 +220,19 @@ def test_every_option_and_event_of_recorded_and_version_2_campaigns_fits_its_bra
         branches.check(union, key, value)
     for union in ("CampaignOption", "CampaignEvent"):
         assert not branches.unseen(union), union
+
+
+def test_the_schemas_examples_are_real_answers_that_fit_their_own_schemas(branches: Branches) -> None:
+    """The examples a reader of the schema sees are what a game answered: a decision, its first
+    option, the event it records and a refusal, each valid against its component."""
+    schemas = branches.components["schemas"]
+    for name in ("Decision", "Option", "Event", "Error"):
+        validator = jsonschema.Draft7Validator(
+            {"$ref": f"#/components/schemas/{name}", "components": branches.components}
+        )
+        errors = [error.message for error in validator.iter_errors(schemas[name]["example"])]
+        assert not errors, f"{name}'s example: {errors[:3]}"
+    decision, option, event = (schemas[name]["example"] for name in ("Decision", "Option", "Event"))
+    assert option == decision["options"][0]
+    assert event["kind"] == "number_written" and event["data"]["space"] == option["space"]
+    assert schemas["Error"]["example"]["code"] in schemas["ErrorCodeEnum"]["enum"]

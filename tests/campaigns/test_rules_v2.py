@@ -107,7 +107,7 @@ def test_options_carry_the_cards_text_and_the_missions_condition_and_values() ->
     assert asked is not None
     plan = next(option for option in listed(asked.decision) if option["card"] == "c1-flight-plan")
     card = OPEN_V2.card("c1-flight-plan")
-    assert plan == {
+    assert {**plan, "effects": [str(effect) for effect in plan["effects"]]} == {
         "action": "choose_card",
         "card": "c1-flight-plan",
         "title": card.title,
@@ -115,7 +115,9 @@ def test_options_carry_the_cards_text_and_the_missions_condition_and_values() ->
         "effects": ["Mission card(s) A chosen instead of drawn at random."],
     }
     escort = next(option for option in listed(asked.decision) if option["card"] == "c1-tanker-escort")
-    assert escort["effects"] == ["Adventure 2's sheet (The Journey) starts with water.t01 circled."]
+    assert [str(effect) for effect in escort["effects"]] == [
+        "Adventure 2's sheet (The Journey) starts with water.t01 circled."
+    ]
     choose(state, asked.seat, plan, OPEN_V2)  # the option sent back whole is the choice
     while (asked := decider.pending(state, OPEN_V2)) is not None and asked.decision.kind != "mission":
         choose(state, asked.seat, bare(listed(asked.decision)[0]), OPEN_V2)

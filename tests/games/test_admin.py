@@ -7,7 +7,7 @@ import io
 import json
 import re
 import zipfile
-from typing import cast
+from typing import Any, cast
 from xml.etree import ElementTree
 
 import pytest
@@ -319,7 +319,7 @@ def test_the_viewer_shows_astra_its_pile_bonuses_pass_score_and_the_hand(
         f'data-circled="{bonuses["circled"]}" data-used="{bonuses["used"]}"'
     ) in section
     assert f"{seen['name']} (level 3)" in section
-    breakdown = solo.astra_score(state)["breakdown"]
+    breakdown = cast(dict[str, Any], solo.astra_score(state)["breakdown"])
     for action, cards in seen["pile"].items():
         points = breakdown[action] if adventure != 1 else "—"
         row = f'<tr data-action="{action}"><td>{action}</td><td>{cards}</td><td>{points}</td></tr>'

@@ -11,7 +11,7 @@ from games.rules.adventures import rules_for
 from games.rules.adventures.virus.rules import PROPAGATION
 from games.rules.common import astra
 from games.rules.core.cards import ACTIONS
-from games.rules.core.events import AstraResult, Recorder
+from games.rules.core.events import AstraResult, AstraTrackBreakdown, Recorder
 from games.rules.core.sheet import CIRCLE, CROSS, X
 from games.rules.core.state import GameState
 from games.rules.turn import solo
@@ -128,7 +128,7 @@ def test_a1_t5_astra_crosses_its_track_by_the_multiplier_of_each_card() -> None:
     assert state.astra is not None
 
     def track() -> tuple[int, int]:
-        breakdown = solo.astra_score(state)["breakdown"]
+        breakdown = cast(AstraTrackBreakdown, solo.astra_score(state)["breakdown"])
         return breakdown["boxes_crossed"], breakdown["total"]
 
     assert track() == (15, 10)
@@ -141,7 +141,8 @@ def test_a1_t5_astra_crosses_its_track_by_the_multiplier_of_each_card() -> None:
     ("level", "crossed"), [(1, 15), (2, 12), (3, 10), (4, 8), (5, 6), (6, 4), (7, 2), (8, 0)]
 )
 def test_a1_track_setup_by_level(level: int, crossed: int) -> None:
-    assert solo.astra_score(start_solo(1, level))["breakdown"]["boxes_crossed"] == crossed
+    breakdown = cast(AstraTrackBreakdown, solo.astra_score(start_solo(1, level))["breakdown"])
+    assert breakdown["boxes_crossed"] == crossed
 
 
 def test_a1_astra_launches_at_its_81st_box_and_the_game_ends_with_the_turn() -> None:
@@ -174,7 +175,8 @@ def test_a1_winner_table(
     astra_total: int, winner: str | None,
 ) -> None:
     player = {"launched": player_launched, "tiebreak_rockets": tiebreak, "total": player_total}
-    theirs: AstraResult = {"total": astra_total, "breakdown": {"launched": astra_launched}}
+    track: AstraTrackBreakdown = {"boxes_crossed": 0, "launched": astra_launched, "total": astra_total}
+    theirs: AstraResult = {"total": astra_total, "breakdown": track}
     assert rules_for(1).solo_winner(start_solo(1), player, theirs) == winner
 
 

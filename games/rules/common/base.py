@@ -175,6 +175,16 @@ class Adventure(Generic[L]):
     # The fewest seats a game of this adventure is dealt for without ASTRA (fewer: one player
     # against ASTRA only); ``players_problem`` says which counts are not played at all.
     min_players = 1
+    # The TypedDicts of what ``seat_score`` and ``derived`` give (and ``sheet_score``, when a
+    # sheet is scored otherwise than a seat): the API's schema is made of them, and a test holds
+    # what each adventure gives to them.
+    score_shape: Any
+    derived_shape: Any
+
+    @property
+    def sheet_score_shape(self) -> Any:
+        """The TypedDict of ``sheet_score``'s answer: by default a seat's score's."""
+        return self.score_shape
 
     def __init__(self) -> None:
         self.layout: L = self.layout_class(data.adventure(self.layout_class.adventure))

@@ -24,6 +24,16 @@ class Text:
     def __str__(self) -> str:
         return self.template % self.params if self.params else self.template
 
+    def __eq__(self, other: object) -> bool:
+        """The same sentence: the same template and params (an option listed twice is equal)."""
+        return isinstance(other, Text) and (self.template, self.params) == (other.template, other.params)
+
+    def __hash__(self) -> int:
+        return hash(self.template)
+
+    def __repr__(self) -> str:
+        return f"Text({self.template!r}, **{self.params!r})"
+
 
 class RuleViolation(Exception):
     """A command breaks a rule of the game.

@@ -265,9 +265,32 @@ class GameEnded(TypedDict):
     reasons: list[dict[str, Any]]
 
 
+class AstraTrackBreakdown(TypedDict):
+    """ASTRA's score in adventure 1: the boxes crossed on its rocket track, launched or not."""
+
+    boxes_crossed: int
+    launched: bool
+    total: int
+
+
+class AstraPileBreakdown(TypedDict):
+    """ASTRA's score in adventures 2-8: each action of its pile at its multiplier, its
+    Adventure card's fixed points and its points per level."""
+
+    robot: int
+    energy: int
+    plant: int
+    water: int
+    astronaut: int
+    planning: int
+    fixed: int
+    level: int
+    total: int
+
+
 class AstraResult(TypedDict):
     total: int
-    breakdown: dict[str, Any]
+    breakdown: AstraTrackBreakdown | AstraPileBreakdown
 
 
 class Result(TypedDict):

@@ -89,7 +89,7 @@ def _modified(details: Text, modifier: int | None) -> Text:
 def _written(data: NumberWritten) -> Text:
     details = Text("combination %(combination)s", combination=data["combination"])
     if "action" in data:
-        details = Text("%(details)s, %(action)s", details=details, action=data["action"])
+        details = Text("%(details)s, %(action)s", details=details, action=Text(data["action"]))
     details = _modified(details, data.get("modifier"))
     if "wild" in data:
         details = Text("%(details)s, wild %(wild)s", details=details, wild=data["wild"])
@@ -204,7 +204,8 @@ def _card(card: int) -> Text:
     known = CARDS.get(card)
     if known is None:
         return Text("card %(card)s", card=card)
-    return Text("card %(card)s (%(number)s %(action)s)", card=card, number=known.number, action=known.action)
+    action = Text(known.action)  # an action's name, translated
+    return Text("card %(card)s (%(number)s %(action)s)", card=card, number=known.number, action=action)
 
 
 def _compact(value: Any) -> str:

@@ -14,12 +14,12 @@ with the card left over this turn (``referee_sheet_view``, ``referee_seats``,
 """
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypedDict, cast
 
 from games.rules.adventures import rules_for
 from games.rules.common import astra, missions
 from games.rules.core.cards import ACTIONS, CARDS
-from games.rules.core.events import MISSIONS_OFFERED, Event, MissionsOffered
+from games.rules.core.events import MISSIONS_OFFERED, AstraTrackBreakdown, Event, MissionsOffered
 from games.rules.core.schematic import Area, Row, Schematic
 from games.rules.core.sheet import CIRCLE, CROSS, Marks
 from games.rules.core.state import AstraState, GameState, Sheet
@@ -77,11 +77,29 @@ def game_view(state: GameState, *, viewer: int | None) -> dict[str, Any]:
     }
 
 
+class Winning(TypedDict):
+    """Who won, typed for a reader: ``winners`` (kept as stored) mixes seats and ``"astra"``."""
+
+    seats: list[int]  # the winning seats
+    astra: bool  # whether ASTRA won, alone or sharing the victory
+
+
+def winning(winners: Iterable[int | str]) -> Winning:
+    """The winning seats and whether ASTRA is among the winners, from a result's ``winners``."""
+    winners = list(winners)
+    return {"seats": [seat for seat in winners if isinstance(seat, int)], "astra": "astra" in winners}
+
+
 def _result(state: GameState) -> dict[str, Any] | None:
-    """The final scores, with the seats a bot played to the end (``resigned``)."""
+    """The final scores, with the seats a bot played to the end (``resigned``) and the winners
+    typed (``winning``)."""
     if state.result is None:
         return None
-    return {**state.result, "resigned": [index for index, seat in enumerate(state.seats) if seat.resigned]}
+    return {
+        **state.result,
+        "resigned": [index for index, seat in enumerate(state.seats) if seat.resigned],
+        "winning": winning(state.result["winners"]),
+    }
 
 
 def sheet_view(state: GameState, sheet_id: int, *, viewer: int | None) -> dict[str, Any]:
@@ -201,7 +219,7 @@ def astra_card(state: GameState) -> tuple[Schematic, Marks]:
     areas = [Area("ASTRA bonuses", (Row("bonus boxes", boxes, captions=numbers),))]
     if state.adventure == astra.TRACK_ADVENTURE:
         printed = astra.track()
-        crossed = astra_score(state)["breakdown"]["boxes_crossed"]
+        crossed = cast(AstraTrackBreakdown, astra_score(state)["breakdown"])["boxes_crossed"]
         marks.update({box["id"]: CROSS for box in printed[:crossed]})
         lines: dict[int, list[dict[str, Any]]] = {}
         for box in printed:

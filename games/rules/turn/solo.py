@@ -55,7 +55,15 @@ from games.rules.common.options import (
 )
 from games.rules.core.cards import ACTIONS, CARDS, EFFECT_CARDS, HAND_SIZE, hand_combinations
 from games.rules.core.errors import OutOfTurn, RuleViolation, shown
-from games.rules.core.events import AstraResult, AstraSetup, Event, Recorder, Result
+from games.rules.core.events import (
+    AstraPileBreakdown,
+    AstraResult,
+    AstraSetup,
+    AstraTrackBreakdown,
+    Event,
+    Recorder,
+    Result,
+)
 from games.rules.core.state import ACTIONS_PHASE, AstraState, GameState
 
 # The player's seat: a solo game has one.
@@ -469,13 +477,17 @@ def astra_score(state: GameState, pile: dict[str, int] | None = None) -> AstraRe
         boxes = len(astra.track_boxes())
         given = sum(counts.get(action, 0) * solo.multipliers[action] for action in ACTIONS)
         track = astra.RocketTrack(solo.level, min(boxes, astra.precrossed(solo.level) + given))
-        breakdown: dict[str, Any] = {"boxes_crossed": track.crossed, "launched": track.launched}
-        return {"total": track.score, "breakdown": {**breakdown, "total": track.score}}
+        on_track: AstraTrackBreakdown = {
+            "boxes_crossed": track.crossed, "launched": track.launched, "total": track.score
+        }
+        return {"total": track.score, "breakdown": on_track}
     by_action = {action: counts.get(action, 0) * solo.multipliers[action] for action in ACTIONS}
     fixed = solo.fixed_points or 0
     level = solo.level * (solo.points_per_level or 0)
     total = sum(by_action.values()) + fixed + level
-    return {"total": total, "breakdown": {**by_action, "fixed": fixed, "level": level, "total": total}}
+    # the pile's actions are ACTIONS, the keys AstraPileBreakdown declares
+    by_pile = cast(AstraPileBreakdown, {**by_action, "fixed": fixed, "level": level, "total": total})
+    return {"total": total, "breakdown": by_pile}
 
 
 def projected_astra_total(state: GameState) -> int:

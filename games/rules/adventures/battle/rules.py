@@ -57,6 +57,7 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from typing import Any, Final, cast
 
+from games.rules.adventures.battle import shapes
 from games.rules.adventures.battle.layout import SIDES, TYPES, Layout, Planet
 from games.rules.adventures.battle.solo import BattleSolo, is_solo
 from games.rules.common import modifiers as modifiers_rules
@@ -95,6 +96,10 @@ def side_of(sheet: Sheet, seat: int) -> str:
 
 class BattleRules(BattleSolo):
     """The rules of adventure 8 (see the module docstring)."""
+
+    score_shape = shapes.BattleScore
+    derived_shape = shapes.BattleDerived
+    sheet_score_shape = shapes.BattleSheetScore
 
     layout_class = Layout
     min_players = 2  # one player plays against ASTRA

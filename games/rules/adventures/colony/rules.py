@@ -43,6 +43,7 @@ Readings taken where the sources disagree (§10), and choices of this module:
 from collections.abc import Callable, Iterable
 from typing import Any, cast
 
+from games.rules.adventures.colony import shapes
 from games.rules.adventures.colony.layout import Layout
 from games.rules.common import astra
 from games.rules.common.base import Adventure, Condition, Step, number_changed, rank_awards
@@ -71,6 +72,9 @@ def _zone_name(zone: str) -> str:
 
 class ColonyRules(Adventure[Layout]):
     """The rules of adventure 3 (see the module docstring)."""
+
+    score_shape = shapes.ColonyScore
+    derived_shape = shapes.ColonyDerived
 
     layout_class = Layout
     space_word = N_("a building")

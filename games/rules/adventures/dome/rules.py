@@ -37,11 +37,12 @@ Readings taken where the sources disagree (§11), and choices of this module:
 from collections.abc import Iterable
 from typing import Any, cast
 
+from games.rules.adventures.dome import shapes
 from games.rules.adventures.dome.layout import Layout
 from games.rules.common.base import Adventure, Condition, Step, number_changed
 from games.rules.common.missions import MISSION_BOX
 from games.rules.common.options import Choice, Option, StepOption, WriteOption
-from games.rules.core.errors import N_, RuleViolation, shown
+from games.rules.core.errors import N_, RuleViolation, Text, shown
 from games.rules.core.events import Recorder
 from games.rules.core.sheet import (
     CIRCLE,
@@ -79,6 +80,9 @@ FIRST, LATER, OTHER, PER_UNBUILT = "first", "later", "other", "per_unbuilt"
 
 class DomeRules(Adventure[Layout]):
     """The rules of adventure 5 (see the module docstring)."""
+
+    score_shape = shapes.DomeScore
+    derived_shape = shapes.DomeDerived
 
     layout_class = Layout
     space_word = N_("a level")
@@ -241,8 +245,8 @@ class DomeRules(Adventure[Layout]):
                 "wrong_symbol_kind",
                 "%(symbol)s is a %(kind)s symbol; a %(action)s action circles a %(action)s.",
                 symbol=symbol,
-                kind=kind,
-                action=action,
+                kind=Text(kind),
+                action=Text(action),
             )
         if self.layout.tower_level_of.get(space) != level:
             return RuleViolation(

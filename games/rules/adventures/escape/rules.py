@@ -46,13 +46,14 @@ Readings taken where the sources disagree (§12), and choices of this module:
 from collections.abc import Iterable
 from typing import Any, cast
 
+from games.rules.adventures.escape import shapes
 from games.rules.adventures.escape.layout import Block, Layout
 from games.rules.common.base import ASTRONAUT, Condition, Step
 from games.rules.common.options import Choice, Option, StepOption, WriteOption
 from games.rules.common.wilds import WildActions
 from games.rules.core import cards
 from games.rules.core.cards import ACTIONS, Combination
-from games.rules.core.errors import N_, RuleViolation, shown
+from games.rules.core.errors import N_, RuleViolation, Text, shown
 from games.rules.core.events import Recorder, Written
 from games.rules.core.sheet import CIRCLE, CROSS, LINE, Marks, all_filled, first_unmarked
 from games.rules.core.state import GameState, Sheet
@@ -70,6 +71,9 @@ MISSION_TANKS, TANK_SHIPS_NEEDED = 105, 3
 
 class EscapeRules(WildActions[Layout]):
     """The rules of adventure 7 (see the module docstring)."""
+
+    score_shape = shapes.EscapeScore
+    derived_shape = shapes.EscapeDerived
 
     layout_class = Layout
     start_mark_words = (CIRCLE, CROSS, LINE)
@@ -335,14 +339,14 @@ class EscapeRules(WildActions[Layout]):
                 f"unknown_{kind}",
                 "%(symbol)s is not a %(kind)s of this sheet.",
                 symbol=shown(symbol),
-                kind=kind,
+                kind=Text(kind),
             )
         if symbol not in symbols:
             return RuleViolation(
                 f"{kind}_not_in_ship",
                 "%(symbol)s is not a %(kind)s of %(ship)s, where your number was written.",
                 symbol=symbol,
-                kind=kind,
+                kind=Text(kind),
                 ship=ship,
             )
         if symbol in marks:

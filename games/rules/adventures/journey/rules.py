@@ -42,6 +42,7 @@ Readings taken where the sources disagree (§10), and choices of this module:
 from collections.abc import Iterable
 from typing import Any, cast
 
+from games.rules.adventures.journey import shapes
 from games.rules.adventures.journey.layout import WALL_DRAWN, Layout, Station, Zone
 from games.rules.common import astra
 from games.rules.common.base import (
@@ -92,6 +93,9 @@ UNMARKABLE_KINDS = ("mission_box", "score_box", "rank_box", "campaign_area", "st
 
 class JourneyRules(WildActions[Layout]):
     """The rules of adventure 2 (see the module docstring)."""
+
+    score_shape = shapes.JourneyScore
+    derived_shape = shapes.JourneyDerived
 
     layout_class = Layout
 

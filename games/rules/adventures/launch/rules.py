@@ -19,12 +19,13 @@ Choices of this module:
 from functools import cached_property
 from typing import Any, cast
 
+from games.rules.adventures.launch import shapes
 from games.rules.adventures.launch.layout import Layout
 from games.rules.common.base import Adventure, Condition, Step, standard_end_reasons
 from games.rules.common.options import Choice, Option, StepOption, WriteOption
 from games.rules.core.cards import Combination
 from games.rules.core.errors import RuleViolation, shown
-from games.rules.core.events import AstraResult, Recorder
+from games.rules.core.events import AstraResult, AstraTrackBreakdown, Recorder
 from games.rules.core.sheet import CIRCLE, CROSS, Marks, X, all_filled, first_unmarked
 from games.rules.core.state import GameState, Sheet
 
@@ -44,6 +45,9 @@ ACTION_OF_EFFECT = {"rocket_activation": "activate", "building": "build"}
 
 class LaunchRules(Adventure[Layout]):
     """The rules of adventure 1 (see the module docstring)."""
+
+    score_shape = shapes.LaunchScore
+    derived_shape = shapes.LaunchDerived
 
     layout_class = Layout
     start_mark_words = (CIRCLE, CROSS, FILL)
@@ -330,7 +334,7 @@ class LaunchRules(Adventure[Layout]):
 
     def solo_end_reasons(self, state: GameState, astra_score: AstraResult) -> list[dict[str, Any]]:
         """ASTRA launches once the last box of its track is crossed."""
-        return [{"reason": "astra_launched", "seats": []}] if astra_score["breakdown"]["launched"] else []
+        return [{"reason": "astra_launched", "seats": []}] if _astra_launched(astra_score) else []
 
     def solo_winner(
         self, state: GameState, player: dict[str, Any], astra_score: AstraResult
@@ -338,7 +342,7 @@ class LaunchRules(Adventure[Layout]):
         """A launch beats none; two launches in one turn go to the player if they crossed a
         tie-break rocket, else it is a draw; with no launch the higher score wins."""
         player_launched = bool(player["launched"])
-        astra_launched = bool(astra_score["breakdown"]["launched"])
+        astra_launched = _astra_launched(astra_score)
         if player_launched and astra_launched:
             return "player" if player["tiebreak_rockets"] >= 1 else None
         if player_launched != astra_launched:
@@ -349,3 +353,7 @@ class LaunchRules(Adventure[Layout]):
 def _floor_name(floor: str) -> str:
     return f"floor {floor.removeprefix('f')}"
 
+
+def _astra_launched(astra_score: AstraResult) -> bool:
+    """Whether ASTRA launched (in adventure 1 its score is its rocket track's)."""
+    return cast(AstraTrackBreakdown, astra_score["breakdown"])["launched"]

@@ -29,10 +29,11 @@ Readings taken where the sources disagree (§8), and choices of this module:
 from collections.abc import Iterable
 from typing import Any, cast
 
+from games.rules.adventures.mine import shapes
 from games.rules.adventures.mine.layout import Layout
 from games.rules.common.base import Adventure, Condition, Step, number_changed
 from games.rules.common.options import Choice, Option, StepOption, WriteOption
-from games.rules.core.errors import N_, RuleViolation, shown
+from games.rules.core.errors import N_, RuleViolation, Text, shown
 from games.rules.core.events import Recorder
 from games.rules.core.sheet import CIRCLE, CROSS, Marks, all_filled, first_unmarked
 from games.rules.core.state import GameState, Sheet
@@ -65,6 +66,9 @@ def _level_name(level: str) -> str:
 
 class MineRules(Adventure[Layout]):
     """The rules of adventure 4 (see the module docstring)."""
+
+    score_shape = shapes.MineScore
+    derived_shape = shapes.MineDerived
 
     layout_class = Layout
     space_word = N_("a cavity")
@@ -181,7 +185,7 @@ class MineRules(Adventure[Layout]):
             return RuleViolation(
                 "wrong_symbol_kind",
                 "A %(kind)s crosses a %(kind)s symbol, and %(symbol)s is not one.",
-                kind=kind,
+                kind=Text(kind),
                 symbol=symbol,
             )
         if symbol in marks:

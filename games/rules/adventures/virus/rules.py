@@ -57,6 +57,7 @@ from collections.abc import Callable, Iterable, Sequence
 from itertools import chain
 from typing import Any, cast
 
+from games.rules.adventures.virus import shapes
 from games.rules.adventures.virus.layout import Layout, Quarter, Track
 from games.rules.common.base import ASTRONAUT, ASTRONAUT_SHIFTS, Condition, Step, Uses, error_choices
 from games.rules.common.missions import MISSION_BOX
@@ -101,6 +102,9 @@ FLOORS_NEEDED = 2  # missions 98 and 99
 
 class VirusRules(WildActions[Layout]):
     """The rules of adventure 6 (see the module docstring)."""
+
+    score_shape = shapes.VirusScore
+    derived_shape = shapes.VirusDerived
 
     layout_class = Layout
     start_mark_words = (CIRCLE, CROSS, LINE)
