@@ -46,13 +46,7 @@ class CampaignsQuerySerializer(PageQuerySerializer):
 
 @extend_schema_field(contract.ref(contract.CAMPAIGN_OPTION))
 class CampaignOptionField(serializers.DictField):
-    """One of a campaign decision's options (the schema's `CampaignOption`). The fields that
-    only show it (``SHOWN_TEXT``, a card's ``effects``) were read in the reader's language:
-    they are left out of the choice, which the other fields make."""
-
-    def to_internal_value(self, data: Any) -> dict[str, Any]:
-        choice: dict[str, Any] = super().to_internal_value(data)
-        return {name: value for name, value in choice.items() if name not in (*SHOWN_TEXT, "effects")}
+    """One of a campaign decision's options (the schema's `CampaignOption`)."""
 
 
 class CampaignMoveSerializer(serializers.Serializer):

@@ -329,10 +329,10 @@ CHOICE_FIELDS = ("action", "card", "target", "letter", "chapter")
 
 def _listed(choice: dict[str, Any], options: list[Option]) -> bool:
     """Whether a choice is one of the options: the fields that make the choice, sent alone or
-    with the option's other fields as listed (a client may send back the option whole)."""
+    with the option's other fields (a client may send back the option whole). Those others only
+    show the option, in the language the client read it in: their values are not compared."""
     return any(
-        all(choice.get(name) == option.get(name) for name in CHOICE_FIELDS)
-        and all(option.get(name) == value for name, value in choice.items())
+        all(choice.get(name) == option.get(name) for name in CHOICE_FIELDS) and choice.keys() <= option.keys()
         for option in options
     )
 

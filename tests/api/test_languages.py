@@ -131,9 +131,10 @@ def test_campaign_card_effects_read_in_the_readers_language_and_the_option_sent_
     with translation.override("es"):
         [spanish] = CampaignOptionsField().to_representation([option])
     assert spanish["effects"] == ["La hoja de Aventura 2 (El Viaje) empieza con water.t01 rodeado."]
-    # the option as a Spanish reader sends it back whole is the choice: its text is not compared
+    # the option as a Spanish reader sends it back whole is a valid move (the rules compare only
+    # its choosing fields: tests/campaigns/test_rules_v2.py)
     move = CampaignMoveSerializer(data={"choice": spanish})
-    assert move.is_valid() and move.validated_data["choice"] == {"action": "choose_card", "card": card.id}
+    assert move.is_valid() and move.validated_data["choice"] == spanish
 
 
 def test_words_inside_refusals_are_translated_too() -> None:

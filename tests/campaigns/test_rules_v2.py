@@ -118,7 +118,9 @@ def test_options_carry_the_cards_text_and_the_missions_condition_and_values() ->
     assert [str(effect) for effect in escort["effects"]] == [
         "Adventure 2's sheet (The Journey) starts with water.t01 circled."
     ]
-    choose(state, asked.seat, plan, OPEN_V2)  # the option sent back whole is the choice
+    # the option sent back whole is the choice, its text read in any language
+    read_in_spanish = {**plan, "title": "Plan de vuelo", "effects": ["Elegidas, no al azar."]}
+    choose(state, asked.seat, read_in_spanish, OPEN_V2)
     while (asked := decider.pending(state, OPEN_V2)) is not None and asked.decision.kind != "mission":
         choose(state, asked.seat, bare(listed(asked.decision)[0]), OPEN_V2)
     assert asked is not None
@@ -130,8 +132,10 @@ def test_options_carry_the_cards_text_and_the_missions_condition_and_values() ->
     printed = next(card for card in data.common()["missions"] if card["card"] == first)
     assert option["condition"] == printed["text"]
     assert option["values"] == {"first": printed["first"], "later": printed["later"]}
-    with pytest.raises(RuleViolation):  # a text field that is not the option's is no option
-        decider.decide(state, OPEN_V2, asked.seat, {**bare(option), "condition": "anything"})
+    with pytest.raises(RuleViolation):  # a field the option does not have is no option
+        decider.decide(state, OPEN_V2, asked.seat, {**bare(option), "title": "anything"})
+    # its text as read in another language is still the option: only the choosing fields count
+    assert decider.decide(state, OPEN_V2, asked.seat, {**option, "condition": "Condición traducida"})
 
 
 def solo_chapter(state: CampaignState, outcome: str, *, total: int = 50, astra: int = 60) -> None:
