@@ -449,6 +449,11 @@ class Adventure(Generic[L]):
         write = cast(WriteOption, option)
         return (write["space"], number_changed(state, write))
 
+    def score_effects(self, state: GameState, seat: int, options: Sequence[Option]) -> list[Any]:
+        """``score_effect`` of each of ``options`` (a decision's): an adventure whose effects
+        cost a look at the sheet works out what they share once."""
+        return [self.score_effect(state, seat, option) for option in options]
+
     def prospects(self, state: GameState, sheet: Sheet, marks: Marks) -> int:
         """What a player weighs that the score cannot see yet, compared only between options
         that score alike (the greedy bot's second criterion): 0 unless a sheet says more."""

@@ -276,6 +276,10 @@ class Options(Sequence[Option]):
     def __add__(self, other: "Options") -> "Options":
         return Options([*self._groups, *other._groups])
 
+    def mapped(self, change: Callable[[Option], Option]) -> "Options":
+        """These options, each made through ``change`` too (as lazily: a bot reads one)."""
+        return Options([(_then(make, change), values) for make, values in self._groups])
+
     def __repr__(self) -> str:
         return repr(self.as_list())
 
@@ -294,3 +298,8 @@ class Options(Sequence[Option]):
                     everything += map(make, values)
             self._all = everything
         return self._all
+
+
+def _then(make: Make, change: Callable[[Option], Option]) -> Make:
+    """``make``, its option then passed through ``change``."""
+    return lambda value: change(make(value))

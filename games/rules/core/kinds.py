@@ -90,16 +90,16 @@ def fold(
     ``evolve(upcast(event))`` for each, as the loop a replay runs. Each event is applied once,
     and only one stored at an older version than its kind's is upcast (a copy is made then)."""
     # The kinds' versions and applies read once, not once an event: the loop is the replay's cost.
-    current = {name: (kind.version, kind.apply) for name, kind in kinds.items()}
-    applied = state.events_applied
-    for event in events:
-        entry = current.get(event["kind"])
-        if entry is not None:
-            version, apply = entry
-            if event.get("v", 1) != version:
-                event = upcast(kinds, upcasters, event)
-            apply(state, event["data"], event)
-        applied += 1
+    current = {name: (kind.version, kind.apply) for name, kind in kinds.items()}.get
+    applied = start = state.events_applied
+    for applied, event in enumerate(events, start + 1):  # noqa: B007 (the count is kept)
+        entry = current(event["kind"])
+        if entry is None:
+            continue
+        version, apply = entry
+        if event.get("v", 1) != version:
+            event = upcast(kinds, upcasters, event)
+        apply(state, event["data"], event)
     state.events_applied = applied
     return state
 

@@ -66,7 +66,8 @@ def greedy_bot(rng: random.Random) -> Bot:
         best_value: tuple[int, int, float, int] | None = None
         totals: dict[Any, tuple[int, int]] = {}
         ideals: dict[str, list[float]] = {}
-        effects = [rules.score_effect(state, seat, option) for option in decision.options]
+        misfits: dict[tuple[str, int], float] = {}
+        effects = rules.score_effects(state, seat, decision.options)
         if None not in effects and len(set(effects)) == 1:
             totals[effects[0]] = (0, 0)  # every option scores alike: the score decides nothing
         for option, effect in zip(decision.options, effects, strict=True):
@@ -83,7 +84,7 @@ def greedy_bot(rng: random.Random) -> Bot:
                     totals[effect] = known
             value = (
                 *known,
-                -_misfit(option, marks, zones, ideals),
+                -_misfit(option, marks, zones, ideals, misfits),
                 0 if option["action"] == "skip" else 1,
             )
             if best_value is None or value > best_value:
@@ -126,17 +127,23 @@ def _misfit(
     marks: Marks,
     zones: dict[str, list[tuple[str, ...]]],
     ideals: dict[str, list[float]],
+    misfits: dict[tuple[str, int], float],
 ) -> float:
     """How far a written number lies from where the numbers around it say it belongs: the
     value interpolated between its nearest numbered neighbours (or the ends of the range), in
-    each zone of its space (``ideals``: those values by space, worked out once a decision)."""
+    each zone of its space (``ideals``: those values by space, and ``misfits`` the answers by
+    space and number, worked out once a decision: many options write the same)."""
     if option["action"] not in ("write", "draw"):
         return 0.0
     pick = cast("WriteOption | DrawOption", option)
-    space, number = pick["space"], pick["number"]
-    if space not in ideals:
-        ideals[space] = [_ideal(marks, zone, space) for zone in zones.get(space, [])]
-    return sum(abs(number - ideal) for ideal in ideals[space])
+    key = (pick["space"], pick["number"])
+    misfit = misfits.get(key)
+    if misfit is None:
+        space, number = key
+        if space not in ideals:
+            ideals[space] = [_ideal(marks, zone, space) for zone in zones.get(space, [])]
+        misfit = misfits[key] = sum(abs(number - ideal) for ideal in ideals[space])
+    return misfit
 
 
 def _ideal(marks: Marks, zone: tuple[str, ...], space: str) -> float:

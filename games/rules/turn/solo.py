@@ -37,6 +37,7 @@ Readings taken (common.md §14, and where the rules are silent):
   the seed and the discard pile (``cards.second_pass_deck``); neither is ever shown.
 """
 
+from functools import partial
 from typing import Any, Final, cast
 
 from games.rules.adventures import rules_for
@@ -50,6 +51,7 @@ from games.rules.common.options import (
     DrawOption,
     GiveOption,
     Option,
+    Options,
     WriteOption,
     posted,
 )
@@ -258,6 +260,8 @@ def options(state: GameState, seat: int) -> Decision | None:
         rules = rules_for(state.adventure)
         picks = rules.choice_options(state, seat)
         cards = [(pair.number_card, pair.action_card) for pair in state.combinations]
+        if isinstance(picks, Options):  # made as lazily as the common turn's: a bot reads one
+            return Decision("choose", picks.mapped(partial(_with_cards, cards)))
         return Decision("choose", [_with_cards(cards, option) for option in picks])
     if player.pending or solo.given is not None:
         return None

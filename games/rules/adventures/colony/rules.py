@@ -40,7 +40,7 @@ Readings taken where the sources disagree (§10), and choices of this module:
   in the ranking.
 """
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, cast
 
 from games.rules.adventures.colony import shapes
@@ -136,17 +136,33 @@ class ColonyRules(Adventure[Layout]):
         """Filling a building scores through the quarter it completes and the antenna it
         circles; a write also through an Astronaut action used with it, and every Planning X
         through the planning box it crosses alike."""
-        action = option["action"]
-        if action not in ("write", "planning"):
-            return None
+        return self.score_effects(state, seat, [option])[0]
+
+    def score_effects(self, state: GameState, seat: int, options: Sequence[Option]) -> list[Any]:
+        """``score_effect`` of each option, what filling each space completes worked out once."""
         marks = state.sheet_of(seat).marks
-        space = cast("WriteOption | StepOption", option)["space"]
+        by_space: dict[str, tuple[str | None, tuple[str, ...]]] = {}
+        effects: list[Any] = []
+        for option in options:
+            action = option["action"]
+            if action not in ("write", "planning"):
+                effects.append(None)
+                continue
+            space = cast("WriteOption | StepOption", option)["space"]
+            filling = by_space.get(space)
+            if filling is None:
+                filling = by_space[space] = self._filling(marks, space)
+            used = action == "write" and number_changed(state, cast(WriteOption, option))
+            effects.append((action, *filling, used))
+        return effects
+
+    def _filling(self, marks: Marks, space: str) -> tuple[str | None, tuple[str, ...]]:
+        """What filling ``space`` completes: its quarter (or None), and the antennas it circles."""
         filled = {**marks, space: X}
         quarter = self.layout.quarter_of(space)
         completes = not self.quarter_complete(marks, quarter) and self.quarter_complete(filled, quarter)
         antennas = tuple(self.antennas_to_circle(filled)) if space in self.layout.antenna_of else ()
-        used = action == "write" and number_changed(state, cast(WriteOption, option))
-        return (action, quarter if completes else None, antennas, used)
+        return (quarter if completes else None, antennas)
 
     # --- reactions: antennas and quarters ------------------------------------------------
 

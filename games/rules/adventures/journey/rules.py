@@ -39,7 +39,7 @@ Readings taken where the sources disagree (§10), and choices of this module:
   without ASTRA is alone in the ranking.
 """
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, cast
 
 from games.rules.adventures.journey import shapes
@@ -242,13 +242,25 @@ class JourneyRules(WildActions[Layout]):
     def score_effect(self, state: GameState, seat: int, option: Option) -> Any:
         """A write: the zone it completes (if any), whether the Astronaut action was used and
         the wild spent (the action a wild becomes only waits as a step)."""
-        if option["action"] != "write":
-            return None
-        write = cast(WriteOption, option)
+        return self.score_effects(state, seat, [option])[0]
+
+    def score_effects(self, state: GameState, seat: int, options: Sequence[Option]) -> list[Any]:
+        """``score_effect`` of each option, the zone each space completes worked out once."""
         marks = state.sheet_of(seat).marks
-        zone = self.layout.zone_of(marks, write["space"])
-        completes = all(space in marks or space == write["space"] for space in zone.spaces)
-        return (zone.id if completes else None, "modifier" in write, write.get("wild"))
+        completed: dict[str, str | None] = {}
+        effects: list[Any] = []
+        for option in options:
+            if option["action"] != "write":
+                effects.append(None)
+                continue
+            write = cast(WriteOption, option)
+            space = write["space"]
+            if space not in completed:
+                zone = self.layout.zone_of(marks, space)
+                completes = all(other in marks or other == space for other in zone.spaces)
+                completed[space] = zone.id if completes else None
+            effects.append((completed[space], "modifier" in write, write.get("wild")))
+        return effects
 
     def prospects(self, state: GameState, sheet: Sheet, marks: Marks) -> int:
         """The room left to write: how many more numbers the trajectory can still take. A
