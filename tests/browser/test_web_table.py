@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import SHOTS, chromium
+from tests.browser.traffic import Traffic, Witness
 from tests.live import ROOT, Client, asgi_server
 
 pytestmark = [pytest.mark.browser]
@@ -144,15 +145,24 @@ def drawn_sheets_match_the_api(driver: Any, server: str, game_id: int) -> None:
         assert drawn == {element: str(mark) for element, mark in listed.items()}
 
 
-def play_to_the_end(drivers: list[Any], midway: Callable[[], None]) -> None:
+def play_to_the_end(
+    drivers: list[Any],
+    midway: Callable[[], None],
+    witnesses: list[Witness] = (),  # type: ignore[assignment]
+) -> None:
     """Each player clicks in turn until every page shows the result; ``midway`` runs once, on
-    the third turn."""
+    the third turn. After each click the ``witnesses`` ask the API what each page asked."""
     turns: set[str] = set()
     started = time.monotonic()
     for _ in range(TURNS * 12):
         if all(driver.find_elements("id", "result") for driver in drivers):
             break
-        kinds = [play_a_step(driver) for driver in drivers]
+        kinds = []
+        for driver in drivers:
+            kinds.append(play_a_step(driver))
+            if kinds[-1] != "wait":
+                for witness in witnesses:
+                    witness.look()
         turn = drivers[0].execute_script("return document.getElementById('turn')?.textContent || ''")
         if turn not in turns:
             turns.add(turn)
@@ -185,6 +195,11 @@ def test_two_players_play_a_whole_game_of_the_launch_by_clicking(server: str) ->
         wait(ben, shown("#start"), "the waiting room")
         click(ann, "#start")
         wait(ben, shown("figure.sheet-figure g.cell.choosable"), "Ben's table, redrawn by the stream")
+        wait(ann, shown("figure.sheet-figure g.cell.choosable"), "Ann's table")
+        # from here on, what each page receives is checked (its sign-in and lobby are not)
+        witnesses = [Witness(Client(server, token_of(d)), Traffic(d).skip()) for d in (ann, ben)]
+        for witness in witnesses:
+            witness.look(f"/games/{game_id}", f"/games/{game_id}/decision")
         shoot(ben, "table-phone")
         shoot(ann, "table-desktop")
 
@@ -194,7 +209,7 @@ def test_two_players_play_a_whole_game_of_the_launch_by_clicking(server: str) ->
             shoot(ann, "mid-game-desktop")
             shoot(ben, "mid-game-phone")
 
-        play_to_the_end([ann, ben], midway)
+        play_to_the_end([ann, ben], midway, witnesses)
 
         for driver, name in ((ann, "desktop"), (ben, "phone")):
             result = wait(driver, shown("#result"), "the result")
@@ -202,6 +217,10 @@ def test_two_players_play_a_whole_game_of_the_launch_by_clicking(server: str) ->
             shoot(driver, f"result-{name}")
             assert "ann" in result.text and "ben" in result.text
             drawn_sheets_match_the_api(driver, server, game_id)
+        for witness in witnesses:  # what each page received is what the API showed its player
+            checked = witness.check()
+            assert checked > 100, f"only {checked} answers and messages read"
+            print(f"[web table] {checked} answers and stream messages checked against the API")
         finished = Client(server, token_of(ann)).get(f"/games/{game_id}")
         assert finished["status"] == "finished"
         shown_total = {score["seat"]: score["total"] for score in finished["result"]["scores"]}
