@@ -22,14 +22,8 @@ SHOTS = ROOT / "var" / "browser"
 CHROMIUM = os.environ.get("MOON_CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("MOON_CHROMEDRIVER", "/usr/bin/chromedriver")
 FLAGS = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
     "--window-size=1500,1200",
 )
 

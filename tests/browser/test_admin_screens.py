@@ -57,11 +57,9 @@ def shoot(browser: Any, name: str, width: int) -> None:
 
 def overflow(browser: Any) -> int:
     """How many pixels the page is wider than the window (0: it fits)."""
-    return int(
-        browser.execute_script(
-            "return document.documentElement.scrollWidth - document.documentElement.clientWidth"
-        )
-    )
+    return int(browser.execute_script(
+        "return document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    ))
 
 
 def overlapping_labels(browser: Any) -> list[str]:
@@ -86,15 +84,13 @@ def overlapping_labels(browser: Any) -> list[str]:
 
 def sheets_per_row(browser: Any) -> int:
     """How many drawn sheets stand on the first row."""
-    return int(
-        browser.execute_script(
-            """
+    return int(browser.execute_script(
+        """
         const tops = Array.from(document.querySelectorAll('figure.sheet-figure'))
             .map(figure => Math.round(figure.getBoundingClientRect().top));
         return tops.filter(top => top === tops[0]).length;
         """
-        )
-    )
+    ))
 
 
 @pytest.mark.parametrize("width", WIDTHS)

@@ -126,8 +126,7 @@ def replay_at(api: APIClient, game: Game, kind: str, turn: int | None) -> tuple[
         feed += page["events"]
         after = page["next"]
     position = next(
-        event["seq"]
-        for event in reversed(feed)
+        event["seq"] for event in reversed(feed)
         if event["kind"] == kind and (turn is None or event["data"].get("turn") == turn)
     )
     replay = api.get(f"{base}/replay", {"seq": position})
@@ -178,16 +177,14 @@ def expected_panels(game: Game, seq: int) -> list[dict[str, dict[str, str]]]:
     sheets = []
     for sheet in state.sheets:
         view = engine.referee_sheet_view(state, sheet.id)
-        sheets.append(
-            {
-                side: {
-                    "owner": f"seat {seat} ({names[seat]})" if isinstance(seat, int) else "ASTRA",
-                    "active": "true" if seat == view["active_seat"] else "false",
-                    "total": str(view["score"][side]["total"]),
-                }
-                for side, seat in sheet.sides.items()
+        sheets.append({
+            side: {
+                "owner": f"seat {seat} ({names[seat]})" if isinstance(seat, int) else "ASTRA",
+                "active": "true" if seat == view["active_seat"] else "false",
+                "total": str(view["score"][side]["total"]),
             }
-        )
+            for side, seat in sheet.sides.items()
+        })
     return sheets
 
 
@@ -307,10 +304,7 @@ def test_staff_step_through_a_solo_game_and_see_astra_as_the_players_replay_has_
     _, replay = replay_at(api, game, "turn_started", turn)
     seen = replay["game"]["astra"]
     assert astra_shown(browser) == {
-        "score": seen["score"],
-        "pass": seen["pass"],
-        "bonuses": seen["bonuses"],
-        "pile": seen["pile"],
+        "score": seen["score"], "pass": seen["pass"], "bonuses": seen["bonuses"], "pile": seen["pile"],
         "hand": [card["card"] for card in replay["game"]["hand"]],
     }
     assert len(astra_shown(browser)["hand"]) == 3

@@ -9,7 +9,7 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -148,7 +148,7 @@ def drawn_sheets_match_the_api(driver: Any, server: str, game_id: int) -> None:
 def play_to_the_end(
     drivers: list[Any],
     midway: Callable[[], None],
-    witnesses: list[Witness] = (),  # type: ignore[assignment]
+    witnesses: Sequence[Witness] = (),
 ) -> None:
     """Each player clicks in turn until every page shows the result; ``midway`` runs once, on
     the third turn. After each click the ``witnesses`` ask the API what each page asked."""
