@@ -204,6 +204,10 @@ def test_two_players_play_a_whole_game_of_the_launch_by_clicking(server: str) ->
         shoot(ann, "table-desktop")
 
         def midway() -> None:
+            # Ann unfolds Ben's sheet: drawn again with each redraw from then on, as the API
+            # shows it to her (the witnesses check it: never Ben's moves of the turn in play)
+            click(ann, "#other-sheets details summary")
+            wait(ann, shown("#other-sheets details[open] svg"), "Ben's sheet")
             drawn_sheets_match_the_api(ann, server, game_id)
             drawn_sheets_match_the_api(ben, server, game_id)
             shoot(ann, "mid-game-desktop")

@@ -141,8 +141,31 @@ function resultPanel(game) {
     result.astra && h("p", {}, t("astra_total", { total: result.astra.total })));
 }
 
+// The sheets the player does not play on, each folded until opened (then drawn, as the API
+// shows them to this player: as of the last resolved turn).
+function otherSheets(game, opened, id) {
+  const others = (game.sheets || []).filter((sheet) => !sheet.seats.includes(game.seat));
+  if (!others.length) return null;
+  const names = Object.fromEntries(game.seats.map((seat) => [seat.seat, seatName(seat)]));
+  return h("section", { class: "card others", id: "other-sheets" },
+    h("h3", {}, t("other_sheets")),
+    others.map((sheet) => {
+      const box = h("div", { class: "sheet-scroll small" });
+      const fold = h("details", { class: "other-sheet", "data-sheet": sheet.sheet, open: opened.has(sheet.sheet) },
+        h("summary", {}, t("sheet_of", { names: sheet.seats.map((seat) => names[seat] ?? seat).join(", ") })), box);
+      const show = async () => {
+        if (!fold.open) { opened.delete(sheet.sheet); return; }
+        opened.add(sheet.sheet);
+        box.replaceChildren(parseSvg(await svg(`/games/${id}/sheets/${sheet.sheet}.svg`)));
+      };
+      fold.addEventListener("toggle", () => show().catch((error) => toast(error.message)));
+      return fold;
+    }));
+}
+
 export async function table(root, id) {
   let chosen = null; // the combination the player filters the options by
+  const opened = new Set(); // the other seats' sheets the player unfolded
   let stopClock = () => {};
   let pending = null;
   let game = null;
@@ -264,6 +287,7 @@ export async function table(root, id) {
           game.status === "playing" && h("section", { class: "card" }, actions, chooser),
           astraPanel(game),
           h("section", { class: "card" }, h("h3", {}, t("seats_title")), seatsPanel(game)),
+          otherSheets(game, opened, id),
           h("p", {}, h("a", { href: "#/lobby" }, t("back_to_lobby"))))),
     ].filter(Boolean));
   }
