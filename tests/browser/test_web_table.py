@@ -2,8 +2,10 @@
 it: two players, each in a Chromium of their own (one at a desktop's width, one at a phone's),
 register, open a game of The Launch, join it by its invite link, and play it to its result by
 clicking, each time the first highlighted space of their sheet or the first option button,
-then Confirm. Every sheet the pages fetched is checked against what the API shows that player,
-and screenshots of each page at both widths go to var/browser/."""
+then Confirm, then replay it step by step. Everything the pages received from the API is checked
+against what the API shows that player (tests/browser/traffic.py), and screenshots of each page
+at both widths go to var/browser/. A player and a bot play a campaign's first chapter and its
+card choices; a player plays a whole Battle against ASTRA."""
 
 import os
 import subprocess
@@ -221,6 +223,23 @@ def test_two_players_play_a_whole_game_of_the_launch_by_clicking(server: str) ->
             shoot(driver, f"result-{name}")
             assert "ann" in result.text and "ben" in result.text
             drawn_sheets_match_the_api(driver, server, game_id)
+        # Ben replays the game from his feed, step by step, from its result
+        click(ben, "#replay-link")
+        step = wait(ben, shown("#replay-step"), "the replay")
+        assert step.get_attribute("data-step") == "1"
+        shoot(ben, "replay-phone")
+        for button, expected in (("next", 2), ("next", 3), ("previous", 2)):
+            click(ben, f"#replay-{button}")
+            wait(ben, shown(f"#replay-step[data-step='{expected}']"), f"step {expected}")
+        assert ben.find_elements("css selector", "figure.sheet-figure svg"), "the sheet at that step"
+        click(ben, "#replay-last")
+        wait(ben, shown("#replay-step:not([data-step='2'])"), "the last step")
+        drawn_sheets_match_the_api(ben, server, game_id)  # the last step: the sheet as it ended
+        click(ann, "#replay-link")
+        wait(ann, shown("#replay-step"), "Ann's replay")
+        click(ann, "#replay-next")
+        wait(ann, shown("#replay-step[data-step='2']"), "step 2")
+        shoot(ann, "replay-desktop")
         for witness in witnesses:  # what each page received is what the API showed its player
             checked = witness.check()
             assert checked > 100, f"only {checked} answers and messages read"
@@ -256,3 +275,65 @@ def test_one_player_opens_the_battle_against_astra_and_plays_by_clicking(server:
         drawn_sheets_match_the_api(cy, server, game_id)
         cy.set_window_size(*PHONE)
         shoot(cy, "battle-solo-phone")
+
+
+def test_a_player_and_a_bot_play_a_campaigns_first_chapter_and_its_card_choices(server: str) -> None:
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.common.by import By
+
+    with chromium() as dee:
+        dee.set_window_size(*DESKTOP)
+        dee.get(f"{server}/play/")
+        register(dee, "dee")
+        wait(dee, shown("#create-campaign"), "the lobby")
+        click(dee, "#create-campaign")  # two seats, one of them a bot: the form's defaults
+        wait(dee, shown("#invite-link"), "the campaign's waiting room")
+        shoot(dee, "campaign-waiting-room-desktop")
+        click(dee, "#start")
+        click(dee, "#play-chapter")
+        wait(dee, shown("figure.sheet-figure svg"), "chapter 1's table")
+        game_id = int(dee.current_url.split("#/game/")[1].split("/")[0])
+        started = time.monotonic()
+        while not dee.find_elements(By.ID, "result"):
+            assert time.monotonic() - started < 300, "chapter 1 not over in 5 minutes"
+            if play_a_step(dee) == "wait":  # the bot plays (a worker): the stream redraws
+                wait(dee, shown("#result, #decision:not([data-kind=wait])"), "the bot's move", 60)
+        drawn_sheets_match_the_api(dee, server, game_id)
+        click(dee, "#campaign-link")
+        # the captain keeps the result, then each card choice: the first option each time
+        choices = []
+        while True:
+            later = "#campaign-decision .option, #play-chapter[data-chapter='2']"
+            wait(dee, shown(later), "a choice, or chapter 2", 60)
+            try:
+                options = dee.find_elements(By.CSS_SELECTOR, "#campaign-decision .option")
+                if not options:
+                    break
+                if not choices:
+                    dee.execute_script("window.scrollTo(0, 0)")
+                    shoot(dee, "campaign-choice-desktop")
+                choice = options[0].text
+                decision = dee.find_element(By.CSS_SELECTOR, "#campaign-decision .decision")
+                options[0].click()
+            except StaleElementReferenceException:
+                continue  # the stream redrew the page under the click: look again
+            choices.append(choice)
+            wait(dee, staleness(decision), "the campaign redrawn")
+        # the captain (the bot or the player) keeps the result; the player chooses a card
+        assert any(choice.startswith("Choose the card") for choice in choices), choices
+        campaign_id = dee.current_url.split("#/campaign/")[1]
+        campaign = Client(server, token_of(dee)).get(f"/campaigns/{campaign_id}")
+        assert campaign["chapter"] == 2 and campaign["cards"], campaign
+        chapters = wait(dee, shown("#chapters"), "the chapters")
+        assert "★" in dee.find_element(By.CSS_SELECTOR, "aside .seats").text
+        assert campaign["cards"][0]["title"] in dee.find_element(By.ID, "cards").text
+        assert "Attempt 1" in chapters.text
+        shoot(dee, "campaign-desktop")
+        dee.set_window_size(*PHONE)
+        shoot(dee, "campaign-phone")
+
+
+def staleness(element: Any) -> Callable[[Any], Any]:
+    from selenium.webdriver.support.expected_conditions import staleness_of
+
+    return staleness_of(element)

@@ -118,7 +118,7 @@ export async function campaignPage(root, id) {
         h("div", {},
           h("section", { class: "card", id: "campaign-decision" },
             h("p", { class: "decision", "data-kind": decision.kind }, t(`campaign_decision_${decision.kind}`)),
-            playing && h("p", {}, h("a", { class: "play-chapter button", id: "play-chapter", href: `#/game/${playing.game}/campaign/${id}` }, t("play_chapter", { chapter: campaign.chapter }))),
+            playing && h("p", {}, h("a", { class: "play-chapter button", id: "play-chapter", "data-chapter": campaign.chapter, href: `#/game/${playing.game}/campaign/${id}` }, t("play_chapter", { chapter: campaign.chapter }))),
             decision.options.map((option) => h("div", { class: "campaign-option" },
               h("button", { type: "button", class: "option", onclick: choose(option) }, describe(option, names)),
               option.story && h("p", { class: "story muted" }, option.story)))),

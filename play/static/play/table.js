@@ -128,7 +128,7 @@ function seatsPanel(game) {
   h("em", {}, seat.resigned ? t("resigned") : seat.confirmed ? t("confirmed") : t("choosing")))));
 }
 
-function resultPanel(game) {
+function resultPanel(game, campaign) {
   const result = game.result;
   if (!result) return null;
   const names = Object.fromEntries(game.seats.map((seat) => [seat.seat, seatName(seat)]));
@@ -138,7 +138,10 @@ function resultPanel(game) {
     result.scores.map((score) => h("details", { open: score.seat === game.seat },
       h("summary", {}, `${score.rank}. ${names[score.seat]}: ${score.total}`),
       h("table", {}, scoreLines(score.breakdown).map(([name, value]) => h("tr", {}, h("td", {}, name), h("td", {}, String(value))))))),
-    result.astra && h("p", {}, t("astra_total", { total: result.astra.total })));
+    result.astra && h("p", {}, t("astra_total", { total: result.astra.total })),
+    h("p", { class: "row" },
+      h("a", { id: "replay-link", href: `#/replay/${game.id}` }, t("replay_game")),
+      campaign && h("a", { id: "campaign-link", href: `#/campaign/${campaign}` }, t("back_to_campaign"))));
 }
 
 // The sheets the player does not play on, each folded until opened (then drawn, as the API
@@ -163,7 +166,8 @@ function otherSheets(game, opened, id) {
     }));
 }
 
-export async function table(root, id) {
+// The table of game `id`; `campaign`: the campaign it is a chapter of (linked back to).
+export async function table(root, id, campaign = null) {
   let chosen = null; // the combination the player filters the options by
   const opened = new Set(); // the other seats' sheets the player unfolded
   let stopClock = () => {};
@@ -279,7 +283,7 @@ export async function table(root, id) {
         h("h2", {}, `${adventureName(game.adventure)} #${game.id}`),
         h("span", { id: "turn" }, game.status === "finished" ? t("status_finished") : t("turn_n", { turn: game.turn ?? "-" })),
         clock.element),
-      resultPanel(game),
+      resultPanel(game, campaign),
       h("div", { class: "table-layout" },
         h("div", { class: "sheets" }, figures),
         h("aside", { class: "side" },
@@ -288,7 +292,9 @@ export async function table(root, id) {
           astraPanel(game),
           h("section", { class: "card" }, h("h3", {}, t("seats_title")), seatsPanel(game)),
           otherSheets(game, opened, id),
-          h("p", {}, h("a", { href: "#/lobby" }, t("back_to_lobby"))))),
+          h("p", { class: "row" },
+            campaign && h("a", { href: `#/campaign/${campaign}` }, t("back_to_campaign")),
+            h("a", { href: "#/lobby" }, t("back_to_lobby"))))),
     ].filter(Boolean));
   }
 
