@@ -25,7 +25,6 @@ pytestmark = [pytest.mark.browser]
 PASSWORD = "lunar-table-42"
 PHONE = (412, 915)
 DESKTOP = (1400, 1000)
-TURNS = 80  # far more than a game of The Launch lasts
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +71,21 @@ def shown(css: str) -> Callable[[Any], Any]:
 
 
 def click(driver: Any, css: str) -> None:
-    wait(driver, shown(css), css).click()
+    """Click the element once shown; again if the page was redrawn under the click (the stream
+    may redraw it at any time)."""
+    from selenium.common.exceptions import StaleElementReferenceException
+
+    def clicked(_: Any) -> bool:
+        element = shown(css)(driver)
+        if not element:
+            return False
+        try:
+            element.click()
+        except StaleElementReferenceException:
+            return False
+        return True
+
+    wait(driver, clicked, css)
 
 
 def shoot(driver: Any, name: str) -> None:
@@ -95,8 +108,9 @@ def play_a_step(driver: Any) -> str:
     """One click of the player whose decision asks for one (its kind, or "wait"): the first
     highlighted space (and the first of its options when several apply), else the first
     option button, else Confirm. Waits for the page to be drawn again after it."""
-    from selenium.common.exceptions import WebDriverException
+    from selenium.common.exceptions import ElementClickInterceptedException, WebDriverException
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.expected_conditions import staleness_of
 
     try:
@@ -110,7 +124,12 @@ def play_a_step(driver: Any) -> str:
         confirm = driver.find_elements(By.ID, "confirm")
         if cells:
             driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", cells[0])
-            cells[0].click()
+            try:
+                cells[0].click()
+            except ElementClickInterceptedException:
+                # a small element under a neighbour's drawing (The Battle's sheets are dense):
+                # chosen with the keyboard, as the page also allows (focus, Enter)
+                cells[0].send_keys(Keys.ENTER)
             choices = driver.find_elements(By.CSS_SELECTOR, "#chooser:not([hidden]) button.option")
             if choices:
                 choices[0].click()
@@ -151,14 +170,16 @@ def play_to_the_end(
     drivers: list[Any],
     midway: Callable[[], None],
     witnesses: Sequence[Witness] = (),
+    seconds: float = 300,
 ) -> None:
     """Each player clicks in turn until every page shows the result; ``midway`` runs once, on
     the third turn. After each click the ``witnesses`` ask the API what each page asked."""
     turns: set[str] = set()
     started = time.monotonic()
-    for _ in range(TURNS * 12):
-        if all(driver.find_elements("id", "result") for driver in drivers):
-            break
+    while not all(driver.find_elements("id", "result") for driver in drivers):
+        if time.monotonic() - started > seconds:
+            pages = [driver.find_element("id", "actions").text for driver in drivers]
+            pytest.fail(f"no result after {seconds} s of clicks; the pages ask: {pages}")
         kinds = []
         for driver in drivers:
             kinds.append(play_a_step(driver))
@@ -170,11 +191,13 @@ def play_to_the_end(
             turns.add(turn)
             if len(turns) == 3:
                 midway()
-        if all(kind == "wait" for kind in kinds):
-            time.sleep(0.2)  # every seat confirmed: the stream brings the next turn
-    else:
-        pytest.fail(f"no result after {TURNS} turns' worth of clicks")
+        if all(kind == "wait" for kind in kinds):  # the stream brings the next turn
+            wait(drivers[0], lambda _: any(d.find_elements("css selector", NEXT) for d in drivers), "a turn")
     print(f"\n[web table] {len(turns)} turns played by clicking in {time.monotonic() - started:.0f} s")
+
+
+# What the page shows once a seat has something to do again, or the game is over.
+NEXT = "#result, #decision:not([data-kind=wait])"
 
 
 def test_two_players_play_a_whole_game_of_the_launch_by_clicking(server: str) -> None:
@@ -250,7 +273,7 @@ def test_two_players_play_a_whole_game_of_the_launch_by_clicking(server: str) ->
         assert f"ann: {shown_total[0]}" in ann.find_element("id", "result").text
 
 
-def test_one_player_opens_the_battle_against_astra_and_plays_by_clicking(server: str) -> None:
+def test_one_player_plays_a_whole_battle_against_astra_by_clicking(server: str) -> None:
     from selenium.webdriver.support.select import Select
 
     with chromium() as cy:
@@ -268,13 +291,21 @@ def test_one_player_opens_the_battle_against_astra_and_plays_by_clicking(server:
         assert "ASTRA" in wait(cy, shown(".astra"), "ASTRA's panel").text
         shoot(cy, "battle-solo-desktop")
         game_id = int(cy.current_url.rsplit("/", 1)[1])
-        # A whole solo Battle by clicking stalled in this test (see the branch's report): its
-        # first turn is played by clicks, and what the page drew is what the API shows.
-        assert play_a_step(cy) not in {"wait", "nothing"}
-        wait(cy, shown("#decision"), "the table redrawn")
+
+        def midway() -> None:
+            drawn_sheets_match_the_api(cy, server, game_id)
+            cy.set_window_size(*PHONE)
+            shoot(cy, "battle-solo-phone")
+            cy.set_window_size(*DESKTOP)
+
+        # (no traffic check here: ASTRA plays in a worker, so states come and go between the
+        # test's clicks; the Launch game between two players checks what pages receive)
+        play_to_the_end([cy], midway)
+        result = wait(cy, shown("#result"), "the result")
+        assert "ASTRA" in result.text
+        cy.execute_script("arguments[0].scrollIntoView()", result)
+        shoot(cy, "battle-solo-result-desktop")
         drawn_sheets_match_the_api(cy, server, game_id)
-        cy.set_window_size(*PHONE)
-        shoot(cy, "battle-solo-phone")
 
 
 def test_a_player_and_a_bot_play_a_campaigns_first_chapter_and_its_card_choices(server: str) -> None:
