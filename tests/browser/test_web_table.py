@@ -332,7 +332,7 @@ def test_a_player_and_a_bot_play_a_campaigns_first_chapter_and_its_card_choices(
         drawn_sheets_match_the_api(dee, server, game_id)
         click(dee, "#campaign-link")
         # the captain keeps the result, then each card choice: the first option each time
-        choices = []
+        choices: list[str] = []
         while True:
             later = "#campaign-decision .option, #play-chapter[data-chapter='2']"
             wait(dee, shown(later), "a choice, or chapter 2", 60)
