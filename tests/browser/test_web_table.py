@@ -23,8 +23,8 @@ from tests.live import ROOT, Client, asgi_server
 
 pytestmark = [pytest.mark.browser]
 PASSWORD = "lunar-table-42"
-PHONE = (412, 915)
-DESKTOP = (1400, 1000)
+PHONE = (390, 844)
+DESKTOP = (1280, 900)
 
 
 @pytest.fixture(scope="module")
@@ -216,8 +216,11 @@ def test_two_players_play_a_whole_game_of_the_launch_by_clicking(server: str) ->
         game_id = int(link.split("#/join/")[1].split("/")[0])
 
         ben.get(link)
+        wait(ben, shown("input[name=username]"), "the sign-in form")
+        shoot(ben, "sign-in-phone")
         register(ben, "ben")  # then the invite link joins him
         wait(ben, shown("#start"), "the waiting room")
+        shoot(ben, "waiting-room-phone")
         click(ann, "#start")
         wait(ben, shown("figure.sheet-figure g.cell.choosable"), "Ben's table, redrawn by the stream")
         wait(ann, shown("figure.sheet-figure g.cell.choosable"), "Ann's table")
@@ -246,6 +249,10 @@ def test_two_players_play_a_whole_game_of_the_launch_by_clicking(server: str) ->
             shoot(driver, f"result-{name}")
             assert "ann" in result.text and "ben" in result.text
             drawn_sheets_match_the_api(driver, server, game_id)
+        finished = Client(server, token_of(ann)).get(f"/games/{game_id}")
+        assert finished["status"] == "finished"
+        shown_total = {score["seat"]: score["total"] for score in finished["result"]["scores"]}
+        assert f"ann: {shown_total[0]}" in ann.find_element("id", "result").text
         # Ben replays the game from his feed, step by step, from its result
         click(ben, "#replay-link")
         step = wait(ben, shown("#replay-step"), "the replay")
@@ -267,10 +274,6 @@ def test_two_players_play_a_whole_game_of_the_launch_by_clicking(server: str) ->
             checked = witness.check()
             assert checked > 100, f"only {checked} answers and messages read"
             print(f"[web table] {checked} answers and stream messages checked against the API")
-        finished = Client(server, token_of(ann)).get(f"/games/{game_id}")
-        assert finished["status"] == "finished"
-        shown_total = {score["seat"]: score["total"] for score in finished["result"]["scores"]}
-        assert f"ann: {shown_total[0]}" in ann.find_element("id", "result").text
 
 
 def test_one_player_plays_a_whole_battle_against_astra_by_clicking(server: str) -> None:
@@ -362,6 +365,9 @@ def test_a_player_and_a_bot_play_a_campaigns_first_chapter_and_its_card_choices(
         shoot(dee, "campaign-desktop")
         dee.set_window_size(*PHONE)
         shoot(dee, "campaign-phone")
+        click(dee, "a[href='#/lobby']")
+        wait(dee, shown("#create-campaign"), "the lobby")
+        shoot(dee, "lobby-phone")
 
 
 def staleness(element: Any) -> Callable[[Any], Any]:
