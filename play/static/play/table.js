@@ -118,7 +118,7 @@ function astraPanel(game) {
     h("h3", {}, t("astra_title", { name: astra.name, level: astra.level })),
     h("p", {}, t("astra_score", { score: astra.score ?? "?" })),
     astra.pile && h("ul", { class: "pile" }, Object.entries(astra.pile).map(([action, cards]) => h("li", {}, `${words(action)}: ${cards}`))),
-    game.hand && h("p", {}, t("your_hand"), " ", game.hand.map((card) => `${card.number} ${words(card.action)}`).join(" · ")));
+    game.hand?.length > 0 && h("p", {}, t("your_hand"), " ", game.hand.map((card) => `${card.number} ${words(card.action)}`).join(" · ")));
 }
 
 function seatsPanel(game) {
@@ -134,7 +134,7 @@ function resultPanel(game, campaign) {
   const names = Object.fromEntries(game.seats.map((seat) => [seat.seat, seatName(seat)]));
   return h("section", { class: "card result", id: "result" },
     h("h2", {}, t("result")),
-    h("p", {}, t("winners", { names: result.winners.map((seat) => names[seat] ?? seat).join(", ") })),
+    h("p", {}, t("winners", { names: result.winners.map((seat) => names[seat] ?? (seat === "astra" ? "ASTRA" : seat)).join(", ") })),
     result.scores.map((score) => h("details", { open: score.seat === game.seat },
       h("summary", {}, `${score.rank}. ${names[score.seat]}: ${score.total}`),
       h("table", {}, scoreLines(score.breakdown).map(([name, value]) => h("tr", {}, h("td", {}, name), h("td", {}, String(value))))))),
