@@ -838,7 +838,7 @@ class SheetSvgView(APIView):
                     "an option's space or target names the element it applies to."
                 ),
             ),
-            **{(code, "application/json"): response for code, response in ERRORS.items() if code != 400},
+            **{(code, "application/json"): response for code, response in ERRORS.items()},
         },
         parameters=[s.SheetSvgQuerySerializer],
         summary="A sheet drawn as SVG, its elements named by their ids",
