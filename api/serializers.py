@@ -198,6 +198,15 @@ class ReplayQuerySerializer(serializers.Serializer):
     seq = QueryIntegerField(min_value=1, max_value=2**31)
 
 
+class SheetSvgQuerySerializer(serializers.Serializer):
+    seq = QueryIntegerField(
+        min_value=1,
+        max_value=2**31,
+        required=False,
+        help_text="A finished game's sheet as it was at this position of your feed (as /replay).",
+    )
+
+
 GAME_STATUSES = ["lobby", "playing", "scoring", "finished"]
 
 

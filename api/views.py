@@ -838,20 +838,25 @@ class SheetSvgView(APIView):
                     "an option's space or target names the element it applies to."
                 ),
             ),
-            **{(code, "application/json"): response for code, response in ERRORS.items() if code != 400},
+            **{(code, "application/json"): response for code, response in ERRORS.items()},
         },
+        parameters=[s.SheetSvgQuerySerializer],
         summary="A sheet drawn as SVG, its elements named by their ids",
         description=(
             "Same visibility as `GET /sheets/{sheet}`: this turn's marks of a sheet are drawn only "
             "for the seat playing it until the turn resolves. On a shared sheet (adventure 8) each "
-            "side's panel is headed with its owner and the side played this turn is marked."
+            "side's panel is headed with its owner and the side played this turn is marked. With "
+            "`seq`, in a finished game: the sheet as `GET /replay?seq=` shows it."
         ),
         tags=["games"],
     )
     def get(self, request: Request, game_id: str, sheet: str) -> HttpResponse:
         game = _game(game_id)
         number = path_id(sheet, what="sheet", code="sheet_not_found")
-        drawing = selectors.sheet_drawing(game=game, viewer=_user(request), sheet=number)
+        query = _valid(s.SheetSvgQuerySerializer, request.query_params)
+        drawing = selectors.sheet_drawing(
+            game=game, viewer=_user(request), sheet=number, seq=query.get("seq")
+        )
         return HttpResponse(drawing, content_type=f"{SVG}; charset=utf-8")
 
 

@@ -217,12 +217,19 @@ def sheet_view(*, game: Game, viewer: User, sheet: int) -> dict[str, Any]:
     return engine.sheet_view(state, sheet, viewer=viewer_seat)
 
 
-def sheet_drawing(*, game: Game, viewer: User, sheet: int) -> str:
+def sheet_drawing(*, game: Game, viewer: User, sheet: int, seq: int | None = None) -> str:
     """One sheet drawn as SVG by the admin viewer's drawing code, with what ``sheet_view``
     shows the viewer (this turn's marks of another seat stay hidden); each element carries
-    its id as ``data-element`` for a front end to make it clickable."""
-    view = sheet_view(game=game, viewer=viewer, sheet=sheet)
-    state, _ = snapshots.current(game=game)
+    its id as ``data-element`` for a front end to make it clickable. With ``seq``, in a
+    finished game: the sheet as ``replay_view`` shows it at that position of the feed."""
+    if seq is None:
+        view = sheet_view(game=game, viewer=viewer, sheet=sheet)
+        state, _ = snapshots.current(game=game)
+    else:
+        state, viewer_seat, _ = _replayed(game=game, viewer=viewer, seq=seq)
+        if not 0 <= sheet < len(state.sheets):
+            raise NotFound("sheet_not_found", "There is no sheet %(sheet)s in this game.", sheet=sheet)
+        view = engine.sheet_view(state, sheet, viewer=viewer_seat)
     return drawn_sheet(
         sheet=sheet,
         view=view,
@@ -412,6 +419,19 @@ def _after_astra(game: Game, rows: list[Event], state: GameState) -> tuple[Game,
 def replay_view(*, game: Game, viewer: User, seq: int) -> dict[str, Any]:
     """The game and every sheet as they were when the viewer could read the event at position
     `seq` of their feed, in a finished game."""
+    state, viewer_seat, version = _replayed(game=game, viewer=viewer, seq=seq)
+    view = dict(engine.game_view(state, viewer=viewer_seat))
+    view.pop("seed", None)
+    sheets = [engine.sheet_view(state, sheet.id, viewer=viewer_seat) for sheet in state.sheets]
+    return {"seq": seq, "version": version, "game": view, "sheets": sheets}
+
+
+# --- internals ---------------------------------------------------------------------------------
+
+
+def _replayed(*, game: Game, viewer: User, seq: int) -> tuple[Any, int, int]:
+    """A finished game's state when the viewer could read the event at position `seq` of
+    their feed, the viewer's seat and the length of their feed."""
     viewer_seat = require_seat(game=game, viewer=viewer)
     if game.status != Game.Status.FINISHED:
         raise Conflict("game_not_finished", "A game can be replayed once it is finished.")
@@ -423,14 +443,7 @@ def replay_view(*, game: Game, viewer: User, seq: int) -> dict[str, Any]:
             "seq must be between 1 and %(version)s.",
             version=version,
         )
-    state = snapshots.at(game=game, seq=max(order[:seq]))
-    view = dict(engine.game_view(state, viewer=viewer_seat))
-    view.pop("seed", None)
-    sheets = [engine.sheet_view(state, sheet.id, viewer=viewer_seat) for sheet in state.sheets]
-    return {"seq": seq, "version": version, "game": view, "sheets": sheets}
-
-
-# --- internals ---------------------------------------------------------------------------------
+    return snapshots.at(game=game, seq=max(order[:seq])), viewer_seat, version
 
 
 def require_seat(*, game: Game, viewer: User) -> int:

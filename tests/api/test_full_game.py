@@ -14,6 +14,7 @@ from games import snapshots
 from games.models import Event, Game
 from games.rules.adventures import PLAYABLE
 from tests.api.openapi_check import CheckedClient, load
+from tests.api.test_sheet_svg import MARKED
 
 MAX_REQUESTS = 20_000
 THE_BATTLE = 8
@@ -111,6 +112,10 @@ def test_three_bots_play_an_adventure_to_its_end(
         assert replay.status_code == 200, replay.content
         assert replay.json()["seq"] == seq
         assert len(replay.json()["sheets"]) == 3
+        # the sheet drawn at that step is the one the replay lists (the web table's replay page)
+        drawn = cy.client.get(f"{base}/sheets/2.svg", {"seq": seq}).content.decode()
+        marks = replay.json()["sheets"][2]["marks"]
+        assert dict(MARKED.findall(drawn)) == {element: str(mark) for element, mark in marks.items()}
 
     export = ann.get(f"{base}/export")
     assert export.status_code == 200

@@ -58,3 +58,14 @@ def test_a_sheet_out_of_range_is_a_json_404(playing_game: int, alice: APIClient,
 
 def test_signed_out_is_a_401(playing_game: int, anon: APIClient) -> None:
     assert anon.get(f"/api/v1/games/{playing_game}/sheets/0.svg").status_code == 401
+
+
+@pytest.mark.parametrize(
+    ("seq", "status", "code"), [("1", 409, "game_not_finished"), ("0", 400, "invalid_request")]
+)
+def test_a_step_of_a_game_not_finished_is_refused(
+    playing_game: int, alice: APIClient, seq: str, status: int, code: str
+) -> None:
+    response = alice.get(f"/api/v1/games/{playing_game}/sheets/0.svg", {"seq": seq})
+    assert response.status_code == status
+    assert response.json()["code"] == code

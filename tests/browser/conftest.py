@@ -3,7 +3,8 @@
 these tests with MOON_BROWSER=1; elsewhere they are skipped (tests/conftest.py).
 
 The launch flags are those that work on a sandboxless build machine; every session gets a fresh
-profile. Screenshots go to var/browser/.
+profile, and logs the DevTools Network events (read by tests/browser/traffic.py). Screenshots go
+to var/browser/.
 """
 
 import os
@@ -43,6 +44,9 @@ def chromium() -> Iterator[Any]:
     options.binary_location = CHROMIUM
     for flag in (*FLAGS, f"--user-data-dir={profile}"):
         options.add_argument(flag)
+    # the DevTools Network events, for what the page received (tests/browser/traffic.py)
+    options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
+    options.add_experimental_option("perfLoggingPrefs", {"enableNetwork": True, "enablePage": False})
     driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
     driver.set_page_load_timeout(60)
     SHOTS.mkdir(parents=True, exist_ok=True)

@@ -1,9 +1,12 @@
 // The web table's router: the URL's fragment names the screen (#/lobby, #/game/12,
-// #/join/12/<invite>); each screen is drawn from the API's answers.
+// #/game/12/campaign/3, #/join/12/<invite>, #/campaign/3, #/join-campaign/3/<invite>,
+// #/replay/12); each screen is drawn from the API's answers.
 import { ApiError, forget, post, remember, signedIn } from "./api.js";
 import { h, toast } from "./dom.js";
 import { language, setLanguage, start, t } from "./i18n.js";
+import { campaignPage } from "./campaign.js";
 import { lobby } from "./lobby.js";
+import { replayPage } from "./replay.js";
 import { table } from "./table.js";
 
 const page = document.getElementById("page");
@@ -44,16 +47,16 @@ function authPage() {
         h("button", { type: "button", id: "register", onclick: go("/auth/register") }, t("register")))));
 }
 
-async function join(id, invite) {
-  await post(`/games/${id}/join`, invite ? { invite } : {});
-  location.hash = `#/game/${id}`;
+async function join(kind, id, invite) {
+  await post(`/${kind}/${id}/join`, invite ? { invite } : {});
+  location.hash = `#/${kind === "games" ? "game" : "campaign"}/${id}`;
 }
 
 export async function route() {
   if (leave) leave();
   leave = null;
   header();
-  const [, screen, id, invite] = location.hash.split("/");
+  const [, screen, id, invite, campaign] = location.hash.split("/");
   if (!signedIn()) {
     if (screen && screen !== "auth") sessionStorage.setItem("moon.after", location.hash);
     page.replaceChildren(authPage());
@@ -61,9 +64,15 @@ export async function route() {
   }
   try {
     if (screen === "game" && id) {
-      leave = await table(page, Number(id));
+      leave = await table(page, Number(id), invite === "campaign" ? Number(campaign) : null);
     } else if (screen === "join" && id) {
-      await join(Number(id), invite ? decodeURIComponent(invite) : "");
+      await join("games", Number(id), invite ? decodeURIComponent(invite) : "");
+    } else if (screen === "campaign" && id) {
+      leave = await campaignPage(page, Number(id));
+    } else if (screen === "join-campaign" && id) {
+      await join("campaigns", Number(id), invite ? decodeURIComponent(invite) : "");
+    } else if (screen === "replay" && id) {
+      leave = await replayPage(page, Number(id));
     } else {
       await lobby(page);
     }

@@ -1,4 +1,5 @@
-// The lobby: public tables to join, your own games, and a form to open a new game.
+// The lobby: public tables to join, your own games and campaigns, and forms to open a new
+// game or a new campaign.
 import { get, post } from "./api.js";
 import { h, toast } from "./dom.js";
 import { t } from "./i18n.js";
@@ -54,6 +55,48 @@ function createForm() {
     h("button", { type: "submit", id: "create-game" }, t("create_game")));
 }
 
+function campaignForm() {
+  const seats = numberSelect("seats", 1, 6, 2);
+  const bots = numberSelect("bots", 0, 5, 1);
+  const astra = numberSelect("astra_level", 1, 8, 1);
+  const deadline = h("input", { name: "turn_seconds", type: "number", min: 10, placeholder: t("no_deadline") });
+  const visibility = h("select", { name: "visibility" },
+    h("option", { value: "private" }, t("private")), h("option", { value: "public" }, t("public")));
+  const astraLabel = h("label", { hidden: true }, t("astra_level"), astra);
+  seats.addEventListener("change", () => { astraLabel.hidden = seats.value !== "1"; });
+  const submit = async (event) => {
+    event.preventDefault();
+    const body = { max_players: Number(seats.value), visibility: visibility.value };
+    if (body.max_players === 1) body.astra_level = Number(astra.value);
+    if (deadline.value) body.turn_seconds = Number(deadline.value);
+    try {
+      const campaign = await post("/campaigns", body);
+      for (let bot = 0; bot < Math.min(Number(bots.value), body.max_players - 1); bot += 1) {
+        await post(`/campaigns/${campaign.id}/bots`, { kind: "greedy" });
+      }
+      location.hash = `#/campaign/${campaign.id}`;
+    } catch (error) {
+      toast(error.message);
+    }
+  };
+  return h("form", { class: "create", id: "campaign-form", onsubmit: submit },
+    h("label", {}, t("seats"), seats),
+    h("label", {}, t("bots"), bots),
+    astraLabel,
+    h("label", {}, t("turn_deadline"), deadline),
+    h("label", {}, t("visibility"), visibility),
+    h("button", { type: "submit", id: "create-campaign" }, t("create_campaign")));
+}
+
+function myCampaigns(page) {
+  if (!page.results.length) return h("p", { class: "muted" }, t("no_campaigns_yet"));
+  return h("ul", { class: "tables" }, page.results.map((campaign) =>
+    h("li", { class: "my-campaign", "data-id": campaign.id },
+      h("a", { href: `#/campaign/${campaign.id}` }, `${t("campaign")} #${campaign.id}`),
+      h("span", { class: `status ${campaign.status}` }, t(`campaign_${campaign.status}`)),
+      h("span", { class: "muted" }, campaign.seats.map((seat) => seat.username || t("bot")).join(", ")))));
+}
+
 function publicTables(page) {
   if (!page.results.length) return h("p", { class: "muted" }, t("no_public_tables"));
   return h("ul", { class: "tables" }, page.results.map((entry) => {
@@ -64,7 +107,7 @@ function publicTables(page) {
           location.hash = `#/game/${entry.id}`;
         } else {
           await post(`/campaigns/${entry.id}/join`, {});
-          toast(t("joined_campaign"));
+          location.hash = `#/campaign/${entry.id}`;
         }
       } catch (error) {
         toast(error.message);
@@ -87,9 +130,11 @@ function myGames(page) {
 }
 
 export async function lobby(root) {
-  const [tables, games] = await Promise.all([get("/lobby"), get("/games")]);
+  const [tables, games, campaigns] = await Promise.all([get("/lobby"), get("/games"), get("/campaigns")]);
   root.replaceChildren(
     h("section", { class: "card" }, h("h2", {}, t("new_game")), createForm()),
+    h("section", { class: "card" }, h("h2", {}, t("new_campaign")), campaignForm()),
     h("section", { class: "card" }, h("h2", {}, t("your_games")), myGames(games)),
+    h("section", { class: "card" }, h("h2", {}, t("your_campaigns")), myCampaigns(campaigns)),
     h("section", { class: "card" }, h("h2", {}, t("public_tables")), publicTables(tables)));
 }

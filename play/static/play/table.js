@@ -118,7 +118,7 @@ function astraPanel(game) {
     h("h3", {}, t("astra_title", { name: astra.name, level: astra.level })),
     h("p", {}, t("astra_score", { score: astra.score ?? "?" })),
     astra.pile && h("ul", { class: "pile" }, Object.entries(astra.pile).map(([action, cards]) => h("li", {}, `${words(action)}: ${cards}`))),
-    game.hand && h("p", {}, t("your_hand"), " ", game.hand.map((card) => `${card.number} ${words(card.action)}`).join(" · ")));
+    game.hand?.length > 0 && h("p", {}, t("your_hand"), " ", game.hand.map((card) => `${card.number} ${words(card.action)}`).join(" · ")));
 }
 
 function seatsPanel(game) {
@@ -128,21 +128,48 @@ function seatsPanel(game) {
   h("em", {}, seat.resigned ? t("resigned") : seat.confirmed ? t("confirmed") : t("choosing")))));
 }
 
-function resultPanel(game) {
+function resultPanel(game, campaign) {
   const result = game.result;
   if (!result) return null;
   const names = Object.fromEntries(game.seats.map((seat) => [seat.seat, seatName(seat)]));
   return h("section", { class: "card result", id: "result" },
     h("h2", {}, t("result")),
-    h("p", {}, t("winners", { names: result.winners.map((seat) => names[seat] ?? seat).join(", ") })),
+    h("p", {}, t("winners", { names: result.winners.map((seat) => names[seat] ?? (seat === "astra" ? "ASTRA" : seat)).join(", ") })),
     result.scores.map((score) => h("details", { open: score.seat === game.seat },
       h("summary", {}, `${score.rank}. ${names[score.seat]}: ${score.total}`),
       h("table", {}, scoreLines(score.breakdown).map(([name, value]) => h("tr", {}, h("td", {}, name), h("td", {}, String(value))))))),
-    result.astra && h("p", {}, t("astra_total", { total: result.astra.total })));
+    result.astra && h("p", {}, t("astra_total", { total: result.astra.total })),
+    h("p", { class: "row" },
+      h("a", { id: "replay-link", href: `#/replay/${game.id}` }, t("replay_game")),
+      campaign && h("a", { id: "campaign-link", href: `#/campaign/${campaign}` }, t("back_to_campaign"))));
 }
 
-export async function table(root, id) {
+// The sheets the player does not play on, each folded until opened (then drawn, as the API
+// shows them to this player: as of the last resolved turn).
+function otherSheets(game, opened, id) {
+  const others = (game.sheets || []).filter((sheet) => !sheet.seats.includes(game.seat));
+  if (!others.length) return null;
+  const names = Object.fromEntries(game.seats.map((seat) => [seat.seat, seatName(seat)]));
+  return h("section", { class: "card others", id: "other-sheets" },
+    h("h3", {}, t("other_sheets")),
+    others.map((sheet) => {
+      const box = h("div", { class: "sheet-scroll small" });
+      const fold = h("details", { class: "other-sheet", "data-sheet": sheet.sheet, open: opened.has(sheet.sheet) },
+        h("summary", {}, t("sheet_of", { names: sheet.seats.map((seat) => names[seat] ?? seat).join(", ") })), box);
+      const show = async () => {
+        if (!fold.open) { opened.delete(sheet.sheet); return; }
+        opened.add(sheet.sheet);
+        box.replaceChildren(parseSvg(await svg(`/games/${id}/sheets/${sheet.sheet}.svg`)));
+      };
+      fold.addEventListener("toggle", () => show().catch((error) => toast(error.message)));
+      return fold;
+    }));
+}
+
+// The table of game `id`; `campaign`: the campaign it is a chapter of (linked back to).
+export async function table(root, id, campaign = null) {
   let chosen = null; // the combination the player filters the options by
+  const opened = new Set(); // the other seats' sheets the player unfolded
   let stopClock = () => {};
   let pending = null;
   let game = null;
@@ -256,7 +283,7 @@ export async function table(root, id) {
         h("h2", {}, `${adventureName(game.adventure)} #${game.id}`),
         h("span", { id: "turn" }, game.status === "finished" ? t("status_finished") : t("turn_n", { turn: game.turn ?? "-" })),
         clock.element),
-      resultPanel(game),
+      resultPanel(game, campaign),
       h("div", { class: "table-layout" },
         h("div", { class: "sheets" }, figures),
         h("aside", { class: "side" },
@@ -264,7 +291,10 @@ export async function table(root, id) {
           game.status === "playing" && h("section", { class: "card" }, actions, chooser),
           astraPanel(game),
           h("section", { class: "card" }, h("h3", {}, t("seats_title")), seatsPanel(game)),
-          h("p", {}, h("a", { href: "#/lobby" }, t("back_to_lobby"))))),
+          otherSheets(game, opened, id),
+          h("p", { class: "row" },
+            campaign && h("a", { href: `#/campaign/${campaign}` }, t("back_to_campaign")),
+            h("a", { href: "#/lobby" }, t("back_to_lobby"))))),
     ].filter(Boolean));
   }
 
