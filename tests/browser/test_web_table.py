@@ -70,6 +70,22 @@ def shown(css: str) -> Callable[[Any], Any]:
     return found
 
 
+def text_of(driver: Any, css: str, *, holding: str) -> str:
+    """The text of the first shown element matching ``css`` once it holds ``holding``, read again
+    when a stream message redraws the page under the read."""
+    from selenium.common.exceptions import WebDriverException
+    from selenium.webdriver.common.by import By
+
+    def read(driver: Any) -> str | bool:
+        try:
+            texts = [e.text for e in driver.find_elements(By.CSS_SELECTOR, css) if e.is_displayed()]
+        except WebDriverException:
+            return False
+        return next((text for text in texts if holding in text), False)
+
+    return str(wait(driver, read, f"{css} holding {holding!r}"))
+
+
 def click(driver: Any, css: str) -> None:
     """Click the element once shown; again if the page was redrawn under the click (the stream
     may redraw it at any time)."""
@@ -336,6 +352,7 @@ def test_a_player_and_a_bot_play_a_campaigns_first_chapter_and_its_card_choices(
         click(dee, "#campaign-link")
         # the captain keeps the result, then each card choice: the first option each time
         choices: list[str] = []
+        effects: list[str] = []
         while True:
             later = "#campaign-decision .option, #play-chapter[data-chapter='2']"
             wait(dee, shown(later), "a choice, or chapter 2", 60)
@@ -347,6 +364,9 @@ def test_a_player_and_a_bot_play_a_campaigns_first_chapter_and_its_card_choices(
                     dee.execute_script("window.scrollTo(0, 0)")
                     shoot(dee, "campaign-choice-desktop")
                 choice = options[0].text
+                if choice.startswith("Choose the card"):  # what each card does, in words
+                    shown_effects = dee.find_elements(By.CSS_SELECTOR, "#campaign-decision .effects li")
+                    effects += [effect.text for effect in shown_effects]
                 decision = dee.find_element(By.CSS_SELECTOR, "#campaign-decision .decision")
                 options[0].click()
             except StaleElementReferenceException:
@@ -355,13 +375,13 @@ def test_a_player_and_a_bot_play_a_campaigns_first_chapter_and_its_card_choices(
             wait(dee, staleness(decision), "the campaign redrawn")
         # the captain (the bot or the player) keeps the result; the player chooses a card
         assert any(choice.startswith("Choose the card") for choice in choices), choices
+        assert effects and all(effects), effects
         campaign_id = dee.current_url.split("#/campaign/")[1]
         campaign = Client(server, token_of(dee)).get(f"/campaigns/{campaign_id}")
         assert campaign["chapter"] == 2 and campaign["cards"], campaign
-        chapters = wait(dee, shown("#chapters"), "the chapters")
-        assert "★" in dee.find_element(By.CSS_SELECTOR, "aside .seats").text
-        assert campaign["cards"][0]["title"] in dee.find_element(By.ID, "cards").text
-        assert "Attempt 1" in chapters.text
+        text_of(dee, "aside .seats", holding="★")
+        text_of(dee, "#cards", holding=campaign["cards"][0]["title"])
+        text_of(dee, "#chapters", holding="Attempt 1")
         shoot(dee, "campaign-desktop")
         dee.set_window_size(*PHONE)
         shoot(dee, "campaign-phone")
