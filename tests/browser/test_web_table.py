@@ -237,6 +237,7 @@ def test_two_players_play_a_whole_game_of_the_launch_by_clicking(server: str) ->
         register(ben, "ben")  # then the invite link joins him
         wait(ben, shown("#start"), "the waiting room")
         shoot(ben, "waiting-room-phone")
+        text_of(ann, ".lobby-table .seats", holding="ben")  # Ann's waiting room sees him come, unreloaded
         click(ann, "#start")
         wait(ben, shown("figure.sheet-figure g.cell.choosable"), "Ben's table, redrawn by the stream")
         wait(ann, shown("figure.sheet-figure g.cell.choosable"), "Ann's table")

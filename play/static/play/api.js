@@ -56,6 +56,14 @@ export const get = (path) => send("GET", path);
 export const post = (path, body = {}) => send("POST", path, body);
 export const svg = (path) => send("GET", path, undefined, false);
 
+// A join or a bot added makes no event of a table's feed (its seats are not yet a game's): a
+// waiting room reads its table again every few seconds until it starts (its stream says so).
+const LOBBY_POLL_MS = 3000;
+
+export function pollLobby(refresh) {
+  return setTimeout(() => refresh().catch(() => {}), LOBBY_POLL_MS);
+}
+
 // An EventSource on a stream, opened with a one-use ticket; on an error it is closed and
 // opened again with a new ticket after the last message read.
 export function follow(path, onMessage) {
