@@ -287,6 +287,8 @@ def _check(
         polled[seat] += page["events"]
         stream.wait_for_events(page["version"])
         received = stream.events()
+        if status == "scoring":  # the worker appends the result meanwhile: the stream may be ahead
+            received = received[: len(polled[seat])]  # (the check once finished compares it all)
         assert received == polled[seat], (
             f"seat {seat}'s stream is not its feed",
             [(a, b) for a, b in zip(received, polled[seat], strict=False) if a != b][:2],
