@@ -167,13 +167,8 @@ def import_campaign(
         before += len(section.events)
     _check_results(own, chapters, states)
     with transaction.atomic():
-        stored = None if copy else exchange.stored_with_head(CampaignEvent, own)
-        if stored is not None:
-            raise ImportRefused(
-                own.events[-1][0],
-                f"this campaign is already stored here as campaign {stored} (the same chain head); "
-                "import it again only as a copy (import_campaign --copy).",
-            )
+        if not copy:
+            exchange.refuse_if_stored(CampaignEvent, own, command="import_campaign")
         players, new_accounts = game_history.players_named([seat.get("username") for seat in header["seats"]])
         creator = next((user for user in players if user is not None), None)
         if creator is None:

@@ -140,13 +140,20 @@ def check_events(model: type[StoredEvent], section: Section) -> None:
         raise ImportRefused(section.events[broken.index][0], broken.reason)
 
 
-def stored_with_head(model: type[StoredEvent], section: Section) -> int | None:
-    """The id of a stream stored here whose chain holds the section's head (its last event's
-    hash at that ``seq``), if any: the same history imported before. Called once the section's
-    events are checked."""
-    _, last = section.events[-1]
+def refuse_if_stored(model: type[StoredEvent], section: Section, *, command: str) -> None:
+    """ImportRefused when a stream stored here has the section's chain head (its last event's
+    hash at that ``seq``): the same history imported before, named by its id, to be imported
+    again only as a copy (``command --copy``). Called once the section's events are checked."""
+    line, last = section.events[-1]
     found = model._default_manager.filter(seq=last["seq"], hash=last["hash"])
-    return found.values_list(f"{model.STREAM}_id", flat=True).first()
+    stored = found.values_list(f"{model.STREAM}_id", flat=True).first()
+    if stored is not None:
+        what = model.STREAM
+        raise ImportRefused(
+            line,
+            f"this {what} is already stored here as {what} {stored} (the same chain head); "
+            f"import it again only as a copy ({command} --copy).",
+        )
 
 
 def store_events(model: type[StoredEvent], stream: Any, section: Section) -> int:

@@ -161,13 +161,8 @@ def import_game(
         raise ImportRefused(more[0].line, f"an event line is an object with exactly {fields}.")
     state, warning = checked_section(game_section, strict=strict, progress=progress)
     with transaction.atomic():
-        stored = None if copy else exchange.stored_with_head(Event, game_section)
-        if stored is not None:
-            raise ImportRefused(
-                game_section.events[-1][0],
-                f"this game is already stored here as game {stored} (the same chain head); "
-                "import it again only as a copy (import_game --copy).",
-            )
+        if not copy:
+            exchange.refuse_if_stored(Event, game_section, command="import_game")
         players, new_accounts = players_named([seat.get("username") for seat in game_section.header["seats"]])
         game = store_section(game_section, state, players)
     warnings = [] if warning is None else [warning]

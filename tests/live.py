@@ -21,6 +21,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from games.rules.read.views import private_to
+from tests import environments
 
 ROOT = Path(__file__).resolve().parents[1]
 ASGI_COMMAND = [
@@ -34,6 +35,25 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
+
+
+def embedded_site(folder: Path, **variables: str) -> dict[str, str]:
+    """The environment of an embedded-mode server on a new SQLite database in ``folder``, its
+    migrations run: debug on, no throttles, one web process, warnings only in its log, and
+    ``variables`` added."""
+    env = {
+        **environments.embedded(),
+        "DATABASE_URL": f"sqlite:///{folder / 'moon.sqlite3'}",
+        "DEBUG": "true",
+        "THROTTLE_ANON": "",
+        "THROTTLE_USER": "",
+        "WEB_CONCURRENCY": "1",
+        "LOG_LEVEL": "WARNING",
+        **variables,
+    }
+    migrate = [sys.executable, "manage.py", "migrate", "--noinput", "-v0"]
+    subprocess.run(migrate, cwd=ROOT, env=env, check=True)
+    return env
 
 
 @contextmanager

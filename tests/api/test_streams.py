@@ -3,40 +3,32 @@ with uvicorn workers (moon.asgi) on the embedded SQLite database, commits notifi
 The slow poll is set far beyond the tests' waits, so what arrives was woken by a notification."""
 
 import itertools
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
 
 import pytest
 
-from tests import environments
-from tests.live import ROOT, Client, Stream, asgi_server, open_game, play_with_streams, register
+from tests.live import (
+    Client,
+    Stream,
+    asgi_server,
+    embedded_site,
+    open_game,
+    play_with_streams,
+    register,
+)
 
 HEARTBEAT = 0.3
 
 
 @pytest.fixture(scope="module")
 def environment(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    folder = tmp_path_factory.mktemp("streams")
-    env = environments.embedded()
-    env.update(
-        {
-            "DATABASE_URL": f"sqlite:///{folder / 'moon.sqlite3'}",
-            "DEBUG": "true",
-            "THROTTLE_ANON": "",
-            "THROTTLE_USER": "",
-            "WEB_CONCURRENCY": "1",
-            "STREAM_HEARTBEAT_SECONDS": str(HEARTBEAT),
-            "STREAM_POLL_SECONDS": "600",
-            "LOG_LEVEL": "WARNING",
-        }
+    return embedded_site(
+        tmp_path_factory.mktemp("streams"),
+        STREAM_HEARTBEAT_SECONDS=str(HEARTBEAT),
+        STREAM_POLL_SECONDS="600",
     )
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
-    )
-    return env
 
 
 @pytest.fixture(scope="module")

@@ -7,19 +7,15 @@ against what the API shows that player (tests/browser/traffic.py), and screensho
 at both widths go to var/browser/. A player and a bot play a campaign's first chapter and its
 card choices; a player plays a whole Battle against ASTRA."""
 
-import os
-import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.browser.conftest import SHOTS, chromium
 from tests.browser.traffic import Traffic, Witness
-from tests.live import ROOT, Client, asgi_server
+from tests.live import Client, asgi_server, embedded_site
 
 pytestmark = [pytest.mark.browser]
 PASSWORD = "lunar-table-42"
@@ -30,23 +26,7 @@ DESKTOP = (1280, 900)
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     folder = tmp_path_factory.mktemp("web-table")
-    env = {
-        key: value for key, value in os.environ.items()
-        if key not in {"CELERY_BROKER_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE"}
-    }  # fmt: skip
-    env.update(
-        {
-            "DATABASE_URL": f"sqlite:///{folder / 'moon.sqlite3'}",
-            "DEBUG": "true",
-            "THROTTLE_ANON": "",
-            "THROTTLE_USER": "",
-            "WEB_CONCURRENCY": "1",
-            "LOG_LEVEL": "WARNING",
-        }
-    )
-    migrate = [sys.executable, "manage.py", "migrate", "--noinput", "-v0"]
-    subprocess.run(migrate, cwd=ROOT, env=env, check=True)
-    with asgi_server(env, Path(folder) / "web.log") as url:
+    with asgi_server(embedded_site(folder), folder / "web.log") as url:
         yield url
 
 

@@ -60,8 +60,29 @@ export const svg = (path) => send("GET", path, undefined, false);
 // waiting room reads its table again every few seconds until it starts (its stream says so).
 const LOBBY_POLL_MS = 3000;
 
-export function pollLobby(refresh) {
-  return setTimeout(() => refresh().catch(() => {}), LOBBY_POLL_MS);
+// The waiting room of a game's or a campaign's page: ``show(answer, room)`` draws ``room()``
+// while the table is in the lobby (only when the answer changed: no redraw under a click) and
+// reads it again through ``refresh`` a little later; false once the table has started.
+export function waitingRoom(root, refresh) {
+  let drawn = null;
+  let poll = null;
+  return {
+    show(answer, room) {
+      clearTimeout(poll);
+      if (answer.status !== "lobby") {
+        drawn = null;
+        return false;
+      }
+      const seen = JSON.stringify(answer);
+      if (seen !== drawn) root.replaceChildren(room());
+      drawn = seen;
+      poll = setTimeout(() => refresh().catch(() => {}), LOBBY_POLL_MS);
+      return true;
+    },
+    stop() {
+      clearTimeout(poll);
+    },
+  };
 }
 
 // An EventSource on a stream, opened with a one-use ticket; on an error it is closed and

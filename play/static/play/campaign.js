@@ -1,7 +1,7 @@
 // The campaign: its seats and stars, the captain, the chapters and every attempt at them (with
 // their games), the cards in effect and those offered, and the choice asked of the player as
 // buttons, one per option GET /decision lists. It knows no campaign rule either.
-import { follow, get, pollLobby, post } from "./api.js";
+import { follow, get, post, waitingRoom as lobbyView } from "./api.js";
 import { h, toast } from "./dom.js";
 import { t } from "./i18n.js";
 
@@ -87,8 +87,7 @@ function cardsPanel(campaign, names) {
 
 export async function campaignPage(root, id) {
   let version = null;
-  let lobbyPoll = null;
-  let drawnLobby = null;
+  const lobby = lobbyView(root, refresh);
 
   const choose = (option) => async () => {
     root.classList.add("busy");
@@ -103,15 +102,7 @@ export async function campaignPage(root, id) {
   async function refresh() {
     const campaign = await get(`/campaigns/${id}`);
     version = campaign.version;
-    clearTimeout(lobbyPoll);
-    if (campaign.status === "lobby") {
-      const seen = JSON.stringify(campaign);
-      if (seen !== drawnLobby) root.replaceChildren(waitingRoom(campaign, refresh)); // nothing moved: no redraw under a click
-      drawnLobby = seen;
-      lobbyPoll = pollLobby(refresh);
-      return;
-    }
-    drawnLobby = null;
+    if (lobby.show(campaign, () => waitingRoom(campaign, refresh))) return;
     const decision = campaign.seat === null ? { kind: "wait", options: [] } : await get(`/campaigns/${id}/decision`);
     const names = Object.fromEntries(campaign.seats.map((seat) => [seat.seat, seatName(seat)]));
     const playing = campaign.chapters.flatMap((chapter) => chapter.attempts).find((attempt) => attempt.status === "playing" && attempt.game);
@@ -150,5 +141,5 @@ export async function campaignPage(root, id) {
   };
   await refresh();
   const stop = follow(`/campaigns/${id}`, later);
-  return () => { stop(); clearTimeout(pending); clearTimeout(lobbyPoll); };
+  return () => { stop(); clearTimeout(pending); lobby.stop(); };
 }

@@ -18,11 +18,12 @@ function numberSelect(name, from, to, chosen) {
   return select;
 }
 
-function createForm() {
-  const adventure = h("select", { name: "adventure" },
-    ADVENTURES.map((number) => h("option", { value: number }, `${number}. ${adventureName(number)}`)));
+// A new table's form, a game's or a campaign's: its seats, bots, ASTRA level (solo only), turn
+// deadline and visibility, and before them the fields only one of them has (``extra``). On
+// submit: create the table with ``extraBody()`` added, fill the bots' seats, open it.
+function tableForm({ path, page, formId, buttonId, buttonText, defaultBots, extra = [], extraBody = () => ({}) }) {
   const seats = numberSelect("seats", 1, 6, 2);
-  const bots = numberSelect("bots", 0, 5, 0);
+  const bots = numberSelect("bots", 0, 5, defaultBots);
   const astra = numberSelect("astra_level", 1, 8, 1);
   const deadline = h("input", { name: "turn_seconds", type: "number", min: 10, placeholder: t("no_deadline") });
   const visibility = h("select", { name: "visibility" },
@@ -31,61 +32,45 @@ function createForm() {
   seats.addEventListener("change", () => { astraLabel.hidden = seats.value !== "1"; });
   const submit = async (event) => {
     event.preventDefault();
-    const body = { adventure: Number(adventure.value), max_players: Number(seats.value), visibility: visibility.value };
+    const body = { ...extraBody(), max_players: Number(seats.value), visibility: visibility.value };
     if (body.max_players === 1) body.astra_level = Number(astra.value);
     if (deadline.value) body.turn_seconds = Number(deadline.value);
     try {
-      const game = await post("/games", body);
+      const table = await post(path, body);
       for (let bot = 0; bot < Math.min(Number(bots.value), body.max_players - 1); bot += 1) {
-        await post(`/games/${game.id}/bots`, { kind: "greedy" });
+        await post(`${path}/${table.id}/bots`, { kind: "greedy" });
       }
-      location.hash = `#/game/${game.id}`;
+      location.hash = `#/${page}/${table.id}`;
     } catch (error) {
       toast(error.message);
     }
   };
   astraLabel.hidden = seats.value !== "1";
-  return h("form", { class: "create", onsubmit: submit },
-    h("label", {}, t("adventure"), adventure),
+  return h("form", { class: "create", id: formId, onsubmit: submit },
+    ...extra,
     h("label", {}, t("seats"), seats),
     h("label", {}, t("bots"), bots),
     astraLabel,
     h("label", {}, t("turn_deadline"), deadline),
     h("label", {}, t("visibility"), visibility),
-    h("button", { type: "submit", id: "create-game" }, t("create_game")));
+    h("button", { type: "submit", id: buttonId }, buttonText));
+}
+
+function createForm() {
+  const adventure = h("select", { name: "adventure" },
+    ADVENTURES.map((number) => h("option", { value: number }, `${number}. ${adventureName(number)}`)));
+  return tableForm({
+    path: "/games", page: "game", buttonId: "create-game", buttonText: t("create_game"), defaultBots: 0,
+    extra: [h("label", {}, t("adventure"), adventure)],
+    extraBody: () => ({ adventure: Number(adventure.value) }),
+  });
 }
 
 function campaignForm() {
-  const seats = numberSelect("seats", 1, 6, 2);
-  const bots = numberSelect("bots", 0, 5, 1);
-  const astra = numberSelect("astra_level", 1, 8, 1);
-  const deadline = h("input", { name: "turn_seconds", type: "number", min: 10, placeholder: t("no_deadline") });
-  const visibility = h("select", { name: "visibility" },
-    h("option", { value: "private" }, t("private")), h("option", { value: "public" }, t("public")));
-  const astraLabel = h("label", { hidden: true }, t("astra_level"), astra);
-  seats.addEventListener("change", () => { astraLabel.hidden = seats.value !== "1"; });
-  const submit = async (event) => {
-    event.preventDefault();
-    const body = { max_players: Number(seats.value), visibility: visibility.value };
-    if (body.max_players === 1) body.astra_level = Number(astra.value);
-    if (deadline.value) body.turn_seconds = Number(deadline.value);
-    try {
-      const campaign = await post("/campaigns", body);
-      for (let bot = 0; bot < Math.min(Number(bots.value), body.max_players - 1); bot += 1) {
-        await post(`/campaigns/${campaign.id}/bots`, { kind: "greedy" });
-      }
-      location.hash = `#/campaign/${campaign.id}`;
-    } catch (error) {
-      toast(error.message);
-    }
-  };
-  return h("form", { class: "create", id: "campaign-form", onsubmit: submit },
-    h("label", {}, t("seats"), seats),
-    h("label", {}, t("bots"), bots),
-    astraLabel,
-    h("label", {}, t("turn_deadline"), deadline),
-    h("label", {}, t("visibility"), visibility),
-    h("button", { type: "submit", id: "create-campaign" }, t("create_campaign")));
+  return tableForm({
+    path: "/campaigns", page: "campaign", formId: "campaign-form", buttonId: "create-campaign",
+    buttonText: t("create_campaign"), defaultBots: 1,
+  });
 }
 
 function myCampaigns(page) {

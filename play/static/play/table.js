@@ -2,7 +2,7 @@
 // ASTRA), every option of your decision where it applies (a sheet element whose id an option
 // names is clickable; the other options are buttons), undo and confirm, the other seats, the
 // deadline, the result. It knows no rule: what may be done is what GET /decision lists.
-import { follow, get, pollLobby, post, svg } from "./api.js";
+import { follow, get, post, svg, waitingRoom as lobbyView } from "./api.js";
 import { h, parseSvg, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { adventureName } from "./lobby.js";
@@ -172,10 +172,9 @@ export async function table(root, id, campaign = null) {
   const opened = new Set(); // the other seats' sheets the player unfolded
   let stopClock = () => {};
   let pending = null;
-  let lobbyPoll = null;
-  let drawnLobby = null;
   let game = null;
   let shownDecision = null;
+  const lobby = lobbyView(root, refresh);
 
   // One move at a time: until its answer is drawn, the options on the page are no longer
   // the decision's (a second click would send a stale one).
@@ -264,15 +263,7 @@ export async function table(root, id, campaign = null) {
   async function draw() {
     game = await get(`/games/${id}`);
     stopClock();
-    clearTimeout(lobbyPoll);
-    if (game.status === "lobby") {
-      const seen = JSON.stringify(game);
-      if (seen !== drawnLobby) root.replaceChildren(waitingRoom(game, refresh)); // nothing moved: no redraw under a click
-      drawnLobby = seen;
-      lobbyPoll = pollLobby(refresh);
-      return;
-    }
-    drawnLobby = null;
+    if (lobby.show(game, () => waitingRoom(game, refresh))) return;
     const decision = game.seat === null ? { kind: "wait", options: [], can_undo: false, can_confirm: false, sheet: null } : await get(`/games/${id}/decision`);
     shownDecision = JSON.stringify(decision);
     const figures = await drawSheets(decision);
@@ -315,5 +306,5 @@ export async function table(root, id, campaign = null) {
   };
   await refresh();
   const stopStream = game.status === "lobby" || game.seat !== null ? follow(`/games/${id}`, later) : () => {};
-  return () => { stopStream(); stopClock(); clearTimeout(pending); clearTimeout(lobbyPoll); };
+  return () => { stopStream(); stopClock(); clearTimeout(pending); lobby.stop(); };
 }
