@@ -204,16 +204,7 @@ def sheet_view(*, game: Game, viewer: User, sheet: int) -> dict[str, Any]:
     """One sheet (in adventures 1-7, sheet n is seat n's; in adventure 8 two seats share each
     sheet); this turn's marks on it are shown only to the seat playing it until the turn
     resolves."""
-    viewer_seat = require_seat(game=game, viewer=viewer)
-    state, last = snapshots.current(game=game)
-    if not last:
-        raise Conflict("game_not_started", "The game has not started: there are no sheets yet.")
-    if not 0 <= sheet < len(state.sheets):
-        raise NotFound(
-            "sheet_not_found",
-            "There is no sheet %(sheet)s in this game.",
-            sheet=sheet,
-        )
+    state, viewer_seat = _current_with_sheet(game=game, viewer=viewer, sheet=sheet)
     return engine.sheet_view(state, sheet, viewer=viewer_seat)
 
 
@@ -223,13 +214,11 @@ def sheet_drawing(*, game: Game, viewer: User, sheet: int, seq: int | None = Non
     its id as ``data-element`` for a front end to make it clickable. With ``seq``, in a
     finished game: the sheet as ``replay_view`` shows it at that position of the feed."""
     if seq is None:
-        view = sheet_view(game=game, viewer=viewer, sheet=sheet)
-        state, _ = snapshots.current(game=game)
+        state, viewer_seat = _current_with_sheet(game=game, viewer=viewer, sheet=sheet)
     else:
         state, viewer_seat, _ = _replayed(game=game, viewer=viewer, seq=seq)
-        if not 0 <= sheet < len(state.sheets):
-            raise NotFound("sheet_not_found", "There is no sheet %(sheet)s in this game.", sheet=sheet)
-        view = engine.sheet_view(state, sheet, viewer=viewer_seat)
+        _require_sheet(state, sheet)
+    view = engine.sheet_view(state, sheet, viewer=viewer_seat)
     return drawn_sheet(
         sheet=sheet,
         view=view,
@@ -429,7 +418,22 @@ def replay_view(*, game: Game, viewer: User, seq: int) -> dict[str, Any]:
 # --- internals ---------------------------------------------------------------------------------
 
 
-def _replayed(*, game: Game, viewer: User, seq: int) -> tuple[Any, int, int]:
+def _current_with_sheet(*, game: Game, viewer: User, sheet: int) -> tuple[GameState, int]:
+    """The game's state now, once it has started and has that sheet, and the viewer's seat."""
+    viewer_seat = require_seat(game=game, viewer=viewer)
+    state, last = snapshots.current(game=game)
+    if not last:
+        raise Conflict("game_not_started", "The game has not started: there are no sheets yet.")
+    _require_sheet(state, sheet)
+    return state, viewer_seat
+
+
+def _require_sheet(state: GameState, sheet: int) -> None:
+    if not 0 <= sheet < len(state.sheets):
+        raise NotFound("sheet_not_found", "There is no sheet %(sheet)s in this game.", sheet=sheet)
+
+
+def _replayed(*, game: Game, viewer: User, seq: int) -> tuple[GameState, int, int]:
     """A finished game's state when the viewer could read the event at position `seq` of
     their feed, the viewer's seat and the length of their feed."""
     viewer_seat = require_seat(game=game, viewer=viewer)
