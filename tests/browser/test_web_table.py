@@ -244,12 +244,12 @@ def test_two_players_play_a_whole_game_of_the_launch_by_clicking(server: str) ->
             result = wait(driver, shown("#result"), "the result")
             driver.execute_script("arguments[0].scrollIntoView()", result)
             shoot(driver, f"result-{name}")
-            assert "ann" in result.text and "ben" in result.text
+            assert "ben" in text_of(driver, "#result", holding="ann")
             drawn_sheets_match_the_api(driver, server, game_id)
         finished = Client(server, token_of(ann)).get(f"/games/{game_id}")
         assert finished["status"] == "finished"
         shown_total = {score["seat"]: score["total"] for score in finished["result"]["scores"]}
-        assert f"ann: {shown_total[0]}" in ann.find_element("id", "result").text
+        text_of(ann, "#result", holding=f"ann: {shown_total[0]}")
         # Ben replays the game from his feed, step by step, from its result
         click(ben, "#replay-link")
         step = wait(ben, shown("#replay-step"), "the replay")
@@ -288,7 +288,7 @@ def test_one_player_plays_a_whole_battle_against_astra_by_clicking(server: str) 
         wait(cy, shown("figure.sheet-figure svg"), "the table")
         assert len(cy.find_elements("css selector", "figure.sheet-figure")) == 2, "both shared sheets"
         assert len(cy.find_elements("css selector", "figure.sheet-figure.playing")) == 1, "the side played"
-        assert "ASTRA" in wait(cy, shown(".astra"), "ASTRA's panel").text
+        text_of(cy, ".astra", holding="ASTRA")
         shoot(cy, "battle-solo-desktop")
         game_id = int(cy.current_url.rsplit("/", 1)[1])
 
@@ -301,9 +301,8 @@ def test_one_player_plays_a_whole_battle_against_astra_by_clicking(server: str) 
         # (no traffic check here: ASTRA plays in a worker, so states come and go between the
         # test's clicks; the Launch game between two players checks what pages receive)
         play_to_the_end([cy], midway)
-        result = wait(cy, shown("#result"), "the result")
-        assert "ASTRA" in result.text
-        cy.execute_script("arguments[0].scrollIntoView()", result)
+        text_of(cy, "#result", holding="ASTRA")
+        cy.execute_script("arguments[0].scrollIntoView()", wait(cy, shown("#result"), "the result"))
         shoot(cy, "battle-solo-result-desktop")
         drawn_sheets_match_the_api(cy, server, game_id)
 
