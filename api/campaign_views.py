@@ -16,12 +16,13 @@ from api.idempotency import answered
 from api.ids import path_id
 from api.permissions import SignedIn
 from api.views import (
-    ERRORS,
+    BODY_COMMAND,
+    COMMAND,
     EXPIRED,
     IDEMPOTENCY,
     LIST_ERRORS,
     OPEN_LOBBIES,
-    POST_ERRORS,
+    READ,
     STARTS,
     _body,
     _data,
@@ -29,10 +30,10 @@ from api.views import (
     _query,
     _user,
     _valid,
+    errors,
     export_response,
     export_schema,
     paged,
-    refusals,
 )
 from campaigns import history, selectors, services
 from campaigns.models import Campaign
@@ -97,7 +98,10 @@ class CampaignsView(APIView):
     @extend_schema(
         request=cs.CreateCampaignSerializer,
         parameters=[IDEMPOTENCY],
-        responses={201: cs.CampaignSerializer, **refusals(conflicts=OPEN_LOBBIES)},
+        responses={
+            201: cs.CampaignSerializer,
+            **errors(400, 401, 409, 413, 415, 422, 429, 503, conflicts=OPEN_LOBBIES),
+        },
         summary="Open a campaign in the lobby with a content pack; you take seat 0",
         description=(
             "`max_players` 1 opens a solo campaign against ASTRA, starting at `astra_level` (1 "
@@ -132,7 +136,7 @@ class CampaignView(APIView):
 
     @extend_schema(
         parameters=[s.InviteQuerySerializer],
-        responses={200: cs.CampaignSerializer, **ERRORS},
+        responses={200: cs.CampaignSerializer, **errors(400, 401, 404, 429, 503)},
         summary="The campaign: status, seats and stars, captain, chapters, cards, version, winners",
         description=(
             "In the lobby, read by anyone signed in when public, with its `invite` when private; "
@@ -156,7 +160,10 @@ class CampaignJoinView(APIView):
     @extend_schema(
         request=s.JoinSerializer,
         parameters=[IDEMPOTENCY],
-        responses={200: s.JoinedSerializer, **refusals(conflicts=EXPIRED)},
+        responses={
+            200: s.JoinedSerializer,
+            **errors(400, 401, 404, 409, 413, 415, 422, 429, 503, conflicts=EXPIRED),
+        },
         summary="Take the next free seat of a campaign in the lobby",
         description=(
             "A private campaign is joined with its `invite`: a wrong or missing code is 404 "
@@ -180,7 +187,7 @@ class CampaignLeaveView(APIView):
     @extend_schema(
         request=None,
         parameters=[IDEMPOTENCY],
-        responses={204: None, **POST_ERRORS},
+        responses={204: None, **errors(*COMMAND)},
         summary="Leave your seat of a campaign in the lobby",
         description=(
             "The seats after yours move up one. The creator cannot leave (409 `creator_seat`); "
@@ -195,6 +202,7 @@ class CampaignLeaveView(APIView):
             lambda: services.leave_campaign(campaign=campaign, by=user),
             lambda _: None,
             status=status.HTTP_204_NO_CONTENT,
+            body=False,
         )
 
 
@@ -204,7 +212,7 @@ class CampaignRemoveSeatView(APIView):
     @extend_schema(
         request=None,
         parameters=[IDEMPOTENCY],
-        responses={200: cs.CampaignSerializer, **POST_ERRORS},
+        responses={200: cs.CampaignSerializer, **errors(*COMMAND)},
         summary="Free a seat of a campaign in the lobby, a player's or a bot's (creator only)",
         description=(
             "The seats after it move up one. 404 `seat_not_found` for a seat not taken, 409 "
@@ -219,6 +227,7 @@ class CampaignRemoveSeatView(APIView):
             request,
             lambda: services.remove_seat(campaign=campaign, by=user, index=index),
             lambda _: _data(cs.CampaignSerializer, selectors.campaign_view(campaign=campaign, viewer=user)),
+            body=False,
         )
 
 
@@ -228,7 +237,7 @@ class CampaignBotsView(APIView):
     @extend_schema(
         request=s.AddBotSerializer,
         parameters=[IDEMPOTENCY],
-        responses={201: s.BotSeatSerializer, **refusals(conflicts=EXPIRED)},
+        responses={201: s.BotSeatSerializer, **errors(*BODY_COMMAND, conflicts=EXPIRED)},
         summary="Fill the next free seat of a campaign with a bot (creator only, in the lobby)",
         description=(
             "The bot holds its seat in every chapter's game (a worker plays its turns) and makes "
@@ -254,7 +263,7 @@ class CampaignStartView(APIView):
     @extend_schema(
         request=None,
         parameters=[IDEMPOTENCY],
-        responses={200: cs.CampaignSerializer, **refusals(conflicts=EXPIRED, too_many=STARTS)},
+        responses={200: cs.CampaignSerializer, **errors(*COMMAND, conflicts=EXPIRED, too_many=STARTS)},
         summary="Start the campaign with its seats (creator only): chapter 1's game starts",
         tags=TAGS,
     )
@@ -266,6 +275,7 @@ class CampaignStartView(APIView):
             lambda result: _data(
                 cs.CampaignSerializer, selectors.campaign_view(campaign=result.campaign, viewer=user)
             ),
+            body=False,
         )
 
 
@@ -273,7 +283,7 @@ class CampaignDecisionView(APIView):
     permission_classes = [SignedIn]
 
     @extend_schema(
-        responses={200: cs.CampaignDecisionSerializer, **ERRORS},
+        responses={200: cs.CampaignDecisionSerializer, **errors(*READ)},
         summary="What your seat must decide in the campaign now (`wait` when nothing)",
         tags=TAGS,
     )
@@ -290,7 +300,7 @@ class CampaignMovesView(APIView):
     @extend_schema(
         request=cs.CampaignMoveSerializer,
         parameters=[IDEMPOTENCY],
-        responses={200: cs.CampaignCommandResultSerializer, **POST_ERRORS},
+        responses={200: cs.CampaignCommandResultSerializer, **errors(*BODY_COMMAND)},
         summary="Make one of the choices of your campaign decision",
         description=(
             "409 when nothing is asked of you now (`not_your_choice`, `chapter_in_play`, ...) or "
@@ -313,7 +323,7 @@ class CampaignEventsView(APIView):
 
     @extend_schema(
         parameters=[s.EventsQuerySerializer],
-        responses={200: cs.CampaignEventsPageSerializer, **ERRORS},
+        responses={200: cs.CampaignEventsPageSerializer, **errors(*READ, 400)},
         summary="The campaign's own log, ascending, page by page",
         tags=TAGS,
     )

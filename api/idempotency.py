@@ -22,16 +22,23 @@ R = TypeVar("R")
 
 
 def answered(
-    request: Request, command: Callable[[], R], answer: Callable[[R], Any], *, status: int = http.HTTP_200_OK
+    request: Request,
+    command: Callable[[], R],
+    answer: Callable[[R], Any],
+    *,
+    status: int = http.HTTP_200_OK,
+    body: bool = True,
 ) -> Response:
-    """Run ``command`` through the command path with the request's key, and send its answer."""
-    outcome = commands.run(key=key_of(request), command=command, answer=answer, status=status)
+    """Run ``command`` through the command path with the request's key, and send its answer.
+    ``body`` False: the operation takes no body, and none is read (nor refused) for the key."""
+    outcome = commands.run(key=key_of(request, body=body), command=command, answer=answer, status=status)
     headers = {"Idempotent-Replayed": "true"} if outcome.replayed else None
     return Response(outcome.data, status=outcome.status, headers=headers)
 
 
-def key_of(request: Request) -> commands.Key | None:
-    """The request's Idempotency-Key, with whose it is and the body it came with."""
+def key_of(request: Request, *, body: bool = True) -> commands.Key | None:
+    """The request's Idempotency-Key, with whose it is and the body it came with (an operation
+    that takes no body: the empty body's hash, whatever was sent)."""
     key = request.headers.get(HEADER)
     if key is None or not request.user.is_authenticated:
         return None
@@ -40,11 +47,11 @@ def key_of(request: Request) -> commands.Key | None:
         key=key.strip(),
         method=request.method or "POST",
         path=request.path,
-        body_hash=_body_hash(request),
+        body_hash=_body_hash(request.data if body else {}),
     )
 
 
-def _body_hash(request: Request) -> str:
+def _body_hash(data: Any) -> str:
     """sha256 of the body's JSON, canonical: the same request sent again hashes the same."""
-    canonical = json.dumps(request.data, sort_keys=True, separators=(",", ":"), cls=JSONEncoder)
+    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), cls=JSONEncoder)
     return hashlib.sha256(canonical.encode()).hexdigest()

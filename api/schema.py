@@ -74,17 +74,3 @@ def operation_ids(result: dict[str, Any], **_: Any) -> dict[str, Any]:
             operation["operationId"] = OPERATION_IDS[path, method]
     return result
 
-
-DATABASE_UNAVAILABLE = {
-    "description": "The database cannot be reached (`database_unavailable`); retry after `Retry-After`",
-    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
-}
-
-
-def database_unavailable(result: dict[str, Any], **_: Any) -> dict[str, Any]:
-    """drf-spectacular postprocessing hook: every operation may answer 503 when the database
-    cannot be reached (signing in by token reads it first), unless it declares its own 503."""
-    for operations in result.get("paths", {}).values():
-        for operation in operations.values():
-            operation["responses"].setdefault("503", DATABASE_UNAVAILABLE)
-    return result

@@ -41,7 +41,7 @@ from api.authentication import ExpiringTokenAuthentication, TicketRefused
 from api.errors import DatabaseUnavailable
 from api.ids import path_id
 from api.permissions import SignedIn
-from api.views import BODY_ERRORS, ERRORS, like_drf
+from api.views import READ, errors, like_drf
 from campaigns import selectors as campaign_selectors
 from campaigns.models import Campaign, CampaignEvent
 from eventstore import notify, store
@@ -666,7 +666,7 @@ def _stream_schema(*, what: str, messages: str, tags: list[str]) -> Any:
                 **{
                     (code, "application/json"): response
                     for code, response in {
-                        **ERRORS,
+                        **errors(*READ, 400),
                         401: OpenApiResponse(
                             s.ErrorSerializer,
                             description="Not authenticated; `invalid_ticket` for a ticket unknown, "
@@ -691,7 +691,7 @@ def _ticket_schema(*, what: str, tags: list[str]) -> Any:
     return extend_schema_view(
         post=extend_schema(
             request=None,
-            responses={201: s.StreamTicketSerializer, **ERRORS, **BODY_ERRORS},
+            responses={201: s.StreamTicketSerializer, **errors(*READ)},
             summary=f"A one-use ticket opening the {what}'s stream within "
             f"{settings.STREAM_TICKET_SECONDS} s (for EventSource)",
             tags=tags,

@@ -37,23 +37,40 @@ from games.rules.engine import shown
 from moon import health
 from moon.celery import app as celery_app
 
-ERRORS = {
-    400: OpenApiResponse(s.ErrorSerializer, description="Invalid request or illegal move"),
-    401: OpenApiResponse(s.ErrorSerializer, description="Not authenticated"),
-    403: OpenApiResponse(s.ErrorSerializer, description="Not seated / not allowed"),
-    404: OpenApiResponse(s.ErrorSerializer, description="No such game"),
-    409: OpenApiResponse(s.ErrorSerializer, description="Not now (status, turn, race)"),
-    429: OpenApiResponse(s.ErrorSerializer, description="Too many requests (`throttled`)"),
-    503: OpenApiResponse(
-        s.ErrorSerializer,
-        description="The database cannot be reached (`database_unavailable`); retry after `Retry-After`",
-    ),
+# What each error status means, as the operations that give it declare it.
+ERROR_ANSWERS = {
+    400: "Invalid request or illegal move",
+    401: "Not authenticated",
+    403: "Not seated / not allowed",
+    404: "No such game",
+    409: "Not now (status, turn, race)",
+    413: "Body too large (`payload_too_large`)",
+    415: "Body not JSON (`unsupported_media_type`)",
+    422: "Idempotency-Key reused elsewhere",
+    429: "Too many requests (`throttled`)",
+    503: "The database cannot be reached (`database_unavailable`); retry after `Retry-After`",
 }
-# What any request with a body may get before its view runs: too large, or not JSON.
-BODY_ERRORS = {
-    413: OpenApiResponse(s.ErrorSerializer, description="Body too large (`payload_too_large`)"),
-    415: OpenApiResponse(s.ErrorSerializer, description="Body not JSON (`unsupported_media_type`)"),
-}
+
+
+def errors(*statuses: int, conflicts: str = "", too_many: str = "") -> dict[int, OpenApiResponse]:
+    """The error answers of an operation: the statuses it can really give, no other
+    (tests/api/test_declared_statuses.py provokes each one declared). 401 where a token is
+    needed, 403 and 404 where a table is read, 409 where its state may refuse, 413 and 415
+    where a body is read, 422 where an Idempotency-Key is taken, 429 where throttled, 503 where
+    the database is read. ``conflicts`` and ``too_many`` name the quota refusals
+    (games/quotas.py) beside the 409s and `throttled`."""
+    found = {code: OpenApiResponse(s.ErrorSerializer, description=ERROR_ANSWERS[code]) for code in statuses}
+    if conflicts:
+        assert 409 in found, "a quota's conflict is a 409"
+        found[409] = OpenApiResponse(s.ErrorSerializer, description=f"{ERROR_ANSWERS[409]}; {conflicts}")
+    if too_many:
+        assert 429 in found, "a quota reached is a 429"
+        found[429] = OpenApiResponse(
+            s.ErrorSerializer, description=f"{ERROR_ANSWERS[429]}, or a quota reached: {too_many}"
+        )
+    return found
+
+
 IDEMPOTENCY = OpenApiParameter(
     HEADER,
     {"type": "string", "minLength": 1, "maxLength": MAX_KEY_LENGTH},
@@ -64,26 +81,12 @@ IDEMPOTENCY = OpenApiParameter(
         "first answer is returned, nothing appended."
     ),
 )
-POST_ERRORS = {
-    **ERRORS,
-    **BODY_ERRORS,
-    422: OpenApiResponse(s.ErrorSerializer, description="Idempotency-Key reused elsewhere"),
-}
-
-
-def refusals(*, conflicts: str = "", too_many: str = "") -> dict[int, OpenApiResponse]:
-    """POST_ERRORS with the quota refusals (games/quotas.py) an operation may also get, named
-    by their codes: ``conflicts`` beside the 409s, ``too_many`` beside `throttled`."""
-    found = dict(POST_ERRORS)
-    if conflicts:
-        found[409] = OpenApiResponse(
-            s.ErrorSerializer, description=f"{ERRORS[409].description}; {conflicts}"
-        )
-    if too_many:
-        found[429] = OpenApiResponse(
-            s.ErrorSerializer, description=f"{ERRORS[429].description}, or a quota reached: {too_many}"
-        )
-    return found
+# The errors of a command on a table that takes no body (400: an invalid Idempotency-Key), and
+# of one that takes a body.
+COMMAND = (400, 401, 403, 404, 409, 422, 429, 503)
+BODY_COMMAND = (*COMMAND, 413, 415)
+# The errors of reading a table.
+READ = (401, 403, 404, 429, 503)
 
 
 # The quotas' refusals, as the schema names them (games/quotas.py; limits in the settings).
@@ -206,7 +209,7 @@ class IndexView(APIView):
     permission_classes = [Public]
 
     @extend_schema(
-        responses={200: s.IndexSerializer},
+        responses={200: s.IndexSerializer, **errors(429)},
         summary="What this API offers: its resources by name, the docs and the schema",
         description=(
             "No authentication. `{id}`, `{sheet}` and `{seat}` in a link stand for a game, "
@@ -406,7 +409,7 @@ class HistoryKeyView(APIView):
     permission_classes = [Public]
 
     @extend_schema(
-        responses={200: s.HistoryKeySerializer},
+        responses={200: s.HistoryKeySerializer, **errors(429)},
         summary="The public key that signs finished histories",
         description=(
             "No authentication. Each finished game's and campaign's last hash is signed with an "
@@ -440,9 +443,7 @@ class RegisterView(APIView):
 
     @extend_schema(
         request=s.CredentialsSerializer,
-        responses={
-            201: s.TokenSerializer, 400: ERRORS[400], 409: ERRORS[409], 429: ERRORS[429], **BODY_ERRORS
-        },
+        responses={201: s.TokenSerializer, **errors(400, 409, 413, 415, 429, 503)},
         summary="Create an account; returns its API token",
         tags=["auth"],
     )
@@ -458,7 +459,7 @@ class TokenView(APIView):
 
     @extend_schema(
         request=s.CredentialsSerializer,
-        responses={200: s.TokenSerializer, 400: ERRORS[400], 429: ERRORS[429], **BODY_ERRORS},
+        responses={200: s.TokenSerializer, **errors(400, 413, 415, 429, 503)},
         summary="Exchange a username and password for the API token",
         tags=["auth"],
     )
@@ -473,7 +474,7 @@ class LogoutView(APIView):
 
     @extend_schema(
         request=None,
-        responses={204: None, 401: ERRORS[401], 429: ERRORS[429]},
+        responses={204: None, **errors(401, 429, 503)},
         summary="Sign out: revoke the token this request was sent with",
         description=(
             "The token authenticates no one afterwards; the account's other clients (other "
@@ -493,7 +494,7 @@ class LogoutAllView(APIView):
 
     @extend_schema(
         request=None,
-        responses={204: None, 401: ERRORS[401], 429: ERRORS[429]},
+        responses={204: None, **errors(401, 429, 503)},
         summary="Sign out everywhere: revoke every token of your account",
         description=(
             "Every client of the account (every token, the one sent included) is signed out; "
@@ -510,12 +511,11 @@ class LogoutAllView(APIView):
 
 
 LIST_ERRORS = {
+    **errors(401, 429, 503),
     400: OpenApiResponse(
         s.ErrorSerializer,
         description="`unknown_filter` (a parameter the list does not take), `invalid_request`",
     ),
-    401: ERRORS[401],
-    429: ERRORS[429],
 }
 
 
@@ -541,7 +541,10 @@ class GamesView(APIView):
     @extend_schema(
         request=s.CreateGameSerializer,
         parameters=[IDEMPOTENCY],
-        responses={201: s.GameSerializer, **refusals(conflicts=OPEN_LOBBIES)},
+        responses={
+            201: s.GameSerializer,
+            **errors(400, 401, 409, 413, 415, 422, 429, 503, conflicts=OPEN_LOBBIES),
+        },
         summary="Open a game in the lobby; you take seat 0",
         description=(
             "`max_players` 1 opens a solo game against ASTRA (`astra_level` 1 to 8, 1 when left "
@@ -574,7 +577,7 @@ class GameView(APIView):
 
     @extend_schema(
         parameters=[s.InviteQuerySerializer],
-        responses={200: s.GameSerializer, **ERRORS},
+        responses={200: s.GameSerializer, **errors(400, 401, 404, 429, 503)},
         summary="The game: status, turn, seats, combinations, missions, deadline, version, result",
         description=(
             "A game in the lobby is read by anyone signed in when it is public, with its `invite` "
@@ -596,7 +599,10 @@ class JoinView(APIView):
     @extend_schema(
         request=s.JoinSerializer,
         parameters=[IDEMPOTENCY],
-        responses={200: s.JoinedSerializer, **refusals(conflicts=EXPIRED)},
+        responses={
+            200: s.JoinedSerializer,
+            **errors(400, 401, 404, 409, 413, 415, 422, 429, 503, conflicts=EXPIRED),
+        },
         summary="Take the next free seat of a game in the lobby",
         description=(
             "A private game is joined with its `invite`: a wrong or missing code is 404 "
@@ -620,7 +626,7 @@ class LeaveView(APIView):
     @extend_schema(
         request=None,
         parameters=[IDEMPOTENCY],
-        responses={204: None, **POST_ERRORS},
+        responses={204: None, **errors(*COMMAND)},
         summary="Leave your seat of a game in the lobby",
         description=(
             "The seats after yours move up one. The creator cannot leave (409 `creator_seat`); "
@@ -635,6 +641,7 @@ class LeaveView(APIView):
             lambda: services.leave_game(game=game, by=user),
             lambda _: None,
             status=status.HTTP_204_NO_CONTENT,
+            body=False,
         )
 
 
@@ -644,7 +651,7 @@ class RemoveSeatView(APIView):
     @extend_schema(
         request=None,
         parameters=[IDEMPOTENCY],
-        responses={200: s.GameSerializer, **POST_ERRORS},
+        responses={200: s.GameSerializer, **errors(*COMMAND)},
         summary="Free a seat of a game in the lobby, a player's or a bot's (creator only)",
         description=(
             "The seats after it move up one. 404 `seat_not_found` for a seat not taken, 409 "
@@ -659,6 +666,7 @@ class RemoveSeatView(APIView):
             request,
             lambda: services.remove_seat(game=game, by=user, index=index),
             lambda _: _data(s.GameSerializer, selectors.game_view(game=game, viewer=user)),
+            body=False,
         )
 
 
@@ -668,7 +676,7 @@ class BotsView(APIView):
     @extend_schema(
         request=s.AddBotSerializer,
         parameters=[IDEMPOTENCY],
-        responses={201: s.BotSeatSerializer, **refusals(conflicts=EXPIRED)},
+        responses={201: s.BotSeatSerializer, **errors(*BODY_COMMAND, conflicts=EXPIRED)},
         summary="Fill the next free seat with a bot (creator only, game in the lobby)",
         description=(
             "A bot seat has no account: a worker plays its whole turn through the same decisions "
@@ -693,7 +701,7 @@ class StartView(APIView):
     @extend_schema(
         request=None,
         parameters=[IDEMPOTENCY],
-        responses={200: s.GameSerializer, **refusals(conflicts=EXPIRED, too_many=STARTS)},
+        responses={200: s.GameSerializer, **errors(*COMMAND, conflicts=EXPIRED, too_many=STARTS)},
         summary="Start the game with the seated players (creator only)",
         tags=["games"],
     )
@@ -703,6 +711,7 @@ class StartView(APIView):
             request,
             lambda: services.start_game(game=game, by=user),
             lambda result: _data(s.GameSerializer, selectors.game_view(game=result.game, viewer=user)),
+            body=False,
         )
 
 
@@ -713,7 +722,7 @@ class DecisionView(APIView):
     permission_classes = [SignedIn]
 
     @extend_schema(
-        responses={200: s.DecisionSerializer, **ERRORS},
+        responses={200: s.DecisionSerializer, **errors(*READ)},
         summary="What your seat must or may do now",
         tags=["games"],
     )
@@ -729,7 +738,7 @@ class MovesView(APIView):
     @extend_schema(
         request=s.MoveSerializer,
         parameters=[IDEMPOTENCY],
-        responses={200: s.CommandResultSerializer, **POST_ERRORS},
+        responses={200: s.CommandResultSerializer, **errors(*BODY_COMMAND)},
         summary="Play one of the options of your decision",
         tags=["games"],
     )
@@ -747,13 +756,15 @@ class UndoView(APIView):
     @extend_schema(
         request=None,
         parameters=[IDEMPOTENCY],
-        responses={200: s.CommandResultSerializer, **refusals(conflicts=UNDOS)},
+        responses={200: s.CommandResultSerializer, **errors(*COMMAND, conflicts=UNDOS)},
         summary="Undo your unconfirmed turn",
         tags=["games"],
     )
     def post(self, request: Request, game_id: str) -> Response:
         game, user = path_id(game_id, what="game"), _user(request)
-        return answered(request, lambda: services.undo_turn(game_id=game, by=user), _command_answer)
+        return answered(
+            request, lambda: services.undo_turn(game_id=game, by=user), _command_answer, body=False
+        )
 
 
 class ResignView(APIView):
@@ -762,7 +773,7 @@ class ResignView(APIView):
     @extend_schema(
         request=None,
         parameters=[IDEMPOTENCY],
-        responses={200: s.CommandResultSerializer, **POST_ERRORS},
+        responses={200: s.CommandResultSerializer, **errors(*COMMAND)},
         summary="Hand your seat to a bot for the rest of the game",
         description=(
             "A `seat_resigned` event; a greedy bot plays the seat from where it stands to the "
@@ -773,7 +784,9 @@ class ResignView(APIView):
     )
     def post(self, request: Request, game_id: str) -> Response:
         game, user = path_id(game_id, what="game"), _user(request)
-        return answered(request, lambda: services.resign_seat(game_id=game, by=user), _command_answer)
+        return answered(
+            request, lambda: services.resign_seat(game_id=game, by=user), _command_answer, body=False
+        )
 
 
 class ConfirmView(APIView):
@@ -782,13 +795,15 @@ class ConfirmView(APIView):
     @extend_schema(
         request=None,
         parameters=[IDEMPOTENCY],
-        responses={200: s.CommandResultSerializer, **POST_ERRORS},
+        responses={200: s.CommandResultSerializer, **errors(*COMMAND)},
         summary="Confirm your turn",
         tags=["games"],
     )
     def post(self, request: Request, game_id: str) -> Response:
         game, user = path_id(game_id, what="game"), _user(request)
-        return answered(request, lambda: services.confirm_turn(game_id=game, by=user), _command_answer)
+        return answered(
+            request, lambda: services.confirm_turn(game_id=game, by=user), _command_answer, body=False
+        )
 
 
 # --- reading -----------------------------------------------------------------------------------
@@ -798,7 +813,7 @@ class SheetView(APIView):
     permission_classes = [SignedIn]
 
     @extend_schema(
-        responses={200: s.SheetSerializer, **ERRORS},
+        responses={200: s.SheetSerializer, **errors(*READ, 409)},
         summary="Every mark on a sheet, its live score and what is derived from it",
         description=(
             "Sheets are listed in the game view with the seats that play on them; in adventures "
@@ -838,7 +853,10 @@ class SheetSvgView(APIView):
                     "an option's space or target names the element it applies to."
                 ),
             ),
-            **{(code, "application/json"): response for code, response in ERRORS.items()},
+            **{
+                (code, "application/json"): response
+                for code, response in errors(*READ, 400, 409).items()
+            },
         },
         parameters=[s.SheetSvgQuerySerializer],
         summary="A sheet drawn as SVG, its elements named by their ids",
@@ -865,7 +883,7 @@ class EventsView(APIView):
 
     @extend_schema(
         parameters=[s.EventsQuerySerializer],
-        responses={200: s.EventsPageSerializer, **ERRORS},
+        responses={200: s.EventsPageSerializer, **errors(*READ, 400)},
         summary="The event history, ascending, as you may see it; `wait` long-polls",
         tags=["games"],
     )
@@ -885,7 +903,7 @@ class ReplayView(APIView):
 
     @extend_schema(
         parameters=[s.ReplayQuerySerializer],
-        responses={200: s.ReplaySerializer, **ERRORS},
+        responses={200: s.ReplaySerializer, **errors(*READ, 400, 409)},
         summary="A finished game and its sheets as they were when you read event `seq` of your feed",
         tags=["games"],
     )
@@ -912,11 +930,8 @@ def export_schema(*, lines: str, summary: str, description: str, tags: list[str]
             (200, JSON_LINES): OpenApiResponse(
                 OpenApiTypes.STR, description=f"JSON Lines (UTF-8), sent as it is read. {lines}"
             ),
-            **{
-                (code, "application/json"): response
-                for code, response in ERRORS.items()
-                if code != 400  # no query and no body: nothing to be invalid
-            },
+            # no query and no body: nothing to be invalid
+            **{(code, "application/json"): response for code, response in errors(*READ, 409).items()},
         },
         summary=summary,
         description=description,

@@ -335,7 +335,6 @@ SPECTACULAR_SETTINGS = {
         "api.schema.integer_path_ids",
         "api.contract.add_components",
         "api.schema.operation_ids",
-        "api.schema.database_unavailable",
     ],
     # An enum's values are its documentation (each code is a phrase): no list repeating them.
     "ENUM_GENERATE_CHOICE_DESCRIPTION": False,

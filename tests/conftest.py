@@ -206,50 +206,95 @@ def error_problem(body: Any) -> str | None:
 
 
 @functools.cache
-def declared_statuses() -> list[tuple[re.Pattern[str], str, frozenset[int]]]:
-    """Each operation of the served schema: its path as a pattern, its method, and the statuses
-    its `responses` declare."""
+def declared_statuses() -> list[tuple[re.Pattern[str], str, str, frozenset[int]]]:
+    """Each operation of the served schema: its path as a pattern, its method, its operationId
+    and the statuses its `responses` declare."""
     from drf_spectacular.generators import SchemaGenerator
 
     schema = SchemaGenerator().get_schema(request=None, public=True)
-    return [
+    found = [
         (
             re.compile("^" + re.sub(r"\\\{[^/]+?\\\}", "[^/]+", re.escape(path)) + "$"),
             method.upper(),
+            operation["operationId"],
             frozenset(int(code) for code in operation["responses"]),
         )
         for path, operations in schema["paths"].items()
         for method, operation in operations.items()
     ]
+    # the most literal path first: `/sheets/{sheet}.svg` before `/sheets/{sheet}`, which matches it too
+    return sorted(found, key=lambda entry: -len(re.sub(r"\[\^/\]\+", "", entry[0].pattern)))
+
+
+def operation_of(method: str, path: str) -> tuple[str, frozenset[int]] | None:
+    """The operation a request reaches (its operationId and declared statuses), or None for an
+    address or method with no operation."""
+    for pattern, operation_method, operation_id, statuses in declared_statuses():
+        if operation_method == method and pattern.match(path):
+            return operation_id, statuses
+    return None
 
 
 def status_problem(method: str, path: str, status: int) -> str | None:
     """Why an answer's status breaks the schema, or None: an operation answers only the
     statuses it declares (an address or method with no operation is not checked here, nor a
     500, a bug whatever the operation, nor the deployment's redirect to HTTPS)."""
-    if status == 500 or 300 <= status < 400:
+    operation = operation_of(method, path)
+    if operation is None or status == 500 or 300 <= status < 400:
         return None
-    for pattern, operation_method, statuses in declared_statuses():
-        if operation_method == method and pattern.match(path):
-            return None if status in statuses else f"{status} is not declared by {method} {pattern.pattern}"
-    return None
+    operation_id, statuses = operation
+    return None if status in statuses else f"{status} is not declared by {operation_id} ({method} {path})"
+
+
+# (operationId, status) -> the first test whose request got it: what the suite provokes, over
+# APIClient (tests/api/test_declared_statuses.py provokes every declared pair on its own).
+PROVOKED: dict[tuple[str, int], str] = {}
+PROVOKED_REPORT = Path(__file__).resolve().parent.parent / "var" / "provoked-statuses.json"
+DESELECTED = pytest.StashKey[int]()
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """After a whole run of the suite (every test of `testpaths`, none deselected, all passed),
+    the statuses it provoked per operation go to var/provoked-statuses.json; a part of the
+    suite would report a part."""
+    config = session.config
+    deselected = config.stash.get(DESELECTED, 0)
+    whole = config.args_source is pytest.Config.ArgsSource.TESTPATHS and not deselected
+    if not whole or exitstatus != 0 or session.shouldstop or session.shouldfail:
+        return
+    report: dict[str, dict[str, str]] = {}
+    for (operation_id, status), test in sorted(PROVOKED.items()):
+        report.setdefault(operation_id, {})[str(status)] = test
+    PROVOKED_REPORT.parent.mkdir(exist_ok=True)
+    PROVOKED_REPORT.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+
+
+def pytest_deselected(items: list[pytest.Item]) -> None:
+    if items:
+        config = items[0].config
+        config.stash[DESELECTED] = config.stash.get(DESELECTED, 0) + len(items)
 
 
 @pytest.fixture(autouse=True)
-def errors_are_for_people(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def errors_are_for_people(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> Iterator[None]:
     """Every error answer a test provokes under /api/ is checked (`error_problem`) when the test
     ends: the suite's refusals, malformed requests and hostile inputs are all scanned, and each
-    answer's status must be one its operation declares in the schema (`status_problem`)."""
+    answer's status must be one its operation declares in the schema (`status_problem`); each
+    (operation, status) answered is noted in ``PROVOKED``."""
     problems: list[str] = []
-    request = APIClient.request
+    send = APIClient.request
 
     def checked(self: APIClient, **kwargs: Any) -> Any:
-        response = request(self, **kwargs)
+        response = send(self, **kwargs)
         path = str(kwargs.get("PATH_INFO", ""))
         if path.startswith("/api/v1/"):
-            wrong = status_problem(str(kwargs.get("REQUEST_METHOD")), path, response.status_code)
+            method = str(kwargs.get("REQUEST_METHOD"))
+            wrong = status_problem(method, path, response.status_code)
             if wrong is not None:
                 problems.append(wrong)
+            operation = operation_of(method, path)
+            if operation is not None:
+                PROVOKED.setdefault((operation[0], response.status_code), request.node.nodeid)
         if path.startswith("/api/") and response.status_code >= 400 and not response.streaming:
             try:
                 body = json.loads(response.content)

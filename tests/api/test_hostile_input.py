@@ -60,6 +60,23 @@ def test_a_body_over_the_size_limit_is_a_413(
     assert (Event.objects.count(), Game.objects.count()) == (events, games)
 
 
+def test_an_operation_that_takes_no_body_reads_none_also_with_an_idempotency_key(
+    alice: APIClient, bob: APIClient, post: Any
+) -> None:
+    """A body sent to /leave (too large, not JSON) is not read: the leave is done, and the same
+    key with another body is the same request (its first answer again)."""
+    game = post(alice, "/api/v1/games", {"adventure": 1, "max_players": 2}).json()
+    post(bob, f"/api/v1/games/{game['id']}/join", {"invite": game["invite"]})
+    path = f"/api/v1/games/{game['id']}/leave"
+    key: dict[str, Any] = {"HTTP_IDEMPOTENCY_KEY": "leave-1"}
+    large = bob.post(path, json.dumps({"padding": "x" * 3_000_000}), content_type="application/json", **key)
+    assert large.status_code == 204, large.content[:200]
+    again = bob.post(path, "not json", content_type="text/plain", **key)
+    assert (again.status_code, again["Idempotent-Replayed"]) == (204, "true")
+    seats = alice.get(f"/api/v1/games/{game['id']}").json()["seats"]
+    assert [seat["username"] for seat in seats] == ["alice"]
+
+
 @pytest.mark.parametrize(
     "query",
     [{"limit": "1_0"}, {"after": "1_0"}, {"limit": "٣"}, {"limit": " 5"}, {"limit": ""}, {"after": ""}],
