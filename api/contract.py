@@ -11,6 +11,7 @@ where the serializers' fields point at them by name.
 
 import functools
 import types
+from collections.abc import Iterable, Iterator
 from typing import Any, Literal, NotRequired, Required, Union, get_args, get_origin, get_type_hints
 
 from campaigns.rules import decider as campaign_decider
@@ -33,82 +34,137 @@ def ref(name: str) -> dict[str, str]:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
-def type_schema(hint: Any) -> dict[str, Any]:
-    """The JSON schema (OpenAPI 3.0) of a type hint of the engine's TypedDicts."""
-    origin = get_origin(hint)
-    if hint is Any or hint is object:
-        return {}
-    if hint is Text:  # a sentence for people, written in the reader's language
-        return {"type": "string"}
-    if origin in (NotRequired, Required):
-        return type_schema(get_args(hint)[0])
-    if origin is Literal:
-        values = list(get_args(hint))
-        kind = "string" if all(isinstance(value, str) for value in values) else "integer"
-        return {"type": kind, "enum": values}
-    if origin is Union or isinstance(hint, types.UnionType):
-        members = [member for member in get_args(hint) if member is not type(None)]
-        schema = (
-            type_schema(members[0])
-            if len(members) == 1
-            else {"oneOf": [type_schema(member) for member in members]}
-        )
-        return {**schema, "nullable": True} if len(members) < len(get_args(hint)) else schema
-    if origin is list:
-        return {"type": "array", "items": type_schema(get_args(hint)[0])}
-    if origin is dict:
-        return {"type": "object", "additionalProperties": type_schema(get_args(hint)[1])}
-    if isinstance(hint, type) and hasattr(hint, "__required_keys__"):
-        return typed_dict_schema(hint)
-    simple = {bool: "boolean", int: "integer", str: "string", float: "number"}
-    if hint in simple:
-        return {"type": simple[hint]}
-    raise TypeError(f"no JSON schema for {hint!r}")
+def is_typed_dict(hint: Any) -> bool:
+    return isinstance(hint, type) and hasattr(hint, "__required_keys__")
 
 
-def typed_dict_schema(schema: Any, *, hidden: frozenset[str] = frozenset()) -> dict[str, Any]:
-    """A closed object with the TypedDict's keys (``hidden`` ones left out), its required keys
-    required, and its docstring as description."""
-    hints = {key: hint for key, hint in get_type_hints(schema).items() if key not in hidden}
-    result: dict[str, Any] = {
-        "type": "object",
-        "properties": {key: type_schema(hint) for key, hint in hints.items()},
-        "additionalProperties": False,
-    }
-    required = [key for key in hints if key in schema.__required_keys__]
-    if required:  # OpenAPI 3.0 wants a `required` list to name one key at least
-        result["required"] = required
-    if schema.__doc__ and not schema.__doc__.startswith(schema.__name__ + "("):
-        result["description"] = " ".join(schema.__doc__.split())
-    return result
+def typed_dicts_in(hint: Any) -> Iterator[Any]:
+    """The TypedDicts ``hint`` is made of, at any depth (``hint`` itself first when it is one)."""
+    if is_typed_dict(hint):
+        yield hint
+        for member in get_type_hints(hint).values():
+            yield from typed_dicts_in(member)
+    else:
+        for member in get_args(hint):
+            yield from typed_dicts_in(member)
+
+
+# The engines a TypedDict may come from, and the prefix its component's name takes when another
+# schema has its name (``Components``).
+ENGINES = {"games.": "Game", "campaigns.": "Campaign"}
+
+
+class Components:
+    """The engines' TypedDicts as named components, each once: a TypedDict is the component of
+    its own name wherever it is used, nested ones included (a client's generator names its
+    model so, not after the place it was first met). A name two schemas would take (two engines'
+    TypedDicts, or a TypedDict and a serializer's component) is given to neither: each takes
+    its engine's prefix (``Game``, ``Campaign``), so that no name depends on what was met first."""
+
+    def __init__(self, schemas: dict[str, Any], roots: Iterable[Any]) -> None:
+        self.schemas = schemas
+        found = list(dict.fromkeys(shape for root in roots for shape in typed_dicts_in(root)))
+        names = [shape.__name__ for shape in found]
+        self.names = {
+            shape: self._qualified(shape) if names.count(shape.__name__) > 1 or shape.__name__ in schemas
+            else shape.__name__
+            for shape in found
+        }  # fmt: skip
+
+    @staticmethod
+    def _qualified(shape: Any) -> str:
+        prefix = next(prefix for module, prefix in ENGINES.items() if shape.__module__.startswith(module))
+        return shape.__name__ if shape.__name__.startswith(prefix) else prefix + shape.__name__
+
+    def ref(self, shape: Any, *, hidden: frozenset[str] = frozenset()) -> dict[str, str]:
+        """A reference to ``shape``'s component (``hidden`` keys left out), put in the schema the
+        first time."""
+        return self.put(self.names[shape], self.object_schema(shape, hidden=hidden))
+
+    def put(self, name: str, schema: dict[str, Any]) -> dict[str, str]:
+        """``schema`` as the component ``name``, which no other schema may be."""
+        assert self.schemas.setdefault(name, schema) == schema, f"{name} is another component"
+        return ref(name)
+
+    def type_schema(self, hint: Any) -> dict[str, Any]:
+        """The JSON schema (OpenAPI 3.0) of a type hint of the engine's TypedDicts: a TypedDict
+        is a reference to its component."""
+        origin = get_origin(hint)
+        if hint is Any or hint is object:
+            return {}
+        if hint is Text:  # a sentence for people, written in the reader's language
+            return {"type": "string"}
+        if origin in (NotRequired, Required):
+            return self.type_schema(get_args(hint)[0])
+        if origin is Literal:
+            values = list(get_args(hint))
+            kind = "string" if all(isinstance(value, str) for value in values) else "integer"
+            return {"type": kind, "enum": values}
+        if origin is Union or isinstance(hint, types.UnionType):
+            members = [member for member in get_args(hint) if member is not type(None)]
+            schema = (
+                self.type_schema(members[0])
+                if len(members) == 1
+                else {"oneOf": [self.type_schema(member) for member in members]}
+            )
+            if len(members) == len(get_args(hint)):
+                return schema
+            # a reference takes no keyword beside it in OpenAPI 3.0: nullable around it
+            return {"allOf": [schema], "nullable": True} if "$ref" in schema else {**schema, "nullable": True}
+        if origin is list:
+            return {"type": "array", "items": self.type_schema(get_args(hint)[0])}
+        if origin is dict:
+            return {"type": "object", "additionalProperties": self.type_schema(get_args(hint)[1])}
+        if is_typed_dict(hint):
+            return self.ref(hint)
+        simple = {bool: "boolean", int: "integer", str: "string", float: "number"}
+        if hint in simple:
+            return {"type": simple[hint]}
+        raise TypeError(f"no JSON schema for {hint!r}")
+
+    def object_schema(self, shape: Any, *, hidden: frozenset[str] = frozenset()) -> dict[str, Any]:
+        """A closed object with the TypedDict's keys (``hidden`` ones left out), its required
+        keys required, and its docstring as description."""
+        hints = {key: hint for key, hint in get_type_hints(shape).items() if key not in hidden}
+        result: dict[str, Any] = {
+            "type": "object",
+            "properties": {key: self.type_schema(hint) for key, hint in hints.items()},
+            "additionalProperties": False,
+        }
+        required = [key for key in hints if key in shape.__required_keys__]
+        if required:  # OpenAPI 3.0 wants a `required` list to name one key at least
+            result["required"] = required
+        if shape.__doc__ and not shape.__doc__.startswith(shape.__name__ + "("):
+            result["description"] = " ".join(shape.__doc__.split())
+        return result
 
 
 def _discriminated(
-    branches: dict[str, tuple[dict[str, Any], list[str]]], key: str, description: str
+    branches: dict[str, list[str]], key: str, description: str
 ) -> dict[str, Any]:
-    """The union of ``branches`` (name: schema and the values of ``key`` it takes)."""
+    """The union of ``branches`` (component name: the values of ``key`` it takes)."""
     return {
         "oneOf": [ref(name) for name in branches],
         "discriminator": {
             "propertyName": key,
-            "mapping": {
-                value: ref(name)["$ref"] for name, (_, values) in branches.items() for value in values
-            },
+            "mapping": {value: ref(name)["$ref"] for name, values in branches.items() for value in values},
         },
         "description": description,
     }
 
 
-def option_branches(union: Any) -> dict[str, tuple[dict[str, Any], list[str]]]:
-    """One schema per option shape of ``union``, named as its TypedDict, with its ``action``
+def option_branches(components: Components, union: Any) -> dict[str, list[str]]:
+    """One component per option shape of ``union``, named as its TypedDict, with its ``action``
     values; a step's use (``action: str``) takes the actions of the adventures' steps."""
     branches = {}
     for shape in get_args(union):
-        schema = typed_dict_schema(shape)
+        schema = components.object_schema(shape)
         action = schema["properties"]["action"]
         values = action.get("enum") or step_actions()
         schema["properties"]["action"] = {"type": "string", "enum": values}
-        branches[shape.__name__] = (schema, values)
+        name = components.names[shape]
+        components.put(name, schema)
+        branches[name] = values
     return branches
 
 
@@ -117,30 +173,28 @@ def _camel(name: str) -> str:
 
 
 def event_branches(
-    kinds: Any, envelope: dict[str, Any], hidden: dict[str, frozenset[str]]
-) -> dict[str, tuple[dict[str, Any], list[str]]]:
-    """One schema per event kind: ``envelope`` (the event serializer's schema) with its kind,
-    its current version (events are read upcast) and the data its kind declares."""
+    components: Components, kinds: Any, envelope: dict[str, Any], hidden: dict[str, frozenset[str]]
+) -> dict[str, list[str]]:
+    """One component per event kind: ``envelope`` (the event serializer's schema) with its kind,
+    its current version (events are read upcast) and the data its kind declares (the component
+    of its TypedDict)."""
     branches = {}
     for kind in kinds.values():
         properties = {
             **envelope["properties"],
             "kind": {"type": "string", "enum": [kind.name]},
             "v": {"type": "integer", "enum": [kind.version]},
-            "data": typed_dict_schema(kind.schema, hidden=hidden.get(kind.name, frozenset())),
+            "data": components.ref(kind.schema, hidden=hidden.get(kind.name, frozenset())),
         }
         schema = {**envelope, "properties": properties, "additionalProperties": False}
         schema.pop("description", None)
-        branches[f"{_camel(kind.name)}Event"] = (schema, [kind.name])
+        name = f"{_camel(kind.name)}Event"
+        components.put(name, schema)
+        branches[name] = [kind.name]
     return branches
 
 
-def shape_branches(shapes: list[Any]) -> dict[str, dict[str, Any]]:
-    """One closed schema per TypedDict of ``shapes`` (each once), named as it."""
-    return {shape.__name__: typed_dict_schema(shape) for shape in dict.fromkeys(shapes)}
-
-
-def _shapes() -> dict[str, tuple[dict[str, dict[str, Any]], str]]:
+def _shapes() -> dict[str, tuple[list[Any], str]]:
     """The unions of what the adventures' rules give beside the marks, by component name: each
     adventure's score, a sheet's score, what a sheet draws, and ASTRA's score. Their shapes have
     no key in common to tell them apart, and need none: each is closed and has required keys
@@ -148,19 +202,19 @@ def _shapes() -> dict[str, tuple[dict[str, dict[str, Any]], str]]:
     rules = [PLAYABLE[number] for number in sorted(PLAYABLE)]
     return {
         SCORE_BREAKDOWN: (
-            shape_branches([adventure.score_shape for adventure in rules]),
+            [adventure.score_shape for adventure in rules],
             "A seat's score line by line, with `total`: one shape per adventure.",
         ),
         SHEET_SCORE: (
-            shape_branches([adventure.sheet_score_shape for adventure in rules]),
+            [adventure.sheet_score_shape for adventure in rules],
             "A sheet's live score: its seat's score (adventure 8: each side's).",
         ),
         SHEET_DERIVED: (
-            shape_branches([adventure.derived_shape for adventure in rules]),
+            [adventure.derived_shape for adventure in rules],
             "What is drawn on a sheet that is not a mark: one shape per adventure.",
         ),
         ASTRA_BREAKDOWN: (
-            shape_branches(list(get_args(get_type_hints(AstraResult)["breakdown"]))),
+            list(get_args(get_type_hints(AstraResult)["breakdown"])),
             "ASTRA's score line by line, with `total` (adventure 1: its rocket track).",
         ),
     }
@@ -199,28 +253,37 @@ def examples() -> dict[str, dict[str, Any]]:
 
 
 def add_components(result: dict[str, Any], **_: Any) -> dict[str, Any]:
-    """drf-spectacular postprocessing hook: the option and event unions and their branches."""
+    """drf-spectacular postprocessing hook: the option and event unions, their branches, the
+    unions of the adventures' shapes, and every TypedDict they are made of, each a component."""
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    shapes = _shapes()
+    roots = [
+        *get_args(Option), *get_args(campaign_decider.Option),
+        *(kind.schema for kind in KINDS.values()), *(kind.schema for kind in CAMPAIGN_KINDS.values()),
+        *(shape for members, _ in shapes.values() for shape in members),
+    ]  # fmt: skip
+    components = Components(schemas, roots)
     unions = {
-        OPTION: (option_branches(Option), "action", "A legal choice of a game's decision."),
+        OPTION: (option_branches(components, Option), "action", "A legal choice of a game's decision."),
         CAMPAIGN_OPTION: (
-            option_branches(campaign_decider.Option), "action", "A legal choice of a campaign's decision."
+            option_branches(components, campaign_decider.Option),
+            "action",
+            "A legal choice of a campaign's decision.",
         ),
-        EVENT: (event_branches(KINDS, schemas[EVENT], HIDDEN_FIELDS), "kind", "A game's event."),
+        EVENT: (
+            event_branches(components, KINDS, schemas[EVENT], HIDDEN_FIELDS), "kind", "A game's event."
+        ),
         CAMPAIGN_EVENT: (
-            event_branches(CAMPAIGN_KINDS, schemas[CAMPAIGN_EVENT], {}), "kind", "A campaign's event."
+            event_branches(components, CAMPAIGN_KINDS, schemas[CAMPAIGN_EVENT], {}),
+            "kind",
+            "A campaign's event.",
         ),
     }
     for union, (branches, key, description) in unions.items():
-        for name, (schema, _values) in branches.items():
-            assert name not in schemas, f"{name} is already a component"
-            schemas[name] = schema
         schemas[union] = _discriminated(branches, key, description)
-    for union, (shapes, description) in _shapes().items():
-        for name, schema in shapes.items():
-            # a seat's score and its sheet's are one shape but in adventure 8
-            assert schemas.setdefault(name, schema) == schema, f"{name} is another component"
-        schemas[union] = {"oneOf": [ref(name) for name in shapes], "description": description}
+    for union, (members, description) in shapes.items():
+        refs = list(dict.fromkeys(components.ref(shape)["$ref"] for shape in members))
+        schemas[union] = {"oneOf": [{"$ref": target} for target in refs], "description": description}
     for name, example in examples().items():
         schemas[name]["example"] = example
     for name, schema in schemas.items():

@@ -236,3 +236,42 @@ def test_the_schemas_examples_are_real_answers_that_fit_their_own_schemas(branch
     assert option == decision["options"][0]
     assert event["kind"] == "number_written" and event["data"]["space"] == option["space"]
     assert schemas["Error"]["example"]["code"] in schemas["ErrorCodeEnum"]["enum"]
+
+
+def _inline_shapes(node: Any, path: str) -> Iterator[str]:
+    """Where an object shape is written inside another schema instead of referred to."""
+    if isinstance(node, list):
+        for index, item in enumerate(node):
+            yield from _inline_shapes(item, f"{path}/{index}")
+    elif isinstance(node, dict):
+        if "properties" in node and "/" in path:
+            yield path
+        for key, value in node.items():
+            if key != "properties" or not isinstance(value, dict):
+                yield from _inline_shapes(value, f"{path}/{key}")
+            else:  # the keys of `properties` are field names, not keywords
+                for field, schema in value.items():
+                    yield from _inline_shapes(schema, f"{path}/properties/{field}")
+
+
+def test_every_shape_nested_in_another_is_a_component_named_as_the_engine_names_it(
+    branches: Branches,
+) -> None:
+    """No object shape is written inline in another (a client's generator would name its model
+    after the place it was found): a Journey zone, a Battle panel, an event's data are the
+    components of their TypedDicts' names, where they are used; a name two schemas would share
+    takes its engine's prefix on both sides."""
+    schemas = branches.components["schemas"]
+    assert [path for name, schema in schemas.items() for path in _inline_shapes(schema, name)] == []
+    zones = schemas["JourneyDerived"]["properties"]["zones"]["items"]
+    assert zones == {"$ref": "#/components/schemas/JourneyZone"}
+    panels = schemas["BattleDerived"]["properties"]["panels"]
+    assert panels == {"$ref": "#/components/schemas/BattlePanels"}
+    assert schemas["BattlePanels"]["properties"]["S"] == {"$ref": "#/components/schemas/BattlePanel"}
+    started = schemas["GameStartedEvent"]["properties"]["data"]
+    assert started == {"$ref": "#/components/schemas/GameStarted"}
+    assert "seed" not in schemas["GameStarted"]["properties"]  # hidden from every reader
+    # the game's and a campaign's AstraResult are two shapes, and the API's own Result is a third
+    game_astra = schemas["GameResult"]["properties"]["astra"]
+    assert game_astra == {"$ref": "#/components/schemas/GameAstraResult"}
+    assert {"AstraResult", "GameAstraResult", "CampaignAstraResult"} <= set(schemas)

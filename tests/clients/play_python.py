@@ -23,6 +23,7 @@ from moon_client.api.games import (
     create_game,
     get_decision,
     get_game,
+    get_sheet,
     join_game,
     list_events,
     post_move,
@@ -36,9 +37,14 @@ from moon_client.models import (
     CredentialsRequest,
     DecisionKindEnum,
     Game,
+    GameStartedEvent,
     GameStatusEnum,
     JoinRequest,
+    JourneyDerived,
+    JourneyZone,
     MoveRequest,
+    SeatSetup,
+    Sheet,
 )
 
 TURNS = 400
@@ -86,6 +92,13 @@ def two_players(base: str) -> None:
     assert finished.result is not None and finished.result.winners
     page = list_events.sync(game_id=game.id, client=ann, limit=1000)
     kinds = {event.kind for event in page.events}
+    # the shapes nested in an event or a sheet are models named as the engine names them
+    started = page.events[0]
+    assert isinstance(started, GameStartedEvent), started
+    assert all(isinstance(seat, SeatSetup) for seat in started.data.seats), started.data
+    sheet = get_sheet.sync(game_id=game.id, sheet=0, client=ann)
+    assert isinstance(sheet, Sheet) and isinstance(sheet.derived, JourneyDerived), sheet
+    assert sheet.derived.zones and all(isinstance(zone, JourneyZone) for zone in sheet.derived.zones)
     print(f"2-player game {game.id}: finished, {len(page.events)} events of {len(kinds)} kinds")
 
 
