@@ -52,6 +52,7 @@ from campaigns.rules.state import BETWEEN, FINISHED, LOBBY, PLAYING, CampaignSta
 from games.rules.engine import (
     OPTION_VALUE_TYPES,
     PLAYABLE,
+    MissionValues,
     OutOfTurn,
     RuleViolation,
     Text,
@@ -91,13 +92,6 @@ class AimCardOption(CardText):
     action: Literal["aim_card"]
     card: str
     target: int
-
-
-class MissionValues(TypedDict):
-    """The points of a mission card: for the first to accomplish it, and for those after."""
-
-    first: int
-    later: int
 
 
 class MissionText(TypedDict):

@@ -58,7 +58,7 @@ from games.rules.common.options import (
 )
 from games.rules.core import data, kinds, snapshots
 from games.rules.core.errors import N_, OutOfTurn, RuleViolation, Text, shown
-from games.rules.core.events import KINDS, AstraResult, Event, schema_problem
+from games.rules.core.events import KINDS, AstraResult, Event, MissionValues, schema_problem
 from games.rules.core.schematic import ZONE, Area, Row, Schematic
 from games.rules.core.sheet import CIRCLE, CROSS, LINE, Mark, X
 from games.rules.core.state import ACTIONS_PHASE, INCIDENTS_PHASE, MISSIONS_PHASE, SETUP_PHASE, GameState
@@ -132,6 +132,7 @@ __all__ = [
     "GiveOption",
     "LogRefused",
     "Mark",
+    "MissionValues",
     "Option",
     "OutOfTurn",
     "Row",

@@ -63,6 +63,8 @@ class AstraSetup(TypedDict):
 
 
 class MissionValues(TypedDict):
+    """The points of a mission card: for the first to accomplish it, and for those after."""
+
     first: int
     later: int
 
