@@ -60,16 +60,11 @@ def greedy_bot(rng: random.Random) -> Bot:
         if decision.kind == "mission":
             claim = cast(ClaimOption, decision.options[0])
             return _move(claim) if _claim_helps(rules, state, seat, claim["letter"]) else CONFIRM
-        marks = state.sheet_of(seat).marks
-        zones = _zones_by_space(rules.numbering_zones(marks))
-        best: list[Option] = []
-        best_value: tuple[int, int, float, int] | None = None
         totals: dict[Any, tuple[int, int]] = {}
-        ideals: dict[str, list[float]] = {}
-        misfits: dict[tuple[str, int], float] = {}
         effects = rules.score_effects(state, seat, decision.options)
         if None not in effects and len(set(effects)) == 1:
             totals[effects[0]] = (0, 0)  # every option scores alike: the score decides nothing
+        knowns: list[tuple[int, int]] = []
         for option, effect in zip(decision.options, effects, strict=True):
             known = totals.get(effect) if effect is not None else None
             if known is None:
@@ -82,8 +77,20 @@ def greedy_bot(rng: random.Random) -> Bot:
                 )
                 if effect is not None:
                     totals[effect] = known
+            knowns.append(known)
+        # Only the options of the best score and prospects can be taken: the fit of their
+        # numbers and the skip break the ties among them alone.
+        top = max(knowns)
+        marks = state.sheet_of(seat).marks
+        zones = _zones_by_space(rules.numbering_zones(marks))
+        best: list[Option] = []
+        best_value: tuple[float, int] | None = None
+        ideals: dict[str, list[float]] = {}
+        misfits: dict[tuple[str, int], float] = {}
+        for option, known in zip(decision.options, knowns, strict=True):
+            if known != top:
+                continue
             value = (
-                *known,
                 -_misfit(option, marks, zones, ideals, misfits),
                 0 if option["action"] == "skip" else 1,
             )
