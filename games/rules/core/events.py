@@ -14,7 +14,7 @@ method of its own, so every event written and every one read is checked by mypy 
 schema, with nothing converted when a log is replayed.
 """
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, NotRequired, TypedDict
 
 from games.rules.core import cards, kinds
@@ -628,6 +628,39 @@ KINDS: dict[str, Kind[GameState, Event, Any]] = {
         RESULT,
     )
 }
+
+
+# The field of an event's data naming the one element it marks on its sheet, by kind: every
+# kind that changes a sheet's marks otherwise (an undo, a new turn...) is absent.
+MARKED_FIELD = {
+    NUMBER_WRITTEN.name: "space",
+    INSIGNIA_DRAWN.name: "space",
+    SYSTEM_ERROR.name: "box",
+    MARK.name: "element",
+    MISSION_ACCOMPLISHED.name: "box",
+    ASTRA_PLAYED.name: "space",
+}
+_SHEET_KINDS = frozenset(name for name, kind in KINDS.items() if kind.touches & {"sheet", "all"})
+
+
+def marked_elements(events: Iterable[Event]) -> dict[int, set[str]] | None:
+    """The elements ``events`` mark, by sheet id; None when one of them changes sheets
+    otherwise than by marking one element (an undo, a new turn...)."""
+    marked: dict[int, set[str]] = {}
+    for event in events:
+        name = event["kind"]
+        if name not in _SHEET_KINDS:
+            continue
+        field = MARKED_FIELD.get(name)
+        if field is None:
+            return None
+        data = event["data"]
+        element = data.get(field)
+        if name == MISSION_ACCOMPLISHED.name and element is None:
+            element = f"mission.{data['letter']}"
+        if element is not None:
+            marked.setdefault(data["sheet"], set()).add(element)
+    return marked
 
 
 def make(kind: Kind[GameState, Event, D], seat: int | None, turn: int, data: D) -> Event:

@@ -65,13 +65,14 @@ def greedy_bot(rng: random.Random) -> Bot:
         if None not in effects and len(set(effects)) == 1:
             totals[effects[0]] = (0, 0)  # every option scores alike: the score decides nothing
         knowns: list[tuple[int, int]] = []
+        total = rules.scorer(state, seat)
         for option, effect in zip(decision.options, effects, strict=True):
             known = totals.get(effect) if effect is not None else None
             if known is None:
-                _, after = advance(state, seat, _move(option))
+                new, after = advance(state, seat, _move(option))
                 sheet = after.sheet_of(seat)
                 known = (
-                    rules.seat_total(after, seat)
+                    total(after, new)
                     - (solo.projected_astra_total(after) if after.astra is not None else 0),
                     rules.prospects(after, sheet, sheet.marks),
                 )
@@ -87,9 +88,7 @@ def greedy_bot(rng: random.Random) -> Bot:
         best_value: tuple[float, int] | None = None
         ideals: dict[str, list[float]] = {}
         misfits: dict[tuple[str, int], float] = {}
-        for option, known in zip(decision.options, knowns, strict=True):
-            if known != top:
-                continue
+        for option in [option for option, known in zip(decision.options, knowns, strict=True) if known == top]:
             value = (
                 -_misfit(option, marks, zones, ideals, misfits),
                 0 if option["action"] == "skip" else 1,
