@@ -87,8 +87,10 @@ PROPAGATION = "propagation"
 SPREAD = "spread."
 # How many fillings of a floor keep their open runs worked out (a bound on memory).
 FLOOR_CACHE_SIZE = 8192
-# A floor's runs of empty spaces (low, high, spaces) and the room they leave.
-FloorRuns = tuple[list[tuple[int, int, tuple[str, ...]]], int]
+# A floor's runs of empty spaces (low, high, spaces), the room they leave, and the spaces each
+# number fits (by number).
+FloorRuns = tuple[list[tuple[int, int, tuple[str, ...]]], int, tuple[tuple[str, ...], ...]]
+NUMBERS = range(MIN_NUMBER, MAX_NUMBER + 1)
 ROBOT = "robot"
 ENERGY = "energy"
 PLANT = "plant"
@@ -281,15 +283,16 @@ class VirusRules(WildActions[Layout]):
 
     def _fits(self, marks: Marks) -> Callable[[int], list[str]]:
         """The empty spaces of the sheet a number fits, by number (worked out once a number)."""
-        runs = self._runs(marks)
+        floors = [
+            (cache.get(tuple(map(marks.get, zone))) or _floor_runs(cache, marks, zone))[2]
+            for zone, cache in zip(self.layout.zone_spaces, self._floor_runs, strict=True)
+        ]
         fitting: dict[int, list[str]] = {}
 
         def fits(number: int) -> list[str]:
             spaces = fitting.get(number)
             if spaces is None:
-                spaces = fitting[number] = list(
-                    chain.from_iterable(run for low, high, run in runs if low < number < high)
-                )
+                spaces = fitting[number] = [space for floor in floors for space in floor[number - MIN_NUMBER]]
             return spaces
 
         return fits
@@ -804,7 +807,14 @@ def _floor_runs(cache: dict[tuple[Any, ...], FloorRuns], marks: Marks, zone: tup
     if len(cache) >= FLOOR_CACHE_SIZE:
         cache.clear()
     gaps = open_gaps(marks, zone)
-    found = cache[tuple(map(marks.get, zone))] = (gaps, sum((high - low - 1) * len(run) for low, high, run in gaps))
+    found = cache[tuple(map(marks.get, zone))] = (
+        gaps,
+        sum((high - low - 1) * len(run) for low, high, run in gaps),
+        tuple(
+            tuple(chain.from_iterable(run for low, high, run in gaps if low < number < high))
+            for number in NUMBERS
+        ),
+    )
     return found
 
 
