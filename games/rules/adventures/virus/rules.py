@@ -55,7 +55,6 @@ Readings taken where the sources disagree (§12), and choices of this module:
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cached_property, partial
-from itertools import chain
 from typing import Any, cast
 
 from games.rules.adventures.virus import shapes
@@ -87,10 +86,8 @@ PROPAGATION = "propagation"
 SPREAD = "spread."
 # How many fillings of a floor keep their open runs worked out (a bound on memory).
 FLOOR_CACHE_SIZE = 8192
-# A floor's runs of empty spaces (low, high, spaces), the room they leave, and the spaces each
-# number fits (by number).
-FloorRuns = tuple[list[tuple[int, int, tuple[str, ...]]], int, tuple[tuple[str, ...], ...]]
-NUMBERS = range(MIN_NUMBER, MAX_NUMBER + 1)
+# A floor's runs of empty spaces (low, high, spaces) and the room they leave.
+FloorRuns = tuple[list[tuple[int, int, tuple[str, ...]]], int]
 ROBOT = "robot"
 ENERGY = "energy"
 PLANT = "plant"
@@ -276,23 +273,30 @@ class VirusRules(WildActions[Layout]):
             else:
                 actions = [action for action in ACTIONS if action != combination.action]
             for action in actions:
+                if action != ASTRONAUT:  # the commonest case, without a list of modifiers
+                    spaces = fits(combination.number)
+                    if spaces:
+                        groups.append(_write_group(index, spaces, combination.number, None, wild, action))
+                    continue
                 for modifier in _modifiers(combination.number, action, wild is None):
                     number = combination.number + (modifier or 0)
-                    groups.append(_write_group(index, fits(number), number, modifier, wild, action))
+                    spaces = fits(number)
+                    if spaces:
+                        groups.append(_write_group(index, spaces, number, modifier, wild, action))
         return Options(groups)
 
     def _fits(self, marks: Marks) -> Callable[[int], list[str]]:
         """The empty spaces of the sheet a number fits, by number (worked out once a number)."""
-        floors = [
-            (cache.get(tuple(map(marks.get, zone))) or _floor_runs(cache, marks, zone))[2]
-            for zone, cache in zip(self.layout.zone_spaces, self._floor_runs, strict=True)
-        ]
+        runs = self._runs(marks)
         fitting: dict[int, list[str]] = {}
 
         def fits(number: int) -> list[str]:
             spaces = fitting.get(number)
             if spaces is None:
-                spaces = fitting[number] = [space for floor in floors for space in floor[number - MIN_NUMBER]]
+                spaces = fitting[number] = []
+                for low, high, run in runs:
+                    if low < number < high:
+                        spaces += run
             return spaces
 
         return fits
@@ -807,14 +811,7 @@ def _floor_runs(cache: dict[tuple[Any, ...], FloorRuns], marks: Marks, zone: tup
     if len(cache) >= FLOOR_CACHE_SIZE:
         cache.clear()
     gaps = open_gaps(marks, zone)
-    found = cache[tuple(map(marks.get, zone))] = (
-        gaps,
-        sum((high - low - 1) * len(run) for low, high, run in gaps),
-        tuple(
-            tuple(chain.from_iterable(run for low, high, run in gaps if low < number < high))
-            for number in NUMBERS
-        ),
-    )
+    found = cache[tuple(map(marks.get, zone))] = (gaps, sum((high - low - 1) * len(run) for low, high, run in gaps))
     return found
 
 
