@@ -357,12 +357,17 @@ def _turn_started(state: GameState, data: TurnStarted, event: Event) -> None:
         state.combinations = cards.hand_combinations(state.astra.hand)
         state.astra.turn_start_bonuses = state.astra.bonuses_circled
     for sheet in state.sheets:
-        sheet.turn_start_marks = dict(sheet.marks)
+        sheet.turn_start_marks = sheet.marks.copy()
     for seat in state.seats:
-        seat.sheet = seat.sheets[(turn - 1) % len(seat.sheets)]
-        _new_turn(seat)
-        seat.claimable = ()
-        seat.claimed = ()
+        # ``_new_turn`` inline: a replay starts a turn for every seat some thirty times.
+        sheets = seat.sheets
+        seat.sheet = sheets[(turn - 1) % len(sheets)]
+        seat.chosen = None
+        seat.turn_choice = {}
+        seat.pending = []
+        seat.triggered = []
+        seat.confirmed = False
+        seat.claimable = seat.claimed = ()
 
 
 def _new_turn(seat: SeatState) -> None:
@@ -383,14 +388,14 @@ def _number_written(state: GameState, data: NumberWritten, event: Event) -> None
     assert index is not None, "number_written events belong to a seat"
     seat = state.seats[index]
     seat.chosen = "write"
-    seat.turn_choice = dict(data)
+    seat.turn_choice = data  # type: ignore[assignment]  # shared: an event's data never changes
 
 
 def _insignia_drawn(state: GameState, data: InsigniaDrawn, event: Event) -> None:
     state.sheets[data["sheet"]].marks[data["space"]] = data["side"]
     seat = state.seats[_seat(event)]
     seat.chosen = "write"
-    seat.turn_choice = dict(data)
+    seat.turn_choice = data  # type: ignore[assignment]  # shared: an event's data never changes
 
 
 def _system_error(state: GameState, data: SystemErrorMarked, event: Event) -> None:
