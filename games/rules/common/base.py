@@ -849,8 +849,8 @@ class Adventure(Generic[L]):
 
     def area_parts(self) -> list[AreaPart]:
         """The points of ``areas`` as a sum of parts, each with the elements whose marks alone
-        decide it (empty: the areas are not split so, or read more than the sheet's marks): what lets a bot rescore only the parts
-        an option marks (``scorer``)."""
+        decide it (empty: the areas are not split so, or read more than the sheet's marks):
+        what lets a bot rescore only the parts an option marks (``scorer``)."""
         return []
 
     def scorer(self, state: GameState, seat: int) -> Callable[[GameState, Sequence[Event]], int]:
@@ -860,7 +860,8 @@ class Adventure(Generic[L]):
         (and the missions and System Errors when they marked those boxes); otherwise, and when
         the events change the sheet in another way, the whole total is worked out."""
         parts = self._area_parts
-        scored_alike = type(self).seat_score is Adventure.seat_score and type(self).sheet_score is Adventure.sheet_score
+        own = type(self)
+        scored_alike = own.seat_score is Adventure.seat_score and own.sheet_score is Adventure.sheet_score
         if not parts or not scored_alike:
             return lambda after, events: self.seat_total(after, seat)
         sheet = state.sheet_of(seat)

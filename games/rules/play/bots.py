@@ -88,7 +88,8 @@ def greedy_bot(rng: random.Random) -> Bot:
         best_value: tuple[float, int] | None = None
         ideals: dict[str, list[float]] = {}
         misfits: dict[tuple[str, int], float] = {}
-        for option in [option for option, known in zip(decision.options, knowns, strict=True) if known == top]:
+        tied = [option for option, known in zip(decision.options, knowns, strict=True) if known == top]
+        for option in tied:
             value = (
                 -_misfit(option, marks, zones, ideals, misfits),
                 0 if option["action"] == "skip" else 1,

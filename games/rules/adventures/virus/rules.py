@@ -59,9 +59,17 @@ from typing import Any, cast
 
 from games.rules.adventures.virus import shapes
 from games.rules.adventures.virus.layout import Layout, Quarter, Track
-from games.rules.common.base import ASTRONAUT, ASTRONAUT_SHIFTS, AreaPart, Condition, Step, Uses, error_choices
+from games.rules.common.base import (
+    ASTRONAUT,
+    ASTRONAUT_SHIFTS,
+    AreaPart,
+    Condition,
+    Step,
+    Uses,
+    error_choices,
+)
 from games.rules.common.missions import MISSION_BOX
-from games.rules.common.options import Choice, Group, Option, Options, StepOption, WriteOption
+from games.rules.common.options import Choice, Group, Option, Options, StepOption
 from games.rules.common.wilds import WildActions
 from games.rules.core import cards
 from games.rules.core.cards import ACTIONS
@@ -334,8 +342,8 @@ class VirusRules(WildActions[Layout]):
         """``score_effect`` of each option, in one loop (a decision lists a hundred writes)."""
         quarter_id = self._quarter_id
         effects: list[Any] = []
-        fields: Mapping[str, Any]  # each option read by its fields, whatever its shape
-        for fields in options:
+        # each option read by its fields, whatever its shape
+        for fields in cast(Sequence[Mapping[str, Any]], options):
             action = fields["action"]
             if action == "write":
                 effects.append((quarter_id[fields["space"]], "modifier" in fields, fields.get("wild")))
@@ -811,7 +819,8 @@ def _floor_runs(cache: dict[tuple[Any, ...], FloorRuns], marks: Marks, zone: tup
     if len(cache) >= FLOOR_CACHE_SIZE:
         cache.clear()
     gaps = open_gaps(marks, zone)
-    found = cache[tuple(map(marks.get, zone))] = (gaps, sum((high - low - 1) * len(run) for low, high, run in gaps))
+    room = sum((high - low - 1) * len(run) for low, high, run in gaps)
+    found = cache[tuple(map(marks.get, zone))] = (gaps, room)
     return found
 
 
