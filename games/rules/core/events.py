@@ -359,14 +359,8 @@ def _turn_started(state: GameState, data: TurnStarted, event: Event) -> None:
     for sheet in state.sheets:
         sheet.turn_start_marks = sheet.marks.copy()
     for seat in state.seats:
-        # ``_new_turn`` inline: a replay starts a turn for every seat some thirty times.
-        sheets = seat.sheets
-        seat.sheet = sheets[(turn - 1) % len(sheets)]
-        seat.chosen = None
-        seat.turn_choice = {}
-        seat.pending = []
-        seat.triggered = []
-        seat.confirmed = False
+        seat.sheet = seat.sheets[(turn - 1) % len(seat.sheets)]
+        _new_turn(seat)
         seat.claimable = seat.claimed = ()
 
 
