@@ -1,7 +1,8 @@
 """The greedy bot plays as it did when ``tests/fixtures/greedy_logs.json`` was written: the same
-seeds give the same logs (their SHA-256), every adventure, 3 players and solo against ASTRA. Its
-speed-ups (scoring options by effect, caches) must never change a choice; a deliberate change of
-its play rewrites the file: ``python -m tests.rules.test_greedy_logs``."""
+seeds give the same logs (their SHA-256), every adventure, 3 and 4 players and solo against
+ASTRA (the 4-player logs recorded before the bot rescored only the parts an option marks). Its
+speed-ups (scoring options by effect, caches, rescoring parts) must never change a choice; a
+deliberate change of its play rewrites the file: ``python -m tests.rules.test_greedy_logs``."""
 
 import hashlib
 import json
@@ -14,7 +15,7 @@ from games.rules.adventures import PLAYABLE
 from games.rules.play import bots
 
 RECORDED = Path(__file__).parent.parent / "fixtures" / "greedy_logs.json"
-GAMES = [(adventure, players) for adventure in sorted(PLAYABLE) for players in (1, 3)]
+GAMES = [(adventure, players) for adventure in sorted(PLAYABLE) for players in (1, 3, 4)]
 SEED = 31
 ASTRA_LEVEL = 3
 

@@ -6,7 +6,10 @@ import random
 import pytest
 
 from games.rules.adventures import PLAYABLE, rules_for
-from games.rules.engine import GameState, bots
+from games.rules.engine import GameState, advance, bots, options
+
+# One option in this many is checked: a decision often lists a hundred.
+SAMPLED = 4
 
 
 @pytest.mark.parametrize("adventure", sorted(PLAYABLE))
@@ -33,3 +36,29 @@ def test_the_bots_totals_are_the_scores_totals(adventure: int) -> None:
         adventure=adventure, bots=[checking(bots.greedy_bot(rng)) for _ in range(2)], seed=adventure
     )
     assert checked > 20
+
+
+@pytest.mark.parametrize("adventure", sorted(PLAYABLE))
+def test_the_greedy_bots_scorer_gives_the_totals_of_the_options(adventure: int) -> None:
+    """What the greedy bot weighs for an option, rescoring only the parts of the sheet it marks
+    (``scorer``), is the total of the state the option leads to, for every option it is offered."""
+    rules = rules_for(adventure)
+    checked = 0
+
+    def checking(bot: bots.Bot) -> bots.Bot:
+        def play(state: GameState, seat: int) -> bots.Command:
+            nonlocal checked
+            total = rules.scorer(state, seat)
+            for option in options(state, seat).options[::SAMPLED]:
+                events, after = advance(state, seat, {"type": "move", "choice": option})
+                assert total(after, events) == rules.seat_total(after, seat), option
+                checked += 1
+            return bot(state, seat)
+
+        return play
+
+    rng = random.Random(adventure)
+    bots.play_game(
+        adventure=adventure, bots=[checking(bots.greedy_bot(rng)) for _ in range(2)], seed=adventure + 1
+    )
+    assert checked > 100

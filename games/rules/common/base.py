@@ -23,6 +23,7 @@ same on every sheet lives here once, as common.md states it:
 
 from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Generic, TypedDict, TypeVar, cast
 
 from games.rules.common import astra
@@ -41,7 +42,16 @@ from games.rules.common.options import (
 from games.rules.core import cards, data
 from games.rules.core.cards import Combination
 from games.rules.core.errors import N_, RuleViolation, Text, shown
-from games.rules.core.events import MARK, AstraResult, Event, Recorder, Result, SeatSetup, Written
+from games.rules.core.events import (
+    MARK,
+    AstraResult,
+    Event,
+    Recorder,
+    Result,
+    SeatSetup,
+    Written,
+    marked_elements,
+)
 from games.rules.core.events import SheetSetup as SheetOpening
 from games.rules.core.layout import SheetLayout
 from games.rules.core.sheet import (
@@ -63,11 +73,14 @@ from games.rules.core.state import GameState, Sheet
 Uses = Callable[[GameState, int, str], Iterable[StepOption]]
 Use = Callable[[Recorder, int, str, Choice], None]
 Condition = Callable[[Sheet], bool]
+# A part of a sheet's areas: the elements it reads, and its points from the sheet's marks.
+AreaPart = tuple[Collection[str], Callable[[Marks], int]]
 L = TypeVar("L", bound=SheetLayout)
 
 ASTRONAUT = "astronaut"
 ASTRONAUT_SHIFTS = (-2, -1, 0, 1, 2)
 END_REASONS = ("all_missions", "all_system_errors", "sheet_full")
+MISSION_BOX_SET = frozenset(MISSION_BOXES)
 
 
 def astronaut_numbers(number: int) -> list[int]:
@@ -833,6 +846,66 @@ class Adventure(Generic[L]):
             return int(self.seat_score(state, seat)["total"])
         sheet = state.sheet_of(seat)
         return self.sheet_total(state, sheet, marks=sheet.marks)
+
+    def area_parts(self) -> list[AreaPart]:
+        """The points of ``areas`` as a sum of parts, each with the elements whose marks alone
+        decide it (empty: the areas are not split so, or read more than the sheet's marks):
+        what lets a bot rescore only the parts an option marks (``scorer``)."""
+        return []
+
+    def scorer(self, state: GameState, seat: int) -> Callable[[GameState, Sequence[Event]], int]:
+        """``seat_total`` of the states a decision's options lead to, for a bot weighing them:
+        called with such a state and the events that led there from ``state``. Where
+        ``area_parts`` splits the areas, only the parts the events marked are counted again
+        (and the missions and System Errors when they marked those boxes); otherwise, and when
+        the events change the sheet in another way, the whole total is worked out."""
+        parts = self._area_parts
+        own = type(self)
+        scored_alike = own.seat_score is Adventure.seat_score and own.sheet_score is Adventure.sheet_score
+        if not parts or not scored_alike:
+            return lambda after, events: self.seat_total(after, seat)
+        sheet = state.sheet_of(seat)
+        before_marks = sheet.marks
+        errors = frozenset(sheet.error_boxes)
+        before_total = self.seat_total(state, seat)
+        before_parts: dict[int, int] = {}  # by index, worked out when an option first marks it
+
+        def total(after: GameState, events: Sequence[Event]) -> int:
+            marked = marked_elements(events)
+            now = after.sheet_of(seat)
+            if marked is None or now.id != sheet.id:
+                return self.seat_total(after, seat)
+            elements = marked.get(sheet.id)
+            if not elements:
+                return before_total
+            marks = now.marks
+            points = before_total
+            for index in {index for element in elements for index in self._parts_of.get(element, ())}:
+                value = parts[index][1]
+                old = before_parts.get(index)
+                if old is None:
+                    old = before_parts[index] = value(before_marks)
+                points += value(marks) - old
+            if not elements.isdisjoint(MISSION_BOX_SET):
+                points += self.missions_points(marks) - self.missions_points(before_marks)
+            if not elements.isdisjoint(errors):
+                points -= self.error_penalty(now, marks) - self.error_penalty(sheet, before_marks)
+            return points
+
+        return total
+
+    @cached_property
+    def _area_parts(self) -> list[AreaPart]:
+        return self.area_parts()
+
+    @cached_property
+    def _parts_of(self) -> dict[str, list[int]]:
+        """The indexes in ``area_parts`` of the parts each element is read by."""
+        parts_of: dict[str, list[int]] = {}
+        for index, (elements, _) in enumerate(self._area_parts):
+            for element in elements:
+                parts_of.setdefault(element, []).append(index)
+        return parts_of
 
     def rank_keys(self, state: GameState, scores: list[dict[str, Any]]) -> list[Any]:
         """Keys sorting seats best first: by score, then fewer System Errors."""

@@ -14,7 +14,7 @@ method of its own, so every event written and every one read is checked by mypy 
 schema, with nothing converted when a log is replayed.
 """
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, NotRequired, TypedDict
 
 from games.rules.core import cards, kinds
@@ -359,12 +359,11 @@ def _turn_started(state: GameState, data: TurnStarted, event: Event) -> None:
         state.combinations = cards.hand_combinations(state.astra.hand)
         state.astra.turn_start_bonuses = state.astra.bonuses_circled
     for sheet in state.sheets:
-        sheet.turn_start_marks = dict(sheet.marks)
+        sheet.turn_start_marks = sheet.marks.copy()
     for seat in state.seats:
         seat.sheet = seat.sheets[(turn - 1) % len(seat.sheets)]
         _new_turn(seat)
-        seat.claimable = ()
-        seat.claimed = ()
+        seat.claimable = seat.claimed = ()
 
 
 def _new_turn(seat: SeatState) -> None:
@@ -385,14 +384,14 @@ def _number_written(state: GameState, data: NumberWritten, event: Event) -> None
     assert index is not None, "number_written events belong to a seat"
     seat = state.seats[index]
     seat.chosen = "write"
-    seat.turn_choice = dict(data)
+    seat.turn_choice = data  # type: ignore[assignment]  # shared: an event's data never changes
 
 
 def _insignia_drawn(state: GameState, data: InsigniaDrawn, event: Event) -> None:
     state.sheets[data["sheet"]].marks[data["space"]] = data["side"]
     seat = state.seats[_seat(event)]
     seat.chosen = "write"
-    seat.turn_choice = dict(data)
+    seat.turn_choice = data  # type: ignore[assignment]  # shared: an event's data never changes
 
 
 def _system_error(state: GameState, data: SystemErrorMarked, event: Event) -> None:
@@ -630,6 +629,39 @@ KINDS: dict[str, Kind[GameState, Event, Any]] = {
         RESULT,
     )
 }
+
+
+# The field of an event's data naming the one element it marks on its sheet, by kind: every
+# kind that changes a sheet's marks otherwise (an undo, a new turn...) is absent.
+MARKED_FIELD = {
+    NUMBER_WRITTEN.name: "space",
+    INSIGNIA_DRAWN.name: "space",
+    SYSTEM_ERROR.name: "box",
+    MARK.name: "element",
+    MISSION_ACCOMPLISHED.name: "box",
+    ASTRA_PLAYED.name: "space",
+}
+_SHEET_KINDS = frozenset(name for name, kind in KINDS.items() if kind.touches & {"sheet", "all"})
+
+
+def marked_elements(events: Iterable[Event]) -> dict[int, set[str]] | None:
+    """The elements ``events`` mark, by sheet id; None when one of them changes sheets
+    otherwise than by marking one element (an undo, a new turn...)."""
+    marked: dict[int, set[str]] = {}
+    for event in events:
+        name = event["kind"]
+        if name not in _SHEET_KINDS:
+            continue
+        field = MARKED_FIELD.get(name)
+        if field is None:
+            return None
+        data = event["data"]
+        element = data.get(field)
+        if name == MISSION_ACCOMPLISHED.name and element is None:
+            element = f"mission.{data['letter']}"
+        if element is not None:
+            marked.setdefault(data["sheet"], set()).add(element)
+    return marked
 
 
 def make(kind: Kind[GameState, Event, D], seat: int | None, turn: int, data: D) -> Event:

@@ -60,30 +60,37 @@ def greedy_bot(rng: random.Random) -> Bot:
         if decision.kind == "mission":
             claim = cast(ClaimOption, decision.options[0])
             return _move(claim) if _claim_helps(rules, state, seat, claim["letter"]) else CONFIRM
-        marks = state.sheet_of(seat).marks
-        zones = _zones_by_space(rules.numbering_zones(marks))
-        best: list[Option] = []
-        best_value: tuple[int, int, float, int] | None = None
         totals: dict[Any, tuple[int, int]] = {}
-        ideals: dict[str, list[float]] = {}
-        misfits: dict[tuple[str, int], float] = {}
         effects = rules.score_effects(state, seat, decision.options)
         if None not in effects and len(set(effects)) == 1:
             totals[effects[0]] = (0, 0)  # every option scores alike: the score decides nothing
+        knowns: list[tuple[int, int]] = []
+        total = rules.scorer(state, seat)
         for option, effect in zip(decision.options, effects, strict=True):
             known = totals.get(effect) if effect is not None else None
             if known is None:
-                _, after = advance(state, seat, _move(option))
+                new, after = advance(state, seat, _move(option))
                 sheet = after.sheet_of(seat)
                 known = (
-                    rules.seat_total(after, seat)
+                    total(after, new)
                     - (solo.projected_astra_total(after) if after.astra is not None else 0),
                     rules.prospects(after, sheet, sheet.marks),
                 )
                 if effect is not None:
                     totals[effect] = known
+            knowns.append(known)
+        # Only the options of the best score and prospects can be taken: the fit of their
+        # numbers and the skip break the ties among them alone.
+        top = max(knowns)
+        marks = state.sheet_of(seat).marks
+        zones = _zones_by_space(rules.numbering_zones(marks))
+        best: list[Option] = []
+        best_value: tuple[float, int] | None = None
+        ideals: dict[str, list[float]] = {}
+        misfits: dict[tuple[str, int], float] = {}
+        tied = [option for option, known in zip(decision.options, knowns, strict=True) if known == top]
+        for option in tied:
             value = (
-                *known,
                 -_misfit(option, marks, zones, ideals, misfits),
                 0 if option["action"] == "skip" else 1,
             )

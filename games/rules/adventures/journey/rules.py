@@ -40,6 +40,7 @@ Readings taken where the sources disagree (§10), and choices of this module:
 """
 
 from collections.abc import Iterable, Sequence
+from functools import cached_property
 from typing import Any, cast
 
 from games.rules.adventures.journey import shapes
@@ -87,6 +88,8 @@ ENERGY_CARDS_PER_ASTRA_ZONE = 2
 # one only an Astronaut shift writes (0, 16, 17) RARE_ROOM.
 ROOM_SCALE = 2
 RARE_ROOM = 1
+# How many zone fillings keep their room worked out (a bound on memory).
+ROOM_CACHE_SIZE = 8192
 
 UNMARKABLE_KINDS = ("mission_box", "score_box", "rank_box", "campaign_area", "station")
 
@@ -268,11 +271,25 @@ class JourneyRules(WildActions[Layout]):
         lie between them, so a number written in the middle of a long empty stretch, or a
         wall cut where the stretch is short of numbers, keeps the sheet writable; a sheet
         with no room left ends in System Errors."""
-        return sum(
-            min(len(run) * ROOM_SCALE, _room(low, high))
-            for zone in self.numbering_zones(marks)
-            for low, high, run in open_gaps(marks, zone)
-        )
+        room = 0
+        rooms = self._zone_rooms
+        for zone in self.numbering_zones(marks):
+            key = (zone, tuple(map(marks.get, zone)))
+            found = rooms.get(key)
+            if found is None:
+                if len(rooms) >= ROOM_CACHE_SIZE:
+                    rooms.clear()
+                found = rooms[key] = sum(
+                    min(len(run) * ROOM_SCALE, _room(low, high)) for low, high, run in open_gaps(marks, zone)
+                )
+            room += found
+        return room
+
+    @cached_property
+    def _zone_rooms(self) -> dict[tuple[tuple[str, ...], tuple[Any, ...]], int]:
+        """The room of each zone (``prospects``) by what its spaces hold: a zone's room depends
+        on nothing else, and the bot weighs the same zones option after option."""
+        return {}
 
     def after_system_error(self, rec: Recorder, seat: int, box: str) -> None:
         if box in self.layout.error_gives_energy:

@@ -53,15 +53,23 @@ Readings taken where the sources disagree (§12), and choices of this module:
   would cause on its sheet (``claim_cost``).
 """
 
-from collections.abc import Callable, Iterable, Sequence
-from itertools import chain
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import cached_property, partial
 from typing import Any, cast
 
 from games.rules.adventures.virus import shapes
 from games.rules.adventures.virus.layout import Layout, Quarter, Track
-from games.rules.common.base import ASTRONAUT, ASTRONAUT_SHIFTS, Condition, Step, Uses, error_choices
+from games.rules.common.base import (
+    ASTRONAUT,
+    ASTRONAUT_SHIFTS,
+    AreaPart,
+    Condition,
+    Step,
+    Uses,
+    error_choices,
+)
 from games.rules.common.missions import MISSION_BOX
-from games.rules.common.options import Choice, Group, Option, Options, StepOption, WriteOption
+from games.rules.common.options import Choice, Group, Option, Options, StepOption
 from games.rules.common.wilds import WildActions
 from games.rules.core import cards
 from games.rules.core.cards import ACTIONS
@@ -86,6 +94,8 @@ PROPAGATION = "propagation"
 SPREAD = "spread."
 # How many fillings of a floor keep their open runs worked out (a bound on memory).
 FLOOR_CACHE_SIZE = 8192
+# A floor's runs of empty spaces (low, high, spaces) and the room they leave.
+FloorRuns = tuple[list[tuple[int, int, tuple[str, ...]]], int]
 ROBOT = "robot"
 ENERGY = "energy"
 PLANT = "plant"
@@ -111,11 +121,9 @@ class VirusRules(WildActions[Layout]):
 
     def __init__(self) -> None:
         super().__init__()
-        # By floor: its runs of empty spaces with the numbers they take, by what the floor's
-        # spaces hold.
-        self._floor_runs: list[dict[tuple[Any, ...], list[tuple[int, int, tuple[str, ...]]]]] = [
-            {} for _ in self.layout.zone_spaces
-        ]
+        # By floor: its runs of empty spaces with the numbers they take, and the room they
+        # leave (``prospects``), by what the floor's spaces hold.
+        self._floor_runs: list[dict[tuple[Any, ...], FloorRuns]] = [{} for _ in self.layout.zone_spaces]
 
     def step_table(self) -> dict[str, Step]:
         return {
@@ -273,9 +281,16 @@ class VirusRules(WildActions[Layout]):
             else:
                 actions = [action for action in ACTIONS if action != combination.action]
             for action in actions:
+                if action != ASTRONAUT:  # the commonest case, without a list of modifiers
+                    spaces = fits(combination.number)
+                    if spaces:
+                        groups.append(_write_group(index, spaces, combination.number, None, wild, action))
+                    continue
                 for modifier in _modifiers(combination.number, action, wild is None):
                     number = combination.number + (modifier or 0)
-                    groups.append(_write_group(index, fits(number), number, modifier, wild, action))
+                    spaces = fits(number)
+                    if spaces:
+                        groups.append(_write_group(index, spaces, number, modifier, wild, action))
         return Options(groups)
 
     def _fits(self, marks: Marks) -> Callable[[int], list[str]]:
@@ -286,26 +301,20 @@ class VirusRules(WildActions[Layout]):
         def fits(number: int) -> list[str]:
             spaces = fitting.get(number)
             if spaces is None:
-                spaces = fitting[number] = list(
-                    chain.from_iterable(run for low, high, run in runs if low < number < high)
-                )
+                spaces = fitting[number] = []
+                for low, high, run in runs:
+                    if low < number < high:
+                        spaces += run
             return spaces
 
         return fits
 
     def _runs(self, marks: Marks) -> list[tuple[int, int, tuple[str, ...]]]:
         """The runs of empty spaces between two numbers of every floor, with the open range of
-        the numbers they take: a floor's runs depend only on what its spaces hold, so they are
-        worked out once for each filling of the floor met."""
+        the numbers they take."""
         runs: list[tuple[int, int, tuple[str, ...]]] = []
         for zone, cache in zip(self.layout.zone_spaces, self._floor_runs, strict=True):
-            key = tuple(map(marks.get, zone))
-            found = cache.get(key)
-            if found is None:
-                if len(cache) >= FLOOR_CACHE_SIZE:
-                    cache.clear()
-                found = cache[key] = open_gaps(marks, zone)
-            runs += found
+            runs += (cache.get(tuple(map(marks.get, zone))) or _floor_runs(cache, marks, zone))[0]
         return runs
 
     def check_write(self, state: GameState, seat: int, choice: Choice) -> Written:
@@ -327,17 +336,29 @@ class VirusRules(WildActions[Layout]):
         """A number or an X adds a numbered space to its quarter (worth its energies): its
         effect is that quarter, with the Astronaut action and the wild it uses; a bonus energy
         is its quarter; every walkway closed is alike (the score does not see walkways)."""
-        action = option["action"]
-        if action == "write":
-            write = cast(WriteOption, option)
-            return (self.layout.quarter_of[write["space"]].id, "modifier" in write, write.get("wild"))
-        if action == "planning":
-            return self.layout.quarter_of[cast(StepOption, option)["space"]].id
-        if action == BONUS_ENERGY:
-            return cast(StepOption, option)["quarter"]
-        if action == ROBOT:
-            return ROBOT
-        return None
+        return self.score_effects(state, seat, [option])[0]
+
+    def score_effects(self, state: GameState, seat: int, options: Sequence[Option]) -> list[Any]:
+        """``score_effect`` of each option, in one loop (a decision lists a hundred writes)."""
+        quarter_id = self._quarter_id
+        effects: list[Any] = []
+        # each option read by its fields, whatever its shape
+        for fields in cast(Sequence[Mapping[str, Any]], options):
+            action = fields["action"]
+            if action == "write":
+                effects.append((quarter_id[fields["space"]], "modifier" in fields, fields.get("wild")))
+            elif action == "planning":
+                effects.append(quarter_id[fields["space"]])
+            elif action == BONUS_ENERGY:
+                effects.append(fields["quarter"])
+            else:
+                effects.append(ROBOT if action == ROBOT else None)
+        return effects
+
+    @cached_property
+    def _quarter_id(self) -> dict[str, str]:
+        """The quarter of each space, by id."""
+        return {space: quarter.id for space, quarter in self.layout.quarter_of.items()}
 
     # --- phase 4: the actions and their steps ------------------------------------------------
 
@@ -642,7 +663,10 @@ class VirusRules(WildActions[Layout]):
     def prospects(self, state: GameState, sheet: Sheet, marks: Marks) -> int:
         """The room left to write: how many numbers each empty space still takes, summed (what
         an infection or a badly placed number takes away)."""
-        return sum((high - low - 1) * len(run) for low, high, run in self._runs(marks))
+        room = 0
+        for zone, cache in zip(self.layout.zone_spaces, self._floor_runs, strict=True):
+            room += (cache.get(tuple(map(marks.get, zone))) or _floor_runs(cache, marks, zone))[1]
+        return room
 
     # --- phase 6: a first claim wakes its virus ----------------------------------------------
 
@@ -691,12 +715,25 @@ class VirusRules(WildActions[Layout]):
     # --- scoring ---------------------------------------------------------------------------
 
     def areas(self, state: GameState, sheet: Sheet, marks: Marks) -> dict[str, int]:
+        quarters = self.layout.quarters.values()
         return {
             "plants": self.layout.plant_track.value(marks),
             "water": self.layout.water_track.value(marks),
-            "quarters": sum(quarter_points(marks, q) for q in self.layout.quarters.values()),
-            "infected": -sum(1 for space in self.layout.spaces if marks.get(space) in INFECTIONS),
+            "quarters": sum(quarter_points(marks, q) for q in quarters),
+            "infected": -sum(infected_spaces(marks, q) for q in quarters),
         }
+
+    def area_parts(self) -> list[AreaPart]:
+        """The tracks, and each quarter with its infected spaces (every space is in a quarter)."""
+        plants, water = self.layout.plant_track, self.layout.water_track
+        return [
+            (plants.boxes, plants.value),
+            (water.boxes, water.value),
+            *(
+                ((*q.spaces, *q.energies), partial(_quarter_net, q))
+                for q in self.layout.quarters.values()
+            ),
+        ]
 
     def details(self, state: GameState, sheet: Sheet, marks: Marks) -> dict[str, Any]:
         return {
@@ -775,6 +812,18 @@ class VirusRules(WildActions[Layout]):
         return 0
 
 
+def _floor_runs(cache: dict[tuple[Any, ...], FloorRuns], marks: Marks, zone: tuple[str, ...]) -> FloorRuns:
+    """A floor's runs of empty spaces and the room they leave, kept in ``cache`` by what the
+    floor's spaces hold (a floor's runs depend on nothing else: each filling met is worked out
+    once)."""
+    if len(cache) >= FLOOR_CACHE_SIZE:
+        cache.clear()
+    gaps = open_gaps(marks, zone)
+    room = sum((high - low - 1) * len(run) for low, high, run in gaps)
+    found = cache[tuple(map(marks.get, zone))] = (gaps, room)
+    return found
+
+
 def quarantined(marks: Marks, quarter: Quarter) -> bool:
     """Every walkway of the quarter is closed."""
     return marks.keys() >= quarter.walkways
@@ -792,6 +841,16 @@ def quarter_points(marks: Marks, quarter: Quarter) -> int:
         if type(value) is int or value == X:
             numbered += 1
     return numbered * energies
+
+
+def infected_spaces(marks: Marks, quarter: Quarter) -> int:
+    """The spaces of the quarter a virus infected."""
+    return sum(1 for space in quarter.spaces if marks.get(space) in INFECTIONS)
+
+
+def _quarter_net(quarter: Quarter, marks: Marks) -> int:
+    """A quarter's points less a point a space infected."""
+    return quarter_points(marks, quarter) - infected_spaces(marks, quarter)
 
 
 def all_marked(marks: Marks, elements: frozenset[str]) -> bool:
