@@ -13,10 +13,13 @@ import json
 import logging
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from itertools import groupby
 from typing import Any, TypeVar
 
+from django.conf import settings
 from django.db import IntegrityError, connection, models, transaction
+from django.utils import timezone
 
 from eventstore import chain, notify
 from eventstore.errors import Conflict, NotFound, Word
@@ -33,13 +36,38 @@ SchemaCheck = Callable[[Any], str | None]
 def row(model: type[S], pk: int, *, lock: bool = False) -> S | None:
     """The stream's row with that id (None when there is none); ``lock``: locked for the
     transaction (on SQLite the transaction itself takes the write lock)."""
-    fields = [field.attname for field in model._meta.concrete_fields]
-    columns = ", ".join(connection.ops.quote_name(name) for name in fields)
     for_update = " FOR UPDATE" if lock and connection.features.has_select_for_update else ""
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT {columns} FROM {model._meta.db_table} WHERE id = %s{for_update}", [pk])
+        cursor.execute(f"SELECT {columns(model)} FROM {model._meta.db_table} WHERE id = %s{for_update}", [pk])
         found = cursor.fetchone()
-    return None if found is None else model.from_db(connection.alias, fields, found)
+    return None if found is None else from_row(model, found)
+
+
+def columns(model: type[models.Model], table: str = "") -> str:
+    """The model's columns, in the order ``from_row`` takes them (each prefixed by ``table.``
+    when given, for a join)."""
+    prefix = f"{table}." if table else ""
+    quote = connection.ops.quote_name
+    return ", ".join(prefix + quote(field.column) for field in model._meta.concrete_fields)
+
+
+def from_row(model: type[S], values: Sequence[Any]) -> S:
+    """An instance of ``model`` from the values of its ``columns`` read with plain SQL. SQLite
+    hands datetimes over naive (the ORM's converters make them aware): they are made aware here,
+    as the ORM would."""
+    fields = model._meta.concrete_fields
+    return model.from_db(connection.alias, [field.attname for field in fields], aware(values[: len(fields)]))
+
+
+def aware(values: Sequence[Any]) -> Sequence[Any]:
+    """A row read with plain SQL, its datetimes aware as the ORM gives them (SQLite hands them
+    over naive, in UTC)."""
+    if not settings.USE_TZ or connection.vendor != "sqlite":
+        return values
+    return tuple(
+        timezone.make_aware(value, UTC) if isinstance(value, datetime) and timezone.is_naive(value) else value
+        for value in values
+    )
 
 
 def lock(model: type[S], pk: int) -> S:

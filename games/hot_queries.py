@@ -10,15 +10,21 @@ PostgreSQL alike. Everything else goes through the ORM.
 """
 
 from collections.abc import Collection
+from datetime import datetime
+from itertools import groupby
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import connection
 
 from eventstore import store
-from games.models import Event, GameSnapshot
+from games.models import Event, Game, GameSnapshot, Seat
 
 EVENT = Event._meta.db_table
 SNAPSHOT = GameSnapshot._meta.db_table
+GAME = Game._meta.db_table
+SEAT = Seat._meta.db_table
+USER = User._meta.db_table
 
 
 def snapshot(game_id: int, engine_version: str) -> tuple[int, Any] | None:
@@ -70,3 +76,47 @@ def events(game_id: int, seqs: Collection[int]) -> list[Event]:
     marks = ", ".join(["%s"] * len(seqs))
     query = f"SELECT * FROM {EVENT} WHERE game_id = %s AND seq IN ({marks}) ORDER BY seq"
     return list(Event.objects.raw(query, [game_id, *seqs]))
+
+
+def games_of(
+    user_id: int, *, status: str | None, adventure: int | None, cutoff: datetime | None, start: int, size: int
+) -> tuple[int, list[tuple[Any, ...]]]:
+    """How many games the user has a seat in (of that ``status``, ``adventure``; without the
+    lobbies opened before ``cutoff``), and ``size`` of them from ``start`` on, newest first, as
+    ``(id, adventure, max_players, astra_level, status, visibility, turn_seconds, creator's
+    username, created_at, seats)``, ``seats`` in order as ``(index, username or None, bot)``:
+    what the list of a player's games reads on every poll, in one query."""
+    where = [f"EXISTS (SELECT 1 FROM {SEAT} s WHERE s.game_id = g.id AND s.user_id = %s)"]
+    args: list[Any] = [user_id]
+    if cutoff is not None:
+        where.append("NOT (g.status = %s AND g.created_at < %s)")
+        args += [Game.Status.LOBBY, cutoff]
+    if status is not None:
+        where.append("g.status = %s")
+        args.append(status)
+    if adventure is not None:
+        where.append("g.adventure = %s")
+        args.append(adventure)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT page.*, s.\"index\", seated.username, s.bot FROM ("
+            "SELECT g.id, g.adventure, g.max_players, g.astra_level, g.status, g.visibility, "
+            f"g.turn_seconds, u.username, g.created_at, COUNT(*) OVER () AS count FROM {GAME} g "
+            f"JOIN {USER} u ON u.id = g.creator_id WHERE {' AND '.join(where)} "
+            "ORDER BY g.id DESC LIMIT %s OFFSET %s"
+            f") page LEFT JOIN {SEAT} s ON s.game_id = page.id "
+            f"LEFT JOIN {USER} seated ON seated.id = s.user_id "
+            'ORDER BY page.id DESC, s."index"',
+            [*args, size, start],
+        )
+        rows = cursor.fetchall()
+        if not rows:
+            # past the last page: the count alone
+            cursor.execute(f"SELECT COUNT(*) FROM {GAME} g WHERE {' AND '.join(where)}", args)
+            return int(cursor.fetchone()[0]), []
+    games = []
+    for _, group in groupby(rows, key=lambda row: row[0]):
+        seated = list(group)
+        seats = [tuple(row[10:]) for row in seated if row[10] is not None]
+        games.append((*store.aware(seated[0][:9]), seats))
+    return int(rows[0][9]), games
