@@ -8,9 +8,7 @@ log is folded from the start (the next command stores a fresh one).
 
 from typing import Any
 
-from django.utils import timezone
-
-from eventstore import store
+from eventstore import chain
 from games import hot_queries
 from games.models import Event, Game, GameSnapshot
 from games.rules import engine
@@ -21,13 +19,21 @@ EVENT_FIELDS = ("seq", "kind", "version", "seat", "turn", "data")
 
 def current(*, game: Game) -> tuple[GameState, int]:
     """The game's state now and the seq of its last event (0 before it starts)."""
-    stored = hot_queries.snapshot(game.pk, snapshots.ENGINE_VERSION)
+    state, seq, _ = head(game=game)
+    return state, seq
+
+
+def head(*, game: Game) -> tuple[GameState, int, str]:
+    """``current``, and the hash of the last event (the chain's start before the first), which
+    the next append chains to: what a command reads of the log, in one query."""
+    stored, rows, last_hash = hot_queries.log_head(game.pk, snapshots.ENGINE_VERSION)
     if stored is None:
         state, seq = GameState(), 0
     else:
         seq, data = stored
         state = snapshots.load(data)
-    return fold(state, store.rows_after(Event, game.pk, seq), seq)
+    state, seq = fold(state, rows, seq)
+    return state, seq, chain.GENESIS if last_hash is None else chain.hexed(last_hash)
 
 
 def at(*, game: Game, seq: int) -> GameState:
@@ -58,10 +64,9 @@ def fold(state: GameState, rows: Any, seq: int) -> tuple[GameState, int]:
 
 def save(*, game: Game, state: GameState, seq: int) -> None:
     """Store the state as of event ``seq``; call it in the transaction that appended it."""
-    fields = {"seq": seq, "engine_version": snapshots.ENGINE_VERSION, "state": snapshots.dump(state)}
-    # one UPDATE on every command but the first (the game row is locked, so nobody races it)
-    if not GameSnapshot.objects.filter(game_id=game.pk).update(**fields, updated_at=timezone.now()):
-        GameSnapshot.objects.create(game_id=game.pk, **fields)
+    hot_queries.save_snapshot(
+        game.pk, seq=seq, engine_version=snapshots.ENGINE_VERSION, state=snapshots.dump(state)
+    )
 
 
 def matches_log(*, game: Game) -> bool:
