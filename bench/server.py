@@ -68,6 +68,11 @@ def setup() -> None:
     from django.conf import settings
 
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
+    # as a web process settles once it has loaded the application (deploy/gunicorn.conf.py):
+    # what is loaded is frozen out of the garbage collector's passes, with its thresholds
+    from moon import web
+
+    web.settle_memory()
     # The application's log lines are made as in production, then dropped: not on the terminal.
     for handler in logging.getLogger().handlers:
         if isinstance(handler, logging.StreamHandler):

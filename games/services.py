@@ -359,7 +359,8 @@ def _command(*, game_id: int, by: User, command: dict[str, Any] | None) -> Comma
                 "The game is %(status)s, not playing.",
                 status=Word(game.status),
             )
-        state, version, head = snapshots.head(game=game)
+        head = snapshots.head(game=game)
+        state, version = head.state, head.seq
         if command is None:
             new_events, state = rules_call(engine.resign, state, seat)
         elif state.seats[seat].resigned:
@@ -379,11 +380,11 @@ def _record(
     *,
     version: int,
     actor: User | None,
-    head: str | None = None,
+    head: snapshots.Head | None = None,
 ) -> tuple[list[Event], GameState]:
-    """Append events the engine decided at event ``version`` (whose hash is ``head``, when it
-    was read), which led to ``state``; keep the snapshot and the game's status up to date, and
-    write what follows them (sent on commit)."""
+    """Append events the engine decided at event ``version``, which led to ``state``; keep the
+    snapshot (when ``head``, what a player's command read, says it is due) and the game's
+    status up to date, and write what follows them (sent on commit)."""
     appended = store.append(
         Event,
         game,
@@ -391,12 +392,13 @@ def _record(
         version=version,
         actor_id=actor.pk if actor else None,
         schema_problem=engine.schema_problem,
-        prev_hash=head,
+        prev_hash=None if head is None else head.hash,
     )
     if not appended:
         return appended, state
     last = appended[-1].seq
-    snapshots.save(game=game, state=state, seq=last)
+    if head is None or snapshots.due(head, seq=last, state=state):
+        snapshots.save(game=game, state=state, seq=last)
     if any(event["kind"] == GAME_ENDED for event in new_events):
         game.status = Game.Status.SCORING
         game.save(update_fields=["status"])

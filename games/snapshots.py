@@ -1,11 +1,14 @@
 """Each game's state kept beside its log, so that the cost of a request does not grow with the
 game: a request reads the snapshot and folds only the events after it.
 
-Commands write the snapshot in the transaction that appends (``save``). Reads never write: a
-snapshot that is missing, or was written by another version of the engine, is ignored and the
-log is folded from the start (the next command stores a fresh one).
+Commands write the snapshot in the transaction that appends (``save``); a player's command
+only once the snapshot is SNAPSHOT_EVERY events behind (``due``): folding a few events costs far
+less than writing the whole state again (bench/server.py). Reads never write: a snapshot that
+is missing, or was written by another version of the engine, is ignored and the log is folded
+from the start (the next command stores a fresh one).
 """
 
+from dataclasses import dataclass
 from typing import Any
 
 from eventstore import chain
@@ -15,25 +18,48 @@ from games.rules import engine
 from games.rules.engine import GameState, snapshots
 
 EVENT_FIELDS = ("seq", "kind", "version", "seat", "turn", "data")
+# A player's command writes the snapshot once it is this many events behind the log (or more).
+SNAPSHOT_EVERY = 16
+
+
+@dataclass(frozen=True)
+class Head:
+    """What a command reads of a game's log, in one query: the state now, the seq and hash of
+    the last event (0 and the chain's start before the first), which the next append chains
+    to, and the seq of the snapshot it was folded from (None: none of this engine's)."""
+
+    state: GameState
+    seq: int
+    hash: str
+    snapshot_seq: int | None
 
 
 def current(*, game: Game) -> tuple[GameState, int]:
     """The game's state now and the seq of its last event (0 before it starts)."""
-    state, seq, _ = head(game=game)
-    return state, seq
+    now = head(game=game)
+    return now.state, now.seq
 
 
-def head(*, game: Game) -> tuple[GameState, int, str]:
-    """``current``, and the hash of the last event (the chain's start before the first), which
-    the next append chains to: what a command reads of the log, in one query."""
+def head(*, game: Game) -> Head:
+    """The game's ``Head``."""
     stored, rows, last_hash = hot_queries.log_head(game.pk, snapshots.ENGINE_VERSION)
     if stored is None:
         state, seq = GameState(), 0
     else:
         seq, data = stored
         state = snapshots.load(data)
-    state, seq = fold(state, rows, seq)
-    return state, seq, chain.GENESIS if last_hash is None else chain.hexed(last_hash)
+    state, last = fold(state, rows, seq)
+    digest = chain.GENESIS if last_hash is None else chain.hexed(last_hash)
+    return Head(state, last, digest, None if stored is None else seq)
+
+
+def due(read: Head, *, seq: int, state: GameState) -> bool:
+    """Whether a command that read ``read`` and brought the log to ``seq`` and ``state``
+    writes the snapshot: when none of this engine's was read, when it is SNAPSHOT_EVERY events
+    behind, and once the game no longer plays (what the admin and the imports read)."""
+    if read.snapshot_seq is None or state.status != "playing":
+        return True
+    return seq - read.snapshot_seq >= SNAPSHOT_EVERY
 
 
 def at(*, game: Game, seq: int) -> GameState:
