@@ -83,7 +83,8 @@ class CampaignEvent(StoredEvent):
 
     STREAM = "campaign"
 
-    campaign = models.ForeignKey(Campaign, on_delete=models.PROTECT, related_name="events")
+    # indexed by the unique (campaign, seq) constraint, which leads with it
+    campaign = models.ForeignKey(Campaign, on_delete=models.PROTECT, related_name="events", db_index=False)
 
     class Meta:
         ordering = ["campaign", "seq"]

@@ -73,9 +73,11 @@ logconfig_dict = {
 def post_worker_init(worker: object) -> None:
     """With no broker (the embedded mode) no Celery worker sweeps the outbox: the web process
     does, so that follow-ups due later (turn deadlines) are sent. Then what the process loaded
-    is left out of the garbage collector's passes (moon.web.settle_memory, WEB_GC_THRESHOLD)."""
+    is left out of the garbage collector's passes (moon.web.settle_memory, WEB_GC_THRESHOLD), and
+    the threads hand the interpreter over sooner (moon.web.share_interpreter, WEB_SWITCH_INTERVAL)."""
     from eventstore import sweeper
     from moon import web
 
     sweeper.start_in_web_process()
     web.settle_memory()
+    web.share_interpreter()

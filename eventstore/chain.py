@@ -4,7 +4,8 @@ Each stored event carries ``hash = sha256(prev_hash + canonical)``, hex digests 
 ``canonical`` is the UTF-8 JSON of the fields its stream chains (keys sorted, no spaces,
 non-ASCII kept as is): ``seq``, ``seat``, ``kind``, ``data``, and for a game's events ``turn``
 (``StoredEvent.CHAINED``). ``prev_hash`` is the hash of the event before it in the same stream
-(64 zeros for the first). Changing any chained byte of an event changes its hash, and so breaks
+(64 zeros for the first). A row stores its own hash as 32 bytes (``stored``); its ``prev_hash``
+is the hash stored on the row before it. Changing any chained byte of an event changes its hash, and so breaks
 the link to every event after it: ``first_break`` names the first link that does not hold, in
 the database (``manage.py verify_events``) or in an export.
 """
@@ -16,6 +17,16 @@ from dataclasses import dataclass
 from typing import Any
 
 GENESIS = "0" * 64
+
+
+def stored(digest: str) -> bytes:
+    """A hash as a row stores it: the 32 bytes its hex digest spells."""
+    return bytes.fromhex(digest)
+
+
+def hexed(value: bytes | memoryview) -> str:
+    """A stored hash as the chain and an export spell it: 64 hex digits."""
+    return bytes(value).hex()
 
 
 def canonical(content: Mapping[str, Any]) -> bytes:
@@ -75,7 +86,7 @@ def first_break(links: Iterable[Link]) -> Break | None:
                 index,
                 item.seq,
                 f"event {item.seq} ({item.content['kind']}) does not hash to its stored hash: its "
-                "content was changed after it was stored.",
+                "content, or the hash of the event before it, was changed after it was stored.",
             )
         prev_hash = computed
         expected_seq += 1

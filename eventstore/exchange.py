@@ -58,12 +58,16 @@ def event_fields(model: type[StoredEvent]) -> tuple[str, ...]:
 
 def event_lines(model: type[StoredEvent], stream_id: int) -> Iterator[str]:
     """The stream's events as lines of an export, read as they are sent."""
-    columns = ("seq", *model.OWN_FIELDS, "seat", "kind", "version", "data", "created_at", "prev_hash", "hash")
+    columns = ("seq", *model.OWN_FIELDS, "seat", "kind", "version", "data", "created_at", "hash")
     rows = model._default_manager.filter(**{f"{model.STREAM}_id": stream_id}).order_by("seq")
+    prev_hash = chain.GENESIS
     for values in rows.values_list(*columns).iterator(chunk_size=500):
-        line = dict(zip(event_fields(model), values, strict=True))
+        line = dict(zip(event_fields(model)[:-2], values[:-1], strict=True))
         line["v"] = line["v"] or 1
         line["created_at"] = line["created_at"].isoformat()
+        # the previous event's hash is the one stored on the row before (eventstore/chain.py)
+        line["prev_hash"], line["hash"] = prev_hash, chain.hexed(values[-1])
+        prev_hash = line["hash"]
         yield to_line(line)
 
 
@@ -145,7 +149,7 @@ def refuse_if_stored(model: type[StoredEvent], section: Section, *, command: str
     hash at that ``seq``): the same history imported before, named by its id, to be imported
     again only as a copy (``command --copy``). Called once the section's events are checked."""
     line, last = section.events[-1]
-    found = model._default_manager.filter(seq=last["seq"], hash=last["hash"])
+    found = model._default_manager.filter(seq=last["seq"], hash=chain.stored(last["hash"]))
     stored = found.values_list(f"{model.STREAM}_id", flat=True).first()
     if stored is not None:
         what = model.STREAM
@@ -168,8 +172,7 @@ def store_events(model: type[StoredEvent], stream: Any, section: Section) -> int
             kind=event["kind"],
             version=event["v"],
             data=event["data"],
-            prev_hash=event["prev_hash"],
-            hash=event["hash"],
+            hash=chain.stored(event["hash"]),
         )
         for _, event in section.events
     )

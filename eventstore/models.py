@@ -33,13 +33,20 @@ class StoredEvent(models.Model):
     version = models.PositiveSmallIntegerField(null=True, blank=True)
     data = models.JSONField(default=dict)
     created_at = models.DateTimeField(auto_now_add=True)
+    # No index of its own: nothing reads events by their actor (a user's deletion, which
+    # PROTECT checks here, is rare enough to scan for).
     actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        db_index=False,
     )
-    # The hash chain (eventstore/chain.py): the hash of the stream's previous event (64 zeros
-    # for the first) and this event's own, computed in the transaction that appends it.
-    prev_hash = models.CharField(max_length=64)
-    hash = models.CharField(max_length=64)
+    # The hash chain (eventstore/chain.py): this event's hash, the 32 bytes of its sha256,
+    # computed in the transaction that appends it. The previous event's hash (``prev_hash`` in
+    # an export) is the one stored on the event before it, so it is not stored twice.
+    hash = models.BinaryField(max_length=32)
 
     class Meta:
         abstract = True

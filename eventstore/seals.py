@@ -151,7 +151,7 @@ def seal(model: type[StoredEvent], stream_id: int) -> Seal:
         last = cursor.fetchone()
     if last is None:
         raise ValueError(f"{model.STREAM} {stream_id} has no event to sign")
-    seq, last_hash = int(last[0]), str(last[1])
+    seq, last_hash = int(last[0]), chain.hexed(last[1])
     current = keys()
     signed = message(stream=model.STREAM, stream_id=stream_id, seq=seq, hash=last_hash, key_id=current.key_id)
     return Seal.objects.create(

@@ -11,12 +11,15 @@ running them (see bench/load.py).
 
 import json
 import logging
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from itertools import groupby
 from typing import Any, TypeVar
 
+from django.conf import settings
 from django.db import IntegrityError, connection, models, transaction
+from django.utils import timezone
 
 from eventstore import chain, notify
 from eventstore.errors import Conflict, NotFound, Word
@@ -33,13 +36,38 @@ SchemaCheck = Callable[[Any], str | None]
 def row(model: type[S], pk: int, *, lock: bool = False) -> S | None:
     """The stream's row with that id (None when there is none); ``lock``: locked for the
     transaction (on SQLite the transaction itself takes the write lock)."""
-    fields = [field.attname for field in model._meta.concrete_fields]
-    columns = ", ".join(connection.ops.quote_name(name) for name in fields)
     for_update = " FOR UPDATE" if lock and connection.features.has_select_for_update else ""
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT {columns} FROM {model._meta.db_table} WHERE id = %s{for_update}", [pk])
+        cursor.execute(f"SELECT {columns(model)} FROM {model._meta.db_table} WHERE id = %s{for_update}", [pk])
         found = cursor.fetchone()
-    return None if found is None else model.from_db(connection.alias, fields, found)
+    return None if found is None else from_row(model, found)
+
+
+def columns(model: type[models.Model], table: str = "") -> str:
+    """The model's columns, in the order ``from_row`` takes them (each prefixed by ``table.``
+    when given, for a join)."""
+    prefix = f"{table}." if table else ""
+    quote = connection.ops.quote_name
+    return ", ".join(prefix + quote(field.column) for field in model._meta.concrete_fields)
+
+
+def from_row(model: type[S], values: Sequence[Any]) -> S:
+    """An instance of ``model`` from the values of its ``columns`` read with plain SQL. SQLite
+    hands datetimes over naive (the ORM's converters make them aware): they are made aware here,
+    as the ORM would."""
+    fields = model._meta.concrete_fields
+    return model.from_db(connection.alias, [field.attname for field in fields], aware(values[: len(fields)]))
+
+
+def aware(values: Sequence[Any]) -> Sequence[Any]:
+    """A row read with plain SQL, its datetimes aware as the ORM gives them (SQLite hands them
+    over naive, in UTC)."""
+    if not settings.USE_TZ or connection.vendor != "sqlite":
+        return values
+    return tuple(
+        timezone.make_aware(value, UTC) if isinstance(value, datetime) and timezone.is_naive(value) else value
+        for value in values
+    )
 
 
 def lock(model: type[S], pk: int) -> S:
@@ -47,13 +75,38 @@ def lock(model: type[S], pk: int) -> S:
     (refused with ``not_found`` when there is none)."""
     locked = row(model, pk, lock=True)
     if locked is None:
-        raise NotFound(
-            "not_found",
-            "There is no %(verbose_name)s %(pk)s.",
-            verbose_name=model._meta.verbose_name,
-            pk=pk,
-        )
+        raise _missing(model, pk)
     return locked
+
+
+def _missing(model: type[models.Model], pk: int) -> NotFound:
+    return NotFound(
+        "not_found",
+        "There is no %(verbose_name)s %(pk)s.",
+        verbose_name=model._meta.verbose_name,
+        pk=pk,
+    )
+
+
+def lock_seated(
+    model: type[S], pk: int, *, seats: type[models.Model], stream: str, user_id: int
+) -> tuple[S, int | None]:
+    """``lock`` with the index of the user's seat in the stream (``seat_index``), or None: one
+    read, as every player's command begins."""
+    index = connection.ops.quote_name("index")
+    for_update = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {columns(model, 'head')}, (SELECT {index} FROM {seats._meta.db_table} "
+            f"WHERE {stream}_id = head.id AND user_id = %s) FROM {model._meta.db_table} head "
+            f"WHERE head.id = %s{for_update}",
+            [user_id, pk],
+        )
+        found = cursor.fetchone()
+    if found is None:
+        raise _missing(model, pk)
+    seat = found[-1]
+    return from_row(model, found), None if seat is None else int(seat)
 
 
 def seat_index(seat_model: type[models.Model], stream: str, stream_id: int, user_id: int) -> int | None:
@@ -103,16 +156,19 @@ def append(
     version: int,
     actor_id: int | None,
     schema_problem: SchemaCheck,
+    prev_hash: str | None = None,
 ) -> list[E]:
     """Append ``events`` after the stream's event ``version``, chained, in the caller's
     transaction (which holds the stream's lock). Refused with ``concurrent_command`` when
-    another command appended first."""
+    another command appended first. ``prev_hash``: the hash of event ``version`` when the
+    caller read it already (``last_hash`` reads it otherwise)."""
     for event in events:
         # Stored events are forever: one off its kind's schema is a bug, never stored.
         problem = schema_problem(event)
         if problem is not None:
             raise ValueError(f"refusing to store an event off its schema: {problem}")
-    prev_hash = last_hash(model, stream.pk, version)
+    if prev_hash is None:
+        prev_hash = last_hash(model, stream.pk, version)
     rows = []
     for seq, event in enumerate(events, start=version + 1):
         content = model.content(seq, event)
@@ -124,16 +180,16 @@ def append(
                 seq=seq,
                 version=event.get("v", 1),
                 actor_id=actor_id,
-                prev_hash=prev_hash,
-                hash=digest,
+                hash=chain.stored(digest),
                 **fields,
             )
         )
         prev_hash = digest
     context = {f"{model.STREAM}_id": stream.pk, "seq": version + 1}
     try:
-        with transaction.atomic():
-            appended = model._default_manager.bulk_create(rows)
+        # No savepoint: a lost race fails the whole command, whose transaction rolls back.
+        with transaction.atomic(savepoint=False):
+            appended = insert(model, rows)
     except IntegrityError as exc:
         logger.warning("lost a race to append", extra=context)
         raise Conflict(
@@ -152,6 +208,32 @@ def append(
     return appended
 
 
+def insert(model: type[E], rows: list[E]) -> list[E]:
+    """Insert new event rows in one statement, their ids set as ``bulk_create`` sets them: every
+    command appends, and the ORM's SQL compiler cost more than the insert itself."""
+    if not rows:
+        return rows
+    now = timezone.now()
+    fields = [field for field in model._meta.concrete_fields if not field.primary_key]
+    values = []
+    for row in rows:
+        row.created_at = now  # auto_now_add, as the ORM's insert would
+        values += [field.get_db_prep_save(getattr(row, field.attname), connection) for field in fields]
+    quote = connection.ops.quote_name
+    marks = ", ".join(["(" + ", ".join(["%s"] * len(fields)) + ")"] * len(rows))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {model._meta.db_table} ({', '.join(quote(field.column) for field in fields)}) "
+            f"VALUES {marks} RETURNING id",
+            values,
+        )
+        ids = [found[0] for found in cursor.fetchall()]
+    for row, pk in zip(rows, sorted(ids), strict=True):
+        row.pk = pk
+        row._state.adding, row._state.db = False, connection.alias
+    return rows
+
+
 def last_hash(model: type[StoredEvent], stream_id: int, seq: int) -> str:
     """The hash of the stream's event ``seq`` (the chain's start for 0): one read by the unique
     (stream, seq) index; the stream's row is locked, so it stays the last."""
@@ -165,7 +247,7 @@ def last_hash(model: type[StoredEvent], stream_id: int, seq: int) -> str:
         found = cursor.fetchone()
     if found is None:
         raise ValueError(f"{model.STREAM} {stream_id} has no event {seq} to chain the next one to")
-    return str(found[0])
+    return chain.hexed(found[0])
 
 
 # --- the chains --------------------------------------------------------------------------------
@@ -191,14 +273,21 @@ def verify(model: type[StoredEvent], *, stream_id: int | None = None) -> Iterato
     if stream_id is not None:
         rows = rows.filter(**{key: stream_id})
     fields = model.chained_fields()
-    stream = rows.values_list(key, *fields, "prev_hash", "hash").iterator(chunk_size=2000)
+    stream = rows.values_list(key, *fields, "hash").iterator(chunk_size=2000)
     for owner, owned in groupby(stream, key=lambda row: row[0]):
-        links = [
-            chain.Link(dict(zip(fields, row[1:-2], strict=True)), prev_hash=row[-2], hash=row[-1])
-            for row in owned
-        ]
+        links = list(linked((dict(zip(fields, row[1:-1], strict=True)), row[-1]) for row in owned))
         last = links[-1]
         yield ChainReport(model.STREAM, owner, len(links), chain.first_break(links), last.seq, str(last.hash))
+
+
+def linked(rows: Iterable[tuple[dict[str, Any], bytes | memoryview]]) -> Iterator[chain.Link]:
+    """One stream's rows, in order, as ``(chained fields, stored hash)``, as links of its chain:
+    each one's ``prev_hash`` is the hash stored on the row before it (64 zeros for the first)."""
+    prev_hash = chain.GENESIS
+    for content, stored in rows:
+        digest = chain.hexed(stored)
+        yield chain.Link(content, prev_hash=prev_hash, hash=digest)
+        prev_hash = digest
 
 
 def decoded(value: Any) -> Any:

@@ -22,6 +22,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
+from eventstore import chain
 from games import history, review, snapshots
 from games.i18n import text
 from games.models import Event, Game, Seat, TableSeat
@@ -338,10 +339,15 @@ class EventAdmin(ReadOnly, admin.ModelAdmin):
     search_help_text = "A game's id."
     ordering = ("-game_id", "seq")
     readonly_fields = ("game", "seq", "turn", "seat", "kind", "version", "data", "created_at",
-                       "actor", "prev_hash", "hash")
+                       "actor", "chain_hash")
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Event]:
         return super().get_queryset(request).prefetch_related("game__seats__user")
+
+    @admin.display(description="hash")
+    def chain_hash(self, event: Event) -> str:
+        """The event's hash as an export spells it (64 hex digits)."""
+        return chain.hexed(event.hash)
 
     @admin.display(description="seat", ordering="seat")
     def seat_player(self, event: Event) -> str:

@@ -156,7 +156,8 @@ class Event(StoredEvent):
     STREAM = "game"
     OWN_FIELDS = ("turn",)
 
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
+    # indexed by the unique (game, seq) constraint, which leads with it
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events", db_index=False)
     turn = models.PositiveIntegerField(default=0)
 
     class Meta:

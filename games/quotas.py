@@ -21,7 +21,7 @@ a table still in the lobby is no longer listed, counted or joinable (``expired``
 ``unexpired``), so no sweeper is needed.
 """
 
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import TypeVar
 
 from django.apps import apps
@@ -40,7 +40,7 @@ UNDO = "undo"
 T = TypeVar("T", bound=Table)
 
 
-def _lobby_cutoff() -> datetime | None:
+def lobby_cutoff() -> datetime | None:
     """When a lobby opened before this has expired; None when lobbies never expire."""
     hours = settings.LOBBY_LIFETIME_HOURS
     return timezone.now() - timedelta(hours=hours) if hours else None
@@ -48,19 +48,15 @@ def _lobby_cutoff() -> datetime | None:
 
 def expired(table: Table) -> bool:
     """Whether ``table`` is a lobby older than LOBBY_LIFETIME_HOURS."""
-    cutoff = _lobby_cutoff()
+    cutoff = lobby_cutoff()
     if table.status != LOBBY or cutoff is None:
         return False
-    opened = table.created_at
-    # a row the event store read with plain SQL (store.row) has SQLite's naive UTC datetime
-    if timezone.is_naive(opened):
-        opened = timezone.make_aware(opened, UTC)
-    return opened < cutoff
+    return table.created_at < cutoff
 
 
 def unexpired(tables: QuerySet[T]) -> QuerySet[T]:
     """``tables`` without the expired lobbies: what any listing of tables shows."""
-    cutoff = _lobby_cutoff()
+    cutoff = lobby_cutoff()
     return tables if cutoff is None else tables.exclude(Q(status=LOBBY) & Q(created_at__lt=cutoff))
 
 

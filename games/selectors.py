@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from typing import Any, cast
 
 from django.contrib.auth.models import User
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch
 
 from eventstore import store
 from eventstore.errors import Conflict, Invalid, NotFound
@@ -28,16 +28,28 @@ ASKING = frozenset({"turn_started", "choices_awaited", "missions_offered"})
 WAIT: dict[str, Any] = {"kind": "wait", "sheet": None, "options": [], "can_undo": False, "can_confirm": False}
 
 
-def games_of(*, user: User, status: str | None = None, adventure: int | None = None) -> QuerySet[Game]:
-    """The games the user has a seat in, newest first (of that ``status`` and ``adventure``
-    when given), not those whose lobby expired, with what their summaries read: a page of them
-    is read in a fixed number of queries, however many games it holds."""
-    games = quotas.unexpired(Game.objects.filter(seats__user_id=user.pk))
-    if status is not None:
-        games = games.filter(status=status)
-    if adventure is not None:
-        games = games.filter(adventure=adventure)
-    return games.select_related("creator").prefetch_related(seats_with_players(Seat)).order_by("-id")
+def games_of(
+    *, user: User, status: str | None = None, adventure: int | None = None, start: int, size: int
+) -> tuple[int, list[dict[str, Any]]]:
+    """How many games the user has a seat in (of that ``status`` and ``adventure`` when given),
+    not those whose lobby expired, and the summaries (``game_summary``) of ``size`` of them from
+    ``start`` on, newest first: one query, however many games a page holds."""
+    count, rows = hot_queries.games_of(
+        user.pk, status=status, adventure=adventure, cutoff=quotas.lobby_cutoff(), start=start, size=size
+    )
+    fields = ("id", "adventure", "max_players", "astra_level", "status", "visibility", "turn_seconds")
+    return count, [
+        {
+            **dict(zip(fields, row[:7], strict=True)),
+            "creator": row[7],
+            "created_at": row[8],
+            "seats": [
+                {"seat": index, "username": username, "bot": bot or None}
+                for index, username, bot in row[9]
+            ],
+        }
+        for row in rows
+    ]
 
 
 def seats_with_players(model: type[TableSeat]) -> Prefetch:

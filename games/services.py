@@ -347,16 +347,20 @@ def _timeouts_in_a_row(game_id: int, seat: int) -> int:
 
 def _command(*, game_id: int, by: User, command: dict[str, Any] | None) -> CommandResult:
     """A player's command on their seat (None: resigning it)."""
-    with transaction.atomic():
-        game = store.lock(Game, game_id)
-        seat = lobby.seat_index(game, by, Seat)
+    # within the command path's transaction (eventstore/commands.py): a refusal rolls it all back
+    with transaction.atomic(savepoint=False):
+        game, seated = store.lock_seated(Game, game_id, seats=Seat, stream="game", user_id=by.pk)
+        if seated is None:
+            raise lobby.outsider(game)
+        seat = seated
         if game.status != Game.Status.PLAYING:
             raise Conflict(
                 "game_not_playing",
                 "The game is %(status)s, not playing.",
                 status=Word(game.status),
             )
-        state, version = snapshots.current(game=game)
+        head = snapshots.head(game=game)
+        state, version = head.state, head.seq
         if command is None:
             new_events, state = rules_call(engine.resign, state, seat)
         elif state.seats[seat].resigned:
@@ -365,23 +369,36 @@ def _command(*, game_id: int, by: User, command: dict[str, Any] | None) -> Comma
             if command["type"] == "undo":
                 quotas.check_undo(game_id=game.pk, seat=seat, turn=state.turn)
             new_events, state = rules_call(engine.advance, state, seat, command)
-        appended, state = _record(game, state, new_events, version=version, actor=by)
+        appended, state = _record(game, state, new_events, version=version, actor=by, head=head)
     return CommandResult(game=game, seat=seat, events=appended, state=state)
 
 
 def _record(
-    game: Game, state: GameState, new_events: list[EngineEvent], *, version: int, actor: User | None
+    game: Game,
+    state: GameState,
+    new_events: list[EngineEvent],
+    *,
+    version: int,
+    actor: User | None,
+    head: snapshots.Head | None = None,
 ) -> tuple[list[Event], GameState]:
     """Append events the engine decided at event ``version``, which led to ``state``; keep the
-    snapshot and the game's status up to date, and write what follows them (sent on commit)."""
+    snapshot (when ``head``, what a player's command read, says it is due) and the game's
+    status up to date, and write what follows them (sent on commit)."""
     appended = store.append(
-        Event, game, new_events, version=version, actor_id=actor.pk if actor else None,
+        Event,
+        game,
+        new_events,
+        version=version,
+        actor_id=actor.pk if actor else None,
         schema_problem=engine.schema_problem,
+        prev_hash=None if head is None else head.hash,
     )
     if not appended:
         return appended, state
     last = appended[-1].seq
-    snapshots.save(game=game, state=state, seq=last)
+    if head is None or snapshots.due(head, seq=last, state=state):
+        snapshots.save(game=game, state=state, seq=last)
     if any(event["kind"] == GAME_ENDED for event in new_events):
         game.status = Game.Status.SCORING
         game.save(update_fields=["status"])

@@ -1,33 +1,65 @@
 """Each game's state kept beside its log, so that the cost of a request does not grow with the
 game: a request reads the snapshot and folds only the events after it.
 
-Commands write the snapshot in the transaction that appends (``save``). Reads never write: a
-snapshot that is missing, or was written by another version of the engine, is ignored and the
-log is folded from the start (the next command stores a fresh one).
+Commands write the snapshot in the transaction that appends (``save``); a player's command
+only once the snapshot is SNAPSHOT_EVERY events behind (``due``): folding a few events costs far
+less than writing the whole state again (bench/server.py). Reads never write: a snapshot that
+is missing, or was written by another version of the engine, is ignored and the log is folded
+from the start (the next command stores a fresh one).
 """
 
+from dataclasses import dataclass
 from typing import Any
 
-from django.utils import timezone
-
-from eventstore import store
+from eventstore import chain
 from games import hot_queries
 from games.models import Event, Game, GameSnapshot
 from games.rules import engine
 from games.rules.engine import GameState, snapshots
 
 EVENT_FIELDS = ("seq", "kind", "version", "seat", "turn", "data")
+# A player's command writes the snapshot once it is this many events behind the log (or more).
+SNAPSHOT_EVERY = 16
+
+
+@dataclass(frozen=True)
+class Head:
+    """What a command reads of a game's log, in one query: the state now, the seq and hash of
+    the last event (0 and the chain's start before the first), which the next append chains
+    to, and the seq of the snapshot it was folded from (None: none of this engine's)."""
+
+    state: GameState
+    seq: int
+    hash: str
+    snapshot_seq: int | None
 
 
 def current(*, game: Game) -> tuple[GameState, int]:
     """The game's state now and the seq of its last event (0 before it starts)."""
-    stored = hot_queries.snapshot(game.pk, snapshots.ENGINE_VERSION)
+    now = head(game=game)
+    return now.state, now.seq
+
+
+def head(*, game: Game) -> Head:
+    """The game's ``Head``."""
+    stored, rows, last_hash = hot_queries.log_head(game.pk, snapshots.ENGINE_VERSION)
     if stored is None:
         state, seq = GameState(), 0
     else:
         seq, data = stored
         state = snapshots.load(data)
-    return fold(state, store.rows_after(Event, game.pk, seq), seq)
+    state, last = fold(state, rows, seq)
+    digest = chain.GENESIS if last_hash is None else chain.hexed(last_hash)
+    return Head(state, last, digest, None if stored is None else seq)
+
+
+def due(read: Head, *, seq: int, state: GameState) -> bool:
+    """Whether a command that read ``read`` and brought the log to ``seq`` and ``state``
+    writes the snapshot: when none of this engine's was read, when it is SNAPSHOT_EVERY events
+    behind, and once the game no longer plays (what the admin and the imports read)."""
+    if read.snapshot_seq is None or state.status != "playing":
+        return True
+    return seq - read.snapshot_seq >= SNAPSHOT_EVERY
 
 
 def at(*, game: Game, seq: int) -> GameState:
@@ -58,10 +90,9 @@ def fold(state: GameState, rows: Any, seq: int) -> tuple[GameState, int]:
 
 def save(*, game: Game, state: GameState, seq: int) -> None:
     """Store the state as of event ``seq``; call it in the transaction that appended it."""
-    fields = {"seq": seq, "engine_version": snapshots.ENGINE_VERSION, "state": snapshots.dump(state)}
-    # one UPDATE on every command but the first (the game row is locked, so nobody races it)
-    if not GameSnapshot.objects.filter(game_id=game.pk).update(**fields, updated_at=timezone.now()):
-        GameSnapshot.objects.create(game_id=game.pk, **fields)
+    hot_queries.save_snapshot(
+        game.pk, seq=seq, engine_version=snapshots.ENGINE_VERSION, state=snapshots.dump(state)
+    )
 
 
 def matches_log(*, game: Game) -> bool:

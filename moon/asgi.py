@@ -5,10 +5,13 @@ import os
 
 from django.core.asgi import get_asgi_application
 
+from moon.polls import HealthPolls
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "moon.settings")
 # Under ASGI each request's sync code runs in a thread of its own, which ends with the request:
 # a connection kept for the next request would be stranded with it. PostgreSQL connections are
 # pooled instead (settings.py); SQLite's cost next to nothing to open.
 os.environ.setdefault("CONN_MAX_AGE", "0")
 
-application = get_asgi_application()
+# Health polls are answered before Django when it answered the same a moment ago (moon/polls.py).
+application = HealthPolls(get_asgi_application())

@@ -109,6 +109,8 @@ MIDDLEWARE = [
     "api.throttling.AdminLoginThrottleMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # last, closest to the views: how many sync views run at once under ASGI (moon/slots.py)
+    "moon.slots.SyncViewSlots",
 ]
 
 ROOT_URLCONF = "moon.urls"

@@ -5,6 +5,7 @@ import gc
 import json
 import logging
 import os
+import sys
 from typing import Any
 
 from uvicorn_worker import UvicornWorker
@@ -19,6 +20,17 @@ GRACEFUL_SECONDS = int(os.environ.get("WEB_GRACEFUL_SECONDS") or 5)
 # The first figure is the default's ten times: young passes a tenth as often, and so the full
 # ones (bench/streams.py).
 GC_THRESHOLD = os.environ.get("WEB_GC_THRESHOLD") or "7000,10,10"
+# How long a thread keeps the interpreter before one waiting for it takes it, in seconds
+# (sys.setswitchinterval; Python's default is 0.005). The event loop, which answers the health
+# check and feeds the streams, waits up to this long each time it needs the interpreter back
+# from the threads running sync views: a fifth of the default keeps a health poll under load
+# within a few milliseconds of its own work (bench/load.py).
+SWITCH_INTERVAL = float(os.environ.get("WEB_SWITCH_INTERVAL") or 0.001)
+
+
+def share_interpreter() -> None:
+    """Set the interval of WEB_SWITCH_INTERVAL in this web process."""
+    sys.setswitchinterval(SWITCH_INTERVAL)
 
 
 def settle_memory() -> None:

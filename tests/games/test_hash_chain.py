@@ -14,7 +14,7 @@ from django.db.migrations.executor import MigrationExecutor
 from rest_framework.test import APIClient
 
 from eventstore import store
-from games import services
+from games import history, services
 from games.models import Event, Game
 from games.rules import engine
 from tests.api.test_reading import base, play_until_confirm
@@ -35,12 +35,13 @@ def spec_hash(prev_hash: str, seq: int, turn: int, seat: int | None, kind: str, 
 
 
 def assert_chained(game_id: int) -> int:
+    """Each stored hash is the 32 bytes of the spec's hash over the hash stored before it."""
     prev = "0" * 64
     rows = Event.objects.filter(game_id=game_id).order_by("seq")
     for row in rows:
-        assert row.prev_hash == prev, row.seq
-        assert row.hash == spec_hash(prev, row.seq, row.turn, row.seat, row.kind, row.data), row.seq
-        prev = row.hash
+        expected = spec_hash(prev, row.seq, row.turn, row.seat, row.kind, row.data)
+        assert bytes(row.hash) == bytes.fromhex(expected), row.seq
+        prev = bytes(row.hash).hex()
     return rows.count()
 
 
@@ -54,7 +55,7 @@ def test_commands_append_events_chained_as_specified(
         appended.append(assert_chained(playing_game))
     assert appended[0] < appended[1] < appended[2]
     first = Event.objects.get(game_id=playing_game, seq=1)
-    assert first.prev_hash == "0" * 64
+    assert len(bytes(first.hash)) == 32  # stored as its bytes, not as 64 hex digits
     assert Event.objects.filter(game_id=playing_game, kind="turn_started", turn=2).exists()
 
 
@@ -67,13 +68,14 @@ def test_non_ascii_data_hashes_as_utf8_and_survives_the_database() -> None:
             "data": {"sheet": 0, "element": "étoile ☾", "mark": "cercle"}}
     (row,) = append_events(game, [mark], version=version, actor=None)
     stored = Event.objects.get(pk=row.pk)
+    prev_hash = bytes(Event.objects.get(game=game, seq=stored.seq - 1).hash).hex()
     ascii_escaped = hashlib.sha256(
-        (stored.prev_hash + json.dumps(
+        (prev_hash + json.dumps(
             {"seq": stored.seq, "turn": 1, "seat": 0, "kind": "mark", "data": mark["data"]},
             sort_keys=True, separators=(",", ":"),
         )).encode()
     ).hexdigest()
-    assert stored.hash != ascii_escaped  # ensure_ascii=False: the characters themselves count
+    assert bytes(stored.hash).hex() != ascii_escaped  # ensure_ascii=False: the characters themselves count
     assert assert_chained(game.pk) == version + 1
     assert [report.broken for report in store.verify(Event, stream_id=game.pk)] == [None]
 
@@ -103,8 +105,11 @@ def test_verify_events_finds_a_row_altered_behind_the_triggers_back(
             "UPDATE games_event SET data = %s WHERE id = %s", [json.dumps(forged), row.pk]
         )
         if rehash:  # the forger recomputes the row's own hash: the next link breaks instead
-            new_hash = spec_hash(row.prev_hash, row.seq, row.turn, row.seat, row.kind, forged)
-            cursor.execute("UPDATE games_event SET hash = %s WHERE id = %s", [new_hash, row.pk])
+            prev_hash = bytes(Event.objects.get(game=altered, seq=19).hash).hex()
+            new_hash = spec_hash(prev_hash, row.seq, row.turn, row.seat, row.kind, forged)
+            cursor.execute(
+                "UPDATE games_event SET hash = %s WHERE id = %s", [bytes.fromhex(new_hash), row.pk]
+            )
     # the triggers are back: the database refuses a change again
     with pytest.raises(DatabaseError, match="append-only"), transaction.atomic(), \
             connection.cursor() as cursor:
@@ -114,7 +119,7 @@ def test_verify_events_finds_a_row_altered_behind_the_triggers_back(
         call_command("verify_events")
     err = capsys.readouterr().err
     if rehash:
-        expected = "broken at event 21: event 21's prev_hash is not the hash of event 20."
+        expected = "broken at event 21: event 21 ("
         assert f"game {altered.pk}: {expected}" in err
     else:
         assert f"game {altered.pk}: broken at event 20: event 20 ({row.kind}) does not hash" in err
@@ -155,3 +160,28 @@ def test_the_migration_chains_the_rows_stored_before_it_and_keeps_the_log_append
     with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
         Event.objects.filter(game_id=games[0].pk).delete()
     assert Game.objects.count() == 2
+
+
+def test_the_migration_to_hashes_as_bytes_keeps_every_chain_and_export_and_goes_back(
+    emptied_log: None,
+) -> None:
+    game = finished_game(1)
+    exported = list(history.history_lines(game=game))
+    executor = MigrationExecutor(connection)
+    hex_chain = [("games", "0016_tables_visibility_invite_and_turn_seconds")]
+    after = executor.loader.graph.leaf_nodes()
+    executor.migrate(hex_chain)
+    try:
+        # back as it was stored before: two hex columns, each prev_hash the hash before it
+        old = MigrationExecutor(connection).loader.project_state(hex_chain).apps
+        rows = old.get_model("games", "Event").objects.filter(game_id=game.pk).order_by("seq")
+        lines = [json.loads(line) for line in exported[1:]]
+        hashes = [(line["prev_hash"], line["hash"]) for line in lines]
+        assert [(row.prev_hash, row.hash) for row in rows] == hashes
+    finally:
+        migrate_back_to_the_end(after)
+    assert assert_chained(game.pk) == len(exported) - 1
+    assert [report.broken for report in store.verify(Event, stream_id=game.pk)] == [None]
+    assert list(history.history_lines(game=game)) == exported
+    with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
+        Event.objects.filter(game_id=game.pk).update(kind="forged")

@@ -1,0 +1,44 @@
+"""The most polled reads, shaped without walking a serializer per answer, answer byte for byte
+what their schema's serializers make of the same games."""
+
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from rest_framework.renderers import JSONRenderer
+from rest_framework.test import APIClient
+
+from api import serializers as s
+from games import selectors
+from games.models import Game
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_list_of_your_games_is_what_its_serializer_makes_of_them(
+    alice: APIClient, bob: APIClient, post: Any
+) -> None:
+    solo = post(alice, "/api/v1/games", {"adventure": 3, "max_players": 1, "astra_level": 2}).json()
+    public = post(alice, "/api/v1/games", {"adventure": 1, "max_players": 3, "visibility": "public"}).json()
+    timed = post(bob, "/api/v1/games", {"adventure": 2, "max_players": 2, "turn_seconds": 60}).json()
+    assert post(alice, f"/api/v1/games/{timed['id']}/join", {"invite": timed["invite"]}).status_code == 200
+    assert post(alice, f"/api/v1/games/{public['id']}/bots", {"kind": "random"}).status_code == 201
+    assert post(alice, f"/api/v1/games/{solo['id']}/start").status_code == 200
+
+    user = User.objects.get(username="alice")
+    games = Game.objects.filter(seats__user=user).order_by("-id")
+    for query, expected in [
+        ("", list(games)),
+        ("?status=lobby", list(games.filter(status="lobby"))),
+        ("?adventure=2", list(games.filter(adventure=2))),
+        ("?page_size=1&page=2", list(games)[1:2]),
+        ("?page=9", []),
+    ]:
+        answer = alice.get(f"/api/v1/games{query}")
+        assert answer.status_code == 200
+        page = answer.json()
+        assert [game["id"] for game in page["results"]] == [game.pk for game in expected]
+        shaped = s.GamesPageSerializer(
+            {**page, "results": [selectors.game_summary(game=game) for game in expected]}
+        ).data
+        assert answer.content == JSONRenderer().render(shaped)
