@@ -347,6 +347,10 @@ def main() -> None:
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "moon.settings")
     os.environ["LOG_LEVEL"] = "WARNING"
+    # as production runs (DEBUG keeps every query's text, and so costs each command more)
+    os.environ.setdefault("DEBUG", "false")
+    os.environ.setdefault("SECRET_KEY", f"bench-{time.time_ns()}")
+    os.environ.setdefault("ALLOWED_HOSTS", "127.0.0.1")
     # the bench starts hundreds of games for three accounts: no quota
     for quota in ("OPEN_LOBBIES", "GAMES_PER_HOUR", "BOT_GAMES_PER_HOUR", "UNDOS_PER_TURN"):
         os.environ[f"QUOTA_{quota}"] = "0"
@@ -479,12 +483,20 @@ def open_sockets(pid: int) -> int:
 
 
 async def closed(pid: int, sockets: int) -> None:
-    """Until the web process has let go of the closed streams' connections."""
+    """Until the web process has let go of the closed streams' connections, and is idle again
+    (30 s at most)."""
     for _ in range(600):
         if open_sockets(pid) <= sockets + 5:
-            return
+            break
         await asyncio.sleep(0.1)
-    raise RuntimeError("the web process kept the closed streams' connections")
+    else:
+        raise RuntimeError("the web process kept the closed streams' connections")
+    # and has done with them (their tasks, the collector)
+    for _ in range(60):
+        used = cpu_seconds(pid)
+        await asyncio.sleep(0.5)
+        if cpu_seconds(pid) - used < 0.025:
+            return
 
 
 if __name__ == "__main__":
