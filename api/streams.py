@@ -50,6 +50,7 @@ from eventstore.models import StoredEvent
 from games import selectors as game_selectors
 from games.models import Event, Game
 from games.selectors import Catchup, Catchups, Followers
+from moon import inflight
 
 logger = logging.getLogger(__name__)
 
@@ -435,6 +436,8 @@ class Hub:
                     self._retry()
                 # woken by a notification, a follower joining or the process's poll (_poll)
                 await subscription.wait()
+                # the command that committed answers first, without this read beside it
+                await inflight.after_commands(most=AFTER_COMMANDS_SECONDS)
 
     async def _look(self) -> None:
         followers = list(self.followers)
@@ -472,6 +475,8 @@ def _catch_up(
     return rendered
 
 
+# How long a hub's read waits at most for the commands the process is serving to answer.
+AFTER_COMMANDS_SECONDS = 0.05
 # what a follower whose feed did not grow reads
 NOTHING = Read(-1, [], None, False)
 # what a stream reads when its heartbeat is due: it sends a comment

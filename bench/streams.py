@@ -429,6 +429,8 @@ async def measure(
         phases.append(measured)
         print(measured.line(name), flush=True)
 
+    # the process's first commands cost more (imports, caches): left out of the figures
+    await asyncio.to_thread(play_probes, clients, probes, args.commands // 3, arrivals, False)
     opened = 0
     for round in range(args.rounds):
         for streams_open in (False, True) if round % 2 == 0 else (True, False):

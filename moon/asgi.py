@@ -1,9 +1,12 @@
 """The ASGI application, served by gunicorn's uvicorn workers (deploy/gunicorn.conf.py): event
-streams and long-polls wait on the event loop; every other view runs in a thread of its own."""
+streams and long-polls wait on the event loop; every other view runs in a thread of its own.
+The commands in flight are counted (moon/inflight.py): the streams' reads wait for them."""
 
 import os
 
 from django.core.asgi import get_asgi_application
+
+from moon import inflight
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "moon.settings")
 # Under ASGI each request's sync code runs in a thread of its own, which ends with the request:
@@ -11,4 +14,4 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "moon.settings")
 # pooled instead (settings.py); SQLite's cost next to nothing to open.
 os.environ.setdefault("CONN_MAX_AGE", "0")
 
-application = get_asgi_application()
+application = inflight.counted(get_asgi_application())
