@@ -6,11 +6,11 @@ command is any HTTP request but GET, HEAD and OPTIONS (moves, confirms, joins ..
 import asyncio
 import contextlib
 import weakref
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 Scope = dict[str, Any]
-Application = Callable[[Scope, Any, Any], Awaitable[None]]
+Application = Callable[[Scope, Any, Any], Coroutine[Any, Any, None]]
 
 READS = frozenset({"GET", "HEAD", "OPTIONS"})
 
