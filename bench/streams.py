@@ -29,6 +29,7 @@ measuring the move path (both would share one interpreter lock).
 
 import argparse
 import asyncio
+import contextlib
 import http.client
 import json
 import os
@@ -412,7 +413,7 @@ async def measure(
     clients = [Http(args.port, token) for token in tokens]
     mine = Streams(args.port, slots, arrivals)
     await asyncio.sleep(1)
-    sockets = open_sockets(pid)
+    held = connections(args.port)
     phases: list[Phase] = []
 
     async def phase(streams_open: bool) -> None:
@@ -446,7 +447,7 @@ async def measure(
                 await mine.close()
                 holder.ask("close")
                 opened = 0
-                await closed(pid, sockets)
+                await closed(pid, args.port, held)
             await phase(streams_open)
     await mine.close()
 
@@ -473,22 +474,23 @@ async def measure(
     print(f"open / none: move path p99 x{ratio:.2f}, web CPU per command x{cpu:.2f}")
 
 
-def open_sockets(pid: int) -> int:
-    """How many sockets the process holds (its listener, connections, database)."""
+def connections(port: int) -> int:
+    """How many client connections the web process holds (TCP connections on its port: open
+    streams, the clients' keep-alive ones)."""
     count = 0
-    for fd in Path(f"/proc/{pid}/fd").iterdir():
-        try:
-            count += os.readlink(fd).startswith("socket:")
-        except OSError:
-            continue
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(FileNotFoundError):
+            for line in Path(table).read_text().splitlines()[1:]:
+                local, state = line.split()[1], line.split()[3]
+                count += int(local.rsplit(":", 1)[1], 16) == port and state != "0A"  # not LISTEN
     return count
 
 
-async def closed(pid: int, sockets: int) -> None:
+async def closed(pid: int, port: int, before: int) -> None:
     """Until the web process has let go of the closed streams' connections, and is idle again
     (30 s at most)."""
     for _ in range(600):
-        if open_sockets(pid) <= sockets + 5:
+        if connections(port) <= before + 5:
             break
         await asyncio.sleep(0.1)
     else:
