@@ -50,6 +50,7 @@ from eventstore.models import StoredEvent
 from games import selectors as game_selectors
 from games.models import Event, Game
 from games.selectors import Catchup, Catchups, Followers
+from moon import inflight
 
 logger = logging.getLogger(__name__)
 
@@ -305,14 +306,18 @@ def message(data: Any, *, event: str | None = None, id: int | None = None) -> st
 
 async def _in_thread(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """``function`` run in a thread of the event loop's small pool, with the thread's database
-    connection closed after it: an open stream or a waiting long-poll holds no thread and no
-    connection (a request's own thread, Django's default, would stay with it to its end)."""
+    connection given back after it: an open stream or a waiting long-poll holds no thread and
+    no connection (a request's own thread, Django's default, would stay with it to its end).
+    A SQLite connection stays with the pool's thread instead: opening one (the file, its
+    pragmas and functions) costs a hub's read as much as its queries, and holding one costs
+    nothing (a pool has a few threads, whatever the number of streams)."""
 
     def run() -> Any:
         try:
             return function(*args, **kwargs)
         finally:
-            connections.close_all()
+            if connections["default"].vendor != "sqlite":
+                connections.close_all()
 
     return await sync_to_async(run, thread_sensitive=False)()
 
@@ -338,18 +343,11 @@ async def messages(opened: Opened) -> AsyncIterator[str]:
         yield sent.pop()
     if ended:
         return
-    loop = asyncio.get_running_loop()
-    heartbeat = settings.STREAM_HEARTBEAT_SECONDS
-    next_beat = loop.time() + heartbeat
-    async with _following(follow, stream_id, viewer, seat, after) as follower:
+    async with _following(follow, stream_id, viewer, seat, after, beats=True) as follower:
         while True:
-            try:
-                # a deadline on this task rather than wait_for's task of its own per wait
-                async with asyncio.timeout_at(next_beat):
-                    read = await follower.reads.get()
-            except TimeoutError:
+            read = await follower.reads.get()
+            if read is HEARTBEAT:
                 yield ": heartbeat\n\n"
-                next_beat = loop.time() + heartbeat
                 continue
             sent, kind = _sent(read, kind)
             for each in sent:
@@ -385,14 +383,15 @@ def _sent(read: Read, kind: str | None) -> tuple[list[str], str | None]:
 
 
 class Follower:
-    """An open stream as its hub knows it: whose, where its viewer is in their feed, and the
-    reads waiting to be sent."""
+    """An open stream as its hub knows it: whose, where its viewer is in their feed, the reads
+    waiting to be sent, and when the process's heartbeat (``_beat``) last put one among them."""
 
     def __init__(self, viewer: User, seat: int, after: int) -> None:
         self.viewer = viewer
         self.seat = seat
         self.after = after
         self.reads: asyncio.Queue[Read] = asyncio.Queue()
+        self.beaten = asyncio.get_running_loop().time()
 
 
 class Hub:
@@ -437,6 +436,8 @@ class Hub:
                     self._retry()
                 # woken by a notification, a follower joining or the process's poll (_poll)
                 await subscription.wait()
+                # the command that committed answers first, without this read beside it
+                await inflight.after_commands(most=AFTER_COMMANDS_SECONDS)
 
     async def _look(self) -> None:
         followers = list(self.followers)
@@ -474,14 +475,45 @@ def _catch_up(
     return rendered
 
 
+# How long a hub's read waits at most for the commands the process is serving to answer.
+AFTER_COMMANDS_SECONDS = 0.05
 # what a follower whose feed did not grow reads
 NOTHING = Read(-1, [], None, False)
+# what a stream reads when its heartbeat is due: it sends a comment
+HEARTBEAT = Read(-2, [], None, False)
+# Streams woken by the heartbeat at once, before the loop serves its other tasks again.
+BEATS_AT_ONCE = 50
 
 
 # one hub per followed stream (and event loop: uvicorn runs one per process)
 _hubs: dict[tuple[asyncio.AbstractEventLoop, str, int], Hub] = {}
 # one poll per kind of stream followed in the loop
 _polls: dict[tuple[asyncio.AbstractEventLoop, str], asyncio.Task[None]] = {}
+# the streams of the loop (not the long-polls), and the one task beating them
+_beating: dict[asyncio.AbstractEventLoop, set[Follower]] = {}
+_heartbeats: dict[asyncio.AbstractEventLoop, asyncio.Task[None]] = {}
+
+
+async def _beat() -> None:
+    """The heartbeat of every stream of this loop: one task per process, rather than a timer
+    per stream, that wakes every stream due (STREAM_HEARTBEAT_SECONDS after its last beat) a
+    few at a time, letting the loop serve requests between them. It stops with the loop's
+    last stream."""
+    loop = asyncio.get_running_loop()
+    period = settings.STREAM_HEARTBEAT_SECONDS
+    while followers := _beating.get(loop):
+        now = loop.time()
+        due = [follower for follower in followers if now - follower.beaten >= period]
+        for count, follower in enumerate(due, start=1):
+            follower.beaten = now
+            follower.reads.put_nowait(HEARTBEAT)
+            if count % BEATS_AT_ONCE == 0:
+                await asyncio.sleep(0)
+        # the next stream due; a stream opened meanwhile is due a period later at the soonest
+        following = _beating.get(loop)
+        soonest = min((follower.beaten for follower in following or ()), default=now) + period
+        await asyncio.sleep(max(soonest - loop.time(), period / 20))
+    del _heartbeats[loop]
 
 
 async def _poll(follow: Follow) -> None:
@@ -507,10 +539,11 @@ async def _poll(follow: Follow) -> None:
 
 @contextlib.asynccontextmanager
 async def _following(
-    follow: Follow, stream_id: int, viewer: User, seat: int, after: int
+    follow: Follow, stream_id: int, viewer: User, seat: int, after: int, *, beats: bool = False
 ) -> AsyncIterator[Follower]:
     """Follow a stream through its hub in this process (started with its first follower,
-    stopped with its last) for the block's duration."""
+    stopped with its last) for the block's duration; ``beats``: the process's heartbeat puts
+    ``HEARTBEAT`` among its reads when it is due."""
     loop = asyncio.get_running_loop()
     key = (loop, follow.stream, stream_id)
     hub = _hubs.get(key)
@@ -520,9 +553,18 @@ async def _following(
             _polls[(loop, follow.stream)] = loop.create_task(_poll(follow), name="stream poll")
     follower = Follower(viewer, seat, after)
     hub.join(follower)
+    if beats:
+        _beating.setdefault(loop, set()).add(follower)
+        if loop not in _heartbeats:
+            _heartbeats[loop] = loop.create_task(_beat(), name="stream heartbeat")
     try:
         yield follower
     finally:
+        beating = _beating.get(loop)
+        if beating is not None:
+            beating.discard(follower)
+            if not beating:
+                del _beating[loop]
         hub.followers.discard(follower)
         if not hub.followers and _hubs.get(key) is hub:
             del _hubs[key]

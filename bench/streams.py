@@ -2,37 +2,52 @@
 
     .venv/bin/python -m bench.streams    # a fresh SQLite file, in-process notifications
     make bench-streams                   # PostgreSQL + Redis (deploy/services.sh)
+    .venv/bin/python -m bench.streams --rounds 8 --commands 600   # longer, steadier
 
 Starts one web process as production runs it (gunicorn, one uvicorn worker, moon.asgi) on the
 database of the environment (a fresh SQLite file under var/ when DATABASE_URL is unset). Users,
 tokens and 3-player games are made directly in the database; then the bench plays "probe"
-games over HTTP (moves and confirms, first option each time) three times: with no stream open,
-with 100 and with 1,000 streams open on the process (every seat of every game, the probe games'
-among them). It prints, for each: the process's RSS and the memory per open stream, the share of
-a CPU the process uses with no command running (the open streams' own cost), p50/p99 of the move
-path (POST /moves and /confirm) and the process's CPU time per command (what a commit's fan-out
-to the streams adds, unlike latencies, hardly moved by the rest of the machine's load), and
-p50/p99 of the delay from a confirm's answer to
-its `confirmed` event on the streams of both other seats of its game (the later of the two).
+games over HTTP (moves and confirms, first option each time) in phases of --commands commands,
+alternately with no stream open and with --streams streams open on the process (every seat of
+every game, the probe games' among them), in rounds ordered none/open, open/none, none/open ...
+(so that a drift of the machine's load weighs on both alike; streams are opened and closed
+between phases). A p99 over a few hundred commands on a shared machine is mostly noise: what
+counts is the median over rounds, and the web process's CPU time per command (what a commit's
+fan-out to the streams adds, hardly moved by the rest of the machine's load).
+
+Each phase prints the process's RSS, the share of a CPU it uses with no command running (the
+open streams' own cost), p50/p99 of the move path (POST /moves and /confirm) and its CPU time
+per command, and (streams open) p50/p99 of the delay from a confirm's answer to its
+`confirmed` event on the streams of both other seats of its game (the later of the two). The
+summary gives, for each kind of phase, the median over rounds of p99, p50 and CPU per command,
+and the p99 of all its commands together.
+
+The streams of the probe games are read by this process; the others by a second one (``--hold``,
+started by the bench), so that reading 1,000 streams' heartbeats does not slow the client
+measuring the move path (both would share one interpreter lock).
 """
 
 import argparse
 import asyncio
+import contextlib
 import http.client
 import json
 import os
+import statistics
 import subprocess
 import sys
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 ROOT = Path(__file__).resolve().parents[1]
 SEATS = 3
-# How long the web process's CPU is watched with no command running, before each phase.
-IDLE_SECONDS = 10
+# Probe games in the pool for each one played at once: a game that finishes is replaced.
+SPARES = 6
+# Streams opened at once.
+BATCH = 50
 
 
 @dataclass
@@ -81,9 +96,10 @@ class Http:
 
 
 async def follow(
-    port: int, token: str, game: int, seat: int, opened: asyncio.Event, probe: bool, arrivals: Arrivals
+    port: int, token: str, game: int, seat: int, opened: asyncio.Event, arrivals: Arrivals | None
 ) -> None:
-    """One stream, read until cancelled; a probe stream records the `confirmed` events."""
+    """One stream, read until cancelled or ended; a probe stream (``arrivals``) records the
+    `confirmed` events."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=2**20)
     writer.write(
         f"GET /api/v1/games/{game}/stream HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
@@ -100,7 +116,7 @@ async def follow(
                 return
             if line.startswith(b"event: decision"):
                 opened.set()
-            elif probe and line.startswith(b"data: "):
+            elif arrivals is not None and line.startswith(b"data: "):
                 event = json.loads(line[6:])
                 if event.get("kind") == "confirmed":
                     arrivals.record((game, seat, event["seat"], event["turn"]))
@@ -108,21 +124,148 @@ async def follow(
         writer.close()
 
 
+class Streams:
+    """Streams opened and closed together, read on the running event loop."""
+
+    def __init__(self, port: int, slots: list[tuple[int, int, str]], arrivals: Arrivals | None) -> None:
+        self.port = port
+        self.slots = slots  # (game, seat, token)
+        self.arrivals = arrivals
+        self.readers: list[asyncio.Task[None]] = []
+
+    async def open(self) -> None:
+        for start in range(0, len(self.slots), BATCH):
+            batch = []
+            for game, seat, token in self.slots[start : start + BATCH]:
+                opened = asyncio.Event()
+                self.readers.append(
+                    asyncio.create_task(follow(self.port, token, game, seat, opened, self.arrivals))
+                )
+                batch.append(opened)
+            await asyncio.wait_for(asyncio.gather(*(each.wait() for each in batch)), 120)
+
+    def count(self) -> int:
+        """How many are open (a finished game's streams end)."""
+        return sum(not reader.done() for reader in self.readers)
+
+    async def close(self) -> None:
+        for reader in self.readers:
+            reader.cancel()
+        await asyncio.gather(*self.readers, return_exceptions=True)
+        self.readers = []
+
+
+def hold(port: int) -> None:
+    """``--hold``: the second reader of streams. Its first line on stdin lists them
+    ([game, seat, token] each); then ``open`` opens them all and ``close`` closes them, each
+    answered with a line (``opened N``, ``closed``) once done."""
+
+    async def run() -> None:
+        streams = Streams(port, [tuple(slot) for slot in json.loads(sys.stdin.readline())], None)
+        loop = asyncio.get_running_loop()
+        while line := (await loop.run_in_executor(None, sys.stdin.readline)).strip():
+            if line == "open":
+                await streams.open()
+                print(f"opened {streams.count()}", flush=True)
+            elif line == "close":
+                await streams.close()
+                print("closed", flush=True)
+        await streams.close()
+
+    asyncio.run(run())
+
+
+class Holder:
+    """The ``--hold`` process, seen from the bench."""
+
+    def __init__(self, port: int, slots: list[tuple[int, int, str]]) -> None:
+        command = [sys.executable, "-m", "bench.streams", "--hold", "--port", str(port)]
+        self.process = subprocess.Popen(
+            command, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
+        self.ask(json.dumps(slots), answer=False)
+
+    def ask(self, line: str, answer: bool = True) -> str:
+        stdin: IO[str] | None = self.process.stdin
+        stdout: IO[str] | None = self.process.stdout
+        assert stdin is not None and stdout is not None
+        stdin.write(line + "\n")
+        stdin.flush()
+        if not answer:
+            return ""
+        reply = stdout.readline().strip()
+        if not reply:
+            raise RuntimeError(f"the stream holder ended (answering {line!r})")
+        return reply
+
+    def stop(self) -> None:
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        try:
+            self.process.wait(30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
+@dataclass
+class Probes:
+    """The probe games: ``playing`` at once, the next from ``spares`` when one finishes."""
+
+    playing: list[int]
+    spares: list[int]
+
+    def replace(self, game: int) -> None:
+        if not self.spares:
+            raise RuntimeError("every probe game finished: fewer --commands, or more --probes")
+        self.playing[self.playing.index(game)] = self.spares.pop(0)
+
+
+@dataclass
+class Phase:
+    """What one phase measured."""
+
+    open: bool
+    moves: list[float]
+    delays: list[float]
+    cpu: float  # web CPU seconds per command
+    idle: float  # share of a CPU used with no command running
+    rss: float  # MiB
+
+    def line(self, name: str) -> str:
+        text = (
+            f"{name:>20}: RSS {self.rss:6.1f} MiB | idle CPU {self.idle * 100:4.1f} %"
+            f" | move path p50 {percentile(self.moves, 0.5) * 1000:6.1f} ms"
+            f" p99 {percentile(self.moves, 0.99) * 1000:6.1f} ms ({len(self.moves)} commands,"
+            f" {self.cpu * 1000:5.1f} ms of web CPU each)"
+        )
+        if self.delays:
+            text += (
+                f" | confirm -> other seats' streams p50 {percentile(self.delays, 0.5) * 1000:6.1f} ms"
+                f" p99 {percentile(self.delays, 0.99) * 1000:6.1f} ms ({len(self.delays)} confirms)"
+            )
+        return text
+
+
 def play_probes(
-    clients: list[Http], probes: list[int], turns: int, arrivals: Arrivals, streams_open: bool
+    clients: list[Http], probes: Probes, commands: int, arrivals: Arrivals, streams_open: bool
 ) -> tuple[list[float], list[float]]:
-    """Play ``turns`` turns of each probe game, seat after seat; the move path's latencies, and
-    (streams open) each confirm's delay until both other seats' streams have its event."""
+    """Play turns of the probe games, seat after seat, until ``commands`` moves and confirms
+    were sent; the move path's latencies, and (streams open) each confirm's delay until both
+    other seats' streams have its event."""
     moves: list[float] = []
     delays: list[float] = []
-    for _ in range(turns):
-        for game in probes:
-            turn = clients[0].call("GET", f"/games/{game}")["turn"]
+    while len(moves) < commands:
+        for game in list(probes.playing):
+            view = clients[0].call("GET", f"/games/{game}")
+            if view["status"] != "playing":
+                probes.replace(game)
+                continue
+            turn = view["turn"]
             for seat, client in enumerate(clients):
                 for _ in range(50):
                     decision = client.call("GET", f"/games/{game}/decision")
@@ -191,15 +334,24 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--streams", default="100,1000", help="open streams at each step (cumulative)")
-    parser.add_argument("--probes", type=int, default=4, help="probe games played at each step")
-    parser.add_argument("--turns", type=int, default=6, help="turns of each probe game at each step")
+    parser.add_argument("--streams", type=int, default=1000, help="streams open in the open phases")
+    parser.add_argument("--rounds", type=int, default=4, help="rounds of two phases (none, open)")
+    parser.add_argument("--commands", type=int, default=300, help="moves and confirms in each phase")
+    parser.add_argument("--probes", type=int, default=4, help="probe games played at once")
+    parser.add_argument("--idle", type=float, default=5, help="seconds the idle CPU is watched")
     parser.add_argument("--port", type=int, default=8798)
+    parser.add_argument("--hold", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    steps = [int(n) for n in args.streams.split(",")]
+    if args.hold:
+        hold(args.port)
+        return
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "moon.settings")
     os.environ["LOG_LEVEL"] = "WARNING"
+    # as production runs (DEBUG keeps every query's text, and so costs each command more)
+    os.environ.setdefault("DEBUG", "false")
+    os.environ.setdefault("SECRET_KEY", f"bench-{time.time_ns()}")
+    os.environ.setdefault("ALLOWED_HOSTS", "127.0.0.1")
     # the bench starts hundreds of games for three accounts: no quota
     for quota in ("OPEN_LOBBIES", "GAMES_PER_HOUR", "BOT_GAMES_PER_HOUR", "UNDOS_PER_TURN"):
         os.environ[f"QUOTA_{quota}"] = "0"
@@ -212,10 +364,10 @@ def main() -> None:
         os.environ["DATABASE_URL"] = f"sqlite:///{database}"
     os.environ.pop("CELERY_BROKER_URL", None)  # tasks run in the web process, as embedded
     subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, check=True)
-    games_needed = max(max(steps) // SEATS + 1, args.probes)
+    pool = args.probes * SPARES
+    games_needed = max(-(-args.streams // SEATS), pool)
     print(f"making {games_needed} games ...", flush=True)
     tokens, games = setup(games_needed)
-    probes = games[: args.probes]
 
     env = {
         **os.environ,
@@ -231,6 +383,9 @@ def main() -> None:
     ]  # fmt: skip
     log = (ROOT / "var" / "bench-streams-web.log").open("wb")
     server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    # every seat of the probe pool's games (read here), then of the other games (by the holder)
+    slots = [(game, seat, tokens[seat]) for game in games for seat in range(SEATS)][: args.streams]
+    holder = Holder(args.port, slots[pool * SEATS :])
     try:
         for _ in range(200):
             try:
@@ -238,70 +393,114 @@ def main() -> None:
                 break
             except OSError:
                 time.sleep(0.1)
-        asyncio.run(measure(args, steps, tokens, games, probes, worker_pid(server.pid)))
+        probes = Probes(games[: args.probes], games[args.probes : pool])
+        asyncio.run(measure(args, tokens, slots[: pool * SEATS], probes, holder, worker_pid(server.pid)))
     finally:
+        holder.stop()
         server.terminate()
         server.wait(30)
 
 
 async def measure(
     args: argparse.Namespace,
-    steps: list[int],
     tokens: list[str],
-    games: list[int],
-    probes: list[int],
+    slots: list[tuple[int, int, str]],
+    probes: Probes,
+    holder: Holder,
     pid: int,
 ) -> None:
     arrivals = Arrivals()
     clients = [Http(args.port, token) for token in tokens]
-    # every seat of the probe games first, then the other games' seats
-    slots = [(game, seat) for game in games for seat in range(SEATS)]
-    readers: list[asyncio.Task[None]] = []
+    mine = Streams(args.port, slots, arrivals)
+    await asyncio.sleep(1)
+    held = connections(args.port)
+    phases: list[Phase] = []
 
-    async def phase(name: str) -> None:
+    async def phase(streams_open: bool) -> None:
+        name = f"{mine.count() + opened} streams open" if streams_open else "no stream open"
         idle = cpu_seconds(pid)
-        await asyncio.sleep(IDLE_SECONDS)
-        idle = (cpu_seconds(pid) - idle) / IDLE_SECONDS
+        await asyncio.sleep(args.idle)
+        idle = (cpu_seconds(pid) - idle) / args.idle
         used = cpu_seconds(pid)
         moves, delays = await asyncio.to_thread(
-            play_probes, clients, probes, args.turns, arrivals, streams_open=bool(readers)
+            play_probes, clients, probes, args.commands, arrivals, streams_open
         )
         used = cpu_seconds(pid) - used
-        line = (
-            f"{name:>18}: RSS {rss_kib(pid) / 1024:7.1f} MiB | idle CPU {idle * 100:4.1f} %"
-            f" | move path p50 {percentile(moves, 0.5) * 1000:6.1f} ms"
-            f" p99 {percentile(moves, 0.99) * 1000:6.1f} ms ({len(moves)} commands,"
-            f" {used / len(moves) * 1000:5.1f} ms of web CPU each)"
-        )
-        if delays:
-            line += (
-                f" | confirm -> other seats' streams p50 {percentile(delays, 0.5) * 1000:6.1f} ms"
-                f" p99 {percentile(delays, 0.99) * 1000:6.1f} ms ({len(delays)} confirms)"
-            )
-        print(line, flush=True)
+        measured = Phase(streams_open, moves, delays, used / len(moves), idle, rss_kib(pid) / 1024)
+        phases.append(measured)
+        print(measured.line(name), flush=True)
 
-    await asyncio.sleep(1)
-    base = rss_kib(pid)
-    await phase("no stream open")
-    for count in steps:
-        while len(readers) < count:
-            batch = []
-            for game, seat in slots[len(readers) : min(count, len(readers) + 50)]:
-                opened = asyncio.Event()
-                readers.append(
-                    asyncio.create_task(
-                        follow(args.port, tokens[seat], game, seat, opened, game in probes, arrivals)
-                    )
-                )
-                batch.append(opened)
-            await asyncio.wait_for(asyncio.gather(*(each.wait() for each in batch)), 120)
-        await asyncio.sleep(2)
-        per_stream = (rss_kib(pid) - base) / len(readers)
-        print(f"{len(readers):>5} streams open: {per_stream:.1f} KiB of RSS per stream", flush=True)
-        await phase(f"{len(readers)} streams open")
-    for reader in readers:
-        reader.cancel()
-    await asyncio.gather(*readers, return_exceptions=True)
+    # the process's first commands cost more (imports, caches): left out of the figures
+    await asyncio.to_thread(play_probes, clients, probes, args.commands // 3, arrivals, False)
+    opened = 0
+    for round in range(args.rounds):
+        for streams_open in (False, True) if round % 2 == 0 else (True, False):
+            if streams_open and not opened:
+                before = rss_kib(pid)
+                await mine.open()
+                opened = int(holder.ask("open").split()[1])
+                await asyncio.sleep(2)
+                if round == 0:
+                    per_stream = (rss_kib(pid) - before) / (mine.count() + opened)
+                    print(f"{mine.count() + opened} streams opened: {per_stream:.1f} KiB of RSS each")
+            elif not streams_open and opened:
+                await mine.close()
+                holder.ask("close")
+                opened = 0
+                await closed(pid, args.port, held)
+            await phase(streams_open)
+    await mine.close()
+
+    print(f"over {args.rounds} rounds (median of the phases; p99 of all their commands):")
+    for streams_open in (False, True):
+        kind = [each for each in phases if each.open == streams_open]
+        moves = [move for each in kind for move in each.moves]
+        p99s = [percentile(each.moves, 0.99) for each in kind]
+        print(
+            f"{'streams open' if streams_open else 'no stream open':>20}:"
+            f" move path p99 {statistics.median(p99s) * 1000:6.1f} ms"
+            f" ({', '.join(f'{p * 1000:.0f}' for p in p99s)})"
+            f" p50 {statistics.median(percentile(each.moves, 0.5) for each in kind) * 1000:6.1f} ms"
+            f" | all {len(moves)} commands p99 {percentile(moves, 0.99) * 1000:6.1f} ms"
+            f" | web CPU {statistics.median(each.cpu for each in kind) * 1000:5.1f} ms a command"
+            f" | idle CPU {statistics.median(each.idle for each in kind) * 100:4.1f} %"
+        )
+    none = [each for each in phases if not each.open]
+    some = [each for each in phases if each.open]
+    ratio = statistics.median(percentile(each.moves, 0.99) for each in some) / statistics.median(
+        percentile(each.moves, 0.99) for each in none
+    )
+    cpu = statistics.median(each.cpu for each in some) / statistics.median(each.cpu for each in none)
+    print(f"open / none: move path p99 x{ratio:.2f}, web CPU per command x{cpu:.2f}")
+
+
+def connections(port: int) -> int:
+    """How many client connections the web process holds (TCP connections on its port: open
+    streams, the clients' keep-alive ones)."""
+    count = 0
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(FileNotFoundError):
+            for line in Path(table).read_text().splitlines()[1:]:
+                local, state = line.split()[1], line.split()[3]
+                count += int(local.rsplit(":", 1)[1], 16) == port and state != "0A"  # not LISTEN
+    return count
+
+
+async def closed(pid: int, port: int, before: int) -> None:
+    """Until the web process has let go of the closed streams' connections, and is idle again
+    (30 s at most)."""
+    for _ in range(600):
+        if connections(port) <= before + 5:
+            break
+        await asyncio.sleep(0.1)
+    else:
+        raise RuntimeError("the web process kept the closed streams' connections")
+    # and has done with them (their tasks, the collector)
+    for _ in range(60):
+        used = cpu_seconds(pid)
+        await asyncio.sleep(0.5)
+        if cpu_seconds(pid) - used < 0.025:
+            return
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ Every view goes through the engine's own per-viewer functions (`game_view`, `she
 `redact`), so what is hidden is decided in one place: the rules engine.
 """
 
+import threading
 from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -194,22 +195,46 @@ def decision_view(*, game: Game, viewer: User) -> dict[str, Any]:
     seat = require_seat(game=game, viewer=viewer)
     if game.status != Game.Status.PLAYING:
         return dict(WAIT)
-    state, _ = snapshots.current(game=game)
-    return decision_of(game=game, state=state, seat=seat)
+    state, seq = snapshots.current(game=game)
+    return decision_of(game=game, state=state, seat=seat, seq=seq)
 
 
-def decision_of(*, game: Game, state: GameState, seat: int) -> dict[str, Any]:
-    """``decision_view`` of a seat from the game's row and its state as already read."""
+def decision_of(*, game: Game, state: GameState, seat: int, seq: int) -> dict[str, Any]:
+    """``decision_view`` of a seat from the game's row and its state as already read (the
+    state after event ``seq``)."""
     if game.status != Game.Status.PLAYING:
         return dict(WAIT)
-    return decision_after(state=state, seat=seat)
+    return decision_after(state=state, seat=seat, at=(game.pk, game.invite, seq))
 
 
-def decision_after(*, state: GameState, seat: int) -> dict[str, Any]:
-    """The next decision of a seat, from a state a command just produced."""
+# The decisions worked out lately in this process: (game id, its invite, seq, seat) -> decision.
+# The state after an event never changes (the log is append-only), and after a command its
+# author's answer, the game's stream hub (api/streams.py) and the seats' clients (/decision)
+# each ask for the same decisions: the options are worked out once. The invite, random, tells
+# apart two games that had the same id (a database restored, the tests' rolled back).
+_decisions: dict[tuple[int, str, int, int], dict[str, Any]] = {}
+_decisions_lock = threading.Lock()
+DECISIONS_KEPT = 1000
+
+
+def decision_after(*, state: GameState, seat: int, at: tuple[int, str, int] | None) -> dict[str, Any]:
+    """The next decision of a seat, from a state a command just produced; ``at``, the game (id,
+    invite) and the seq of the last event folded into ``state``, lets it be worked out once
+    (None: the state's last event is not known)."""
     if getattr(state, "status", None) != "playing" or state.seats[seat].resigned:
         return dict(WAIT)
-    return dict(engine.options(state, seat).as_dict())
+    if at is None:
+        return dict(engine.options(state, seat).as_dict())
+    key = (*at, seat)
+    with _decisions_lock:
+        known = _decisions.get(key)
+    if known is None:
+        known = dict(engine.options(state, seat).as_dict())
+        with _decisions_lock:
+            _decisions[key] = known
+            while len(_decisions) > DECISIONS_KEPT:
+                del _decisions[next(iter(_decisions))]
+    return dict(known)
 
 
 def sheet_view(*, game: Game, viewer: User, sheet: int) -> dict[str, Any]:
@@ -319,7 +344,7 @@ class FeedTail:
             if last > self.position:
                 self._advance(upto=last)
                 news = {follower: self._news(*follower) for follower in followers}
-            answers = self._answers(game, state, news)
+            answers = self._answers(game, state, last, news)
         for follower, seqs in news.items():
             if follower not in answers:
                 answers[follower] = None if seqs is None else Catchup([], None, follower[1], False)
@@ -327,7 +352,7 @@ class FeedTail:
         return answers
 
     def _answers(
-        self, game: Game, state: GameState, news: dict[tuple[int, int], list[int] | None]
+        self, game: Game, state: GameState, last: int, news: dict[tuple[int, int], list[int] | None]
     ) -> Catchups:
         wanted = {seq for seqs in news.values() if seqs for seq in seqs}
         rows = {row.seq: row for row in hot_queries.events(self.game_id, wanted)}
@@ -343,7 +368,7 @@ class FeedTail:
                 if redacted is not None:
                     events.append(_event_json(position, rows[seq], redacted))
             if seat not in decisions:
-                decisions[seat] = decision_of(game=game, state=state, seat=seat)
+                decisions[seat] = decision_of(game=game, state=state, seat=seat, seq=last)
             ended = game.status == Game.Status.FINISHED
             answers[(seat, after)] = Catchup(events, decisions[seat], after + len(seqs), ended)
         return answers
@@ -399,7 +424,9 @@ def command_answer(*, game: Game, rows: list[Event], state: GameState, seat: int
                 events.append(_event_json(positions[row.seq], row, redacted))
     return {
         "events": events,
-        "decision": decision_after(state=state, seat=seat),
+        "decision": decision_after(
+            state=state, seat=seat, at=(game.pk, game.invite, rows[-1].seq) if rows else None
+        ),
         "status": game.status,
         "version": version,
     }

@@ -1,10 +1,12 @@
 """The ASGI application, served by gunicorn's uvicorn workers (deploy/gunicorn.conf.py): event
-streams and long-polls wait on the event loop; every other view runs in a thread of its own."""
+streams and long-polls wait on the event loop; every other view runs in a thread of its own.
+The commands in flight are counted (moon/inflight.py): the streams' reads wait for them."""
 
 import os
 
 from django.core.asgi import get_asgi_application
 
+from moon import inflight
 from moon.polls import HealthPolls
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "moon.settings")
@@ -14,4 +16,4 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "moon.settings")
 os.environ.setdefault("CONN_MAX_AGE", "0")
 
 # Health polls are answered before Django when it answered the same a moment ago (moon/polls.py).
-application = HealthPolls(get_asgi_application())
+application = HealthPolls(inflight.counted(get_asgi_application()))

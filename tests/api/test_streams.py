@@ -2,13 +2,16 @@
 with uvicorn workers (moon.asgi) on the embedded SQLite database, commits notified in-process.
 The slow poll is set far beyond the tests' waits, so what arrives was woken by a notification."""
 
+import asyncio
 import itertools
 import threading
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
+from moon import inflight
 from tests.live import (
     Client,
     Stream,
@@ -191,3 +194,31 @@ def test_a_stream_hears_of_a_commit_it_was_not_told_of_at_the_next_poll(
         ann.post(f"{base}/moves", {"choice": ann.get(f"{base}/decision")["options"][0]})
         stream.wait(lambda s: s.events() == ann.get(f"{base}/events?limit=1000")["events"], timeout=10)
         stream.close()
+
+
+def test_a_streams_read_waits_for_the_commands_in_flight_not_for_reads_nor_for_ever() -> None:
+    # A hub reads a commit once its process has answered the commands it serves (moon/inflight):
+    # a move's answer then never shares the interpreter with its own streams' read.
+    async def scenario() -> None:
+        command_done, read_done = asyncio.Event(), asyncio.Event()
+
+        async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
+            await (command_done if scope["method"] == "POST" else read_done).wait()
+
+        served = inflight.counted(application)
+        read = asyncio.create_task(served({"type": "http", "method": "GET"}, None, None))
+        await asyncio.wait_for(inflight.after_commands(most=5), 1)  # a read is not waited for
+        command = asyncio.create_task(served({"type": "http", "method": "POST"}, None, None))
+        await asyncio.sleep(0)
+        started = time.monotonic()
+        await inflight.after_commands(most=0.1)  # at most as long as asked
+        assert 0.09 <= time.monotonic() - started < 1
+        waiting = asyncio.create_task(inflight.after_commands(most=5))
+        await asyncio.sleep(0.05)
+        assert not waiting.done()
+        command_done.set()
+        await asyncio.wait_for(waiting, 1)  # as soon as the command has answered
+        read_done.set()
+        await asyncio.gather(read, command)
+
+    asyncio.run(scenario())
