@@ -3,60 +3,21 @@ longer stored: it is the hash stored on the event before it (eventstore/chain.py
 definition and the export's fields do not change. The event table's own indexes on ``game_id``
 (led by the unique (game, seq) constraint's) and on ``actor_id`` (nothing reads by it) go too.
 
-Converting the stored rows is an UPDATE, which the append-only triggers refuse: they are lifted
-for this migration and put back before it ends (eventstore/triggers.py). Reversed, the hex
-columns are filled again from the bytes, each ``prev_hash`` from the row before it.
+The steps, the same for games' and campaigns' events, are eventstore/hash_storage.py's, run with
+the append-only triggers lifted.
 """
 
 from django.db import migrations, models
 
+from eventstore.hash_storage import hashes_as_bytes
 from eventstore.triggers import GAME_EVENTS
-
-GENESIS = "0" * 64
-
-
-def to_bytes(apps, schema_editor):
-    Event = apps.get_model("games", "Event")
-    if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute(f"UPDATE {Event._meta.db_table} SET hash_bytes = decode(hash, 'hex')")
-        return
-    batch = []
-    for pk, digest in Event.objects.values_list("pk", "hash").iterator(chunk_size=2000):
-        batch.append(Event(pk=pk, hash_bytes=bytes.fromhex(digest)))
-        if len(batch) >= 2000:
-            Event.objects.bulk_update(batch, ["hash_bytes"])
-            batch = []
-    Event.objects.bulk_update(batch, ["hash_bytes"])
-
-
-def to_hex(apps, schema_editor):
-    Event = apps.get_model("games", "Event")
-    rows = Event.objects.order_by("game_id", "seq").values_list("pk", "game_id", "hash_bytes")
-    game, prev_hash, batch = None, GENESIS, []
-    for pk, game_id, stored in rows.iterator(chunk_size=2000):
-        if game_id != game:
-            game, prev_hash = game_id, GENESIS
-        digest = bytes(stored).hex()
-        batch.append(Event(pk=pk, prev_hash=prev_hash, hash=digest))
-        prev_hash = digest
-        if len(batch) >= 2000:
-            Event.objects.bulk_update(batch, ["prev_hash", "hash"])
-            batch = []
-    Event.objects.bulk_update(batch, ["prev_hash", "hash"])
 
 
 class Migration(migrations.Migration):
     dependencies = [("games", "0016_tables_visibility_invite_and_turn_seconds")]
 
     operations = GAME_EVENTS.lifted([
-        migrations.AddField(model_name="event", name="hash_bytes", field=models.BinaryField(null=True)),
-        migrations.AlterField(model_name="event", name="prev_hash", field=models.CharField(max_length=64, null=True)),
-        migrations.AlterField(model_name="event", name="hash", field=models.CharField(max_length=64, null=True)),
-        migrations.RunPython(to_bytes, to_hex),
-        migrations.RemoveField(model_name="event", name="prev_hash"),
-        migrations.RemoveField(model_name="event", name="hash"),
-        migrations.RenameField(model_name="event", old_name="hash_bytes", new_name="hash"),
-        migrations.AlterField(model_name="event", name="hash", field=models.BinaryField(max_length=32)),
+        *hashes_as_bytes(app="games", model="Event", log="game"),
         migrations.AlterField(
             model_name="event",
             name="game",
