@@ -77,6 +77,37 @@ Condition = Callable[[Sheet], bool]
 AreaPart = tuple[Collection[str], Callable[[Marks], int]]
 L = TypeVar("L", bound=SheetLayout)
 
+
+def parts_index(parts: Sequence[AreaPart]) -> dict[str, list[int]]:
+    """The indexes in ``parts`` of the parts each element is read by."""
+    parts_of: dict[str, list[int]] = {}
+    for index, (elements, _) in enumerate(parts):
+        for element in elements:
+            parts_of.setdefault(element, []).append(index)
+    return parts_of
+
+
+def parts_change(
+    parts: Sequence[AreaPart],
+    parts_of: dict[str, list[int]],
+    elements: Iterable[str],
+    before: Marks,
+    after: Marks,
+    known: dict[int, int],
+) -> int:
+    """How much the points of the parts reading ``elements`` (``parts_of``: ``parts_index``)
+    change from the marks ``before`` to those ``after``; ``known`` keeps each part's points
+    before, by index, as they are first worked out (a bot weighs many options of one state)."""
+    change = 0
+    for index in {index for element in elements for index in parts_of.get(element, ())}:
+        value = parts[index][1]
+        old = known.get(index)
+        if old is None:
+            old = known[index] = value(before)
+        change += value(after) - old
+    return change
+
+
 ASTRONAUT = "astronaut"
 ASTRONAUT_SHIFTS = (-2, -1, 0, 1, 2)
 END_REASONS = ("all_missions", "all_system_errors", "sheet_full")
@@ -879,13 +910,9 @@ class Adventure(Generic[L]):
             if not elements:
                 return before_total
             marks = now.marks
-            points = before_total
-            for index in {index for element in elements for index in self._parts_of.get(element, ())}:
-                value = parts[index][1]
-                old = before_parts.get(index)
-                if old is None:
-                    old = before_parts[index] = value(before_marks)
-                points += value(marks) - old
+            points = before_total + parts_change(
+                parts, self._parts_of, elements, before_marks, marks, before_parts
+            )
             if not elements.isdisjoint(MISSION_BOX_SET):
                 points += self.missions_points(marks) - self.missions_points(before_marks)
             if not elements.isdisjoint(errors):
@@ -900,12 +927,7 @@ class Adventure(Generic[L]):
 
     @cached_property
     def _parts_of(self) -> dict[str, list[int]]:
-        """The indexes in ``area_parts`` of the parts each element is read by."""
-        parts_of: dict[str, list[int]] = {}
-        for index, (elements, _) in enumerate(self._area_parts):
-            for element in elements:
-                parts_of.setdefault(element, []).append(index)
-        return parts_of
+        return parts_index(self._area_parts)
 
     def rank_keys(self, state: GameState, scores: list[dict[str, Any]]) -> list[Any]:
         """Keys sorting seats best first: by score, then fewer System Errors."""

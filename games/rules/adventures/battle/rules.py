@@ -54,19 +54,28 @@ Readings taken where the sources disagree (§10), and choices of this module:
 
 import math
 from collections.abc import Callable, Iterable, Sequence
-from functools import cache
+from functools import cache, partial
 from typing import Any, Final, cast
 
 from games.rules.adventures.battle import shapes
 from games.rules.adventures.battle.layout import SIDES, TYPES, Layout, Planet
 from games.rules.adventures.battle.solo import BattleSolo, is_solo
 from games.rules.common import modifiers as modifiers_rules
-from games.rules.common.base import ASTRONAUT, Accomplished, Step, error_choices, not_a_mark_for
+from games.rules.common.base import (
+    ASTRONAUT,
+    Accomplished,
+    AreaPart,
+    Step,
+    error_choices,
+    not_a_mark_for,
+    parts_change,
+    parts_index,
+)
 from games.rules.common.options import Choice, DrawOption, Option, StepOption
 from games.rules.core import cards
 from games.rules.core.cards import ACTIONS, Combination
 from games.rules.core.errors import N_, RuleViolation, shown
-from games.rules.core.events import Drawn, Recorder, SeatSetup, SheetSetup
+from games.rules.core.events import Drawn, Event, Recorder, SeatSetup, SheetSetup, marked_elements
 from games.rules.core.sheet import CIRCLE, CROSS, MAX_NUMBER, MIN_NUMBER, Marks, all_filled
 from games.rules.core.state import GameState, Sheet
 
@@ -110,6 +119,7 @@ class BattleRules(BattleSolo):
         self.side_missions = self.side_mission_table()
         self.reaches = self._reaches()
         self.step_actions = self._step_actions()
+        self._side_parts: dict[tuple[str, bool, str], tuple[list[AreaPart], dict[str, list[int]]]] = {}
 
     def step_table(self) -> dict[str, Step]:
         return {
@@ -807,6 +817,74 @@ class BattleRules(BattleSolo):
             "controlled": controlled,
             "multipliers": multipliers,
         }
+
+    def side_parts(self, side: str, *, final: bool, tie: str) -> tuple[list[AreaPart], dict[str, list[int]]]:
+        """The ``total`` of ``side_score`` as a sum of parts, each with the elements whose marks
+        alone decide it (the panel's tracks; each planet type's multiplier with the control of
+        its planets), and the indexes of the parts each element is read by (``parts_index``)."""
+        key = (side, final, tie)
+        known = self._side_parts.get(key)
+        if known is None:
+            track = partial(self.layout.track, side)
+            errors = self.layout.side_error_boxes[side]
+            parts: list[AreaPart] = [
+                (track(PLANT).boxes, track(PLANT).value),
+                (track(WATER).boxes, track(WATER).value),
+                (track(PLANNING).boxes, lambda marks: -track(PLANNING).value(marks)),
+                (errors, lambda marks: -self.layout.error_penalty[sum(1 for box in errors if box in marks)]),
+            ]
+            for kind in TYPES:
+                planets = [planet for planet in self.layout.planets.values() if planet.type == kind]
+                # Before the end only a flag says who controls a planet; after it, its insignias.
+                read = [
+                    (planet.flag, *planet.spaces, *planet.moon) if final else (planet.flag,)
+                    for planet in planets
+                ]
+                parts.append(
+                    (
+                        (*track(kind).boxes, *(element for elements in read for element in elements)),
+                        partial(self._type_points, side, tuple(planets), final=final, tie=tie),
+                    )
+                )
+            known = self._side_parts[key] = (parts, parts_index(parts))
+        return known
+
+    def _type_points(
+        self, side: str, planets: tuple[Planet, ...], marks: Marks, *, final: bool, tie: str
+    ) -> int:
+        """A side's points for one planet type: the planets it controls times its multiplier."""
+        controlled = sum(1 for planet in planets if side in self.control(marks, planet, final=final, tie=tie))
+        return controlled * self.layout.track(side, planets[0].type).value(marks) if controlled else 0
+
+    def scorer(self, state: GameState, seat: int) -> Callable[[GameState, Sequence[Event]], int]:
+        """``seat_total`` of the states a decision's options lead to, rescoring only the parts
+        of the seat's sides (``side_parts``) and the missions the events marked; the whole total
+        when the events change the sheets in another way or end the game."""
+        final = state.status != "playing"
+        home = state.home_sheet(seat).id  # where the seat's missions are written
+        before_total = self.seat_total(state, seat)
+        sides = []
+        for index in state.seats[seat].sheets:
+            sheet = state.sheets[index]
+            parts, parts_of = self.side_parts(side_of(sheet, seat), final=final, tie=self.tie_of(sheet))
+            sides.append((index, sheet.id, sheet.marks, parts, parts_of, dict[int, int]()))
+
+        def total(after: GameState, events: Sequence[Event]) -> int:
+            marked = marked_elements(events)
+            if marked is None or after.status != state.status:
+                return self.seat_total(after, seat)
+            points = before_total
+            for index, sheet_id, before, parts, parts_of, known in sides:
+                elements = marked.get(sheet_id)
+                if not elements:
+                    continue
+                marks = after.sheets[index].marks
+                points += parts_change(parts, parts_of, elements, before, marks, known)
+                if sheet_id == home:
+                    points += self.missions_of(marks) - self.missions_of(before)
+            return points
+
+        return total
 
     def sheet_score(self, state: GameState, sheet: Sheet, *, marks: Marks) -> dict[str, Any]:
         """The points of each side of the sheet (its owners' totals add their other sheet and
