@@ -59,14 +59,15 @@ class Planet:
                 return space
         return None
 
+    @cached_property
+    def insignia_places(self) -> tuple[str, ...]:
+        """Where the planet's insignias are drawn: its spaces and its moon."""
+        return (*self.spaces, *self.moon)
+
     def insignias(self, marks: Marks) -> dict[str, int]:
         """Each side's insignias on the spaces and the moon."""
-        counts = dict.fromkeys(SIDES, 0)
-        for element in (*self.spaces, *self.moon):
-            owner = marks.get(element)
-            if owner in counts:
-                counts[str(owner)] += 1
-        return counts
+        owners = list(map(marks.get, self.insignia_places))
+        return {side: owners.count(side) for side in SIDES}
 
 
 @dataclass(frozen=True)

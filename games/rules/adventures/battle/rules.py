@@ -437,10 +437,11 @@ class BattleRules(BattleSolo):
     def majority(self, marks: Marks, planet: Planet, *, tie: str = SHARED) -> str:
         """Who controls the planet by its insignias: the side with strictly more, else ``tie``
         (both; against ASTRA only the player, side S)."""
-        counts = planet.insignias(marks)
-        if counts["S"] == counts["N"]:
+        owners = list(map(marks.get, planet.insignia_places))
+        lead = owners.count("S") - owners.count("N")
+        if lead == 0:
             return tie
-        return "S" if counts["S"] > counts["N"] else "N"
+        return "S" if lead > 0 else "N"
 
     @staticmethod
     def tie_of(sheet: Sheet) -> str:
@@ -950,9 +951,13 @@ class BattleRules(BattleSolo):
             return 0
         side = side_of(sheet, seat)
         value = 0
+        multipliers: dict[str, int] = {}
         for planet in self.layout.planets.values():
             if planet.flag not in marks and side in self.majority(marks, planet):
-                value += self.layout.track(side, planet.type).value(marks)
+                kind = planet.type
+                if kind not in multipliers:
+                    multipliers[kind] = self.layout.track(side, kind).value(marks)
+                value += multipliers[kind]
         for frame in state.seats[seat].pending:
             value += sum(self._step_worth(state, seat, side, marks, step) for step in frame)
         return value + self.stored_count(marks, side)
