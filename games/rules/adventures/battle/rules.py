@@ -862,13 +862,17 @@ class BattleRules(BattleSolo):
         of the seat's sides (``side_parts``) and the missions the events marked; the whole total
         when the events change the sheets in another way or end the game."""
         final = state.status != "playing"
-        home = state.home_sheet(seat).id  # where the seat's missions are written
-        before_total = self.seat_total(state, seat)
+        home_sheet = state.home_sheet(seat)
+        home = home_sheet.id  # where the seat's missions are written
+        # ``seat_score``'s total, from the parts that are then rescored alone
+        before_total = self.missions_of(home_sheet.marks) + home_sheet.bonus_points
         sides = []
         for index in state.seats[seat].sheets:
             sheet = state.sheets[index]
             parts, parts_of = self.side_parts(side_of(sheet, seat), final=final, tie=self.tie_of(sheet))
-            sides.append((index, sheet.id, sheet.marks, parts, parts_of, dict[int, int]()))
+            known = {number: value(sheet.marks) for number, (_, value) in enumerate(parts)}
+            before_total += sum(known.values())
+            sides.append((index, sheet.id, sheet.marks, parts, parts_of, known))
 
         def total(after: GameState, events: Sequence[Event]) -> int:
             marked = marked_elements(events)
