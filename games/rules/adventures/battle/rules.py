@@ -145,6 +145,15 @@ class BattleRules(BattleSolo):
         moons = tuple(planet.moon for planet in planets)
         track = self.layout.track
 
+        def first_boxes(side: str, needs: tuple[tuple[str, int], ...]) -> tuple[str, ...]:
+            # A track has at least ``count`` boxes crossed when its first ``count`` are.
+            return tuple(box for kind, count in needs for box in track(side, kind).boxes[:count])
+
+        improved = {
+            side: first_boxes(side, tuple((kind, IMPROVEMENTS_NEEDED) for kind in TYPES)) for side in SIDES
+        }
+        grown = {side: first_boxes(side, ((PLANT, PLANTS_NEEDED), (WATER, WATERS_NEEDED))) for side in SIDES}
+
         def flagged(marks: Marks, side: str) -> int:
             drawn = list(map(marks.get, flags))
             return drawn.count(side) + drawn.count(SHARED)
@@ -162,13 +171,8 @@ class BattleRules(BattleSolo):
             MISSION_ASTEROIDS: lambda marks, side: (
                 list(map(marks.get, asteroids)).count(side) >= ASTEROIDS_NEEDED
             ),
-            MISSION_IMPROVE_TYPES: lambda marks, side: all(
-                track(side, kind).crossed(marks) >= IMPROVEMENTS_NEEDED for kind in TYPES
-            ),
-            MISSION_PLANTS_AND_WATER: lambda marks, side: (
-                track(side, PLANT).crossed(marks) >= PLANTS_NEEDED
-                and track(side, WATER).crossed(marks) >= WATERS_NEEDED
-            ),
+            MISSION_IMPROVE_TYPES: lambda marks, side: all(map(marks.__contains__, improved[side])),
+            MISSION_PLANTS_AND_WATER: lambda marks, side: all(map(marks.__contains__, grown[side])),
             MISSION_MOONS: lambda marks, side: moons_with(marks, side) >= MOONS_NEEDED,
         }
 
