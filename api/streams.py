@@ -398,7 +398,8 @@ class Hub:
     """The followers of one game (campaign) in this process, and the task reading for them:
     woken by a commit notification (or a follower joining, or every STREAM_POLL_SECONDS), it
     asks the stream's tail once what each follower has new, so a commit costs one read of the
-    log per process, and the state and decisions only when some follower's feed grew."""
+    log per process (one query for a game), and the decisions only when some follower's feed
+    grew."""
 
     def __init__(self, follow: Follow, stream_id: int) -> None:
         self.follow = follow

@@ -11,10 +11,9 @@ can be. The list of a player's games, the most polled read, is here too. Everyth
 through the ORM.
 """
 
-from collections.abc import Collection
 from datetime import datetime
 from itertools import groupby
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.contrib.auth.models import User
 from django.db import connection
@@ -90,25 +89,89 @@ def window(game_id: int, *, from_turn: int, last: int) -> tuple[int, list[tuple[
     return int(before), [(seq, turn, seat, kind) for _, seq, turn, seat, kind in rows]
 
 
-def after(game_id: int, seq: int, *, upto: int | None = None) -> list[tuple[int, int, int | None, str]]:
-    """The game's events after ``seq`` (up to ``upto`` when given) as ``(seq, turn, seat,
-    kind)``, in order: what a stream's tail reads after each commit."""
-    bound, args = ("", [game_id, seq]) if upto is None else (" AND seq <= %s", [game_id, seq, upto])
+class TailRow(NamedTuple):
+    """An event as a stream's tail keeps it: the columns it folds, shows and renders."""
+
+    seq: int
+    kind: str
+    version: int | None
+    seat: int | None
+    turn: int
+    data: Any
+    created_at: datetime
+
+    def as_engine_event(self) -> dict[str, Any]:
+        """The event as the rules engine knows it (as ``Event.as_engine_event``)."""
+        return {
+            "kind": self.kind, "v": self.version or 1, "seat": self.seat, "turn": self.turn, "data": self.data
+        }
+
+
+# The columns of a TailRow; the events' branch comes first in each query so that SQLite types
+# the union's columns by it (it converts created_at by the declared type of the first branch).
+TAIL_COLUMNS = "seq, kind, version, seat, turn, data, created_at"
+
+
+def turn_in_play(game_id: int) -> tuple[int, list[TailRow]]:
+    """How many events come before the turn of the game's last event, and the events of that
+    turn in full, in order: where a stream's tail starts, in one query."""
+    last_turn = f"(SELECT turn FROM {EVENT} WHERE game_id = %s ORDER BY seq DESC LIMIT 1)"
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT seq, turn, seat, kind FROM {EVENT} WHERE game_id = %s AND seq > %s{bound} ORDER BY seq",
-            args,
+            f"SELECT 1, {TAIL_COLUMNS} FROM {EVENT} WHERE game_id = %s AND turn >= {last_turn} "
+            f"UNION ALL SELECT 0, COUNT(*), NULL, NULL, NULL, NULL, NULL, NULL FROM {EVENT} "
+            f"WHERE game_id = %s AND turn < {last_turn} ORDER BY 1, 2",
+            [game_id, game_id, game_id, game_id],
         )
-        return [(seq, turn, seat, kind) for seq, turn, seat, kind in cursor.fetchall()]
+        (_, before, *_), *rows = cursor.fetchall()
+    return int(before), [_tail_row(row[1:]) for row in rows]
 
 
-def events(game_id: int, seqs: Collection[int]) -> list[Event]:
-    """The game's events of these seqs (as a stream's tail renders them), in order."""
-    if not seqs:
-        return []
-    marks = ", ".join(["%s"] * len(seqs))
-    query = f"SELECT * FROM {EVENT} WHERE game_id = %s AND seq IN ({marks}) ORDER BY seq"
-    return list(Event.objects.raw(query, [game_id, *seqs]))
+def tail(
+    game_id: int, *, after: int, engine_version: str | None
+) -> tuple[Game | None, tuple[int, Any] | None, list[TailRow]]:
+    """What a stream's tail reads after each commit, in one query: the game's row (None when
+    there is none), and its events after seq ``after`` in full, in order. With
+    ``engine_version``, also the snapshot that version wrote as ``(seq, state)`` (None when
+    there is none), and the events from the older of the two on (the tail folds its state from
+    it). One statement: the row's status is the one its events made."""
+    bound, args = "%s", list[Any]([after])
+    snapshot = ""
+    if engine_version is not None:
+        older = "CASE WHEN COALESCE(MAX(seq), 0) < %s THEN COALESCE(MAX(seq), 0) ELSE %s END"
+        bound = f"(SELECT {older} FROM {SNAPSHOT} WHERE game_id = %s AND engine_version = %s)"
+        args = [after, after, game_id, engine_version]
+        snapshot = (
+            f" UNION ALL SELECT 0, seq, NULL, NULL, NULL, NULL, state, NULL FROM {SNAPSHOT} "
+            "WHERE game_id = %s AND engine_version = %s"
+        )
+        args += [game_id, engine_version]
+    fields = len(Game._meta.concrete_fields)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {store.columns(Game, 'g')}, x.* FROM {GAME} g LEFT JOIN ("
+            f"SELECT 1 AS part, {TAIL_COLUMNS} FROM {EVENT} WHERE game_id = %s AND seq > {bound}{snapshot}"
+            ") x ON 1 = 1 WHERE g.id = %s ORDER BY x.part, x.seq",
+            [game_id, *args, game_id],
+        )
+        found = cursor.fetchall()
+    if not found:
+        return None, None, []
+    game = store.from_row(Game, found[0][:fields])
+    stored = None
+    rows = []
+    for row in found:
+        part, *columns = row[fields:]
+        if part == 0:
+            stored = (int(columns[0]), store.decoded(columns[5]))
+        elif part == 1:
+            rows.append(_tail_row(columns))
+    return game, stored, rows
+
+
+def _tail_row(columns: Any) -> TailRow:
+    seq, kind, version, seat, turn, data, created_at = store.aware(columns)
+    return TailRow(seq, kind, version, seat, turn, store.decoded(data), created_at)
 
 
 def games_of(

@@ -5,7 +5,7 @@ Every view goes through the engine's own per-viewer functions (`game_view`, `she
 """
 
 import threading
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, cast
@@ -314,11 +314,13 @@ Catchups = dict[tuple[int, int], Catchup | None]
 
 class FeedTail:
     """The end of a game's log as every follower of the game in one process shares it: each
-    look reads the events appended since the last one once (``(seq, turn, seat, kind)``, one
-    query), whatever the number of followers, and works out from them each follower's new
-    events as ``events_page`` would (``engine.feed``). Only when a follower's feed grew are the
-    state, the rows to show and the decisions read, once for all of them: another seat's move
-    of the turn in play costs its followers one query in all.
+    look reads the game's row and the events appended since the last look, in full, in one
+    query (``hot_queries.tail``), whatever the number of followers, and works out from them
+    each follower's new events as ``events_page`` would (``engine.feed``). The tail keeps the
+    game's state after the last event read, folding each event once (the first look reads the
+    snapshot with the events), and the turn in play's events: a revealed move is rendered
+    from what an earlier look read. The decisions are read once for all followers, and only
+    for those whose feed grew.
 
     It holds the turn in play only (every event of an earlier turn is readable by every seat),
     so a follower whose position lies before it is answered None: read its feed in full."""
@@ -328,65 +330,70 @@ class FeedTail:
         self.position = -1  # the last seq read; -1 before the first look
         self.before = 0  # how many events come before the window: readable by every seat
         self.window: list[tuple[int, int, int | None, str]] = []
+        # the window's events as read and as the engine reads them (upcast once)
+        self.rows: dict[int, tuple[hot_queries.TailRow, EngineEvent]] = {}
+        # the state after event ``position`` (None: read it with the snapshot at the next look)
+        self.state: GameState | None = None
 
     def catch_up(self, followers: Followers) -> Catchups:
         """Look at the log once more and answer each follower (seat, position)."""
         if self.position < 0:
-            self._start()
-        else:
-            self._advance()
+            before, rows = hot_queries.turn_in_play(self.game_id)
+            self.before, self.window, self.rows = before, [], {}
+            self._keep(rows)
+            self.position = rows[-1].seq if rows else before
+        game, rows = self._read()
+        self._keep(row for row in rows if row.seq > self.position)
+        if rows:
+            self.position = max(self.position, rows[-1].seq)
         news = {follower: self._news(*follower) for follower in followers}
         answers: Catchups = {}
         if any(news.values()):
-            game = get_game(game_id=self.game_id)
-            # read after the game's row: what made its status is read with it
-            state, last = snapshots.current(game=game)
-            if last > self.position:
-                self._advance(upto=last)
-                news = {follower: self._news(*follower) for follower in followers}
-            answers = self._answers(game, state, last, news)
+            answers = self._answers(game, news)
         for follower, seqs in news.items():
             if follower not in answers:
                 answers[follower] = None if seqs is None else Catchup([], None, follower[1], False)
         self._trim()
         return answers
 
-    def _answers(
-        self, game: Game, state: GameState, last: int, news: dict[tuple[int, int], list[int] | None]
-    ) -> Catchups:
-        wanted = {seq for seqs in news.values() if seqs for seq in seqs}
-        rows = {row.seq: row for row in hot_queries.events(self.game_id, wanted)}
-        upcast = {seq: engine.upcast(row.as_engine_event()) for seq, row in rows.items()}
+    def _read(self) -> tuple[Game, list[hot_queries.TailRow]]:
+        """The game's row and the events after the last look, the state folded up to them."""
+        version = snapshots.ENGINE_VERSION if self.state is None else None
+        game, stored, rows = hot_queries.tail(self.game_id, after=self.position, engine_version=version)
+        if game is None:
+            raise NotFound("not_found", "There is no game %(game_id)s.", game_id=self.game_id)
+        if self.state is None:
+            state, seq = snapshots.loaded(stored)
+        else:
+            state, seq = self.state, self.position
+        self.state = None  # until it is folded whole: a fold that fails starts again from the snapshot
+        self.state, _ = snapshots.fold(state, (row[:6] for row in rows if row.seq > seq), seq)
+        return game, rows
+
+    def _keep(self, rows: Iterable[hot_queries.TailRow]) -> None:
+        for row in rows:
+            self.window.append((row.seq, row.turn, row.seat, row.kind))
+            self.rows[row.seq] = (row, engine.upcast(cast(EngineEvent, row.as_engine_event())))
+
+    def _answers(self, game: Game, news: dict[tuple[int, int], list[int] | None]) -> Catchups:
+        state = self.state
+        assert state is not None
         decisions: dict[int, dict[str, Any]] = {}
         answers: Catchups = {}
+        ended = game.status == Game.Status.FINISHED
         for (seat, after), seqs in news.items():
             if not seqs:
                 continue
             events = []
             for position, seq in enumerate(seqs, start=after + 1):
-                redacted = engine.redact(upcast[seq], state, viewer=seat)
+                row, event = self.rows[seq]
+                redacted = engine.redact(event, state, viewer=seat)
                 if redacted is not None:
-                    events.append(_event_json(position, rows[seq], redacted))
+                    events.append(_event_json(position, row, redacted))
             if seat not in decisions:
-                decisions[seat] = decision_of(game=game, state=state, seat=seat, seq=last)
-            ended = game.status == Game.Status.FINISHED
+                decisions[seat] = decision_of(game=game, state=state, seat=seat, seq=self.position)
             answers[(seat, after)] = Catchup(events, decisions[seat], after + len(seqs), ended)
         return answers
-
-    def _start(self) -> None:
-        last = Event.objects.filter(game_id=self.game_id).order_by("-seq").values_list("seq", "turn").first()
-        if last is None:
-            self.position, self.before, self.window = 0, 0, []
-            return
-        seq, turn = last
-        self.before, self.window = hot_queries.window(self.game_id, from_turn=turn, last=seq)
-        self.position = seq
-
-    def _advance(self, upto: int | None = None) -> None:
-        new = hot_queries.after(self.game_id, self.position, upto=upto)
-        if new:
-            self.window += new
-            self.position = new[-1][0]
 
     def _news(self, seat: int, after: int) -> list[int] | None:
         """The seqs of the seat's feed after its position ``after``, in feed order."""
@@ -399,6 +406,8 @@ class FeedTail:
         if self.window and self.window[0][1] != self.window[-1][1]:
             turn = self.window[-1][1]
             kept = [row for row in self.window if row[1] >= turn]
+            for seq, *_ in self.window[: len(self.window) - len(kept)]:
+                del self.rows[seq]
             self.before += len(self.window) - len(kept)
             self.window = kept
 
@@ -510,7 +519,7 @@ def _feed(game: Game, seat: int) -> list[int]:
     return engine.feed(rows.values_list("seq", "turn", "seat", "kind"), viewer=seat)
 
 
-def _event_json(position: int, row: Event, event: EngineEvent) -> dict[str, Any]:
+def _event_json(position: int, row: Event | hot_queries.TailRow, event: EngineEvent) -> dict[str, Any]:
     return {
         "seq": position,
         "turn": event.get("turn", row.turn),

@@ -18,6 +18,8 @@ from games.rules import engine
 from games.rules.engine import GameState, snapshots
 
 EVENT_FIELDS = ("seq", "kind", "version", "seat", "turn", "data")
+# the version of the engine whose snapshots are read (another's are ignored)
+ENGINE_VERSION = snapshots.ENGINE_VERSION
 # A player's command writes the snapshot once it is this many events behind the log (or more).
 SNAPSHOT_EVERY = 16
 
@@ -43,14 +45,19 @@ def current(*, game: Game) -> tuple[GameState, int]:
 def head(*, game: Game) -> Head:
     """The game's ``Head``."""
     stored, rows, last_hash = hot_queries.log_head(game.pk, snapshots.ENGINE_VERSION)
-    if stored is None:
-        state, seq = GameState(), 0
-    else:
-        seq, data = stored
-        state = snapshots.load(data)
+    state, seq = loaded(stored)
     state, last = fold(state, rows, seq)
     digest = chain.GENESIS if last_hash is None else chain.hexed(last_hash)
     return Head(state, last, digest, None if stored is None else seq)
+
+
+def loaded(stored: tuple[int, Any] | None) -> tuple[GameState, int]:
+    """The state a snapshot read as ``(seq, state)`` of this version of the engine holds (the
+    state before the first event when there is none), and its seq."""
+    if stored is None:
+        return GameState(), 0
+    seq, data = stored
+    return snapshots.load(data), seq
 
 
 def due(read: Head, *, seq: int, state: GameState) -> bool:

@@ -29,11 +29,22 @@ def test_each_follower_gets_what_its_feed_gains_after_every_event(adventure: int
     tail = selectors.FeedTail(game.pk)
     after = dict.fromkeys(range(SEATS), 0)
     decisions = {seat: selectors.decision_view(game=game, viewer=users[seat]) for seat in range(SEATS)}
+    # a tail whose first look comes mid-game, mid-turn (a stream opened then), its followers where
+    # their first read left them: it starts from the snapshot and the turn in play
+    late: selectors.FeedTail | None = None
+    late_after: dict[int, int] = {}
     state = engine.GameState()
     for index, event in enumerate(events):
         append_events(game, [event], version=index, actor=None)
         engine.evolve(state, event)
-        snapshots.save(game=game, state=state, seq=index + 1)
+        if (index + 1) % snapshots.SNAPSHOT_EVERY == 0:  # as commands write it: the tail folds the rest
+            snapshots.save(game=game, state=state, seq=index + 1)
+        if index == 100:
+            late = selectors.FeedTail(game.pk)
+            pages = {seat: selectors.events_page(game=game, viewer=users[seat]) for seat in after}
+            late_after = {seat: page["version"] for seat, page in pages.items()}
+        if late is not None:
+            late_answers = late.catch_up({(seat, late_after[seat]) for seat in range(SEATS)})
         answers = tail.catch_up({(seat, after[seat]) for seat in range(SEATS)})
         for seat, user in enumerate(users):
             answer = answers[(seat, after[seat])]
@@ -48,5 +59,13 @@ def test_each_follower_gets_what_its_feed_gains_after_every_event(adventure: int
                 assert answer.decision is None and now == decisions[seat], "changed unseen"
             decisions[seat] = now
             after[seat] = answer.after
+            if late is not None:
+                late_answer = late_answers[(seat, late_after[seat])]
+                assert late_answer is not None
+                late_page = selectors.events_page(game=game, viewer=user, after=late_after[seat], limit=500)
+                assert late_answer.events == late_page["events"], f"late seat {seat} after event {index + 1}"
+                assert late_answer.decision == (now if late_answer.events else None)
+                late_after[seat] = late_answer.after
+    assert late is not None and late_after == after
     # a follower whose position lies before the turn in play reads its feed in full
     assert tail.catch_up({(1, 0)})[(1, 0)] is None
