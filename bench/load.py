@@ -72,9 +72,11 @@ class Client:
 def make_tokens(count: int) -> list[str]:
     """``count`` users with API tokens, written straight to the server's database."""
     import django
+    from django.apps import apps
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "moon.settings")
-    django.setup()
+    if not apps.ready:  # set up once: again would configure logging again (bench.server drops it)
+        django.setup()
     from django.contrib.auth.models import User
 
     from accounts.models import ClientToken
