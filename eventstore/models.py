@@ -71,7 +71,14 @@ class StoredEvent(models.Model):
     def as_stored(self) -> dict[str, Any]:
         """The event as the stream's rules know it."""
         own = {name: getattr(self, name) for name in self.OWN_FIELDS}
-        return {"kind": self.kind, "v": self.version or 1, "seat": self.seat, **own, "data": self.data}
+        return stored_form(kind=self.kind, version=self.version, seat=self.seat, data=self.data, **own)
+
+
+
+def stored_form(*, kind: str, version: int | None, seat: int | None, data: Any, **own: Any) -> dict[str, Any]:
+    """An event as its stream's rules know it, from its columns (``own``: the stream's own
+    fields, a game's ``turn``): one shape for a model row and a row read with plain SQL."""
+    return {"kind": kind, "v": version or 1, "seat": seat, **own, "data": data}
 
 
 class IdempotencyRecord(models.Model):

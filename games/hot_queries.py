@@ -20,6 +20,7 @@ from django.db import connection
 from django.utils import timezone
 
 from eventstore import store
+from eventstore.models import stored_form
 from games.models import Event, Game, GameSnapshot, Seat
 
 EVENT = Event._meta.db_table
@@ -102,9 +103,9 @@ class TailRow(NamedTuple):
 
     def as_engine_event(self) -> dict[str, Any]:
         """The event as the rules engine knows it (as ``Event.as_engine_event``)."""
-        return {
-            "kind": self.kind, "v": self.version or 1, "seat": self.seat, "turn": self.turn, "data": self.data
-        }
+        return stored_form(
+            kind=self.kind, version=self.version, seat=self.seat, turn=self.turn, data=self.data
+        )
 
 
 # The columns of a TailRow; the events' branch comes first in each query so that SQLite types
