@@ -102,18 +102,20 @@ def test_verify_events_finds_a_row_altered_behind_the_triggers_back(
     forged = {**row.data, "forged": True}
     with triggers_lifted(), connection.cursor() as cursor:
         cursor.execute(
-            "UPDATE games_event SET data = %s WHERE id = %s", [json.dumps(forged), row.pk]
+            "UPDATE games_event SET data = %s WHERE game_id = %s AND seq = %s",
+            [json.dumps(forged), altered.pk, row.seq],
         )
         if rehash:  # the forger recomputes the row's own hash: the next link breaks instead
             prev_hash = bytes(Event.objects.get(game=altered, seq=19).hash).hex()
             new_hash = spec_hash(prev_hash, row.seq, row.turn, row.seat, row.kind, forged)
             cursor.execute(
-                "UPDATE games_event SET hash = %s WHERE id = %s", [bytes.fromhex(new_hash), row.pk]
+                "UPDATE games_event SET hash = %s WHERE game_id = %s AND seq = %s",
+                [bytes.fromhex(new_hash), altered.pk, row.seq],
             )
     # the triggers are back: the database refuses a change again
     with pytest.raises(DatabaseError, match="append-only"), transaction.atomic(), \
             connection.cursor() as cursor:
-        cursor.execute("UPDATE games_event SET kind = 'x' WHERE id = %s", [row.pk])
+        cursor.execute("UPDATE games_event SET kind = 'x' WHERE game_id = %s", [altered.pk])
 
     with pytest.raises(CommandError, match=rf"1 game\(s\) do not hold \({altered.pk}\)"):
         call_command("verify_events")
