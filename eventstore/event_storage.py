@@ -129,6 +129,15 @@ def _free_index_names(schema_editor: Any, table: str) -> None:
             cursor.execute("SELECT indexname FROM pg_indexes WHERE tablename = %s", [table])
             for (name,) in cursor.fetchall():
                 schema_editor.execute(f"ALTER INDEX {quote(name)} RENAME TO {quote(name[:50] + '_retired')}")
+            # and its checks', which PostgreSQL would otherwise not give the new table's again
+            cursor.execute(
+                "SELECT conname FROM pg_constraint WHERE conrelid = %s::regclass AND contype = 'c'", [table]
+            )
+            for (name,) in cursor.fetchall():
+                renamed = quote(name[:50] + "_retired")
+                schema_editor.execute(
+                    f"ALTER TABLE {quote(table)} RENAME CONSTRAINT {quote(name)} TO {renamed}"
+                )
         else:
             cursor.execute(
                 "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = %s AND sql IS NOT NULL",
