@@ -40,10 +40,10 @@ def log_head(
     snapshot = f"SELECT seq FROM {SNAPSHOT} WHERE game_id = %s AND engine_version = %s"
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT 0, s.seq, NULL, NULL, NULL, NULL, s.state, e.hash FROM {SNAPSHOT} s "
+            f"SELECT 0, s.seq, NULL, NULL, NULL, NULL, CAST(s.state AS text), e.hash FROM {SNAPSHOT} s "
             f"LEFT JOIN {EVENT} e ON e.game_id = s.game_id AND e.seq = s.seq "
             "WHERE s.game_id = %s AND s.engine_version = %s "
-            f"UNION ALL SELECT 1, seq, kind, version, seat, turn, data, hash FROM {EVENT} "
+            f"UNION ALL SELECT 1, seq, kind, version, seat, turn, CAST(data AS text), hash FROM {EVENT} "
             f"WHERE game_id = %s AND seq > COALESCE(({snapshot}), 0) ORDER BY 1, 2",
             [game_id, engine_version, game_id, game_id, engine_version],
         )
@@ -110,7 +110,8 @@ class TailRow(NamedTuple):
 
 # The columns of a TailRow; the events' branch comes first in each query so that SQLite types
 # the union's columns by it (it converts created_at by the declared type of the first branch).
-TAIL_COLUMNS = "seq, kind, version, seat, turn, data, created_at"
+# JSON is read as its text in a union: events' data is json on PostgreSQL, a snapshot's jsonb.
+TAIL_COLUMNS = "seq, kind, version, seat, turn, CAST(data AS text), created_at"
 
 
 def turn_in_play(game_id: int) -> tuple[int, list[TailRow]]:
@@ -143,7 +144,7 @@ def tail(
         bound = f"(SELECT {older} FROM {SNAPSHOT} WHERE game_id = %s AND engine_version = %s)"
         args = [after, after, game_id, engine_version]
         snapshot = (
-            f" UNION ALL SELECT 0, seq, NULL, NULL, NULL, NULL, state, NULL FROM {SNAPSHOT} "
+            f" UNION ALL SELECT 0, seq, NULL, NULL, NULL, NULL, CAST(state AS text), NULL FROM {SNAPSHOT} "
             "WHERE game_id = %s AND engine_version = %s"
         )
         args += [game_id, engine_version]
