@@ -163,9 +163,8 @@ class Event(StoredEvent):
     turn = models.PositiveIntegerField(default=0)
 
     class Meta:
+        # No index on turn: a turn's events are found by the key (games/hot_queries.py, START).
         ordering = ["game", "seq"]
-        # a seat's version and feed fold only the events of the turn in play
-        indexes = [models.Index(fields=["game", "turn"], name="event_game_turn")]
 
     def __str__(self) -> str:
         return f"Game {self.game_id} #{self.seq} {self.kind}"

@@ -1,5 +1,6 @@
 """A game event's row without its surrogate id: the primary key is (game, seq), the unique
-constraint that already numbered a game's events (and the id's own index goes with the id). Its
+constraint that already numbered a game's events (and the id's own index goes with the id);
+the index on (game, turn) goes too, a turn's events being found by the key. Its
 data is stored as compact ``json`` text instead of ``jsonb``, and on PostgreSQL the columns are
 laid out widest first, with no alignment padding between them. No stored value changes.
 
@@ -23,6 +24,7 @@ class Migration(migrations.Migration):
             stream="game",
             state_operations=[
                 migrations.RemoveConstraint(model_name="event", name="event_unique_seq"),
+                migrations.RemoveIndex(model_name="event", name="event_game_turn"),
                 migrations.RemoveField(model_name="event", name="id"),
                 migrations.AddField(
                     model_name="event",
