@@ -33,6 +33,11 @@ class CompactJSONField(models.JSONField):
             value = self.get_prep_value(value)
         return compact(value)
 
+    def get_transform(self, name: str) -> Any:
+        # No lookups by key (``data__chapter=2``): an event's data is never queried inside in
+        # SQL, and PostgreSQL's json has no operators to compare it with.
+        return models.Field.get_transform(self, name)
+
     def from_db_value(self, value: Any, expression: Any, connection: Any) -> Any:
         if isinstance(value, bytes):
             value = value.decode()
