@@ -83,14 +83,13 @@ class CampaignEvent(StoredEvent):
 
     STREAM = "campaign"
 
-    # indexed by the unique (campaign, seq) constraint, which leads with it
+    # The key: a campaign's events are numbered 1, 2, 3... (the last guard against a lost race).
+    pk = models.CompositePrimaryKey("campaign", "seq")
+    # indexed by the primary key, which leads with it
     campaign = models.ForeignKey(Campaign, on_delete=models.PROTECT, related_name="events", db_index=False)
 
     class Meta:
         ordering = ["campaign", "seq"]
-        constraints = [
-            models.UniqueConstraint(fields=["campaign", "seq"], name="campaign_event_unique_seq"),
-        ]
 
     def __str__(self) -> str:
         return f"Campaign {self.campaign_id} #{self.seq} {self.kind}"

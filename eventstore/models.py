@@ -8,6 +8,7 @@ its stream (``STREAM`` names it) and any column of its own (a game's events carr
 (eventstore/chain.py), so that a row changed behind the triggers' back shows.
 """
 
+import json
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -18,7 +19,44 @@ from django.db import models
 Stored = Mapping[str, Any]
 
 
+class CompactJSONField(models.JSONField):
+    """JSON kept as the compact text it was written as (no spaces, non-ASCII as is): PostgreSQL's
+    ``json`` rather than ``jsonb``, whose binary form of an event's few small fields takes half
+    as much room again. Nothing queries inside an event's data in SQL; an event is read whole.
+    The driver hands ``json`` over decoded (``from_db_value`` takes it as it comes)."""
+
+    def db_type(self, connection: Any) -> str | None:
+        return "json" if connection.vendor == "postgresql" else super().db_type(connection)
+
+    def get_db_prep_value(self, value: Any, connection: Any, prepared: bool = False) -> Any:
+        if not prepared:
+            value = self.get_prep_value(value)
+        return compact(value)
+
+    def get_transform(self, name: str) -> Any:
+        # No lookups by key (``data__chapter=2``): an event's data is never queried inside in
+        # SQL, and PostgreSQL's json has no operators to compare it with.
+        return models.Field.get_transform(self, name)
+
+    def from_db_value(self, value: Any, expression: Any, connection: Any) -> Any:
+        if isinstance(value, bytes):
+            value = value.decode()
+        if isinstance(value, str):
+            return super().from_db_value(value, expression, connection)
+        return value
+
+
+def compact(value: Any) -> str:
+    """``value`` as the compact JSON text an event's data is stored as."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
 class StoredEvent(models.Model):
+    """An event row. Its primary key is (stream, seq), declared by each stream's subclass: no
+    surrogate id, nor the index it would need (everything reads events by stream and seq). On
+    PostgreSQL the columns are laid out widest first (``eventstore/event_storage.py``), so that
+    no alignment padding is stored between them."""
+
     # The name of the foreign key to the stream the event belongs to ("game", "campaign").
     STREAM: ClassVar[str]
     # Columns a stream's events carry beyond the common ones, all chained (a game's: "turn").
@@ -31,7 +69,7 @@ class StoredEvent(models.Model):
     # The version of the kind's schema the data was stored with; null for game events stored
     # before versions existed (version 1). Old versions are upcast on read, never rewritten.
     version = models.PositiveSmallIntegerField(null=True, blank=True)
-    data = models.JSONField(default=dict)
+    data = CompactJSONField(default=dict)
     created_at = models.DateTimeField(auto_now_add=True)
     # No index of its own: nothing reads events by their actor (a user's deletion, which
     # PROTECT checks here, is rare enough to scan for).

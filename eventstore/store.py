@@ -209,12 +209,12 @@ def append(
 
 
 def insert(model: type[E], rows: list[E]) -> list[E]:
-    """Insert new event rows in one statement, their ids set as ``bulk_create`` sets them: every
+    """Insert new event rows in one statement, as saved rows (their key is (stream, seq)): every
     command appends, and the ORM's SQL compiler cost more than the insert itself."""
     if not rows:
         return rows
     now = timezone.now()
-    fields = [field for field in model._meta.concrete_fields if not field.primary_key]
+    fields = model._meta.concrete_fields
     values = []
     for row in rows:
         row.created_at = now  # auto_now_add, as the ORM's insert would
@@ -224,12 +224,10 @@ def insert(model: type[E], rows: list[E]) -> list[E]:
     with connection.cursor() as cursor:
         cursor.execute(
             f"INSERT INTO {model._meta.db_table} ({', '.join(quote(field.column) for field in fields)}) "
-            f"VALUES {marks} RETURNING id",
+            f"VALUES {marks}",
             values,
         )
-        ids = [found[0] for found in cursor.fetchall()]
-    for row, pk in zip(rows, sorted(ids), strict=True):
-        row.pk = pk
+    for row in rows:
         row._state.adding, row._state.db = False, connection.alias
     return rows
 

@@ -9,25 +9,27 @@ is an admin view: the admin's login stands before it for anyone who is not staff
 
 import io
 import zipfile
-from collections.abc import Iterator
 from typing import Any
-from urllib.parse import parse_qsl
+from urllib.parse import urlencode
 
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
 from django.db.models import Count, Max, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.template.response import TemplateResponse
-from django.urls import reverse
+from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
+from django.views.decorators.http import require_safe
 
 from eventstore import chain
+from eventstore.models import StoredEvent
 from games import history, review, snapshots
 from games.i18n import text
 from games.models import Event, Game, Seat, TableSeat
 from games.rules import engine
-from games.rules.engine import KINDS, PLAYABLE, narration
+from games.rules.engine import PLAYABLE, narration
 
 ADVENTURE_NAMES = {number: rules.name for number, rules in PLAYABLE.items()}
 
@@ -81,8 +83,81 @@ class AdventureFilter(admin.SimpleListFilter):
         return queryset.filter(adventure=int(value)) if value and value.isdigit() else queryset
 
 
+class EventLog:
+    """A stream's events in the admin, read-only, a page at a time, filtered by kind, seat (and,
+    for a game, turn), at ``<the stream's admin page>/events/``. The events have no admin pages
+    of their own: their key is (stream, seq), and the admin's model pages take a one-column key.
+    A mixin of the stream's ``ModelAdmin``, which names the event model and each row's cells."""
+
+    events_model: type[StoredEvent]
+    # the table's headings, in the order of ``event_cells``
+    event_columns: tuple[str, ...]
+    PER_PAGE = 100
+
+    def event_cells(self, stream: Any, event: Any) -> tuple[Any, ...]:
+        """The cells of an event's row, one per heading of ``event_columns``."""
+        raise NotImplementedError
+
+    def get_urls(self) -> list[URLPattern]:
+        opts = self.model._meta  # type: ignore[attr-defined]
+        # read-only: anything but GET and HEAD is refused (405)
+        view = self.admin_site.admin_view(require_safe(self.event_log))  # type: ignore[attr-defined]
+        name = f"{opts.app_label}_{opts.model_name}_events"
+        return [path("<path:object_id>/events/", view, name=name), *super().get_urls()]  # type: ignore[misc]
+
+    def events_url(self, stream: Any) -> str:
+        """The address of the stream's event log."""
+        opts = self.model._meta  # type: ignore[attr-defined]
+        return reverse(f"admin:{opts.app_label}_{opts.model_name}_events", args=[stream.pk])
+
+    def event_log(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        """The stream's events in order, filtered by the query's ``kind``, ``seat`` (a number,
+        or ``none`` for what the stream did by itself) and ``turn``; a value that is none of
+        these filters nothing."""
+        stream = self.get_object(request, object_id)  # type: ignore[attr-defined]
+        opts = self.model._meta  # type: ignore[attr-defined]
+        if stream is None:
+            return self._get_obj_does_not_exist_redirect(request, opts, object_id)  # type: ignore[attr-defined]
+        if not self.has_view_permission(request, stream):  # type: ignore[attr-defined]
+            raise PermissionDenied
+        model = self.events_model
+        every = model._default_manager.filter(**{model.STREAM: stream})
+        events = every.order_by("seq")
+        chosen = {name: request.GET.get(name, "") for name in ("kind", "seat", "turn")}
+        if chosen["kind"]:
+            events = events.filter(kind=chosen["kind"])
+        if chosen["seat"] == "none":
+            events = events.filter(seat__isnull=True)
+        elif _number(chosen["seat"]):
+            events = events.filter(seat=int(chosen["seat"]))
+        with_turn = "turn" in model.OWN_FIELDS
+        if with_turn and _number(chosen["turn"]):
+            events = events.filter(**{"turn": int(chosen["turn"])})
+        page = Paginator(events, self.PER_PAGE).get_page(request.GET.get("p"))
+        query = {name: value for name, value in chosen.items() if value}
+        context = {
+            **self.admin_site.each_context(request),  # type: ignore[attr-defined]
+            "opts": opts,
+            "title": f"{stream}: events",
+            "stream": stream,
+            "page": page,
+            "columns": self.event_columns,
+            "rows": [self.event_cells(stream, event) for event in page.object_list],
+            "kinds": sorted(set(every.values_list("kind", flat=True))),
+            "seats": sorted({seat for seat in every.values_list("seat", flat=True) if seat is not None}),
+            "with_turn": with_turn,
+            "chosen": chosen,
+            "query": urlencode(query),
+        }
+        return TemplateResponse(request, "admin/event_log.html", context)
+
+
+def _number(value: str) -> bool:
+    return value.isascii() and value.isdigit()
+
+
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(EventLog, admin.ModelAdmin):
     # Narrow enough for a 1280 px window: the date it was opened and the visibility are in the
     # filters, the last activity in the list.
     list_display = ("id", "adventure_name", "status", "players", "turn", "last_activity", "replay")
@@ -99,6 +174,8 @@ class GameAdmin(admin.ModelAdmin):
     )
     readonly_fields = fields
     actions = ["export_histories"]
+    events_model = Event
+    event_columns = ("seq", "turn", "seat", "kind", "what happened", "created", "hash", "replay")
     def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
         return (
             super()
@@ -166,12 +243,10 @@ class GameAdmin(admin.ModelAdmin):
         count = game.event_count  # type: ignore[attr-defined]
         if not count:
             return "no events yet"
-        listed = reverse("admin:games_event_changelist")
         return format_html(
-            '<span id="game-events"><a class="events-list" href="{}?game={}">all {} events, a page at a '
+            '<span id="game-events"><a class="events-list" href="{}">all {} events, a page at a '
             "time</a> (filter them by kind, seat and turn there)</span>",
-            listed,
-            game.pk,
+            self.events_url(game),
             count,
         )
 
@@ -263,107 +338,15 @@ class GameAdmin(admin.ModelAdmin):
         bundled["Content-Disposition"] = 'attachment; filename="moon-games.zip"'
         return bundled
 
-
-class NumberFilter(admin.SimpleListFilter):
-    """A filter by a whole number typed in (a game's id, a turn): too many values to list."""
-
-    template = "admin/games/number_filter.html"
-    field = ""
-
-    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        return [("", "")]  # a filter with no lookups is not shown; this one is typed in
-
-    def choices(self, changelist: Any) -> Iterator[Any]:
-        others = changelist.get_query_string(remove=[self.parameter_name, "p"])
-        yield {
-            "parameter": self.parameter_name,
-            "value": self.value() or "",
-            "hidden": parse_qsl(others.lstrip("?")),
-            "clear": others or "?",
-        }
-
-    def queryset(self, request: HttpRequest, queryset: QuerySet[Event]) -> QuerySet[Event]:
-        value = self.value()
-        if value and value.isascii() and value.isdigit():
-            return queryset.filter(**{self.field: int(value)})
-        return queryset
-
-
-class GameFilter(NumberFilter):
-    title = "game (id)"
-    parameter_name = "game"
-    field = "game_id"
-
-
-class TurnFilter(NumberFilter):
-    title = "turn"
-    parameter_name = "turn"
-    field = "turn"
-
-
-class SeatFilter(admin.SimpleListFilter):
-    title = "seat"
-    parameter_name = "seat"
-
-    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        return [("none", "no seat (the game)"), *((str(n), f"seat {n}") for n in range(6))]
-
-    def queryset(self, request: HttpRequest, queryset: QuerySet[Event]) -> QuerySet[Event]:
-        value = self.value()
-        if value == "none":
-            return queryset.filter(seat__isnull=True)
-        if value and value.isdigit():
-            return queryset.filter(seat=int(value))
-        return queryset
-
-
-class KindFilter(admin.SimpleListFilter):
-    title = "kind"
-    parameter_name = "kind"
-
-    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        return [(kind, kind.replace("_", " ")) for kind in KINDS]
-
-    def queryset(self, request: HttpRequest, queryset: QuerySet[Event]) -> QuerySet[Event]:
-        return queryset.filter(kind=self.value()) if self.value() else queryset
-
-
-@admin.register(Event)
-class EventAdmin(ReadOnly, admin.ModelAdmin):
-    """Read-only: events are append-only (the database refuses updates and deletes)."""
-
-    list_display = ("game", "seq", "turn", "seat_player", "kind", "told", "created_at", "replay")
-    list_filter = (GameFilter, KindFilter, SeatFilter, TurnFilter)
-    list_select_related = ("game",)
-    search_fields = ("=game__id",)
-    search_help_text = "A game's id."
-    ordering = ("-game_id", "seq")
-    readonly_fields = ("game", "seq", "turn", "seat", "kind", "version", "data", "created_at",
-                       "actor", "chain_hash")
-
-    def get_queryset(self, request: HttpRequest) -> QuerySet[Event]:
-        return super().get_queryset(request).prefetch_related("game__seats__user")
-
-    @admin.display(description="hash")
-    def chain_hash(self, event: Event) -> str:
-        """The event's hash as an export spells it (64 hex digits)."""
-        return chain.hexed(event.hash)
-
-    @admin.display(description="seat", ordering="seat")
-    def seat_player(self, event: Event) -> str:
-        """The seat and who plays it ("1 (greedy bot)"), or a dash for the game's own events."""
-        if event.seat is None:
-            return "\u2014"
-        players = {seat.index: seat.player for seat in event.game.seats.all()}
-        return f"{event.seat} ({players[event.seat]})" if event.seat in players else str(event.seat)
-
-    @admin.display(description="what happened")
-    def told(self, event: Event) -> str:
-        return text(narration.narrate(engine.upcast(event.as_engine_event())))
-
-    @admin.display(description="replay")
-    def replay(self, event: Event) -> str:
+    def event_cells(self, stream: Game, event: Event) -> tuple[Any, ...]:
+        """An event's row in the game's event log: its seat with who plays it, what happened
+        in words, its hash as an export spells it, and a link to the sheets right after it."""
+        seated = {seat.index: seat.player for seat in stream.seats.all()}
+        seat = "\u2014" if event.seat is None else (
+            f"{event.seat} ({seated[event.seat]})" if event.seat in seated else str(event.seat)
+        )
+        told = text(narration.narrate(engine.upcast(event.as_engine_event())))
         url = reverse("admin:games_game_history", args=[event.game_id])
-        return format_html('<a href="{}?seq={}">sheets after it</a>', url, event.seq)
-
-
+        replay = format_html('<a href="{}?seq={}">sheets after it</a>', url, event.seq)
+        hashed = format_html("<code>{}</code>", chain.hexed(event.hash))
+        return (event.seq, event.turn, seat, event.kind, told, event.created_at, hashed, replay)

@@ -40,10 +40,10 @@ def log_head(
     snapshot = f"SELECT seq FROM {SNAPSHOT} WHERE game_id = %s AND engine_version = %s"
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT 0, s.seq, NULL, NULL, NULL, NULL, s.state, e.hash FROM {SNAPSHOT} s "
+            f"SELECT 0, s.seq, NULL, NULL, NULL, NULL, CAST(s.state AS text), e.hash FROM {SNAPSHOT} s "
             f"LEFT JOIN {EVENT} e ON e.game_id = s.game_id AND e.seq = s.seq "
             "WHERE s.game_id = %s AND s.engine_version = %s "
-            f"UNION ALL SELECT 1, seq, kind, version, seat, turn, data, hash FROM {EVENT} "
+            f"UNION ALL SELECT 1, seq, kind, version, seat, turn, CAST(data AS text), hash FROM {EVENT} "
             f"WHERE game_id = %s AND seq > COALESCE(({snapshot}), 0) ORDER BY 1, 2",
             [game_id, engine_version, game_id, game_id, engine_version],
         )
@@ -78,16 +78,26 @@ def save_snapshot(game_id: int, *, seq: int, engine_version: str, state: Any) ->
 
 def window(game_id: int, *, from_turn: int, last: int) -> tuple[int, list[tuple[int, int, int | None, str]]]:
     """How many events up to seq ``last`` come before turn ``from_turn``, and the ones from that
-    turn on as ``(seq, turn, seat, kind)``: one query (the count comes first)."""
-    where = f"FROM {EVENT} WHERE game_id = %s AND seq <= %s AND turn"
+    turn on as ``(seq, turn, seat, kind)``: one query (the count comes first). See ``START``."""
+    before = (
+        f"SELECT seq FROM {EVENT} WHERE game_id = %s AND seq <= %s AND turn < %s ORDER BY seq DESC LIMIT 1"
+    )
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT 0, COUNT(*), NULL, NULL, NULL {where} < %s "
-            f"UNION ALL SELECT 1, seq, turn, seat, kind {where} >= %s ORDER BY 1, 2",
-            [game_id, last, from_turn, game_id, last, from_turn],
+            START.format(before=before) + f"SELECT 1, seq, turn, seat, kind FROM {EVENT}, start "
+            "WHERE game_id = %s AND seq > bound AND seq <= %s "
+            "UNION ALL SELECT 0, bound, NULL, NULL, NULL FROM start ORDER BY 1, 2",
+            [game_id, last, from_turn, game_id, last],
         )
-        (_, before, *_), *rows = cursor.fetchall()
-    return int(before), [(seq, turn, seat, kind) for _, seq, turn, seat, kind in rows]
+        (_, before_count, *_), *rows = cursor.fetchall()
+    return int(before_count), [(seq, turn, seat, kind) for _, seq, turn, seat, kind in rows]
+
+
+# Where a turn starts, with no index on turn: a game's turns only grow with its seqs, which are
+# 1, 2, 3..., so the seq of the last event before a turn (``before``, 0 when there is none) is
+# also how many come before it, and the turn's events are the ones after it. The primary key is
+# read backwards from the end, through the events of the turns asked for, which are read anyway.
+START = "WITH start AS (SELECT COALESCE(({before}), 0) AS bound) "
 
 
 class TailRow(NamedTuple):
@@ -110,22 +120,24 @@ class TailRow(NamedTuple):
 
 # The columns of a TailRow; the events' branch comes first in each query so that SQLite types
 # the union's columns by it (it converts created_at by the declared type of the first branch).
-TAIL_COLUMNS = "seq, kind, version, seat, turn, data, created_at"
+# JSON is read as its text in a union: events' data is json on PostgreSQL, a snapshot's jsonb.
+TAIL_COLUMNS = "seq, kind, version, seat, turn, CAST(data AS text), created_at"
 
 
 def turn_in_play(game_id: int) -> tuple[int, list[TailRow]]:
     """How many events come before the turn of the game's last event, and the events of that
-    turn in full, in order: where a stream's tail starts, in one query."""
+    turn in full, in order: where a stream's tail starts, in one query (see ``START``)."""
     last_turn = f"(SELECT turn FROM {EVENT} WHERE game_id = %s ORDER BY seq DESC LIMIT 1)"
+    before = f"SELECT seq FROM {EVENT} WHERE game_id = %s AND turn < {last_turn} ORDER BY seq DESC LIMIT 1"
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT 1, {TAIL_COLUMNS} FROM {EVENT} WHERE game_id = %s AND turn >= {last_turn} "
-            f"UNION ALL SELECT 0, COUNT(*), NULL, NULL, NULL, NULL, NULL, NULL FROM {EVENT} "
-            f"WHERE game_id = %s AND turn < {last_turn} ORDER BY 1, 2",
-            [game_id, game_id, game_id, game_id],
+            START.format(before=before) + f"SELECT 1, {TAIL_COLUMNS} FROM {EVENT}, start "
+            "WHERE game_id = %s AND seq > bound "
+            "UNION ALL SELECT 0, bound, NULL, NULL, NULL, NULL, NULL, NULL FROM start ORDER BY 1, 2",
+            [game_id, game_id, game_id],
         )
-        (_, before, *_), *rows = cursor.fetchall()
-    return int(before), [_tail_row(row[1:]) for row in rows]
+        (_, before_count, *_), *rows = cursor.fetchall()
+    return int(before_count), [_tail_row(row[1:]) for row in rows]
 
 
 def tail(
@@ -143,7 +155,7 @@ def tail(
         bound = f"(SELECT {older} FROM {SNAPSHOT} WHERE game_id = %s AND engine_version = %s)"
         args = [after, after, game_id, engine_version]
         snapshot = (
-            f" UNION ALL SELECT 0, seq, NULL, NULL, NULL, NULL, state, NULL FROM {SNAPSHOT} "
+            f" UNION ALL SELECT 0, seq, NULL, NULL, NULL, NULL, CAST(state AS text), NULL FROM {SNAPSHOT} "
             "WHERE game_id = %s AND engine_version = %s"
         )
         args += [game_id, engine_version]

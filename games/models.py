@@ -156,17 +156,15 @@ class Event(StoredEvent):
     STREAM = "game"
     OWN_FIELDS = ("turn",)
 
-    # indexed by the unique (game, seq) constraint, which leads with it
+    # The key: a game's events are numbered 1, 2, 3... (the last guard against a lost race).
+    pk = models.CompositePrimaryKey("game", "seq")
+    # indexed by the primary key, which leads with it
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events", db_index=False)
     turn = models.PositiveIntegerField(default=0)
 
     class Meta:
+        # No index on turn: a turn's events are found by the key (games/hot_queries.py, START).
         ordering = ["game", "seq"]
-        constraints = [
-            models.UniqueConstraint(fields=["game", "seq"], name="event_unique_seq"),
-        ]
-        # a seat's version and feed fold only the events of the turn in play
-        indexes = [models.Index(fields=["game", "turn"], name="event_game_turn")]
 
     def __str__(self) -> str:
         return f"Game {self.game_id} #{self.seq} {self.kind}"

@@ -10,7 +10,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from campaigns import services
-from campaigns.models import Campaign, CampaignSeat, ChapterGame
+from campaigns.models import Campaign, CampaignEvent, CampaignSeat, ChapterGame
+from eventstore import chain
 from tests.games.histories import finished_game
 
 pytestmark = pytest.mark.django_db
@@ -32,7 +33,12 @@ def test_the_admin_lists_packs_and_campaigns(client: Client, root: User) -> None
     assert campaigns.status_code == 200
     assert f"{CAMPAIGNS}{campaign.pk}/change/" in campaigns.content.decode()
     assert client.get(f"{CAMPAIGNS}{campaign.pk}/change/").status_code == 200
-    assert client.get("/admin/campaigns/campaignevent/").status_code == 200
+    change = client.get(f"{CAMPAIGNS}{campaign.pk}/change/").content.decode()
+    assert f'href="{CAMPAIGNS}{campaign.pk}/events/"' in change
+    log = client.get(f"{CAMPAIGNS}{campaign.pk}/events/").content.decode()
+    events = CampaignEvent.objects.filter(campaign=campaign).order_by("seq")
+    assert f"{events.count()} event" in log and events.count() > 0
+    assert all(chain.hexed(event.hash) in log and f"<td>{event.kind}</td>" in log for event in events)
 
 
 def stored(campaign: Campaign) -> tuple[Any, ...]:

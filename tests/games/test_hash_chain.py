@@ -34,6 +34,10 @@ def spec_hash(prev_hash: str, seq: int, turn: int, seat: int | None, kind: str, 
     return hashlib.sha256((prev_hash + canonical).encode("utf-8")).hexdigest()
 
 
+def lines_of(exported: list[str]) -> list[Any]:
+    return [json.loads(line) for line in exported]
+
+
 def assert_chained(game_id: int) -> int:
     """Each stored hash is the 32 bytes of the spec's hash over the hash stored before it."""
     prev = "0" * 64
@@ -102,18 +106,20 @@ def test_verify_events_finds_a_row_altered_behind_the_triggers_back(
     forged = {**row.data, "forged": True}
     with triggers_lifted(), connection.cursor() as cursor:
         cursor.execute(
-            "UPDATE games_event SET data = %s WHERE id = %s", [json.dumps(forged), row.pk]
+            "UPDATE games_event SET data = %s WHERE game_id = %s AND seq = %s",
+            [json.dumps(forged), altered.pk, row.seq],
         )
         if rehash:  # the forger recomputes the row's own hash: the next link breaks instead
             prev_hash = bytes(Event.objects.get(game=altered, seq=19).hash).hex()
             new_hash = spec_hash(prev_hash, row.seq, row.turn, row.seat, row.kind, forged)
             cursor.execute(
-                "UPDATE games_event SET hash = %s WHERE id = %s", [bytes.fromhex(new_hash), row.pk]
+                "UPDATE games_event SET hash = %s WHERE game_id = %s AND seq = %s",
+                [bytes.fromhex(new_hash), altered.pk, row.seq],
             )
     # the triggers are back: the database refuses a change again
     with pytest.raises(DatabaseError, match="append-only"), transaction.atomic(), \
             connection.cursor() as cursor:
-        cursor.execute("UPDATE games_event SET kind = 'x' WHERE id = %s", [row.pk])
+        cursor.execute("UPDATE games_event SET kind = 'x' WHERE game_id = %s", [altered.pk])
 
     with pytest.raises(CommandError, match=rf"1 game\(s\) do not hold \({altered.pk}\)"):
         call_command("verify_events")
@@ -182,6 +188,8 @@ def test_the_migration_to_hashes_as_bytes_keeps_every_chain_and_export_and_goes_
         migrate_back_to_the_end(after)
     assert assert_chained(game.pk) == len(exported) - 1
     assert [report.broken for report in store.verify(Event, stream_id=game.pk)] == [None]
-    assert list(history.history_lines(game=game)) == exported
+    # the same lines (on PostgreSQL an event's data went through jsonb on the way, which keeps
+    # its keys in an order of its own)
+    assert [json.loads(line) for line in history.history_lines(game=game)] == lines_of(exported)
     with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
         Event.objects.filter(game_id=game.pk).update(kind="forged")

@@ -45,8 +45,8 @@ def rechain_in_the_database(game: Game, *, seq: int, data: dict[str, Any]) -> No
             row.data = data if row.seq == seq else row.data
             digest = chain.link(prev, Event.content(row.seq, row.as_stored()))
             cursor.execute(
-                "UPDATE games_event SET data = %s, hash = %s WHERE id = %s",
-                [json.dumps(row.data), chain.stored(digest), row.pk],
+                "UPDATE games_event SET data = %s, hash = %s WHERE game_id = %s AND seq = %s",
+                [json.dumps(row.data), chain.stored(digest), game.pk, row.seq],
             )
             prev = digest
 
