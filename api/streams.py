@@ -13,6 +13,7 @@ it keeps: an open stream holds none of its own.
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import logging
 from collections.abc import AsyncIterator, Callable
@@ -375,7 +376,7 @@ async def messages(opened: Opened) -> AsyncIterator[bytes]:
         yield sent.pop()
     if ended:
         return
-    async with _following(follow, stream_id, viewer, seat, after, beats=True) as follower:
+    async with _following(follow, stream_id, viewer, seat, after, stream=True, kind=kind) as follower:
         while True:
             read = await follower.reads.get()
             if read is HEARTBEAT:
@@ -418,15 +419,25 @@ def _sent(read: Read, kind: str | None) -> tuple[list[bytes], str | None]:
 
 
 class Follower:
-    """An open stream as its hub knows it: whose, where its viewer is in their feed, the reads
-    waiting to be sent, and when the process's heartbeat (``_beat``) last put one among them."""
+    """An open stream (or a waiting long-poll) as its hub knows it: whose, where its viewer is
+    in their feed, whether it sends decisions (a stream) and the kind of the last one put among
+    its reads, the reads waiting to be sent, and when the process's heartbeat (``_beat``) last
+    put one among them."""
 
-    def __init__(self, viewer: User, seat: int, after: int) -> None:
+    def __init__(self, viewer: User, seat: int, after: int, *, stream: bool, kind: str | None) -> None:
         self.viewer = viewer
         self.seat = seat
         self.after = after
+        self.stream = stream
+        self.kind = kind
         self.reads: asyncio.Queue[Read] = asyncio.Queue()
         self.beaten = asyncio.get_running_loop().time()
+
+    def put(self, read: Read) -> None:
+        """Put a read among those to send, keeping the kind of the last decision in it."""
+        if read.decision is not None:
+            self.kind = read.decision["kind"]
+        self.reads.put_nowait(read)
 
 
 class Hub:
@@ -479,7 +490,11 @@ class Hub:
         followers = list(self.followers)
         if not followers:
             return
-        wanted = {(follower.seat, follower.after) for follower in followers}
+        wanted: dict[tuple[int, int], set[str | None]] = {}
+        for follower in followers:
+            kinds = wanted.setdefault((follower.seat, follower.after), set())
+            if follower.stream:
+                kinds.add(follower.kind)
         answers = await _in_reader(_catch_up, self.follow, self.tail, wanted)
         behind = []
         for follower in followers:
@@ -489,23 +504,27 @@ class Hub:
                 continue
             follower.after, read = answer
             if read is not NOTHING:
-                follower.reads.put_nowait(read)
+                follower.put(read)
         for follower in behind:
             # a follower whose first read is older than the tail's window reads its feed in full
             read = await _in_reader(self.follow.read, self.stream_id, follower.viewer, follower.after)
             if read.events:
                 follower.after = read.events[-1]["seq"]
-            follower.reads.put_nowait(read)
+            follower.put(read)
 
 
 def _catch_up(
-    follow: Follow, tail: Tail, wanted: Followers
+    follow: Follow, tail: Tail, wanted: dict[tuple[int, int], set[str | None]]
 ) -> dict[tuple[int, int], tuple[int, Read] | None]:
     """The tail's answers for the followers (seat, position), rendered once for each, each
-    event once for all who see it alike."""
+    event once for all who see it alike. ``wanted`` gives the kinds of the decisions the
+    followers of each (seat, position) were last given: a decision of the same kind as all of
+    theirs is not sent again, nor rendered."""
     rendered: dict[tuple[int, int], tuple[int, Read] | None] = {}
     lines: dict[int, tuple[dict[str, Any], bytes]] = {}
     for key, answer in tail.catch_up(wanted).items():
+        if answer is not None and answer.decision is not None and wanted[key] <= {answer.decision["kind"]}:
+            answer = dataclasses.replace(answer, decision=None)
         if answer is None or answer.events or answer.decision is not None or answer.ended:
             rendered[key] = None if answer is None else (answer.after, follow.rendered(key[0], answer, lines))
         else:
@@ -582,11 +601,19 @@ async def _poll(follow: Follow) -> None:
 
 @contextlib.asynccontextmanager
 async def _following(
-    follow: Follow, stream_id: int, viewer: User, seat: int, after: int, *, beats: bool = False
+    follow: Follow,
+    stream_id: int,
+    viewer: User,
+    seat: int,
+    after: int,
+    *,
+    stream: bool = False,
+    kind: str | None = None,
 ) -> AsyncIterator[Follower]:
     """Follow a stream through its hub in this process (started with its first follower,
-    stopped with its last) for the block's duration; ``beats``: the process's heartbeat puts
-    ``HEARTBEAT`` among its reads when it is due."""
+    stopped with its last) for the block's duration. A ``stream`` (``kind``: that of the
+    decision it sent first) is given decisions, and the process's heartbeat puts ``HEARTBEAT``
+    among its reads when it is due; a long-poll neither."""
     loop = asyncio.get_running_loop()
     key = (loop, follow.stream, stream_id)
     hub = _hubs.get(key)
@@ -594,9 +621,9 @@ async def _following(
         hub = _hubs[key] = Hub(follow, stream_id)
         if (loop, follow.stream) not in _polls:
             _polls[(loop, follow.stream)] = loop.create_task(_poll(follow), name="stream poll")
-    follower = Follower(viewer, seat, after)
+    follower = Follower(viewer, seat, after, stream=stream, kind=kind)
     hub.join(follower)
-    if beats:
+    if stream:
         _beating.setdefault(loop, {})[follower] = None
         if loop not in _heartbeats:
             _heartbeats[loop] = loop.create_task(_beat(), name="stream heartbeat")
