@@ -6,15 +6,18 @@ as for every endpoint, run in a pooled thread), whose first read uses the same s
 serves it: an open stream holds no thread. What comes next is read by the game's (campaign's)
 ``Hub`` in this process, once for all of its streams, whenever a commit notification
 (``eventstore.notify``) says its log moved, and when one query every STREAM_POLL_SECONDS for all
-the hubs of the process finds it moved, so a lost notification only delays a message. Each read
-takes a database connection for its duration only, so idle streams hold none.
+the hubs of the process finds it moved, so a lost notification only delays a message. The hubs'
+reads are made one after another by one thread of the process, on one database connection that
+it keeps: an open stream holds none of its own.
 """
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import logging
 from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
@@ -64,12 +67,14 @@ class Read:
     """What a follower read of a feed: the viewer's seat, their events after the position asked
     (as ``/events`` shows them), their decision now (None when it cannot have changed since
     the last read), and whether the stream has ended (its game or campaign finished, every
-    event of it read)."""
+    event of it read); ``lines``, the events' messages when a hub rendered them (shared by the
+    followers who see them alike), else None: rendered as they are sent."""
 
     seat: int
     events: list[dict[str, Any]]
     decision: dict[str, Any] | None
     ended: bool
+    lines: list[bytes] | None = None
 
 
 class Tail(Protocol):
@@ -97,13 +102,22 @@ class Follow:
     event_serializer: Serializer
     decision_serializer: Serializer
 
-    def rendered(self, seat: int, catchup: Catchup) -> Read:
-        """A tail's answer as the stream sends it (as the serializers of ``read`` render it)."""
-        events = [self.event_serializer.to_representation(event) for event in catchup.events]
+    def rendered(self, seat: int, catchup: Catchup, lines: dict[int, tuple[dict[str, Any], bytes]]) -> Read:
+        """A tail's answer as the stream sends it (as the serializers of ``read`` render it).
+        ``lines`` holds the events rendered so far, by their identity: a tail answers the
+        followers who see an event alike with one object, rendered and written out once."""
+        events, sent = [], []
+        for event in catchup.events:
+            known = lines.get(id(event))
+            if known is None:
+                shown = self.event_serializer.to_representation(event)
+                known = lines[id(event)] = (shown, message(shown, id=shown["seq"]))
+            events.append(known[0])
+            sent.append(known[1])
         decision = catchup.decision
         if decision is not None:
             decision = self.decision_serializer.to_representation(decision)
-        return Read(seat, events, decision, catchup.ended)
+        return Read(seat, events, decision, catchup.ended, sent)
 
 
 def _read_game(game_id: int, viewer: User, after: int) -> Read:
@@ -298,10 +312,10 @@ def event_stream(opened: Opened) -> StreamingHttpResponse:
     return response
 
 
-def message(data: Any, *, event: str | None = None, id: int | None = None) -> str:
+def message(data: Any, *, event: str | None = None, id: int | None = None) -> bytes:
     """One SSE message: its id, its event type, its data as one line of JSON."""
     head = (f"id: {id}\n" if id is not None else "") + (f"event: {event}\n" if event else "")
-    return f"{head}data: {json.dumps(data, separators=(',', ':'))}\n\n"
+    return f"{head}data: {json.dumps(data, separators=(',', ':'))}\n\n".encode()
 
 
 async def _in_thread(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
@@ -322,7 +336,26 @@ async def _in_thread(function: Callable[..., Any], *args: Any, **kwargs: Any) ->
     return await sync_to_async(run, thread_sensitive=False)()
 
 
-async def messages(opened: Opened) -> AsyncIterator[str]:
+# The thread of the process that reads for every hub and poll, one read after another. It keeps
+# its database connection between reads: taking one from the pool checks it first with a round
+# trip, which cost about as much as a commit's read itself. A read that failed lets it go.
+_reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="stream reads")
+
+
+async def _in_reader(function: Callable[..., Any], *args: Any) -> Any:
+    """``function`` run in the process's reading thread (``_reader``)."""
+
+    def run() -> Any:
+        try:
+            return function(*args)
+        except BaseException:
+            connections.close_all()
+            raise
+
+    return await asyncio.get_running_loop().run_in_executor(_reader, run)
+
+
+async def messages(opened: Opened) -> AsyncIterator[bytes]:
     """The stream's messages: every event of the viewer's feed after ``opened.after`` (``id``:
     its seq), the viewer's decision (``event: decision``) at first and whenever its kind
     changes, a comment every STREAM_HEARTBEAT_SECONDS, and ``event: end`` when the game or
@@ -343,11 +376,11 @@ async def messages(opened: Opened) -> AsyncIterator[str]:
         yield sent.pop()
     if ended:
         return
-    async with _following(follow, stream_id, viewer, seat, after, beats=True) as follower:
+    async with _following(follow, stream_id, viewer, seat, after, stream=True, kind=kind) as follower:
         while True:
             read = await follower.reads.get()
             if read is HEARTBEAT:
-                yield ": heartbeat\n\n"
+                yield b": heartbeat\n\n"
                 continue
             sent, kind = _sent(read, kind)
             for each in sent:
@@ -370,10 +403,13 @@ def _release_request_thread() -> None:
             executor.shutdown(wait=False)
 
 
-def _sent(read: Read, kind: str | None) -> tuple[list[str], str | None]:
+def _sent(read: Read, kind: str | None) -> tuple[list[bytes], str | None]:
     """The messages of a read (its events, the decision if its kind changed, the end), and the
     decision's kind after them."""
-    sent = [message(event, id=event["seq"]) for event in read.events]
+    if read.lines is not None:
+        sent = list(read.lines)
+    else:
+        sent = [message(event, id=event["seq"]) for event in read.events]
     if read.decision is not None and read.decision["kind"] != kind:
         kind = read.decision["kind"]
         sent.append(message(read.decision, event="decision"))
@@ -383,15 +419,25 @@ def _sent(read: Read, kind: str | None) -> tuple[list[str], str | None]:
 
 
 class Follower:
-    """An open stream as its hub knows it: whose, where its viewer is in their feed, the reads
-    waiting to be sent, and when the process's heartbeat (``_beat``) last put one among them."""
+    """An open stream (or a waiting long-poll) as its hub knows it: whose, where its viewer is
+    in their feed, whether it sends decisions (a stream) and the kind of the last one put among
+    its reads, the reads waiting to be sent, and when the process's heartbeat (``_beat``) last
+    put one among them."""
 
-    def __init__(self, viewer: User, seat: int, after: int) -> None:
+    def __init__(self, viewer: User, seat: int, after: int, *, stream: bool, kind: str | None) -> None:
         self.viewer = viewer
         self.seat = seat
         self.after = after
+        self.stream = stream
+        self.kind = kind
         self.reads: asyncio.Queue[Read] = asyncio.Queue()
         self.beaten = asyncio.get_running_loop().time()
+
+    def put(self, read: Read) -> None:
+        """Put a read among those to send, keeping the kind of the last decision in it."""
+        if read.decision is not None:
+            self.kind = read.decision["kind"]
+        self.reads.put_nowait(read)
 
 
 class Hub:
@@ -444,8 +490,12 @@ class Hub:
         followers = list(self.followers)
         if not followers:
             return
-        wanted = {(follower.seat, follower.after) for follower in followers}
-        answers = await _in_thread(_catch_up, self.follow, self.tail, wanted)
+        wanted: dict[tuple[int, int], set[str | None]] = {}
+        for follower in followers:
+            kinds = wanted.setdefault((follower.seat, follower.after), set())
+            if follower.stream:
+                kinds.add(follower.kind)
+        answers = await _in_reader(_catch_up, self.follow, self.tail, wanted)
         behind = []
         for follower in followers:
             answer = answers[(follower.seat, follower.after)]
@@ -454,23 +504,29 @@ class Hub:
                 continue
             follower.after, read = answer
             if read is not NOTHING:
-                follower.reads.put_nowait(read)
+                follower.put(read)
         for follower in behind:
             # a follower whose first read is older than the tail's window reads its feed in full
-            read = await _in_thread(self.follow.read, self.stream_id, follower.viewer, follower.after)
+            read = await _in_reader(self.follow.read, self.stream_id, follower.viewer, follower.after)
             if read.events:
                 follower.after = read.events[-1]["seq"]
-            follower.reads.put_nowait(read)
+            follower.put(read)
 
 
 def _catch_up(
-    follow: Follow, tail: Tail, wanted: Followers
+    follow: Follow, tail: Tail, wanted: dict[tuple[int, int], set[str | None]]
 ) -> dict[tuple[int, int], tuple[int, Read] | None]:
-    """The tail's answers for the followers (seat, position), rendered once for each."""
+    """The tail's answers for the followers (seat, position), rendered once for each, each
+    event once for all who see it alike. ``wanted`` gives the kinds of the decisions the
+    followers of each (seat, position) were last given: a decision of the same kind as all of
+    theirs is not sent again, nor rendered."""
     rendered: dict[tuple[int, int], tuple[int, Read] | None] = {}
+    lines: dict[int, tuple[dict[str, Any], bytes]] = {}
     for key, answer in tail.catch_up(wanted).items():
+        if answer is not None and answer.decision is not None and wanted[key] <= {answer.decision["kind"]}:
+            answer = dataclasses.replace(answer, decision=None)
         if answer is None or answer.events or answer.decision is not None or answer.ended:
-            rendered[key] = None if answer is None else (answer.after, follow.rendered(key[0], answer))
+            rendered[key] = None if answer is None else (answer.after, follow.rendered(key[0], answer, lines))
         else:
             rendered[key] = (answer.after, NOTHING)
     return rendered
@@ -490,8 +546,9 @@ BEATS_AT_ONCE = 50
 _hubs: dict[tuple[asyncio.AbstractEventLoop, str, int], Hub] = {}
 # one poll per kind of stream followed in the loop
 _polls: dict[tuple[asyncio.AbstractEventLoop, str], asyncio.Task[None]] = {}
-# the streams of the loop (not the long-polls), and the one task beating them
-_beating: dict[asyncio.AbstractEventLoop, set[Follower]] = {}
+# the streams of the loop (not the long-polls) in the order of their last beats (a dict as an
+# ordered set), and the one task beating them
+_beating: dict[asyncio.AbstractEventLoop, dict[Follower, None]] = {}
 _heartbeats: dict[asyncio.AbstractEventLoop, asyncio.Task[None]] = {}
 
 
@@ -499,20 +556,24 @@ async def _beat() -> None:
     """The heartbeat of every stream of this loop: one task per process, rather than a timer
     per stream, that wakes every stream due (STREAM_HEARTBEAT_SECONDS after its last beat) a
     few at a time, letting the loop serve requests between them. It stops with the loop's
-    last stream."""
+    last stream. The streams are kept in the order of their last beats, so that a wake looks
+    at the streams due only, not at every stream of the process."""
     loop = asyncio.get_running_loop()
     period = settings.STREAM_HEARTBEAT_SECONDS
     while followers := _beating.get(loop):
         now = loop.time()
-        due = [follower for follower in followers if now - follower.beaten >= period]
-        for count, follower in enumerate(due, start=1):
+        count = 0
+        while followers and now - (follower := next(iter(followers))).beaten >= period:
+            del followers[follower]
+            followers[follower] = None  # last: it is beaten now
             follower.beaten = now
             follower.reads.put_nowait(HEARTBEAT)
+            count += 1
             if count % BEATS_AT_ONCE == 0:
                 await asyncio.sleep(0)
         # the next stream due; a stream opened meanwhile is due a period later at the soonest
         following = _beating.get(loop)
-        soonest = min((follower.beaten for follower in following or ()), default=now) + period
+        soonest = (next(iter(following)).beaten if following else now) + period
         await asyncio.sleep(max(soonest - loop.time(), period / 20))
     del _heartbeats[loop]
 
@@ -529,7 +590,7 @@ async def _poll(follow: Follow) -> None:
             del _polls[(loop, follow.stream)]
             return
         try:
-            seqs = await _in_thread(store.last_seqs, follow.events, list(hubs))
+            seqs = await _in_reader(store.last_seqs, follow.events, list(hubs))
         except DatabaseUnavailable:
             logger.warning("streams could not look at their logs", exc_info=True)
             continue
@@ -540,11 +601,19 @@ async def _poll(follow: Follow) -> None:
 
 @contextlib.asynccontextmanager
 async def _following(
-    follow: Follow, stream_id: int, viewer: User, seat: int, after: int, *, beats: bool = False
+    follow: Follow,
+    stream_id: int,
+    viewer: User,
+    seat: int,
+    after: int,
+    *,
+    stream: bool = False,
+    kind: str | None = None,
 ) -> AsyncIterator[Follower]:
     """Follow a stream through its hub in this process (started with its first follower,
-    stopped with its last) for the block's duration; ``beats``: the process's heartbeat puts
-    ``HEARTBEAT`` among its reads when it is due."""
+    stopped with its last) for the block's duration. A ``stream`` (``kind``: that of the
+    decision it sent first) is given decisions, and the process's heartbeat puts ``HEARTBEAT``
+    among its reads when it is due; a long-poll neither."""
     loop = asyncio.get_running_loop()
     key = (loop, follow.stream, stream_id)
     hub = _hubs.get(key)
@@ -552,10 +621,10 @@ async def _following(
         hub = _hubs[key] = Hub(follow, stream_id)
         if (loop, follow.stream) not in _polls:
             _polls[(loop, follow.stream)] = loop.create_task(_poll(follow), name="stream poll")
-    follower = Follower(viewer, seat, after)
+    follower = Follower(viewer, seat, after, stream=stream, kind=kind)
     hub.join(follower)
-    if beats:
-        _beating.setdefault(loop, set()).add(follower)
+    if stream:
+        _beating.setdefault(loop, {})[follower] = None
         if loop not in _heartbeats:
             _heartbeats[loop] = loop.create_task(_beat(), name="stream heartbeat")
     try:
@@ -563,7 +632,7 @@ async def _following(
     finally:
         beating = _beating.get(loop)
         if beating is not None:
-            beating.discard(follower)
+            beating.pop(follower, None)
             if not beating:
                 del _beating[loop]
         hub.followers.discard(follower)

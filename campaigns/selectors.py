@@ -12,9 +12,10 @@ from django.db.models import CharField, Count, F, IntegerField, QuerySet, Value
 
 from campaigns import library
 from campaigns.models import Campaign, CampaignEvent, CampaignSeat, ChapterGame
+from campaigns.models import Pack as PackRow
 from campaigns.rules import decider
 from campaigns.rules.effects import adventure_name
-from campaigns.rules.events import Event, replay
+from campaigns.rules.events import Event, fold, replay
 from campaigns.rules.packs import CHAPTERS, LAST_CHAPTER, Pack
 from campaigns.rules.state import Attempt, CampaignState
 from eventstore import store
@@ -47,6 +48,7 @@ def lobby_tables() -> QuerySet[Any]:
     free, the lobby not expired), newest first: each as ``type`` ("game" or "campaign"),
     ``id``, ``adventure`` (a campaign's: null), ``max_players``, ``taken`` (seats),
     ``creator``, ``created_at`` and ``turn_seconds``; one query for a page."""
+
     def waiting(model: type[Table], kind: str, adventure: Any) -> QuerySet[Any]:
         return (
             quotas.unexpired(model._default_manager.filter(status="lobby", visibility=Visibility.PUBLIC))
@@ -58,7 +60,13 @@ def lobby_tables() -> QuerySet[Any]:
                 creator_name=F("creator__username"),
             )
             .values(
-                "id", "max_players", "created_at", "turn_seconds", "taken", "type", "table_adventure",
+                "id",
+                "max_players",
+                "created_at",
+                "turn_seconds",
+                "taken",
+                "type",
+                "table_adventure",
                 "creator_name",
             )
             .order_by()  # a part of a union is not ordered: the union is
@@ -170,57 +178,70 @@ def decision_view(*, campaign: Campaign, viewer: User) -> dict[str, Any]:
     """What the viewer's seat must decide now; `wait` when nothing."""
     seat = require_seat(campaign=campaign, viewer=viewer)
     state, _ = state_of(campaign=campaign)
-    return decision_of(campaign=campaign, state=state, seat=seat)
+    return decision_of(pack=library.stored(campaign.pack), state=state, seat=seat)
 
 
-def decision_of(*, campaign: Campaign, state: CampaignState, seat: int) -> dict[str, Any]:
-    """``decision_view`` of a seat from the campaign's row and its state as already read."""
-    return decider.options(state, library.stored(campaign.pack), seat).as_dict()
+def decision_of(*, pack: Pack, state: CampaignState, seat: int) -> dict[str, Any]:
+    """``decision_view`` of a seat from the campaign's pack and its state as already read."""
+    return decider.options(state, pack, seat).as_dict()
 
 
 class CampaignTail:
     """The end of a campaign's log as every follower of it in one process shares it (see
-    ``games.selectors.FeedTail``): each look asks once whether the log moved and, when it did,
-    reads the new events, the state and each seat's decision once for all followers. Every
-    seat reads the whole log, so a position is a seq; a follower behind the last look's
-    position is answered None: read its feed in full."""
+    ``games.selectors.FeedTail``): each look reads the campaign's status and the events after
+    the last look in one query, folds them into the state it keeps (the whole log at its first
+    look, or after a fold that failed), and works out each seat's decision once for all
+    followers. Every seat reads the whole log, so a position is a seq; a follower behind the
+    first look's position is answered None: read its feed in full."""
 
     def __init__(self, campaign_id: int) -> None:
         self.campaign_id = campaign_id
         self.position = -1  # the last seq read; -1 before the first look
+        self.state: CampaignState | None = None  # after event ``position``
+        self.pack: Pack | None = None  # the campaign's pack, read at the first look
 
     def catch_up(self, followers: game_selectors.Followers) -> game_selectors.Catchups:
         """Look at the log once more and answer each follower (seat, position)."""
-        now = store.last_seq(CampaignEvent, self.campaign_id)
-        start = now if self.position < 0 else self.position
+        state = self.state
+        found, rows = store.stream_and_events_after(
+            CampaignEvent,
+            self.campaign_id,
+            0 if state is None else self.position,
+            columns=("status", "pack_id"),
+        )
+        if found is None:
+            raise NotFound("not_found", "There is no campaign %(campaign_id)s.", campaign_id=self.campaign_id)
+        status, pack_id = found
+        if self.pack is None:
+            self.pack = library.stored(PackRow.objects.get(pk=pack_id))
+        last = rows[-1][0] if rows else max(self.position, 0)
+        start = last if self.position < 0 else self.position
+        stored = list(store.stored_events(CampaignEvent, [row[:-1] for row in rows]))
+        self.state = None  # until it is folded whole: a fold that fails starts again from the log
+        self.state = fold(CampaignState() if state is None else state, cast(list[Event], stored))
+        self.position = last
         answers: game_selectors.Catchups = {
             (seat, after): None if after < start else game_selectors.Catchup([], None, after, False)
             for seat, after in followers
         }
-        if now == start:
-            self.position = now
-            return answers
-        campaign = get_campaign(campaign_id=self.campaign_id)
-        # read after the campaign's row: what made its status is read with it
-        state, last = state_of(campaign=campaign)
-        rows = CampaignEvent.objects.filter(campaign_id=self.campaign_id, seq__gt=start, seq__lte=last)
-        events = [event_json(row) for row in rows.order_by("seq")]
-        ended = campaign.status == Campaign.Status.FINISHED
+        events = [
+            {"seq": row[0], **event, "created_at": row[-1]}
+            for row, event in zip(rows, stored, strict=True)
+            if row[0] > start
+        ]
+        ended = status == Campaign.Status.FINISHED
         decisions: dict[int, dict[str, Any]] = {}
         for (seat, after), answer in answers.items():
             new = [event for event in events if event["seq"] > after]
             if answer is None or not new:
                 continue
             if seat not in decisions:
-                decisions[seat] = decision_of(campaign=campaign, state=state, seat=seat)
+                decisions[seat] = decision_of(pack=self.pack, state=self.state, seat=seat)
             answers[(seat, after)] = game_selectors.Catchup(new, decisions[seat], max(after, last), ended)
-        self.position = last
         return answers
 
 
-def events_page(
-    *, campaign: Campaign, viewer: User, after: int = 0, limit: int = 100
-) -> dict[str, Any]:
+def events_page(*, campaign: Campaign, viewer: User, after: int = 0, limit: int = 100) -> dict[str, Any]:
     """The campaign's log after position `after`; `next` is the `after` of the following page,
     or None when this page reached the end (then `version` is where to poll from)."""
     require_seat(campaign=campaign, viewer=viewer)

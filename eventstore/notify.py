@@ -155,6 +155,12 @@ class Subscription:
         self.event = asyncio.Event()
 
     def wake(self) -> None:
+        with contextlib.suppress(RuntimeError):
+            if asyncio.get_running_loop() is self.loop:
+                # the listener's own loop (every notification of another process): at once,
+                # without waking the loop through its pipe as another thread must
+                self.event.set()
+                return
         with contextlib.suppress(RuntimeError):  # the loop closed: nobody is waiting any more
             self.loop.call_soon_threadsafe(self.event.set)
 

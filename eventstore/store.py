@@ -317,3 +317,30 @@ def last_seqs(model: type[StoredEvent], stream_ids: Sequence[int]) -> dict[int, 
             list(stream_ids),
         )
         return {int(stream_id): int(seq) for stream_id, seq in cursor.fetchall()}
+
+
+def stream_and_events_after(
+    model: type[StoredEvent], stream_id: int, seq: int, *, columns: Sequence[str]
+) -> tuple[tuple[Any, ...] | None, list[tuple[Any, ...]]]:
+    """The stream's row's ``columns`` (None when there is no such stream) and its events after
+    ``seq`` in order, as ``rows_after`` gives them with their ``created_at`` last: what a
+    stream's follower reads after a commit, in one statement (the row as its events made it)."""
+    stream = model._meta.get_field(model.STREAM).related_model
+    assert stream is not None and not isinstance(stream, str)
+    events = ", ".join(
+        f"e.{name}" for name in ["seq", "kind", "version", "seat", *model.OWN_FIELDS, "data", "created_at"]
+    )
+    wanted = ", ".join(f"s.{connection.ops.quote_name(name)}" for name in columns)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {wanted}, {events} FROM {stream._meta.db_table} s "
+            f"LEFT JOIN {model._meta.db_table} e ON e.{model.STREAM}_id = s.id AND e.seq > %s "
+            "WHERE s.id = %s ORDER BY e.seq",
+            [seq, stream_id],
+        )
+        found = cursor.fetchall()
+    if not found:
+        return None, []
+    width = len(columns)
+    rows = [aware(row[width:]) for row in found if row[width] is not None]
+    return found[0][:width], [(*row[:-2], decoded(row[-2]), row[-1]) for row in rows]

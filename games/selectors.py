@@ -45,8 +45,7 @@ def games_of(
             "creator": row[7],
             "created_at": row[8],
             "seats": [
-                {"seat": index, "username": username, "bot": bot or None}
-                for index, username, bot in row[9]
+                {"seat": index, "username": username, "bot": bot or None} for index, username, bot in row[9]
             ],
         }
         for row in rows
@@ -117,7 +116,12 @@ def game_view(*, game: Game, viewer: User, invite: str | None = None) -> dict[st
         raise lobby.outsider(game, invite)
     state, last = snapshots.current(game=game)
     view: dict[str, Any] = {
-        "turn": None, "combinations": [], "missions": [], "end": None, "result": None, "astra": None,
+        "turn": None,
+        "combinations": [],
+        "missions": [],
+        "end": None,
+        "result": None,
+        "astra": None,
         "hand": None,
     }
     if last:
@@ -265,9 +269,7 @@ def sheet_drawing(*, game: Game, viewer: User, sheet: int, seq: int | None = Non
     )
 
 
-def events_page(
-    *, game: Game, viewer: User, after: int = 0, limit: int = 100
-) -> dict[str, Any]:
+def events_page(*, game: Game, viewer: User, after: int = 0, limit: int = 100) -> dict[str, Any]:
     """The viewer's feed after position `after`, in the order its events became readable to
     the viewer (see ``engine.feed``). An event's `seq` is its position in that feed.
 
@@ -299,7 +301,8 @@ class Catchup:
     """What a follower of a feed gets from one look at the log: its new events (as ``/events``
     shows them, each at its position in the viewer's feed), its decision when the events may
     have changed it (None otherwise), its position after them, and whether the game (the
-    campaign) has finished."""
+    campaign) has finished. An event that several followers read alike is one object in
+    their answers (rendered once for them)."""
 
     events: list[dict[str, Any]]
     decision: dict[str, Any] | None
@@ -381,6 +384,9 @@ class FeedTail:
         decisions: dict[int, dict[str, Any]] = {}
         answers: Catchups = {}
         ended = game.status == Game.Status.FINISHED
+        # an event every seat reads as it is, at one position of their feeds, is one object for
+        # all of them: rendered once (api/streams.py)
+        shared: dict[tuple[int, int], dict[str, Any]] = {}
         for (seat, after), seqs in news.items():
             if not seqs:
                 continue
@@ -388,7 +394,11 @@ class FeedTail:
             for position, seq in enumerate(seqs, start=after + 1):
                 row, event = self.rows[seq]
                 redacted = engine.redact(event, state, viewer=seat)
-                if redacted is not None:
+                if redacted is event:
+                    if (seq, position) not in shared:
+                        shared[(seq, position)] = _event_json(position, row, event)
+                    events.append(shared[(seq, position)])
+                elif redacted is not None:
                     events.append(_event_json(position, row, redacted))
             if seat not in decisions:
                 decisions[seat] = decision_of(game=game, state=state, seat=seat, seq=self.position)

@@ -233,9 +233,7 @@ def _chosen(state: CampaignState, data: CardChosen, event: Event) -> None:
 def _aimed(state: CampaignState, data: CardAimed, event: Event) -> None:
     attempt = state.attempt(data["chapter"], data["attempt"])
     chosen = next(
-        c
-        for c in attempt.choices
-        if c.seat == event["seat"] and c.card == data["card"] and c.target is None
+        c for c in attempt.choices if c.seat == event["seat"] and c.card == data["card"] and c.target is None
     )
     chosen.target = data["target"]
 
@@ -306,7 +304,12 @@ def evolve(state: CampaignState, event: Event) -> CampaignState:
 
 def replay(events: Iterable[Event]) -> CampaignState:
     """A campaign's state from its log, whatever the versions its events were stored with."""
-    return kinds.fold(KINDS, UPCASTERS, CampaignState(), events)
+    return fold(CampaignState(), events)
+
+
+def fold(state: CampaignState, events: Iterable[Event]) -> CampaignState:
+    """``state`` with the stored ``events`` that follow it applied in place, in order."""
+    return kinds.fold(KINDS, UPCASTERS, state, events)
 
 
 def upcast(event: Event) -> Event:
