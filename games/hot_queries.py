@@ -22,6 +22,7 @@ from django.utils import timezone
 from eventstore import store
 from eventstore.models import stored_form
 from games.models import Event, Game, GameSnapshot, Seat
+from moon import prepared
 
 EVENT = Event._meta.db_table
 SNAPSHOT = GameSnapshot._meta.db_table
@@ -194,7 +195,7 @@ def games_of(
     if adventure is not None:
         where.append("g.adventure = %s")
         args.append(adventure)
-    with connection.cursor() as cursor:
+    with prepared.cursor() as cursor:
         cursor.execute(
             "SELECT page.*, s.\"index\", seated.username, s.bot FROM ("
             "SELECT g.id, g.adventure, g.max_players, g.astra_level, g.status, g.visibility, "

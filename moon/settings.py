@@ -190,6 +190,15 @@ if not HISTORY_SIGNING_KEY and DATABASES["default"]["ENGINE"] != "django.db.back
         ".decode())'), the same in every process. See deploy/README.md."
     )
 
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # The hot path's plain SQL is prepared on each connection from its second run
+    # (moon/prepared.py): planning it cost the database more than running it.
+    # DATABASE_PREPARED=false turns that off (behind a pooler that keeps no prepared statement,
+    # such as PgBouncer before 1.21).
+    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = (
+        1 if env_bool("DATABASE_PREPARED", True) else None
+    )
+
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and not DATABASES["default"].get(
     "CONN_MAX_AGE"
 ):
