@@ -39,7 +39,7 @@ def log_head(
     tuples of ``snapshots.EVENT_FIELDS`` (data decoded), and the hash stored on the last of
     them (None before the first event)."""
     snapshot = f"SELECT seq FROM {SNAPSHOT} WHERE game_id = %s AND engine_version = %s"
-    with connection.cursor() as cursor:
+    with prepared.cursor() as cursor:
         cursor.execute(
             f"SELECT 0, s.seq, NULL, NULL, NULL, NULL, s.state, e.hash FROM {SNAPSHOT} s "
             f"LEFT JOIN {EVENT} e ON e.game_id = s.game_id AND e.seq = s.seq "
@@ -64,16 +64,16 @@ def save_snapshot(game_id: int, *, seq: int, engine_version: str, state: Any) ->
     locked, so nobody races it), an INSERT on the first."""
     values = {"seq": seq, "engine_version": engine_version, "state": state, "updated_at": timezone.now()}
     fields = {field.name: field for field in GameSnapshot._meta.concrete_fields}
-    prepared = [fields[name].get_db_prep_save(value, connection) for name, value in values.items()]
-    with connection.cursor() as cursor:
+    bound = [fields[name].get_db_prep_save(value, connection) for name, value in values.items()]
+    with prepared.cursor() as cursor:
         cursor.execute(
             f"UPDATE {SNAPSHOT} SET {', '.join(f'{name} = %s' for name in values)} WHERE game_id = %s",
-            [*prepared, game_id],
+            [*bound, game_id],
         )
         if cursor.rowcount == 0:
             cursor.execute(
                 f"INSERT INTO {SNAPSHOT} (game_id, {', '.join(values)}) VALUES (%s, %s, %s, %s, %s)",
-                [game_id, *prepared],
+                [game_id, *bound],
             )
 
 
@@ -81,7 +81,7 @@ def window(game_id: int, *, from_turn: int, last: int) -> tuple[int, list[tuple[
     """How many events up to seq ``last`` come before turn ``from_turn``, and the ones from that
     turn on as ``(seq, turn, seat, kind)``: one query (the count comes first)."""
     where = f"FROM {EVENT} WHERE game_id = %s AND seq <= %s AND turn"
-    with connection.cursor() as cursor:
+    with prepared.cursor() as cursor:
         cursor.execute(
             f"SELECT 0, COUNT(*), NULL, NULL, NULL {where} < %s "
             f"UNION ALL SELECT 1, seq, turn, seat, kind {where} >= %s ORDER BY 1, 2",
