@@ -107,7 +107,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "api.throttling.AdminLoginThrottleMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    "moon.messages.MessagesOutsideTheAPI",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # last, closest to the views: how many sync views run at once under ASGI (moon/slots.py)
     "moon.slots.SyncViewSlots",
@@ -286,6 +286,7 @@ REST_FRAMEWORK = {
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "api.negotiation.JSONFirstNegotiation",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     # Requests per client: anonymous ones by address, signed-in ones by user. An empty value
