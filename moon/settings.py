@@ -95,20 +95,22 @@ INSTALLED_APPS = [
     "play",
 ]
 
+# Django's own middlewares run on the event loop under ASGI (moon/inline.py), not each in a
+# thread hop.
 MIDDLEWARE = [
-    "django.middleware.security.SecurityMiddleware",
+    "moon.inline.Security",
     "moon.static.StaticFilesMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
+    "moon.inline.Session",
     # Accept-Language picks the language of every human text an answer carries (English when
     # nothing matches) and sets Content-Language; codes, ids and event data never change.
-    "django.middleware.locale.LocaleMiddleware",
+    "moon.inline.Locale",
     "corsheaders.middleware.CorsMiddleware",
-    "django.middleware.common.CommonMiddleware",
-    "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "moon.inline.Common",
+    "moon.inline.Csrf",
+    "moon.inline.Authentication",
     "api.throttling.AdminLoginThrottleMiddleware",
     "moon.messages.MessagesOutsideTheAPI",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "moon.inline.XFrameOptions",
     # last, closest to the views: how many sync views run at once under ASGI (moon/slots.py)
     "moon.slots.SyncViewSlots",
 ]
