@@ -17,15 +17,16 @@ nothing (``%s IS NULL``) cannot be bound on the server.
 
 from typing import Any
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connections
 
 
 def cursor() -> Any:
     """A cursor of the default connection whose statements are prepared (PostgreSQL), for use
     as ``with cursor() as c:``."""
-    options = connection.settings_dict["OPTIONS"]
-    if connection.vendor != "postgresql" or options.get("prepare_threshold") is None:
-        return connection.cursor()
+    # the connection looked up once: each ``django.db.connection.x`` looks it up again
+    db = connections[DEFAULT_DB_ALIAS]
+    if db.vendor != "postgresql" or db.settings_dict["OPTIONS"].get("prepare_threshold") is None:
+        return db.cursor()
     from django.db.backends.postgresql.base import (  # type: ignore[attr-defined]
         TIMESTAMPTZ_OID,
         ServerBindingCursor,
@@ -33,11 +34,11 @@ def cursor() -> Any:
     from django.db.backends.postgresql.psycopg_any import register_tzloader
     from psycopg.pq import Format
 
-    connection.ensure_connection()
-    with connection.wrap_database_errors:
-        raw = ServerBindingCursor(connection.connection)
+    db.ensure_connection()
+    with db.wrap_database_errors:
+        raw = ServerBindingCursor(db.connection)
         # as Django's create_cursor: the connection's time zone when its loader disagrees
-        if connection.timezone != raw.adapters.get_loader(TIMESTAMPTZ_OID, Format.TEXT).timezone:
-            register_tzloader(connection.timezone, raw)
+        if db.timezone != raw.adapters.get_loader(TIMESTAMPTZ_OID, Format.TEXT).timezone:
+            register_tzloader(db.timezone, raw)
     # as Django's ``connection.cursor()`` wraps its own (a debug wrapper when queries are logged)
-    return connection._prepare_cursor(raw)  # type: ignore[attr-defined]
+    return db._prepare_cursor(raw)  # type: ignore[attr-defined]
