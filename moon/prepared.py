@@ -15,6 +15,7 @@ Use it for plain SQL written out for the hot path, whose parameters have a type 
 nothing (``%s IS NULL``) cannot be bound on the server.
 """
 
+import functools
 from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connections
@@ -27,6 +28,21 @@ def cursor() -> Any:
     db = connections[DEFAULT_DB_ALIAS]
     if db.vendor != "postgresql" or db.settings_dict["OPTIONS"].get("prepare_threshold") is None:
         return db.cursor()
+    binding, tz_oid, register_tzloader, text = _postgresql()
+    db.ensure_connection()
+    with db.wrap_database_errors:
+        raw = binding(db.connection)
+        # as Django's create_cursor: the connection's time zone when its loader disagrees
+        if db.timezone != raw.adapters.get_loader(tz_oid, text).timezone:
+            register_tzloader(db.timezone, raw)
+    # as Django's ``connection.cursor()`` wraps its own (a debug wrapper when queries are logged)
+    return db._prepare_cursor(raw)  # type: ignore[attr-defined]
+
+
+@functools.cache
+def _postgresql() -> tuple[Any, int, Any, Any]:
+    """What a server-binding cursor needs of Django's PostgreSQL backend and of psycopg
+    (imported on PostgreSQL only)."""
     from django.db.backends.postgresql.base import (  # type: ignore[attr-defined]
         TIMESTAMPTZ_OID,
         ServerBindingCursor,
@@ -34,11 +50,4 @@ def cursor() -> Any:
     from django.db.backends.postgresql.psycopg_any import register_tzloader
     from psycopg.pq import Format
 
-    db.ensure_connection()
-    with db.wrap_database_errors:
-        raw = ServerBindingCursor(db.connection)
-        # as Django's create_cursor: the connection's time zone when its loader disagrees
-        if db.timezone != raw.adapters.get_loader(TIMESTAMPTZ_OID, Format.TEXT).timezone:
-            register_tzloader(db.timezone, raw)
-    # as Django's ``connection.cursor()`` wraps its own (a debug wrapper when queries are logged)
-    return db._prepare_cursor(raw)  # type: ignore[attr-defined]
+    return ServerBindingCursor, TIMESTAMPTZ_OID, register_tzloader, Format.TEXT
