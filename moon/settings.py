@@ -95,22 +95,22 @@ INSTALLED_APPS = [
     "play",
 ]
 
-# Django's own middlewares run on the event loop under ASGI (moon/inline.py), not each in a
-# thread hop.
+# Under ASGI, Django's own middlewares run on the event loop (moon/inline.py, installed by
+# moon/asgi.py), not each in a thread hop.
 MIDDLEWARE = [
-    "moon.inline.Security",
+    "django.middleware.security.SecurityMiddleware",
     "moon.static.StaticFilesMiddleware",
-    "moon.inline.Session",
+    "django.contrib.sessions.middleware.SessionMiddleware",
     # Accept-Language picks the language of every human text an answer carries (English when
     # nothing matches) and sets Content-Language; codes, ids and event data never change.
-    "moon.inline.Locale",
+    "django.middleware.locale.LocaleMiddleware",
     "corsheaders.middleware.CorsMiddleware",
-    "moon.inline.Common",
-    "moon.inline.Csrf",
-    "moon.inline.Authentication",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
     "api.throttling.AdminLoginThrottleMiddleware",
     "moon.messages.MessagesOutsideTheAPI",
-    "moon.inline.XFrameOptions",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # last, closest to the views: how many sync views run at once under ASGI (moon/slots.py)
     "moon.slots.SyncViewSlots",
 ]

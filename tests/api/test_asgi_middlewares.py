@@ -10,7 +10,11 @@ from django.contrib.auth.models import User
 from django.http import HttpResponseBase
 from django.test import AsyncClient, Client
 
+from moon import inline
+
 pytestmark = pytest.mark.django_db
+# as moon/asgi.py does for the web processes
+inline.install()
 
 # set per response (a date, a request's id), not by the middlewares
 VARYING = {"date", "x-request-id"}
