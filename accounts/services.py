@@ -1,5 +1,6 @@
 """Commands on users and their API tokens: registering, signing in and out. No HTTP here."""
 
+import functools
 import hashlib
 import re
 import secrets
@@ -11,13 +12,14 @@ from django.contrib.auth import authenticate
 from django.contrib.auth.models import User
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
 from accounts.models import Account, ClientToken, StreamTicket
 from eventstore import store
 from eventstore.errors import Conflict, Invalid
+from moon import prepared
 
 
 def name_key(username: str) -> str:
@@ -132,14 +134,9 @@ def authenticate_token(*, key: str) -> ClientToken | None:
     issued before its user's password last changed (a changed password signs every client
     out)."""
     # Every authenticated request runs this: one query written out, the token and its user
-    # together (the ORM's SQL compiler cost more than the database's lookup).
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT {store.columns(ClientToken, 't')}, {store.columns(User, 'u')} "
-            f"FROM {ClientToken._meta.db_table} t JOIN {User._meta.db_table} u ON u.id = t.user_id "
-            "WHERE t.digest = %s",
-            [token_digest(key)],
-        )
+    # together (the ORM's SQL compiler cost more than the database's lookup), prepared.
+    with prepared.cursor() as cursor:
+        cursor.execute(_token_query(), [token_digest(key)])
         found = cursor.fetchone()
     if found is None:
         return None
@@ -148,6 +145,16 @@ def authenticate_token(*, key: str) -> ClientToken | None:
     if not constant_time_compare(token.password_stamp, password_stamp(token.user)):
         return None
     return token
+
+
+@functools.cache
+def _token_query() -> str:
+    """The token's lookup with its user, written once."""
+    return (
+        f"SELECT {store.columns(ClientToken, 't')}, {store.columns(User, 'u')} "
+        f"FROM {ClientToken._meta.db_table} t JOIN {User._meta.db_table} u ON u.id = t.user_id "
+        "WHERE t.digest = %s"
+    )
 
 
 def token_expired(*, token: ClientToken) -> bool:

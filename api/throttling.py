@@ -11,14 +11,16 @@ throttles fail open, logged: an API that cannot count requests still serves them
 answering every request 500.
 """
 
+import functools
 import logging
 import math
 from collections.abc import Callable
 from typing import Any
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
+from django.conf import settings
 from django.http import HttpRequest, HttpResponseBase, JsonResponse
-from django.urls import reverse
+from django.urls import get_urlconf, reverse
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle, UserRateThrottle
@@ -110,4 +112,12 @@ class AdminLoginThrottleMiddleware:
 
 
 def _is_admin_login(request: HttpRequest) -> bool:
-    return request.method == "POST" and request.path_info == reverse("admin:login")
+    if request.method != "POST":
+        return False
+    return request.path_info == _admin_login(get_urlconf() or settings.ROOT_URLCONF)
+
+
+@functools.lru_cache(maxsize=8)
+def _admin_login(urlconf: Any) -> str:
+    """The admin's login path under ``urlconf`` (reversed once: every POST asks)."""
+    return reverse("admin:login", urlconf=urlconf)

@@ -24,6 +24,7 @@ from django.utils import timezone
 from eventstore import chain, notify
 from eventstore.errors import Conflict, NotFound, Word
 from eventstore.models import Stored, StoredEvent
+from moon import prepared
 
 logger = logging.getLogger(__name__)
 
@@ -95,7 +96,7 @@ def lock_seated(
     read, as every player's command begins."""
     index = connection.ops.quote_name("index")
     for_update = " FOR UPDATE" if connection.features.has_select_for_update else ""
-    with connection.cursor() as cursor:
+    with prepared.cursor() as cursor:
         cursor.execute(
             f"SELECT {columns(model, 'head')}, (SELECT {index} FROM {seats._meta.db_table} "
             f"WHERE {stream}_id = head.id AND user_id = %s) FROM {model._meta.db_table} head "
@@ -221,7 +222,7 @@ def insert(model: type[E], rows: list[E]) -> list[E]:
         values += [field.get_db_prep_save(getattr(row, field.attname), connection) for field in fields]
     quote = connection.ops.quote_name
     marks = ", ".join(["(" + ", ".join(["%s"] * len(fields)) + ")"] * len(rows))
-    with connection.cursor() as cursor:
+    with prepared.cursor() as cursor:
         cursor.execute(
             f"INSERT INTO {model._meta.db_table} ({', '.join(quote(field.column) for field in fields)}) "
             f"VALUES {marks}",

@@ -22,6 +22,7 @@ from django.utils import timezone
 from eventstore import store
 from eventstore.models import stored_form
 from games.models import Event, Game, GameSnapshot, Seat
+from moon import prepared
 
 EVENT = Event._meta.db_table
 SNAPSHOT = GameSnapshot._meta.db_table
@@ -38,7 +39,7 @@ def log_head(
     tuples of ``snapshots.EVENT_FIELDS`` (data decoded), and the hash stored on the last of
     them (None before the first event)."""
     snapshot = f"SELECT seq FROM {SNAPSHOT} WHERE game_id = %s AND engine_version = %s"
-    with connection.cursor() as cursor:
+    with prepared.cursor() as cursor:
         cursor.execute(
             f"SELECT 0, s.seq, NULL, NULL, NULL, NULL, CAST(s.state AS text), e.hash FROM {SNAPSHOT} s "
             f"LEFT JOIN {EVENT} e ON e.game_id = s.game_id AND e.seq = s.seq "
@@ -63,16 +64,16 @@ def save_snapshot(game_id: int, *, seq: int, engine_version: str, state: Any) ->
     locked, so nobody races it), an INSERT on the first."""
     values = {"seq": seq, "engine_version": engine_version, "state": state, "updated_at": timezone.now()}
     fields = {field.name: field for field in GameSnapshot._meta.concrete_fields}
-    prepared = [fields[name].get_db_prep_save(value, connection) for name, value in values.items()]
-    with connection.cursor() as cursor:
+    bound = [fields[name].get_db_prep_save(value, connection) for name, value in values.items()]
+    with prepared.cursor() as cursor:
         cursor.execute(
             f"UPDATE {SNAPSHOT} SET {', '.join(f'{name} = %s' for name in values)} WHERE game_id = %s",
-            [*prepared, game_id],
+            [*bound, game_id],
         )
         if cursor.rowcount == 0:
             cursor.execute(
                 f"INSERT INTO {SNAPSHOT} (game_id, {', '.join(values)}) VALUES (%s, %s, %s, %s, %s)",
-                [game_id, *prepared],
+                [game_id, *bound],
             )
 
 
@@ -82,7 +83,7 @@ def window(game_id: int, *, from_turn: int, last: int) -> tuple[int, list[tuple[
     before = (
         f"SELECT seq FROM {EVENT} WHERE game_id = %s AND seq <= %s AND turn < %s ORDER BY seq DESC LIMIT 1"
     )
-    with connection.cursor() as cursor:
+    with prepared.cursor() as cursor:
         cursor.execute(
             START.format(before=before) + f"SELECT 1, seq, turn, seat, kind FROM {EVENT}, start "
             "WHERE game_id = %s AND seq > bound AND seq <= %s "
@@ -206,7 +207,7 @@ def games_of(
     if adventure is not None:
         where.append("g.adventure = %s")
         args.append(adventure)
-    with connection.cursor() as cursor:
+    with prepared.cursor() as cursor:
         cursor.execute(
             "SELECT page.*, s.\"index\", seated.username, s.bot FROM ("
             "SELECT g.id, g.adventure, g.max_players, g.astra_level, g.status, g.visibility, "

@@ -6,7 +6,7 @@ import os
 
 from django.core.asgi import get_asgi_application
 
-from moon import inflight
+from moon import inflight, inline
 from moon.polls import HealthPolls
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "moon.settings")
@@ -15,5 +15,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "moon.settings")
 # pooled instead (settings.py); SQLite's cost next to nothing to open.
 os.environ.setdefault("CONN_MAX_AGE", "0")
 
+django_application = get_asgi_application()
+# Django's middlewares run their steps on the event loop, each without a thread hop.
+inline.install()
 # Health polls are answered before Django when it answered the same a moment ago (moon/polls.py).
-application = HealthPolls(inflight.counted(get_asgi_application()))
+application = HealthPolls(inflight.counted(django_application))

@@ -95,6 +95,8 @@ INSTALLED_APPS = [
     "play",
 ]
 
+# Under ASGI, Django's own middlewares run on the event loop (moon/inline.py, installed by
+# moon/asgi.py), not each in a thread hop.
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "moon.static.StaticFilesMiddleware",
@@ -107,7 +109,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "api.throttling.AdminLoginThrottleMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    "moon.messages.MessagesOutsideTheAPI",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # last, closest to the views: how many sync views run at once under ASGI (moon/slots.py)
     "moon.slots.SyncViewSlots",
@@ -188,6 +190,15 @@ if not HISTORY_SIGNING_KEY and DATABASES["default"]["ENGINE"] != "django.db.back
         "HISTORY_SIGNING_KEY must be set with a database other than the embedded SQLite: the base64 "
         "of 32 random bytes (python3 -c 'import base64, os; print(base64.b64encode(os.urandom(32))"
         ".decode())'), the same in every process. See deploy/README.md."
+    )
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # The hot path's plain SQL is prepared on each connection from its second run
+    # (moon/prepared.py): planning it cost the database more than running it.
+    # DATABASE_PREPARED=false turns that off (behind a pooler that keeps no prepared statement,
+    # such as PgBouncer before 1.21).
+    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = (
+        1 if env_bool("DATABASE_PREPARED", True) else None
     )
 
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and not DATABASES["default"].get(
@@ -277,6 +288,7 @@ REST_FRAMEWORK = {
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "api.negotiation.JSONFirstNegotiation",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     # Requests per client: anonymous ones by address, signed-in ones by user. An empty value
