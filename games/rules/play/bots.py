@@ -66,16 +66,25 @@ def greedy_bot(rng: random.Random) -> Bot:
             totals[effects[0]] = (0, 0)  # every option scores alike: the score decides nothing
         knowns: list[tuple[int, int]] = []
         total = rules.scorer(state, seat)
+        room = rules.prospects_scorer(state, seat)
+        # Against ASTRA every option is played: what it leaves ASTRA needs the state after it.
+        by_marks = rules.marks_scorer(state, seat) if state.astra is None else None
+        sheet = state.sheet_of(seat)
         for option, effect in zip(decision.options, effects, strict=True):
             known = totals.get(effect) if effect is not None else None
             if known is None:
-                new, after = advance(state, seat, _move(option))
-                sheet = after.sheet_of(seat)
-                known = (
-                    total(after, new)
-                    - (solo.projected_astra_total(after) if after.astra is not None else 0),
-                    rules.prospects(after, sheet, sheet.marks),
-                )
+                changes = rules.listed_marks(state, seat, option) if by_marks is not None else None
+                if changes is not None and by_marks is not None:
+                    marks = sheet.marks | changes
+                    known = (by_marks(marks, changes.keys()), room(state, sheet, marks, changes.keys()))
+                else:
+                    new, after = advance(state, seat, _move(option))
+                    now = after.sheet_of(seat)
+                    known = (
+                        total(after, new)
+                        - (solo.projected_astra_total(after) if after.astra is not None else 0),
+                        room(after, now, now.marks, None),
+                    )
                 if effect is not None:
                     totals[effect] = known
             knowns.append(known)

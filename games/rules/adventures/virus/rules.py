@@ -69,7 +69,7 @@ from games.rules.common.base import (
     error_choices,
 )
 from games.rules.common.missions import MISSION_BOX
-from games.rules.common.options import Choice, Group, Option, Options, StepOption
+from games.rules.common.options import Choice, Group, Option, Options, StepOption, WriteOption
 from games.rules.common.wilds import WildActions
 from games.rules.core import cards
 from games.rules.core.cards import ACTIONS
@@ -735,6 +735,23 @@ class VirusRules(WildActions[Layout]):
             ),
         ]
 
+    def listed_marks(self, state: GameState, seat: int, option: Option) -> Marks | None:
+        """A write marks its space with its number and nothing else the score or the prospects
+        read: the wild it spends, the astronaut symbol it crosses (and the wild that circles),
+        the step it leaves waiting and the quarter it may evacuate (its score box and marker)
+        are read by neither. None for any other option."""
+        if option["action"] != "write":
+            return None
+        write = cast(WriteOption, option)
+        return {write["space"]: write["number"]}
+
+    def prospect_parts(self) -> list[AreaPart]:
+        """``prospects`` by floor: the room its empty spaces leave."""
+        return [
+            (zone, partial(_floor_room, cache, zone))
+            for zone, cache in zip(self.layout.zone_spaces, self._floor_runs, strict=True)
+        ]
+
     def details(self, state: GameState, sheet: Sheet, marks: Marks) -> dict[str, Any]:
         return {
             "quarter_scores": {q.id: quarter_points(marks, q) for q in self.layout.quarters.values()},
@@ -822,6 +839,11 @@ def _floor_runs(cache: dict[tuple[Any, ...], FloorRuns], marks: Marks, zone: tup
     room = sum((high - low - 1) * len(run) for low, high, run in gaps)
     found = cache[tuple(map(marks.get, zone))] = (gaps, room)
     return found
+
+
+def _floor_room(cache: dict[tuple[Any, ...], FloorRuns], zone: tuple[str, ...], marks: Marks) -> int:
+    """The room a floor's empty spaces leave (``prospects``: one floor's part)."""
+    return (cache.get(tuple(map(marks.get, zone))) or _floor_runs(cache, marks, zone))[1]
 
 
 def quarantined(marks: Marks, quarter: Quarter) -> bool:
