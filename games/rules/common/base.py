@@ -918,10 +918,20 @@ class Adventure(Generic[L]):
         sheet = state.sheet_of(seat)
         before_marks = sheet.marks
         errors = frozenset(sheet.error_boxes)
-        before_total = self.seat_total(state, seat)
-        before_parts: dict[int, int] = {}  # by index, worked out when an option first marks it
+        before_parts: dict[int, int] = {}  # each part's points before, by index
+        start: list[int] = []  # ``seat_total`` now, once an option needs it
 
         def total(marks: Marks, elements: Collection[str]) -> int:
+            if not start:
+                # from the parts that are then rescored alone
+                before_parts.update((index, value(before_marks)) for index, (_, value) in enumerate(parts))
+                start.append(
+                    self.missions_points(before_marks)
+                    + sum(before_parts.values())
+                    - self.error_penalty(sheet, before_marks)
+                    + sheet.bonus_points
+                )
+            before_total = start[0]
             if not elements:
                 return before_total
             points = before_total + parts_change(

@@ -60,8 +60,9 @@ def greedy_bot(rng: random.Random) -> Bot:
         if decision.kind == "mission":
             claim = cast(ClaimOption, decision.options[0])
             return _move(claim) if _claim_helps(rules, state, seat, claim["letter"]) else CONFIRM
+        listed = decision.options  # a large pick's options are made only when read (Options)
         totals: dict[Any, tuple[int, int]] = {}
-        effects = rules.score_effects(state, seat, decision.options)
+        effects = rules.score_effects(state, seat, listed)
         if None not in effects and len(set(effects)) == 1:
             totals[effects[0]] = (0, 0)  # every option scores alike: the score decides nothing
         knowns: list[tuple[int, int]] = []
@@ -70,9 +71,10 @@ def greedy_bot(rng: random.Random) -> Bot:
         # Against ASTRA every option is played: what it leaves ASTRA needs the state after it.
         by_marks = rules.marks_scorer(state, seat) if state.astra is None else None
         sheet = state.sheet_of(seat)
-        for option, effect in zip(decision.options, effects, strict=True):
+        for index, effect in enumerate(effects):
             known = totals.get(effect) if effect is not None else None
             if known is None:
+                option = listed[index]
                 changes = rules.listed_marks(state, seat, option) if by_marks is not None else None
                 if changes is not None and by_marks is not None:
                     marks = sheet.marks | changes
@@ -91,22 +93,9 @@ def greedy_bot(rng: random.Random) -> Bot:
         # Only the options of the best score and prospects can be taken: the fit of their
         # numbers and the skip break the ties among them alone.
         top = max(knowns)
-        marks = state.sheet_of(seat).marks
-        zones = _zones_by_space(rules.numbering_zones(marks))
-        best: list[Option] = []
-        best_value: tuple[float, int] | None = None
-        ideals: dict[str, list[float]] = {}
-        misfits: dict[tuple[str, int], float] = {}
-        tied = [option for option, known in zip(decision.options, knowns, strict=True) if known == top]
-        for option in tied:
-            value = (
-                -_misfit(option, marks, zones, ideals, misfits),
-                0 if option["action"] == "skip" else 1,
-            )
-            if best_value is None or value > best_value:
-                best, best_value = [option], value
-            elif value == best_value:
-                best.append(option)
+        best = [listed[index] for index, known in enumerate(knowns) if known == top]
+        if len(best) > 1:
+            best = _best_fits(rules, sheet.marks, best)
         return {"type": "move", "choice": rng.choice(best)}
 
     return play
@@ -127,6 +116,26 @@ def _claim_helps(rules: Adventure[Any], state: GameState, seat: int, letter: str
     totals = [rules.seat_total(state, other) for other in range(state.players)]
     rivals = [*totals, solo.projected_astra_total(state)] if state.astra is not None else totals
     return bool(totals[seat] + value >= max(rivals))
+
+
+def _best_fits(rules: Adventure[Any], marks: Marks, tied: list[Option]) -> list[Option]:
+    """Among options of equal weight, those whose numbers best fit the numbers around them
+    (``_misfit``), a use of an optional effect before its skip."""
+    zones = _zones_by_space(rules.numbering_zones(marks))
+    best: list[Option] = []
+    best_value: tuple[float, int] | None = None
+    ideals: dict[str, list[float]] = {}
+    misfits: dict[tuple[str, int], float] = {}
+    for option in tied:
+        value = (
+            -_misfit(option, marks, zones, ideals, misfits),
+            0 if option["action"] == "skip" else 1,
+        )
+        if best_value is None or value > best_value:
+            best, best_value = [option], value
+        elif value == best_value:
+            best.append(option)
+    return best
 
 
 def _zones_by_space(zones: list[tuple[str, ...]]) -> dict[str, list[tuple[str, ...]]]:
