@@ -61,39 +61,36 @@ def greedy_bot(rng: random.Random) -> Bot:
             claim = cast(ClaimOption, decision.options[0])
             return _move(claim) if _claim_helps(rules, state, seat, claim["letter"]) else CONFIRM
         listed = decision.options  # a large pick's options are made only when read (Options)
-        totals: dict[Any, tuple[int, int]] = {}
         effects = rules.score_effects(state, seat, listed)
-        if None not in effects and len(set(effects)) == 1:
-            totals[effects[0]] = (0, 0)  # every option scores alike: the score decides nothing
-        knowns: list[tuple[int, int]] = []
-        total = rules.scorer(state, seat)
-        room = rules.prospects_scorer(state, seat)
-        # Against ASTRA every option is played: what it leaves ASTRA needs the state after it.
-        by_marks = rules.marks_scorer(state, seat) if state.astra is None else None
+        # Options of one effect weigh alike: each effect is weighed once, on its first option;
+        # an option of no known effect is weighed alone.
+        keys = effects if None not in effects else [object() if key is None else key for key in effects]
+        knowns: dict[Any, tuple[int, int]] = dict.fromkeys(keys, (0, 0))
         sheet = state.sheet_of(seat)
-        for index, effect in enumerate(effects):
-            known = totals.get(effect) if effect is not None else None
-            if known is None:
-                option = listed[index]
+        if len(knowns) > 1:  # when every option scores alike the score decides nothing
+            total = rules.scorer(state, seat)
+            room = rules.prospects_scorer(state, seat)
+            # Against ASTRA every option is played: what it leaves ASTRA needs the state after it.
+            by_marks = rules.marks_scorer(state, seat) if state.astra is None else None
+            for key in knowns:
+                option = listed[keys.index(key)]
                 changes = rules.listed_marks(state, seat, option) if by_marks is not None else None
                 if changes is not None and by_marks is not None:
                     marks = sheet.marks | changes
-                    known = (by_marks(marks, changes.keys()), room(state, sheet, marks, changes.keys()))
+                    knowns[key] = (by_marks(marks, changes.keys()), room(state, sheet, marks, changes.keys()))
                 else:
                     new, after = advance(state, seat, _move(option))
                     now = after.sheet_of(seat)
-                    known = (
+                    knowns[key] = (
                         total(after, new)
                         - (solo.projected_astra_total(after) if after.astra is not None else 0),
                         room(after, now, now.marks, None),
                     )
-                if effect is not None:
-                    totals[effect] = known
-            knowns.append(known)
         # Only the options of the best score and prospects can be taken: the fit of their
         # numbers and the skip break the ties among them alone.
-        top = max(knowns)
-        best = [listed[index] for index, known in enumerate(knowns) if known == top]
+        top = max(knowns.values())
+        tied = {key for key, known in knowns.items() if known == top}
+        best = [listed[index] for index, key in enumerate(keys) if key in tied]
         if len(best) > 1:
             best = _best_fits(rules, sheet.marks, best)
         return {"type": "move", "choice": rng.choice(best)}
