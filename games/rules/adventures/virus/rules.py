@@ -750,14 +750,34 @@ class VirusRules(WildActions[Layout]):
         ]
 
     def listed_marks(self, state: GameState, seat: int, option: Option) -> Marks | None:
-        """A write marks its space with its number and nothing else the score or the prospects
-        read: the wild it spends, the astronaut symbol it crosses (and the wild that circles),
-        the step it leaves waiting and the quarter it may evacuate (its score box and marker)
-        are read by neither. None for any other option."""
-        if option["action"] != "write":
+        """What an option marks that the score or the prospects read, where nothing else it sets
+        off is read by either: a write's number, a Planning X, an energy circled (by the Energy
+        action or a water row), a walkway closed, the grey virus placed, nothing for a skip.
+        Besides, a wild spent, the symbols crossed on the astronaut and planning tracks (and the
+        wild they circle), the steps left waiting and a quarter evacuated (its score box and
+        marker) are read by neither. None for the options that advance a track or spread a virus
+        (Plant, Water, an infection): only playing them tells."""
+        fields = cast(Mapping[str, Any], option)
+        action = fields["action"]
+        if action == "write":
+            return {fields["space"]: fields["number"]}
+        if action == "skip":
+            return {}
+        if action == "planning":
+            return {fields["space"]: X}
+        if action == ROBOT:
+            return {fields["walkway"]: LINE}
+        if action == GREY_STEP:
+            return {self._grey_target(fields["quarter"]): CIRCLE, fields["space"]: INFECTED_BY[GREY]}
+        marks = state.sheet_of(seat).marks
+        if action == ENERGY:
+            symbols = self._quarter_symbols(state, seat, ENERGY)
+        elif action == BONUS_ENERGY:
+            symbols = self.layout.quarters[fields["quarter"]].energies
+        else:
             return None
-        write = cast(WriteOption, option)
-        return {write["space"]: write["number"]}
+        energy = _first_free(marks, symbols)
+        return None if energy is None else {energy: CIRCLE}
 
     def prospect_parts(self) -> list[AreaPart]:
         """``prospects`` by floor: the room its empty spaces leave."""
