@@ -879,10 +879,17 @@ class Adventure(Generic[L]):
         return self.sheet_total(state, sheet, marks=sheet.marks)
 
     def area_parts(self) -> list[AreaPart]:
-        """The points of ``areas`` as a sum of parts, each with the elements whose marks alone
-        decide it (empty: the areas are not split so, or read more than the sheet's marks):
-        what lets a bot rescore only the parts an option marks (``scorer``)."""
+        """The points of ``areas`` as a sum of parts, each with the elements of the sheet whose
+        marks decide it (empty: the areas are not split so): what lets a bot rescore only the
+        parts an option marks (``scorer``). A part that reads more than the sheet's marks (the
+        other sheets) is bound to what it reads in a state by ``bound_parts``."""
         return []
+
+    def bound_parts(self, state: GameState, seat: int) -> list[AreaPart] | None:
+        """``area_parts`` for the seat's sheet in ``state``, in the same order with the same
+        elements, each part's points from the sheet's marks alone (by default the parts as they
+        are); None where they cannot be so bound (the whole total is worked out)."""
+        return self._area_parts
 
     def scorer(self, state: GameState, seat: int) -> Callable[[GameState, Sequence[Event]], int]:
         """``seat_total`` of the states a decision's options lead to, for a bot weighing them:
@@ -894,11 +901,13 @@ class Adventure(Generic[L]):
         if by_marks is None:
             return lambda after, events: self.seat_total(after, seat)
         sheet_id = state.sheet_of(seat).id
+        status = state.status
 
         def total(after: GameState, events: Sequence[Event]) -> int:
             marked = marked_elements(events)
             now = after.sheet_of(seat)
-            if marked is None or now.id != sheet_id:
+            # a part may read the other sheets as the game's status shows them (``bound_parts``)
+            if marked is None or now.id != sheet_id or after.status != status or marked.keys() - {sheet_id}:
                 return self.seat_total(after, seat)
             return by_marks(now.marks, marked.get(sheet_id, ()))
 
@@ -910,10 +919,10 @@ class Adventure(Generic[L]):
         only the parts of ``area_parts`` reading those elements are counted again (and the
         missions and System Errors when they are those boxes). None where the areas are not
         split so, or the adventure scores its own way."""
-        parts = self._area_parts
         own = type(self)
         scored_alike = own.seat_score is Adventure.seat_score and own.sheet_score is Adventure.sheet_score
-        if not parts or not scored_alike:
+        parts = self.bound_parts(state, seat) if scored_alike else None
+        if not parts:
             return None
         sheet = state.sheet_of(seat)
         before_marks = sheet.marks
