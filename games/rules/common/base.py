@@ -897,13 +897,16 @@ class Adventure(Generic[L]):
         ``area_parts`` splits the areas, only the parts the events marked are counted again
         (``marks_scorer``); otherwise, and when the events change the sheet in another way, the
         whole total is worked out."""
-        by_marks = self.marks_scorer(state, seat)
-        if by_marks is None:
-            return lambda after, events: self.seat_total(after, seat)
         sheet_id = state.sheet_of(seat).id
         status = state.status
+        scorers: list[Callable[[Marks, Collection[str]], int] | None] = []  # once an option needs it
 
         def total(after: GameState, events: Sequence[Event]) -> int:
+            if not scorers:
+                scorers.append(self.marks_scorer(state, seat))
+            by_marks = scorers[0]
+            if by_marks is None:
+                return self.seat_total(after, seat)
             marked = marked_elements(events)
             now = after.sheet_of(seat)
             # a part may read the other sheets as the game's status shows them (``bound_parts``)

@@ -3,6 +3,7 @@ load tests. They know no rule of their own; whatever they play, the engine allow
 
 import random
 from collections.abc import Callable
+from itertools import compress
 from typing import Any, cast
 
 from games.rules.adventures import rules_for
@@ -90,7 +91,7 @@ def greedy_bot(rng: random.Random) -> Bot:
         # numbers and the skip break the ties among them alone.
         top = max(knowns.values())
         tied = {key for key, known in knowns.items() if known == top}
-        best = [listed[index] for index, key in enumerate(keys) if key in tied]
+        best = [listed[index] for index in compress(range(len(keys)), map(tied.__contains__, keys))]
         if len(best) > 1:
             best = _best_fits(rules, sheet.marks, best)
         return {"type": "move", "choice": rng.choice(best)}
@@ -123,9 +124,10 @@ def _best_fits(rules: Adventure[Any], marks: Marks, tied: list[Option]) -> list[
     best_value: tuple[float, int] | None = None
     ideals: dict[str, list[float]] = {}
     misfits: dict[tuple[str, int], float] = {}
+    by_zone: dict[tuple[str, ...], dict[str, float]] = {}
     for option in tied:
         value = (
-            -_misfit(option, marks, zones, ideals, misfits),
+            -_misfit(option, marks, zones, ideals, misfits, by_zone),
             0 if option["action"] == "skip" else 1,
         )
         if best_value is None or value > best_value:
@@ -150,11 +152,13 @@ def _misfit(
     zones: dict[str, list[tuple[str, ...]]],
     ideals: dict[str, list[float]],
     misfits: dict[tuple[str, int], float],
+    by_zone: dict[tuple[str, ...], dict[str, float]],
 ) -> float:
     """How far a written number lies from where the numbers around it say it belongs: the
     value interpolated between its nearest numbered neighbours (or the ends of the range), in
-    each zone of its space (``ideals``: those values by space, and ``misfits`` the answers by
-    space and number, worked out once a decision: many options write the same)."""
+    each zone of its space (``ideals``: those values by space, ``by_zone`` by zone, and
+    ``misfits`` the answers by space and number, worked out once a decision: many options
+    write the same)."""
     if option["action"] not in ("write", "draw"):
         return 0.0
     pick = cast("WriteOption | DrawOption", option)
@@ -163,23 +167,35 @@ def _misfit(
     if misfit is None:
         space, number = key
         if space not in ideals:
-            ideals[space] = [_ideal(marks, zone, space) for zone in zones.get(space, [])]
+            found = []
+            for zone in zones.get(space, []):
+                if zone not in by_zone:
+                    by_zone[zone] = _ideals(marks, zone)
+                found.append(by_zone[zone][space])
+            ideals[space] = found
         misfit = misfits[key] = sum(abs(number - ideal) for ideal in ideals[space])
     return misfit
 
 
-def _ideal(marks: Marks, zone: tuple[str, ...], space: str) -> float:
-    index = zone.index(space)
+def _ideals(marks: Marks, zone: tuple[str, ...]) -> dict[str, float]:
+    """The value each space of ``zone`` would take interpolated between its nearest numbered
+    neighbours in the zone (or the ends of the range), in one pass each way."""
+    values = [marks.get(space) for space in zone]
+    below: list[tuple[int, int]] = []  # the nearest number before each space, and where
     low, low_at = MIN_NUMBER - 1, -1
-    high, high_at = MAX_NUMBER + 1, len(zone)
-    for at, other in enumerate(zone):
-        value = marks.get(other)
+    for at, value in enumerate(values):
+        below.append((low, low_at))
         if isinstance(value, int):
-            if at < index:
-                low, low_at = value, at
-            elif at > index and high_at == len(zone):
-                high, high_at = value, at
-    return low + (high - low) * (index - low_at) / (high_at - low_at)
+            low, low_at = value, at
+    ideals: dict[str, float] = {}
+    high, high_at = MAX_NUMBER + 1, len(zone)
+    for index in range(len(zone) - 1, -1, -1):
+        low, low_at = below[index]
+        ideals[zone[index]] = low + (high - low) * (index - low_at) / (high_at - low_at)
+        value = values[index]
+        if isinstance(value, int):
+            high, high_at = value, index
+    return ideals
 
 
 def play_game(

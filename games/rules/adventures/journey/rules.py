@@ -39,7 +39,7 @@ Readings taken where the sources disagree (§10), and choices of this module:
   without ASTRA is alone in the ranking.
 """
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from functools import cached_property, partial
 from typing import Any, cast
 
@@ -251,6 +251,7 @@ class JourneyRules(WildActions[Layout]):
     def score_effects(self, state: GameState, seat: int, options: Sequence[Option]) -> list[Any]:
         """``score_effect`` of each option, the zone each space completes worked out once."""
         marks = state.sheet_of(seat).marks
+        zones = self.layout.zones(marks)
         completed: dict[str, str | None] = {}
         effects: list[Any] = []
         for option in options:
@@ -260,7 +261,7 @@ class JourneyRules(WildActions[Layout]):
             write = cast(WriteOption, option)
             space = write["space"]
             if space not in completed:
-                zone = self.layout.zone_of(marks, space)
+                zone = next(zone for zone in zones if space in zone.spaces)
                 completes = all(other in marks or other == space for other in zone.spaces)
                 completed[space] = zone.id if completes else None
             effects.append((completed[space], "modifier" in write, write.get("wild")))
@@ -272,19 +273,41 @@ class JourneyRules(WildActions[Layout]):
         lie between them, so a number written in the middle of a long empty stretch, or a
         wall cut where the stretch is short of numbers, keeps the sheet writable; a sheet
         with no room left ends in System Errors."""
-        room = 0
+        return sum(self._zone_room(zone, marks) for zone in self.numbering_zones(marks))
+
+    def _zone_room(self, zone: tuple[str, ...], marks: Marks) -> int:
+        """The room one zone leaves (``prospects``), kept by what its spaces hold."""
         rooms = self._zone_rooms
-        for zone in self.numbering_zones(marks):
-            key = (zone, tuple(map(marks.get, zone)))
-            found = rooms.get(key)
-            if found is None:
-                if len(rooms) >= ROOM_CACHE_SIZE:
-                    rooms.clear()
-                found = rooms[key] = sum(
-                    min(len(run) * ROOM_SCALE, _room(low, high)) for low, high, run in open_gaps(marks, zone)
-                )
-            room += found
-        return room
+        key = (zone, tuple(map(marks.get, zone)))
+        found = rooms.get(key)
+        if found is None:
+            if len(rooms) >= ROOM_CACHE_SIZE:
+                rooms.clear()
+            found = rooms[key] = sum(
+                min(len(run) * ROOM_SCALE, _room(low, high)) for low, high, run in open_gaps(marks, zone)
+            )
+        return found
+
+    def prospects_scorer(
+        self, state: GameState, seat: int
+    ) -> Callable[[GameState, Sheet, Marks, Collection[str] | None], int]:
+        """``prospects`` of the sheets a decision's options lead to: while an option draws no
+        wall the zones stay, and only the rooms of those holding a space it marks are counted
+        again."""
+        before = state.sheet_of(seat).marks
+        zones = self.numbering_zones(before)
+        zone_at = {space: index for index, zone in enumerate(zones) for space in zone}
+        rooms = [self._zone_room(zone, before) for zone in zones]
+        start = sum(rooms)
+        walls = self.layout.wall_set
+
+        def prospects(after: GameState, sheet: Sheet, marks: Marks, elements: Collection[str] | None) -> int:
+            if elements is None or not walls.isdisjoint(elements):
+                return self.prospects(after, sheet, marks)
+            touched = {zone_at[element] for element in elements if element in zone_at}
+            return start + sum(self._zone_room(zones[index], marks) - rooms[index] for index in touched)
+
+        return prospects
 
     @cached_property
     def _zone_rooms(self) -> dict[tuple[tuple[str, ...], tuple[Any, ...]], int]:
