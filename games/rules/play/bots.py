@@ -91,7 +91,10 @@ def greedy_bot(rng: random.Random) -> Bot:
         # numbers and the skip break the ties among them alone.
         top = max(knowns.values())
         tied = {key for key, known in knowns.items() if known == top}
-        best = [listed[index] for index in compress(range(len(keys)), map(tied.__contains__, keys))]
+        if len(tied) == len(knowns):
+            best = list(listed)
+        else:
+            best = [listed[index] for index in compress(range(len(keys)), map(tied.__contains__, keys))]
         if len(best) > 1:
             best = _best_fits(rules, sheet.marks, best)
         return {"type": "move", "choice": rng.choice(best)}
@@ -119,7 +122,7 @@ def _claim_helps(rules: Adventure[Any], state: GameState, seat: int, letter: str
 def _best_fits(rules: Adventure[Any], marks: Marks, tied: list[Option]) -> list[Option]:
     """Among options of equal weight, those whose numbers best fit the numbers around them
     (``_misfit``), a use of an optional effect before its skip."""
-    zones = _zones_by_space(rules.numbering_zones(marks))
+    zones = rules.numbering_zones(marks)
     best: list[Option] = []
     best_value: tuple[float, int] | None = None
     ideals: dict[str, list[float]] = {}
@@ -137,28 +140,19 @@ def _best_fits(rules: Adventure[Any], marks: Marks, tied: list[Option]) -> list[
     return best
 
 
-def _zones_by_space(zones: list[tuple[str, ...]]) -> dict[str, list[tuple[str, ...]]]:
-    """The numbering zones each space belongs to."""
-    by_space: dict[str, list[tuple[str, ...]]] = {}
-    for zone in zones:
-        for space in zone:
-            by_space.setdefault(space, []).append(zone)
-    return by_space
-
-
 def _misfit(
     option: Option,
     marks: Marks,
-    zones: dict[str, list[tuple[str, ...]]],
+    zones: list[tuple[str, ...]],
     ideals: dict[str, list[float]],
     misfits: dict[tuple[str, int], float],
     by_zone: dict[tuple[str, ...], dict[str, float]],
 ) -> float:
     """How far a written number lies from where the numbers around it say it belongs: the
     value interpolated between its nearest numbered neighbours (or the ends of the range), in
-    each zone of its space (``ideals``: those values by space, ``by_zone`` by zone, and
-    ``misfits`` the answers by space and number, worked out once a decision: many options
-    write the same)."""
+    each of the ``zones`` holding its space (``ideals``: those values by space, ``by_zone``
+    by zone, and ``misfits`` the answers by space and number, worked out once a decision: many
+    options write the same)."""
     if option["action"] not in ("write", "draw"):
         return 0.0
     pick = cast("WriteOption | DrawOption", option)
@@ -168,7 +162,9 @@ def _misfit(
         space, number = key
         if space not in ideals:
             found = []
-            for zone in zones.get(space, []):
+            for zone in zones:
+                if space not in zone:
+                    continue
                 if zone not in by_zone:
                     by_zone[zone] = _ideals(marks, zone)
                 found.append(by_zone[zone][space])
