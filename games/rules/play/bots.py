@@ -2,14 +2,14 @@
 load tests. They know no rule of their own; whatever they play, the engine allowed."""
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from itertools import compress
 from typing import Any, cast
 
 from games.rules.adventures import rules_for
 from games.rules.common.base import Adventure
 from games.rules.common.missions import gives_first_value
-from games.rules.common.options import ClaimOption, DrawOption, Option, WriteOption
+from games.rules.common.options import ClaimOption, Option
 from games.rules.core.events import Event, evolve
 from games.rules.core.sheet import MAX_NUMBER, MIN_NUMBER, Marks
 from games.rules.core.state import GameState
@@ -126,13 +126,17 @@ def _best_fits(rules: Adventure[Any], marks: Marks, tied: list[Option]) -> list[
     best: list[Option] = []
     best_value: tuple[float, int] | None = None
     ideals: dict[str, list[float]] = {}
-    misfits: dict[tuple[str, int], float] = {}
+    misfits: dict[tuple[str, int], float] = {}  # many options write the same
     by_zone: dict[tuple[str, ...], dict[str, float]] = {}
-    for option in tied:
-        value = (
-            -_misfit(option, marks, zones, ideals, misfits, by_zone),
-            0 if option["action"] == "skip" else 1,
-        )
+    # each option read by its fields, whatever its shape
+    for option, fields in zip(tied, cast(list[Mapping[str, Any]], tied), strict=True):
+        action = fields["action"]
+        misfit = 0.0
+        if action in ("write", "draw"):
+            key = (fields["space"], fields["number"])
+            found = misfits.get(key)
+            misfit = misfits[key] = _misfit(key, marks, zones, ideals, by_zone) if found is None else found
+        value = (-misfit, 0 if action == "skip" else 1)
         if best_value is None or value > best_value:
             best, best_value = [option], value
         elif value == best_value:
@@ -141,36 +145,27 @@ def _best_fits(rules: Adventure[Any], marks: Marks, tied: list[Option]) -> list[
 
 
 def _misfit(
-    option: Option,
+    key: tuple[str, int],
     marks: Marks,
     zones: list[tuple[str, ...]],
     ideals: dict[str, list[float]],
-    misfits: dict[tuple[str, int], float],
     by_zone: dict[tuple[str, ...], dict[str, float]],
 ) -> float:
-    """How far a written number lies from where the numbers around it say it belongs: the
-    value interpolated between its nearest numbered neighbours (or the ends of the range), in
-    each of the ``zones`` holding its space (``ideals``: those values by space, ``by_zone``
-    by zone, and ``misfits`` the answers by space and number, worked out once a decision: many
-    options write the same)."""
-    if option["action"] not in ("write", "draw"):
-        return 0.0
-    pick = cast("WriteOption | DrawOption", option)
-    key = (pick["space"], pick["number"])
-    misfit = misfits.get(key)
-    if misfit is None:
-        space, number = key
-        if space not in ideals:
-            found = []
-            for zone in zones:
-                if space not in zone:
-                    continue
-                if zone not in by_zone:
-                    by_zone[zone] = _ideals(marks, zone)
-                found.append(by_zone[zone][space])
-            ideals[space] = found
-        misfit = misfits[key] = sum(abs(number - ideal) for ideal in ideals[space])
-    return misfit
+    """How far a number written in a space (``key``) lies from where the numbers around it say
+    it belongs: the value interpolated between its nearest numbered neighbours (or the ends of
+    the range), in each of the ``zones`` holding the space (``ideals``: those values by space,
+    ``by_zone`` by zone, worked out once a decision)."""
+    space, number = key
+    if space not in ideals:
+        found = []
+        for zone in zones:
+            if space not in zone:
+                continue
+            if zone not in by_zone:
+                by_zone[zone] = _ideals(marks, zone)
+            found.append(by_zone[zone][space])
+        ideals[space] = found
+    return sum(abs(number - ideal) for ideal in ideals[space])
 
 
 def _ideals(marks: Marks, zone: tuple[str, ...]) -> dict[str, float]:

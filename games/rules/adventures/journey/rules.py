@@ -254,17 +254,17 @@ class JourneyRules(WildActions[Layout]):
         zones = self.layout.zones(marks)
         completed: dict[str, str | None] = {}
         effects: list[Any] = []
-        for option in options:
-            if option["action"] != "write":
+        # each option read by its fields, whatever its shape
+        for fields in cast(Sequence[Mapping[str, Any]], options):
+            if fields["action"] != "write":
                 effects.append(None)
                 continue
-            write = cast(WriteOption, option)
-            space = write["space"]
+            space = fields["space"]
             if space not in completed:
                 zone = next(zone for zone in zones if space in zone.spaces)
                 completes = all(other in marks or other == space for other in zone.spaces)
                 completed[space] = zone.id if completes else None
-            effects.append((completed[space], "modifier" in write, write.get("wild")))
+            effects.append((completed[space], "modifier" in fields, fields.get("wild")))
         return effects
 
     def prospects(self, state: GameState, sheet: Sheet, marks: Marks) -> int:
