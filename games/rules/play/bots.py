@@ -2,7 +2,7 @@
 load tests. They know no rule of their own; whatever they play, the engine allowed."""
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from itertools import compress
 from typing import Any, cast
 
@@ -12,7 +12,7 @@ from games.rules.common.missions import gives_first_value
 from games.rules.common.options import ClaimOption, Option
 from games.rules.core.events import Event, evolve
 from games.rules.core.sheet import MAX_NUMBER, MIN_NUMBER, Marks
-from games.rules.core.state import GameState
+from games.rules.core.state import GameState, Sheet
 from games.rules.turn import solo
 from games.rules.turn.turn import advance, new_game, options
 
@@ -73,20 +73,28 @@ def greedy_bot(rng: random.Random) -> Bot:
             room = rules.prospects_scorer(state, seat)
             # Against ASTRA every option is played: what it leaves ASTRA needs the state after it.
             by_marks = rules.marks_scorer(state, seat) if state.astra is None else None
+            scores: dict[Any, int] = {}
+            # what the prospects of each option read: the state, the sheet, its marks and the
+            # elements marked (None: unknown)
+            sheets: dict[Any, tuple[GameState, Sheet, Marks, Collection[str] | None]] = {}
             for key in knowns:
                 option = listed[keys.index(key)]
                 changes = rules.listed_marks(state, seat, option) if by_marks is not None else None
                 if changes is not None and by_marks is not None:
                     marks = sheet.marks | changes
-                    knowns[key] = (by_marks(marks, changes.keys()), room(state, sheet, marks, changes.keys()))
+                    scores[key] = by_marks(marks, changes.keys())
+                    sheets[key] = (state, sheet, marks, changes.keys())
                 else:
                     new, after = advance(state, seat, _move(option))
                     now = after.sheet_of(seat)
-                    knowns[key] = (
-                        total(after, new)
-                        - (solo.projected_astra_total(after) if after.astra is not None else 0),
-                        room(after, now, now.marks, None),
+                    scores[key] = total(after, new) - (
+                        solo.projected_astra_total(after) if after.astra is not None else 0
                     )
+                    sheets[key] = (after, now, now.marks, None)
+            # The prospects only break the ties of the best score.
+            top_score = max(scores.values())
+            for key, score in scores.items():
+                knowns[key] = (score, room(*sheets[key]) if score == top_score else 0)
         # Only the options of the best score and prospects can be taken: the fit of their
         # numbers and the skip break the ties among them alone.
         top = max(knowns.values())

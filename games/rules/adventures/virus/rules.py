@@ -752,11 +752,12 @@ class VirusRules(WildActions[Layout]):
     def listed_marks(self, state: GameState, seat: int, option: Option) -> Marks | None:
         """What an option marks that the score or the prospects read, where nothing else it sets
         off is read by either: a write's number, a Planning X, an energy circled (by the Energy
-        action or a water row), a walkway closed, the grey virus placed, nothing for a skip.
-        Besides, a wild spent, the symbols crossed on the astronaut and planning tracks (and the
-        wild they circle), the steps left waiting and a quarter evacuated (its score box and
-        marker) are read by neither. None for the options that advance a track or spread a virus
-        (Plant, Water, an infection): only playing them tells."""
+        action or a water row), a walkway closed, the grey virus placed, an infection after which
+        no propagation goes on, nothing for a skip. Besides, a wild spent, the symbols crossed on
+        the astronaut and planning tracks (and the wild they circle), the steps left waiting and
+        a quarter evacuated (its score box and marker) are read by neither. None for the options
+        that advance a track (Plant, Water) or leave a propagation to go on: only playing them
+        tells."""
         fields = cast(Mapping[str, Any], option)
         action = fields["action"]
         if action == "write":
@@ -769,6 +770,13 @@ class VirusRules(WildActions[Layout]):
             return {fields["walkway"]: LINE}
         if action == GREY_STEP:
             return {self._grey_target(fields["quarter"]): CIRCLE, fields["space"]: INFECTED_BY[GREY]}
+        if action == INFECT:
+            # the last infection of what phase 5 runs: under it no propagation goes on
+            below = state.seats[seat].pending[:-1]
+            if any(_runs_propagation(step) for frame in below for step in frame):
+                return None
+            _, colour = self._infected_quarter(fields["effect"])
+            return {fields["space"]: INFECTED_BY[colour]}
         marks = state.sheet_of(seat).marks
         if action == ENERGY:
             symbols = self._quarter_symbols(state, seat, ENERGY)
