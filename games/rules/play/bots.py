@@ -129,7 +129,7 @@ def _claim_helps(rules: Adventure[Any], state: GameState, seat: int, letter: str
 
 def _best_fits(rules: Adventure[Any], marks: Marks, tied: list[Option]) -> list[Option]:
     """Among options of equal weight, those whose numbers best fit the numbers around them
-    (``_misfit``), a use of an optional effect before its skip."""
+    (the least misfit: ``_space_ideals``), a use of an optional effect before its skip."""
     zones = rules.numbering_zones(marks)
     best: list[Option] = []
     best_value: tuple[float, int] | None = None
@@ -141,9 +141,14 @@ def _best_fits(rules: Adventure[Any], marks: Marks, tied: list[Option]) -> list[
         action = fields["action"]
         misfit = 0.0
         if action in ("write", "draw"):
-            key = (fields["space"], fields["number"])
+            space, number = key = (fields["space"], fields["number"])
             found = misfits.get(key)
-            misfit = misfits[key] = _misfit(key, marks, zones, ideals, by_zone) if found is None else found
+            if found is None:
+                around = ideals.get(space)
+                if around is None:
+                    around = ideals[space] = _space_ideals(space, marks, zones, by_zone)
+                found = misfits[key] = sum(abs(number - ideal) for ideal in around)
+            misfit = found
         value = (-misfit, 0 if action == "skip" else 1)
         if best_value is None or value > best_value:
             best, best_value = [option], value
@@ -152,28 +157,24 @@ def _best_fits(rules: Adventure[Any], marks: Marks, tied: list[Option]) -> list[
     return best
 
 
-def _misfit(
-    key: tuple[str, int],
+def _space_ideals(
+    space: str,
     marks: Marks,
     zones: list[tuple[str, ...]],
-    ideals: dict[str, list[float]],
     by_zone: dict[tuple[str, ...], dict[str, float]],
-) -> float:
-    """How far a number written in a space (``key``) lies from where the numbers around it say
-    it belongs: the value interpolated between its nearest numbered neighbours (or the ends of
-    the range), in each of the ``zones`` holding the space (``ideals``: those values by space,
-    ``by_zone`` by zone, worked out once a decision)."""
-    space, number = key
-    if space not in ideals:
-        found = []
-        for zone in zones:
-            if space not in zone:
-                continue
-            if zone not in by_zone:
-                by_zone[zone] = _ideals(marks, zone)
-            found.append(by_zone[zone][space])
-        ideals[space] = found
-    return sum(abs(number - ideal) for ideal in ideals[space])
+) -> list[float]:
+    """Where the numbers around ``space`` say a number written there belongs: the value
+    interpolated between its nearest numbered neighbours (or the ends of the range), in each of
+    the ``zones`` holding it (``by_zone``: those values by zone, worked out once a decision).
+    A number's misfit is how far it lies from them."""
+    found = []
+    for zone in zones:
+        if space not in zone:
+            continue
+        if zone not in by_zone:
+            by_zone[zone] = _ideals(marks, zone)
+        found.append(by_zone[zone][space])
+    return found
 
 
 def _ideals(marks: Marks, zone: tuple[str, ...]) -> dict[str, float]:

@@ -251,20 +251,19 @@ class JourneyRules(WildActions[Layout]):
     def score_effects(self, state: GameState, seat: int, options: Sequence[Option]) -> list[Any]:
         """``score_effect`` of each option, the zone each space completes worked out once."""
         marks = state.sheet_of(seat).marks
-        zones = self.layout.zones(marks)
-        completed: dict[str, str | None] = {}
+        # the one empty space of each zone that has one left: a number there completes it
+        completes: dict[str, str] = {}
+        for zone in self.layout.zones(marks):
+            empty = [space for space in zone.spaces if space not in marks]
+            if len(empty) == 1:
+                completes[empty[0]] = zone.id
         effects: list[Any] = []
         # each option read by its fields, whatever its shape
         for fields in cast(Sequence[Mapping[str, Any]], options):
             if fields["action"] != "write":
                 effects.append(None)
                 continue
-            space = fields["space"]
-            if space not in completed:
-                zone = next(zone for zone in zones if space in zone.spaces)
-                completes = all(other in marks or other == space for other in zone.spaces)
-                completed[space] = zone.id if completes else None
-            effects.append((completed[space], "modifier" in fields, fields.get("wild")))
+            effects.append((completes.get(fields["space"]), "modifier" in fields, fields.get("wild")))
         return effects
 
     def prospects(self, state: GameState, sheet: Sheet, marks: Marks) -> int:
