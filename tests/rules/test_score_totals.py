@@ -106,6 +106,6 @@ def test_an_option_weighed_unplayed_weighs_what_playing_it_gives(adventure: int)
 
     rng = random.Random(adventure)
     bots.play_game(
-        adventure=adventure, bots=[checking(bots.greedy_bot(rng)) for _ in range(3)], seed=adventure + 2
+        adventure=adventure, bots=[checking(bots.greedy_bot(rng)) for _ in range(2)], seed=adventure + 2
     )
     assert checked > 100
