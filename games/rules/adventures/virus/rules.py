@@ -124,6 +124,8 @@ class VirusRules(WildActions[Layout]):
         # By floor: its runs of empty spaces with the numbers they take, and the room they
         # leave (``prospects``), by what the floor's spaces hold.
         self._floor_runs: list[dict[tuple[Any, ...], FloorRuns]] = [{} for _ in self.layout.zone_spaces]
+        # The effect of a write in each space, by the modifier and the wild it uses.
+        self._write_effect_tables: dict[tuple[bool, str | None], dict[str, str]] = {}
 
     def step_table(self) -> dict[str, Step]:
         return {
@@ -341,16 +343,16 @@ class VirusRules(WildActions[Layout]):
     def score_effects(self, state: GameState, seat: int, options: Sequence[Option]) -> list[Any]:
         """``score_effect`` of each option, in one loop (a decision lists a hundred writes); the
         options of a write group (``_write_group``: they differ in their space alone) read
-        without making them."""
+        without making them. A write's effect is named by a string made once (``_write_effects``):
+        a decision's effects are hashed and compared option by option."""
         if isinstance(options, Options):
             effects: list[Any] = []
             for make, values in options.groups():
                 first = make(values[0])
                 if first["action"] == "write" and first["space"] == values[0]:
                     write = cast(WriteOption, first)
-                    quarter_id = self._quarter_id
-                    modifier, wild = "modifier" in write, write.get("wild")
-                    effects += [(quarter_id[space], modifier, wild) for space in values]
+                    table = self._write_effects("modifier" in write, write.get("wild"))
+                    effects += map(table.__getitem__, values)
                 else:
                     effects += self.score_effects(state, seat, [make(value) for value in values])
             return effects
@@ -360,7 +362,7 @@ class VirusRules(WildActions[Layout]):
         for fields in cast(Sequence[Mapping[str, Any]], options):
             action = fields["action"]
             if action == "write":
-                effects.append((quarter_id[fields["space"]], "modifier" in fields, fields.get("wild")))
+                effects.append(self._write_effects("modifier" in fields, fields.get("wild"))[fields["space"]])
             elif action == "planning":
                 effects.append(quarter_id[fields["space"]])
             elif action == BONUS_ENERGY:
@@ -368,6 +370,18 @@ class VirusRules(WildActions[Layout]):
             else:
                 effects.append(ROBOT if action == ROBOT else None)
         return effects
+
+    def _write_effects(self, modifier: bool, wild: str | None) -> dict[str, str]:
+        """The effect of a write in each space, with an Astronaut modifier or not and the wild
+        it spends: its quarter with them, named once."""
+        table = self._write_effect_tables.get((modifier, wild))
+        if table is None:
+            suffix = (" modified" if modifier else "") + ("" if wild is None else f" with {wild}")
+            named = {quarter: f"write in {quarter}{suffix}" for quarter in self.layout.quarters}
+            table = self._write_effect_tables[(modifier, wild)] = {
+                space: named[quarter] for space, quarter in self._quarter_id.items()
+            }
+        return table
 
     @cached_property
     def _quarter_id(self) -> dict[str, str]:
