@@ -139,17 +139,22 @@ def _best_fits(rules: Adventure[Any], marks: Marks, tied: list[Option]) -> list[
     # each option read by its fields, whatever its shape
     for option, fields in zip(tied, cast(list[Mapping[str, Any]], tied), strict=True):
         action = fields["action"]
-        misfit = 0.0
-        if action in ("write", "draw"):
-            space, number = key = (fields["space"], fields["number"])
-            found = misfits.get(key)
-            if found is None:
+        if action == "write" or action == "draw":
+            key = (fields["space"], fields["number"])
+            misfit = misfits.get(key)
+            if misfit is None:
+                space, number = key
                 around = ideals.get(space)
                 if around is None:
                     around = ideals[space] = _space_ideals(space, marks, zones, by_zone)
-                found = misfits[key] = sum(abs(number - ideal) for ideal in around)
-            misfit = found
-        value = (-misfit, 0 if action == "skip" else 1)
+                # a space is mostly in one zone (the sum of one is that one)
+                if len(around) == 1:
+                    misfit = misfits[key] = abs(number - around[0])
+                else:
+                    misfit = misfits[key] = sum(abs(number - ideal) for ideal in around)
+            value = (-misfit, 1)
+        else:
+            value = (-0.0, 0 if action == "skip" else 1)
         if best_value is None or value > best_value:
             best, best_value = [option], value
         elif value == best_value:
