@@ -65,8 +65,11 @@ def greedy_bot(rng: random.Random) -> Bot:
         effects = rules.score_effects(state, seat, listed)
         # Options of one effect weigh alike: each effect is weighed once, on its first option;
         # an option of no known effect is weighed alone.
-        keys = effects if None not in effects else [object() if key is None else key for key in effects]
-        knowns: dict[Any, tuple[int, int]] = dict.fromkeys(keys, (0, 0))
+        knowns: dict[Any, tuple[int, int]] = dict.fromkeys(effects, (0, 0))
+        keys = effects
+        if None in knowns:
+            keys = [object() if key is None else key for key in effects]
+            knowns = dict.fromkeys(keys, (0, 0))
         sheet = state.sheet_of(seat)
         if len(knowns) > 1:  # when every option scores alike the score decides nothing
             total = rules.scorer(state, seat)
