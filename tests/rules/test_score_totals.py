@@ -6,6 +6,7 @@ import random
 import pytest
 
 from games.rules.adventures import PLAYABLE, rules_for
+from games.rules.common.base import Adventure
 from games.rules.engine import GameState, advance, bots, options
 
 # One option in this many is checked: a decision often lists a hundred.
@@ -60,5 +61,51 @@ def test_the_greedy_bots_scorer_gives_the_totals_of_the_options(adventure: int) 
     rng = random.Random(adventure)
     bots.play_game(
         adventure=adventure, bots=[checking(bots.greedy_bot(rng)) for _ in range(2)], seed=adventure + 1
+    )
+    assert checked > 100
+
+
+# The adventures whose rules tell the marks some options make (``listed_marks``).
+WEIGHED_UNPLAYED = [
+    number
+    for number, rules in sorted(PLAYABLE.items())
+    if type(rules).listed_marks is not Adventure.listed_marks
+]
+
+
+@pytest.mark.parametrize("adventure", WEIGHED_UNPLAYED)
+def test_an_option_weighed_unplayed_weighs_what_playing_it_gives(adventure: int) -> None:
+    """Where the rules tell the marks an option makes (``listed_marks``), the total and the
+    prospects the greedy bot works out from them alone (``marks_scorer``, ``prospects_scorer``)
+    are those of the state the option leads to, for every such option it is offered."""
+    rules = rules_for(adventure)
+    checked = 0
+
+    def checking(bot: bots.Bot) -> bots.Bot:
+        def play(state: GameState, seat: int) -> bots.Command:
+            nonlocal checked
+            by_marks = rules.marks_scorer(state, seat)
+            room = rules.prospects_scorer(state, seat)
+            sheet = state.sheet_of(seat)
+            listed = options(state, seat).options
+            for option in listed[::SAMPLED] if len(listed) > SAMPLED * 5 else listed:
+                changes = rules.listed_marks(state, seat, option)
+                if changes is None:
+                    continue
+                assert by_marks is not None
+                _, after = advance(state, seat, {"type": "move", "choice": option})
+                now = after.sheet_of(seat)
+                marks = sheet.marks | changes
+                assert by_marks(marks, changes.keys()) == rules.seat_total(after, seat), option
+                prospects = rules.prospects(after, now, now.marks)
+                assert room(state, sheet, marks, changes.keys()) == prospects, option
+                checked += 1
+            return bot(state, seat)
+
+        return play
+
+    rng = random.Random(adventure)
+    bots.play_game(
+        adventure=adventure, bots=[checking(bots.greedy_bot(rng)) for _ in range(2)], seed=adventure + 2
     )
     assert checked > 100

@@ -879,47 +879,122 @@ class Adventure(Generic[L]):
         return self.sheet_total(state, sheet, marks=sheet.marks)
 
     def area_parts(self) -> list[AreaPart]:
-        """The points of ``areas`` as a sum of parts, each with the elements whose marks alone
-        decide it (empty: the areas are not split so, or read more than the sheet's marks):
-        what lets a bot rescore only the parts an option marks (``scorer``)."""
+        """The points of ``areas`` as a sum of parts, each with the elements of the sheet whose
+        marks decide it (empty: the areas are not split so): what lets a bot rescore only the
+        parts an option marks (``scorer``). A part that reads more than the sheet's marks (the
+        other sheets) is bound to what it reads in a state by ``bound_parts``."""
         return []
+
+    def bound_parts(self, state: GameState, seat: int) -> list[AreaPart] | None:
+        """``area_parts`` for the seat's sheet in ``state``, in the same order with the same
+        elements, each part's points from the sheet's marks alone (by default the parts as they
+        are); None where they cannot be so bound (the whole total is worked out)."""
+        return self._area_parts
 
     def scorer(self, state: GameState, seat: int) -> Callable[[GameState, Sequence[Event]], int]:
         """``seat_total`` of the states a decision's options lead to, for a bot weighing them:
         called with such a state and the events that led there from ``state``. Where
         ``area_parts`` splits the areas, only the parts the events marked are counted again
-        (and the missions and System Errors when they marked those boxes); otherwise, and when
-        the events change the sheet in another way, the whole total is worked out."""
-        parts = self._area_parts
+        (``marks_scorer``); otherwise, and when the events change the sheet in another way, the
+        whole total is worked out."""
+        sheet_id = state.sheet_of(seat).id
+        status = state.status
+        scorers: list[Callable[[Marks, Collection[str]], int] | None] = []  # once an option needs it
+
+        def total(after: GameState, events: Sequence[Event]) -> int:
+            if not scorers:
+                scorers.append(self.marks_scorer(state, seat))
+            by_marks = scorers[0]
+            if by_marks is None:
+                return self.seat_total(after, seat)
+            marked = marked_elements(events)
+            now = after.sheet_of(seat)
+            # a part may read the other sheets as the game's status shows them (``bound_parts``)
+            if marked is None or now.id != sheet_id or after.status != status or marked.keys() - {sheet_id}:
+                return self.seat_total(after, seat)
+            return by_marks(now.marks, marked.get(sheet_id, ()))
+
+        return total
+
+    def marks_scorer(self, state: GameState, seat: int) -> Callable[[Marks, Collection[str]], int] | None:
+        """``seat_total`` once the seat's sheet holds the marks given instead of its marks now,
+        which differ from them in the elements given alone (nothing else of the state changed):
+        only the parts of ``area_parts`` reading those elements are counted again (and the
+        missions and System Errors when they are those boxes). None where the areas are not
+        split so, or the adventure scores its own way."""
         own = type(self)
         scored_alike = own.seat_score is Adventure.seat_score and own.sheet_score is Adventure.sheet_score
-        if not parts or not scored_alike:
-            return lambda after, events: self.seat_total(after, seat)
+        parts = self.bound_parts(state, seat) if scored_alike else None
+        if not parts:
+            return None
         sheet = state.sheet_of(seat)
         before_marks = sheet.marks
         errors = frozenset(sheet.error_boxes)
-        before_total = self.seat_total(state, seat)
-        before_parts: dict[int, int] = {}  # by index, worked out when an option first marks it
+        before_parts: dict[int, int] = {}  # each part's points before, by index
+        start: list[int] = []  # ``seat_total`` now, once an option needs it
 
-        def total(after: GameState, events: Sequence[Event]) -> int:
-            marked = marked_elements(events)
-            now = after.sheet_of(seat)
-            if marked is None or now.id != sheet.id:
-                return self.seat_total(after, seat)
-            elements = marked.get(sheet.id)
+        def total(marks: Marks, elements: Collection[str]) -> int:
+            if not start:
+                # from the parts that are then rescored alone
+                before_parts.update((index, value(before_marks)) for index, (_, value) in enumerate(parts))
+                start.append(
+                    self.missions_points(before_marks)
+                    + sum(before_parts.values())
+                    - self.error_penalty(sheet, before_marks)
+                    + sheet.bonus_points
+                )
+            before_total = start[0]
             if not elements:
                 return before_total
-            marks = now.marks
             points = before_total + parts_change(
                 parts, self._parts_of, elements, before_marks, marks, before_parts
             )
-            if not elements.isdisjoint(MISSION_BOX_SET):
+            if not MISSION_BOX_SET.isdisjoint(elements):
                 points += self.missions_points(marks) - self.missions_points(before_marks)
-            if not elements.isdisjoint(errors):
-                points -= self.error_penalty(now, marks) - self.error_penalty(sheet, before_marks)
+            if not errors.isdisjoint(elements):
+                points -= self.error_penalty(sheet, marks) - self.error_penalty(sheet, before_marks)
             return points
 
         return total
+
+    def listed_marks(self, state: GameState, seat: int, option: Option) -> Marks | None:
+        """The marks a listed ``option`` makes on the seat's sheet, by element, when nothing
+        else it sets off changes what the score (``marks_scorer``) and the prospects read: a bot
+        then weighs it without playing it. None (the default) when only playing it tells."""
+        return None
+
+    def prospect_parts(self) -> list[AreaPart]:
+        """``prospects`` as a sum of parts, each with the elements whose marks alone decide it
+        (empty: not split so): what lets a bot weigh only the parts an option marks
+        (``prospects_scorer``)."""
+        return []
+
+    def prospects_scorer(
+        self, state: GameState, seat: int
+    ) -> Callable[[GameState, Sheet, Marks, Collection[str] | None], int]:
+        """``prospects`` of the sheets a decision's options lead to, for a bot weighing them:
+        called with the state, the seat's sheet and its marks there, and the elements that
+        differ from the seat's marks now (None: unknown). Where ``prospect_parts`` splits the
+        prospects and the elements are known, only the parts reading them are counted again."""
+        parts = self._prospect_parts
+        if not parts:
+            return lambda after, sheet, marks, elements: self.prospects(after, sheet, marks)
+        before_marks = state.sheet_of(seat).marks
+        before_parts: dict[int, int] = {}
+        start: list[int] = []  # the prospects now, once an option needs them
+
+        def prospects(after: GameState, sheet: Sheet, marks: Marks, elements: Collection[str] | None) -> int:
+            if elements is None:
+                return self.prospects(after, sheet, marks)
+            if not start:
+                for index, (_, value) in enumerate(parts):
+                    before_parts[index] = value(before_marks)
+                start.append(sum(before_parts.values()))
+            return start[0] + parts_change(
+                parts, self._prospect_parts_of, elements, before_marks, marks, before_parts
+            )
+
+        return prospects
 
     @cached_property
     def _area_parts(self) -> list[AreaPart]:
@@ -928,6 +1003,14 @@ class Adventure(Generic[L]):
     @cached_property
     def _parts_of(self) -> dict[str, list[int]]:
         return parts_index(self._area_parts)
+
+    @cached_property
+    def _prospect_parts(self) -> list[AreaPart]:
+        return self.prospect_parts()
+
+    @cached_property
+    def _prospect_parts_of(self) -> dict[str, list[int]]:
+        return parts_index(self._prospect_parts)
 
     def rank_keys(self, state: GameState, scores: list[dict[str, Any]]) -> list[Any]:
         """Keys sorting seats best first: by score, then fewer System Errors."""

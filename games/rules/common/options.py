@@ -235,6 +235,11 @@ class Options(Sequence[Option]):
     def __len__(self) -> int:
         return self._ends[-1] if self._ends else 0
 
+    def groups(self) -> list[Group]:
+        """The groups, in order: what a reader of every option that knows how a group's
+        options differ reads without making them all."""
+        return self._groups
+
     @overload
     def __getitem__(self, index: int) -> Option: ...
 

@@ -2,16 +2,17 @@
 load tests. They know no rule of their own; whatever they play, the engine allowed."""
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Mapping
+from itertools import compress
 from typing import Any, cast
 
 from games.rules.adventures import rules_for
 from games.rules.common.base import Adventure
 from games.rules.common.missions import gives_first_value
-from games.rules.common.options import ClaimOption, DrawOption, Option, WriteOption
+from games.rules.common.options import ClaimOption, Option
 from games.rules.core.events import Event, evolve
 from games.rules.core.sheet import MAX_NUMBER, MIN_NUMBER, Marks
-from games.rules.core.state import GameState
+from games.rules.core.state import GameState, Sheet
 from games.rules.turn import solo
 from games.rules.turn.turn import advance, new_game, options
 
@@ -60,44 +61,53 @@ def greedy_bot(rng: random.Random) -> Bot:
         if decision.kind == "mission":
             claim = cast(ClaimOption, decision.options[0])
             return _move(claim) if _claim_helps(rules, state, seat, claim["letter"]) else CONFIRM
-        totals: dict[Any, tuple[int, int]] = {}
-        effects = rules.score_effects(state, seat, decision.options)
-        if None not in effects and len(set(effects)) == 1:
-            totals[effects[0]] = (0, 0)  # every option scores alike: the score decides nothing
-        knowns: list[tuple[int, int]] = []
-        total = rules.scorer(state, seat)
-        for option, effect in zip(decision.options, effects, strict=True):
-            known = totals.get(effect) if effect is not None else None
-            if known is None:
-                new, after = advance(state, seat, _move(option))
-                sheet = after.sheet_of(seat)
-                known = (
-                    total(after, new)
-                    - (solo.projected_astra_total(after) if after.astra is not None else 0),
-                    rules.prospects(after, sheet, sheet.marks),
-                )
-                if effect is not None:
-                    totals[effect] = known
-            knowns.append(known)
+        listed = decision.options  # a large pick's options are made only when read (Options)
+        effects = rules.score_effects(state, seat, listed)
+        # Options of one effect weigh alike: each effect is weighed once, on its first option;
+        # an option of no known effect is weighed alone.
+        knowns: dict[Any, tuple[int, int]] = dict.fromkeys(effects, (0, 0))
+        keys = effects
+        if None in knowns:
+            keys = [object() if key is None else key for key in effects]
+            knowns = dict.fromkeys(keys, (0, 0))
+        sheet = state.sheet_of(seat)
+        if len(knowns) > 1:  # when every option scores alike the score decides nothing
+            total = rules.scorer(state, seat)
+            room = rules.prospects_scorer(state, seat)
+            # Against ASTRA every option is played: what it leaves ASTRA needs the state after it.
+            by_marks = rules.marks_scorer(state, seat) if state.astra is None else None
+            scores: dict[Any, int] = {}
+            # what the prospects of each option read: the state, the sheet, its marks and the
+            # elements marked (None: unknown)
+            sheets: dict[Any, tuple[GameState, Sheet, Marks, Collection[str] | None]] = {}
+            for key in knowns:
+                option = listed[keys.index(key)]
+                changes = rules.listed_marks(state, seat, option) if by_marks is not None else None
+                if changes is not None and by_marks is not None:
+                    marks = sheet.marks | changes
+                    scores[key] = by_marks(marks, changes.keys())
+                    sheets[key] = (state, sheet, marks, changes.keys())
+                else:
+                    new, after = advance(state, seat, _move(option))
+                    now = after.sheet_of(seat)
+                    scores[key] = total(after, new) - (
+                        solo.projected_astra_total(after) if after.astra is not None else 0
+                    )
+                    sheets[key] = (after, now, now.marks, None)
+            # The prospects only break the ties of the best score.
+            top_score = max(scores.values())
+            for key, score in scores.items():
+                knowns[key] = (score, room(*sheets[key]) if score == top_score else 0)
         # Only the options of the best score and prospects can be taken: the fit of their
         # numbers and the skip break the ties among them alone.
-        top = max(knowns)
-        marks = state.sheet_of(seat).marks
-        zones = _zones_by_space(rules.numbering_zones(marks))
-        best: list[Option] = []
-        best_value: tuple[float, int] | None = None
-        ideals: dict[str, list[float]] = {}
-        misfits: dict[tuple[str, int], float] = {}
-        tied = [option for option, known in zip(decision.options, knowns, strict=True) if known == top]
-        for option in tied:
-            value = (
-                -_misfit(option, marks, zones, ideals, misfits),
-                0 if option["action"] == "skip" else 1,
-            )
-            if best_value is None or value > best_value:
-                best, best_value = [option], value
-            elif value == best_value:
-                best.append(option)
+        top = max(knowns.values())
+        tied = {key for key, known in knowns.items() if known == top}
+        if len(tied) == len(knowns):
+            best = list(listed)
+        else:
+            best = [listed[index] for index in compress(range(len(keys)), map(tied.__contains__, keys))]
+        if len(best) > 1:
+            best = _best_fits(rules, sheet.marks, best)
         return {"type": "move", "choice": rng.choice(best)}
 
     return play
@@ -120,51 +130,80 @@ def _claim_helps(rules: Adventure[Any], state: GameState, seat: int, letter: str
     return bool(totals[seat] + value >= max(rivals))
 
 
-def _zones_by_space(zones: list[tuple[str, ...]]) -> dict[str, list[tuple[str, ...]]]:
-    """The numbering zones each space belongs to."""
-    by_space: dict[str, list[tuple[str, ...]]] = {}
-    for zone in zones:
-        for space in zone:
-            by_space.setdefault(space, []).append(zone)
-    return by_space
+def _best_fits(rules: Adventure[Any], marks: Marks, tied: list[Option]) -> list[Option]:
+    """Among options of equal weight, those whose numbers best fit the numbers around them
+    (the least misfit: ``_space_ideals``), a use of an optional effect before its skip."""
+    zones = rules.numbering_zones(marks)
+    best: list[Option] = []
+    best_value: tuple[float, int] | None = None
+    ideals: dict[str, list[float]] = {}
+    misfits: dict[tuple[str, int], float] = {}  # many options write the same
+    by_zone: dict[tuple[str, ...], dict[str, float]] = {}
+    # each option read by its fields, whatever its shape
+    for option, fields in zip(tied, cast(list[Mapping[str, Any]], tied), strict=True):
+        action = fields["action"]
+        if action == "write" or action == "draw":
+            key = (fields["space"], fields["number"])
+            misfit = misfits.get(key)
+            if misfit is None:
+                space, number = key
+                around = ideals.get(space)
+                if around is None:
+                    around = ideals[space] = _space_ideals(space, marks, zones, by_zone)
+                # a space is mostly in one zone (the sum of one is that one)
+                if len(around) == 1:
+                    misfit = misfits[key] = abs(number - around[0])
+                else:
+                    misfit = misfits[key] = sum(abs(number - ideal) for ideal in around)
+            value = (-misfit, 1)
+        else:
+            value = (-0.0, 0 if action == "skip" else 1)
+        if best_value is None or value > best_value:
+            best, best_value = [option], value
+        elif value == best_value:
+            best.append(option)
+    return best
 
 
-def _misfit(
-    option: Option,
+def _space_ideals(
+    space: str,
     marks: Marks,
-    zones: dict[str, list[tuple[str, ...]]],
-    ideals: dict[str, list[float]],
-    misfits: dict[tuple[str, int], float],
-) -> float:
-    """How far a written number lies from where the numbers around it say it belongs: the
-    value interpolated between its nearest numbered neighbours (or the ends of the range), in
-    each zone of its space (``ideals``: those values by space, and ``misfits`` the answers by
-    space and number, worked out once a decision: many options write the same)."""
-    if option["action"] not in ("write", "draw"):
-        return 0.0
-    pick = cast("WriteOption | DrawOption", option)
-    key = (pick["space"], pick["number"])
-    misfit = misfits.get(key)
-    if misfit is None:
-        space, number = key
-        if space not in ideals:
-            ideals[space] = [_ideal(marks, zone, space) for zone in zones.get(space, [])]
-        misfit = misfits[key] = sum(abs(number - ideal) for ideal in ideals[space])
-    return misfit
+    zones: list[tuple[str, ...]],
+    by_zone: dict[tuple[str, ...], dict[str, float]],
+) -> list[float]:
+    """Where the numbers around ``space`` say a number written there belongs: the value
+    interpolated between its nearest numbered neighbours (or the ends of the range), in each of
+    the ``zones`` holding it (``by_zone``: those values by zone, worked out once a decision).
+    A number's misfit is how far it lies from them."""
+    found = []
+    for zone in zones:
+        if space not in zone:
+            continue
+        if zone not in by_zone:
+            by_zone[zone] = _ideals(marks, zone)
+        found.append(by_zone[zone][space])
+    return found
 
 
-def _ideal(marks: Marks, zone: tuple[str, ...], space: str) -> float:
-    index = zone.index(space)
+def _ideals(marks: Marks, zone: tuple[str, ...]) -> dict[str, float]:
+    """The value each space of ``zone`` would take interpolated between its nearest numbered
+    neighbours in the zone (or the ends of the range), in one pass each way."""
+    values = [marks.get(space) for space in zone]
+    below: list[tuple[int, int]] = []  # the nearest number before each space, and where
     low, low_at = MIN_NUMBER - 1, -1
-    high, high_at = MAX_NUMBER + 1, len(zone)
-    for at, other in enumerate(zone):
-        value = marks.get(other)
+    for at, value in enumerate(values):
+        below.append((low, low_at))
         if isinstance(value, int):
-            if at < index:
-                low, low_at = value, at
-            elif at > index and high_at == len(zone):
-                high, high_at = value, at
-    return low + (high - low) * (index - low_at) / (high_at - low_at)
+            low, low_at = value, at
+    ideals: dict[str, float] = {}
+    high, high_at = MAX_NUMBER + 1, len(zone)
+    for index in range(len(zone) - 1, -1, -1):
+        low, low_at = below[index]
+        ideals[zone[index]] = low + (high - low) * (index - low_at) / (high_at - low_at)
+        value = values[index]
+        if isinstance(value, int):
+            high, high_at = value, index
+    return ideals
 
 
 def play_game(

@@ -167,8 +167,9 @@ class Layout(WildLayout):
 
     def zones(self, marks: Marks) -> tuple[Zone, ...]:
         """The playing zones, Earth end first, as the drawn walls cut the trajectory."""
-        # A wall position is only ever marked as drawn.
-        drawn = self.wall_set.intersection(marks)
+        # A wall position is only ever marked as drawn (looked up one by one: a sheet's marks
+        # outnumber its walls).
+        drawn = frozenset(filter(marks.__contains__, self.walls))
         zones = self._zones_cut_by.get(drawn)
         if zones is None:
             if len(self._zones_cut_by) >= ZONE_CACHE_SIZE:

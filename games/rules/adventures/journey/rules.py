@@ -39,8 +39,8 @@ Readings taken where the sources disagree (§10), and choices of this module:
   without ASTRA is alone in the ranking.
 """
 
-from collections.abc import Iterable, Sequence
-from functools import cached_property
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from functools import cached_property, partial
 from typing import Any, cast
 
 from games.rules.adventures.journey import shapes
@@ -49,6 +49,7 @@ from games.rules.common import astra
 from games.rules.common.base import (
     ASTRONAUT,
     ASTRONAUT_SHIFTS,
+    AreaPart,
     Condition,
     Step,
     not_a_mark_for,
@@ -61,7 +62,7 @@ from games.rules.core import cards
 from games.rules.core.cards import ACTIONS, CARD_NUMBERS
 from games.rules.core.errors import N_, RuleViolation, shown
 from games.rules.core.events import Recorder, Written
-from games.rules.core.sheet import CIRCLE, CROSS, MAX_NUMBER, MIN_NUMBER, Marks, first_unmarked, open_gaps
+from games.rules.core.sheet import CIRCLE, CROSS, MAX_NUMBER, MIN_NUMBER, Marks, X, first_unmarked, open_gaps
 from games.rules.core.state import GameState, Sheet
 
 WALL = "wall"
@@ -250,19 +251,19 @@ class JourneyRules(WildActions[Layout]):
     def score_effects(self, state: GameState, seat: int, options: Sequence[Option]) -> list[Any]:
         """``score_effect`` of each option, the zone each space completes worked out once."""
         marks = state.sheet_of(seat).marks
-        completed: dict[str, str | None] = {}
+        # the one empty space of each zone that has one left: a number there completes it
+        completes: dict[str, str] = {}
+        for zone in self.layout.zones(marks):
+            empty = [space for space in zone.spaces if space not in marks]
+            if len(empty) == 1:
+                completes[empty[0]] = zone.id
         effects: list[Any] = []
-        for option in options:
-            if option["action"] != "write":
+        # each option read by its fields, whatever its shape
+        for fields in cast(Sequence[Mapping[str, Any]], options):
+            if fields["action"] != "write":
                 effects.append(None)
                 continue
-            write = cast(WriteOption, option)
-            space = write["space"]
-            if space not in completed:
-                zone = self.layout.zone_of(marks, space)
-                completes = all(other in marks or other == space for other in zone.spaces)
-                completed[space] = zone.id if completes else None
-            effects.append((completed[space], "modifier" in write, write.get("wild")))
+            effects.append((completes.get(fields["space"]), "modifier" in fields, fields.get("wild")))
         return effects
 
     def prospects(self, state: GameState, sheet: Sheet, marks: Marks) -> int:
@@ -271,19 +272,41 @@ class JourneyRules(WildActions[Layout]):
         lie between them, so a number written in the middle of a long empty stretch, or a
         wall cut where the stretch is short of numbers, keeps the sheet writable; a sheet
         with no room left ends in System Errors."""
-        room = 0
+        return sum(self._zone_room(zone, marks) for zone in self.numbering_zones(marks))
+
+    def _zone_room(self, zone: tuple[str, ...], marks: Marks) -> int:
+        """The room one zone leaves (``prospects``), kept by what its spaces hold."""
         rooms = self._zone_rooms
-        for zone in self.numbering_zones(marks):
-            key = (zone, tuple(map(marks.get, zone)))
-            found = rooms.get(key)
-            if found is None:
-                if len(rooms) >= ROOM_CACHE_SIZE:
-                    rooms.clear()
-                found = rooms[key] = sum(
-                    min(len(run) * ROOM_SCALE, _room(low, high)) for low, high, run in open_gaps(marks, zone)
-                )
-            room += found
-        return room
+        key = (zone, tuple(map(marks.get, zone)))
+        found = rooms.get(key)
+        if found is None:
+            if len(rooms) >= ROOM_CACHE_SIZE:
+                rooms.clear()
+            found = rooms[key] = sum(
+                min(len(run) * ROOM_SCALE, _room(low, high)) for low, high, run in open_gaps(marks, zone)
+            )
+        return found
+
+    def prospects_scorer(
+        self, state: GameState, seat: int
+    ) -> Callable[[GameState, Sheet, Marks, Collection[str] | None], int]:
+        """``prospects`` of the sheets a decision's options lead to: while an option draws no
+        wall the zones stay, and only the rooms of those holding a space it marks are counted
+        again."""
+        before = state.sheet_of(seat).marks
+        zones = self.numbering_zones(before)
+        zone_at = {space: index for index, zone in enumerate(zones) for space in zone}
+        rooms = [self._zone_room(zone, before) for zone in zones]
+        start = sum(rooms)
+        walls = self.layout.wall_set
+
+        def prospects(after: GameState, sheet: Sheet, marks: Marks, elements: Collection[str] | None) -> int:
+            if elements is None or not walls.isdisjoint(elements):
+                return self.prospects(after, sheet, marks)
+            touched = {zone_at[element] for element in elements if element in zone_at}
+            return start + sum(self._zone_room(zones[index], marks) - rooms[index] for index in touched)
+
+        return prospects
 
     @cached_property
     def _zone_rooms(self) -> dict[tuple[tuple[str, ...], tuple[Any, ...]], int]:
@@ -539,6 +562,77 @@ class JourneyRules(WildActions[Layout]):
                 else self.solo_most_zones(len(complete), state.astra.pile.get("energy", 0))
             ),
         }
+
+    def area_parts(self) -> list[AreaPart]:
+        """Each station, the water tanks, and the zones (the longest complete one and the award
+        for the most, which compares them with the other sheets': ``bound_parts``)."""
+        tanks = self.layout.tanks
+        return [
+            *(
+                ((*s.plants, s.mult_big, s.mult_small), partial(self._station_part, s))
+                for s in self.layout.stations
+            ),
+            (tanks, lambda marks: sum(self.layout.tank_value[tank] for tank in tanks if tank in marks)),
+            # a sheet alone in the ranking (``bound_parts`` puts it among the others)
+            ((*self.layout.trajectory, *self.layout.walls), partial(self._zones_part, [0], 0)),
+        ]
+
+    def bound_parts(self, state: GameState, seat: int) -> list[AreaPart] | None:
+        """The zones' part compares the sheet's complete zones with the other sheets' as they
+        are seen in ``state`` (not bound against ASTRA, whose Energy cards count instead)."""
+        if state.astra is not None:
+            return None
+        sheet = state.sheet_of(seat)
+        counts = [
+            0 if other is sheet else len(self.complete_zones(self.seen_marks(state, other)))
+            for other in state.sheets
+        ]
+        parts = self._area_parts
+        zones, _ = parts[-1]
+        return [*parts[:-1], (zones, partial(self._zones_part, counts, sheet.id))]
+
+    def _station_part(self, station: Station, marks: Marks) -> int:
+        return self.station_points(marks, station)
+
+    def _zones_part(self, counts: list[int], index: int, marks: Marks) -> int:
+        """The longest complete zone and the most-zones award of the sheet ``index`` of
+        ``counts`` (the other sheets' complete zones)."""
+        complete = self.complete_zones(marks)
+        counts = [len(complete) if at == index else count for at, count in enumerate(counts)]
+        longest = max((len(zone) for zone in complete), default=0)
+        return longest + rank_awards(counts, self.layout.most_zones_awards, zero_scores=False)[index]
+
+    def listed_marks(self, state: GameState, seat: int, option: Option) -> Marks | None:
+        """What an option marks that the score or the prospects read, where nothing else it sets
+        off is read by either: a write's number, a Planning X, a wall, a robot (with the
+        multiplier it wins), a plant, a tank, the energy circled (with the marker of the pair it
+        completes), nothing for a skip. Besides, a wild spent, the symbols crossed on the
+        astronaut and planning tracks (and the wild they circle) and the steps left waiting are
+        read by neither. None for a System Error (its energy may owe a wall)."""
+        fields = cast(Mapping[str, Any], option)
+        action = fields["action"]
+        if action == "write":
+            return {fields["space"]: fields["number"]}
+        if action == "skip":
+            return {}
+        if action == "planning":
+            return {fields["space"]: X}
+        if action == WALL:
+            return {fields["wall"]: WALL_DRAWN}
+        if action == "robot":
+            robot: Marks = {fields["robot"]: CIRCLE}
+            if "multiplier" in fields:
+                robot[fields["multiplier"]] = CIRCLE
+            return robot
+        if action in ("plant", "water"):
+            return {fields["plant" if action == "plant" else "tank"]: CIRCLE}
+        if action == "energy":
+            energy = first_unmarked(state.sheet_of(seat).marks, self.layout.energies)
+            if energy is None:
+                return {}
+            marker = self.layout.marker_completed_by.get(energy)
+            return {energy: CIRCLE} if marker is None else {energy: CIRCLE, marker: CROSS}
+        return None
 
     def details(self, state: GameState, sheet: Sheet, marks: Marks) -> dict[str, Any]:
         return {

@@ -69,7 +69,7 @@ from games.rules.common.base import (
     error_choices,
 )
 from games.rules.common.missions import MISSION_BOX
-from games.rules.common.options import Choice, Group, Option, Options, StepOption
+from games.rules.common.options import Choice, Group, Option, Options, StepOption, WriteOption
 from games.rules.common.wilds import WildActions
 from games.rules.core import cards
 from games.rules.core.cards import ACTIONS
@@ -124,6 +124,8 @@ class VirusRules(WildActions[Layout]):
         # By floor: its runs of empty spaces with the numbers they take, and the room they
         # leave (``prospects``), by what the floor's spaces hold.
         self._floor_runs: list[dict[tuple[Any, ...], FloorRuns]] = [{} for _ in self.layout.zone_spaces]
+        # The effect of a write in each space, by the modifier and the wild it uses.
+        self._write_effect_tables: dict[tuple[bool, str | None], dict[str, str]] = {}
 
     def step_table(self) -> dict[str, Step]:
         return {
@@ -339,14 +341,28 @@ class VirusRules(WildActions[Layout]):
         return self.score_effects(state, seat, [option])[0]
 
     def score_effects(self, state: GameState, seat: int, options: Sequence[Option]) -> list[Any]:
-        """``score_effect`` of each option, in one loop (a decision lists a hundred writes)."""
+        """``score_effect`` of each option, in one loop (a decision lists a hundred writes); the
+        options of a write group (``_write_group``: they differ in their space alone) read
+        without making them. A write's effect is named by a string made once (``_write_effects``):
+        a decision's effects are hashed and compared option by option."""
+        if isinstance(options, Options):
+            effects: list[Any] = []
+            for make, values in options.groups():
+                first = make(values[0])
+                if first["action"] == "write" and first["space"] == values[0]:
+                    write = cast(WriteOption, first)
+                    table = self._write_effects("modifier" in write, write.get("wild"))
+                    effects += map(table.__getitem__, values)
+                else:
+                    effects += self.score_effects(state, seat, [make(value) for value in values])
+            return effects
         quarter_id = self._quarter_id
-        effects: list[Any] = []
+        effects = []
         # each option read by its fields, whatever its shape
         for fields in cast(Sequence[Mapping[str, Any]], options):
             action = fields["action"]
             if action == "write":
-                effects.append((quarter_id[fields["space"]], "modifier" in fields, fields.get("wild")))
+                effects.append(self._write_effects("modifier" in fields, fields.get("wild"))[fields["space"]])
             elif action == "planning":
                 effects.append(quarter_id[fields["space"]])
             elif action == BONUS_ENERGY:
@@ -354,6 +370,18 @@ class VirusRules(WildActions[Layout]):
             else:
                 effects.append(ROBOT if action == ROBOT else None)
         return effects
+
+    def _write_effects(self, modifier: bool, wild: str | None) -> dict[str, str]:
+        """The effect of a write in each space, with an Astronaut modifier or not and the wild
+        it spends: its quarter with them, named once."""
+        table = self._write_effect_tables.get((modifier, wild))
+        if table is None:
+            suffix = (" modified" if modifier else "") + ("" if wild is None else f" with {wild}")
+            named = {quarter: f"write in {quarter}{suffix}" for quarter in self.layout.quarters}
+            table = self._write_effect_tables[(modifier, wild)] = {
+                space: named[quarter] for space, quarter in self._quarter_id.items()
+            }
+        return table
 
     @cached_property
     def _quarter_id(self) -> dict[str, str]:
@@ -735,6 +763,51 @@ class VirusRules(WildActions[Layout]):
             ),
         ]
 
+    def listed_marks(self, state: GameState, seat: int, option: Option) -> Marks | None:
+        """What an option marks that the score or the prospects read, where nothing else it sets
+        off is read by either: a write's number, a Planning X, an energy circled (by the Energy
+        action or a water row), a walkway closed, the grey virus placed, an infection after which
+        no propagation goes on, nothing for a skip. Besides, a wild spent, the symbols crossed on
+        the astronaut and planning tracks (and the wild they circle), the steps left waiting and
+        a quarter evacuated (its score box and marker) are read by neither. None for the options
+        that advance a track (Plant, Water) or leave a propagation to go on: only playing them
+        tells."""
+        fields = cast(Mapping[str, Any], option)
+        action = fields["action"]
+        if action == "write":
+            return {fields["space"]: fields["number"]}
+        if action == "skip":
+            return {}
+        if action == "planning":
+            return {fields["space"]: X}
+        if action == ROBOT:
+            return {fields["walkway"]: LINE}
+        if action == GREY_STEP:
+            return {self._grey_target(fields["quarter"]): CIRCLE, fields["space"]: INFECTED_BY[GREY]}
+        if action == INFECT:
+            # the last infection of what phase 5 runs: under it no propagation goes on
+            below = state.seats[seat].pending[:-1]
+            if any(_runs_propagation(step) for frame in below for step in frame):
+                return None
+            _, colour = self._infected_quarter(fields["effect"])
+            return {fields["space"]: INFECTED_BY[colour]}
+        marks = state.sheet_of(seat).marks
+        if action == ENERGY:
+            symbols = self._quarter_symbols(state, seat, ENERGY)
+        elif action == BONUS_ENERGY:
+            symbols = self.layout.quarters[fields["quarter"]].energies
+        else:
+            return None
+        energy = _first_free(marks, symbols)
+        return None if energy is None else {energy: CIRCLE}
+
+    def prospect_parts(self) -> list[AreaPart]:
+        """``prospects`` by floor: the room its empty spaces leave."""
+        return [
+            (zone, partial(_floor_room, cache, zone))
+            for zone, cache in zip(self.layout.zone_spaces, self._floor_runs, strict=True)
+        ]
+
     def details(self, state: GameState, sheet: Sheet, marks: Marks) -> dict[str, Any]:
         return {
             "quarter_scores": {q.id: quarter_points(marks, q) for q in self.layout.quarters.values()},
@@ -824,6 +897,11 @@ def _floor_runs(cache: dict[tuple[Any, ...], FloorRuns], marks: Marks, zone: tup
     return found
 
 
+def _floor_room(cache: dict[tuple[Any, ...], FloorRuns], zone: tuple[str, ...], marks: Marks) -> int:
+    """The room a floor's empty spaces leave (``prospects``: one floor's part)."""
+    return (cache.get(tuple(map(marks.get, zone))) or _floor_runs(cache, marks, zone))[1]
+
+
 def quarantined(marks: Marks, quarter: Quarter) -> bool:
     """Every walkway of the quarter is closed."""
     return marks.keys() >= quarter.walkways
@@ -849,8 +927,18 @@ def infected_spaces(marks: Marks, quarter: Quarter) -> int:
 
 
 def _quarter_net(quarter: Quarter, marks: Marks) -> int:
-    """A quarter's points less a point a space infected."""
-    return quarter_points(marks, quarter) - infected_spaces(marks, quarter)
+    """A quarter's points less a point a space infected (``quarter_points`` less
+    ``infected_spaces``, its spaces read once: a bot weighs it option after option)."""
+    numbered = infected = 0
+    for space in quarter.spaces:
+        value = marks.get(space)
+        if type(value) is int or value == X:
+            numbered += 1
+        elif value in INFECTIONS:
+            infected += 1
+    if not numbered:
+        return -infected
+    return numbered * sum(1 for energy in quarter.energies if energy in marks) - infected
 
 
 def all_marked(marks: Marks, elements: frozenset[str]) -> bool:
