@@ -296,6 +296,17 @@ def test_the_deck_never_deals_a_card_twice_within_a_pass(seed: int) -> None:
     assert passes == [5, 5, 5]  # turns 21, 41, 61, 81, 101
 
 
+@settings(max_examples=50, deadline=None)
+@given(seed=seeds, size=st.integers(min_value=0, max_value=66))
+def test_a_seed_shuffles_the_cards_as_the_standard_library_shuffled_them(seed: int, size: int) -> None:
+    """The engine's own shuffle deals what ``random.Random.shuffle`` dealt when the recorded
+    logs were played: the cards a seed gives are part of what a log means."""
+    ours, library = list(range(size)), list(range(size))
+    cards.shuffle(random.Random(f"{seed}/deal"), ours)
+    random.Random(f"{seed}/deal").shuffle(library)
+    assert ours == library
+
+
 @settings(max_examples=200, deadline=None)
 @given(counts=st.lists(st.integers(min_value=0, max_value=12), min_size=1, max_size=6))
 def test_rank_awards_never_give_a_higher_count_fewer_points(counts: list[int]) -> None:

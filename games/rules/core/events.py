@@ -361,8 +361,14 @@ def _turn_started(state: GameState, data: TurnStarted, event: Event) -> None:
     for sheet in state.sheets:
         sheet.turn_start_marks = sheet.marks.copy()
     for seat in state.seats:
-        seat.sheet = seat.sheets[(turn - 1) % len(seat.sheets)]
-        _new_turn(seat)
+        # ``_new_turn`` inline: this loop runs for every seat at every turn of a replay.
+        sheets = seat.sheets
+        seat.sheet = sheets[(turn - 1) % len(sheets)]
+        seat.chosen = None
+        seat.turn_choice = {}
+        seat.pending = []
+        seat.triggered = []
+        seat.confirmed = False
         seat.claimable = seat.claimed = ()
 
 
