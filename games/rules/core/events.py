@@ -349,6 +349,8 @@ def _game_started(state: GameState, data: GameStarted, event: Event) -> None:
 
 
 def _turn_started(state: GameState, data: TurnStarted, event: Event) -> None:
+    # It overwrites all that the transient kinds change (the phase, the seats' turns): a
+    # replay skips the events of those kinds before the last turn's start.
     turn = data["turn"]
     state.turn = turn
     state.phase = ACTIONS_PHASE
@@ -578,18 +580,18 @@ ALL = frozenset({"all"})
 GAME: frozenset[str] = frozenset()
 
 GAME_STARTED = Kind("game_started", 3, GameStarted, _game_started, ALL)
-TURN_STARTED = Kind("turn_started", 1, TurnStarted, _turn_started, ALL)
+TURN_STARTED = Kind("turn_started", 1, TurnStarted, _turn_started, ALL, resets=True)
 NUMBER_WRITTEN = Kind("number_written", 2, NumberWritten, _number_written, SEAT_AND_SHEET)
 INSIGNIA_DRAWN = Kind("insignia_drawn", 1, InsigniaDrawn, _insignia_drawn, SEAT_AND_SHEET)
 SYSTEM_ERROR = Kind("system_error", 3, SystemErrorMarked, _system_error, SEAT_AND_SHEET)
 MARK = Kind("mark", 2, MarkMade, _mark, SEAT_AND_SHEET)
-EFFECTS_PENDING = Kind("effects_pending", 1, EffectsPending, _effects_pending, SEAT)
-EFFECT_RESOLVED = Kind("effect_resolved", 1, EffectResolved, _effect_resolved, SEAT)
+EFFECTS_PENDING = Kind("effects_pending", 1, EffectsPending, _effects_pending, SEAT, transient=True)
+EFFECT_RESOLVED = Kind("effect_resolved", 1, EffectResolved, _effect_resolved, SEAT, transient=True)
 UNDO = Kind("undo", 1, NoData, _undo, SEAT_SHEET_AND_ASTRA)
-CONFIRMED = Kind("confirmed", 1, NoData, _confirmed, SEAT)
-CHOICES_AWAITED = Kind("choices_awaited", 1, ChoicesAwaited, _choices_awaited, ALL)
-MISSIONS_OFFERED = Kind("missions_offered", 1, MissionsOffered, _missions_offered, ALL)
-MISSION_CLAIMED = Kind("mission_claimed", 1, MissionClaimed, _mission_claimed, SEAT)
+CONFIRMED = Kind("confirmed", 1, NoData, _confirmed, SEAT, transient=True)
+CHOICES_AWAITED = Kind("choices_awaited", 1, ChoicesAwaited, _choices_awaited, ALL, transient=True)
+MISSIONS_OFFERED = Kind("missions_offered", 1, MissionsOffered, _missions_offered, ALL, transient=True)
+MISSION_CLAIMED = Kind("mission_claimed", 1, MissionClaimed, _mission_claimed, SEAT, transient=True)
 MISSION_ACCOMPLISHED = Kind("mission_accomplished", 2, MissionAccomplished, _mission_accomplished, SHEET)
 MISSION_FLIPPED = Kind("mission_flipped", 1, MissionFlipped, _mission_flipped, GAME)
 CARD_DRAWN = Kind("card_drawn", 1, CardDrawn, _card_drawn, ASTRA)
@@ -599,7 +601,7 @@ ASTRA_PLAYED = Kind("astra_played", 1, AstraPlayed, _astra_played, SHEET_AND_AST
 CARD_GIVEN = Kind("card_given", 1, CardGiven, _card_given, ASTRA)
 ASTRA_BONUS = Kind("astra_bonus", 1, AstraBonus, _astra_bonus, ASTRA)
 ASTRA_TOOK = Kind("astra_took", 1, AstraTook, _astra_took, ASTRA)
-AUTOPILOT = Kind("autopilot", 1, Autopilot, _autopilot, GAME)
+AUTOPILOT = Kind("autopilot", 1, Autopilot, _autopilot, GAME, transient=True)
 SEAT_RESIGNED = Kind("seat_resigned", 1, SeatResigned, _seat_resigned, SEAT)
 GAME_ENDED = Kind("game_ended", 1, GameEnded, _game_ended, GAME)
 RESULT = Kind("result", 1, Result, _result, GAME)

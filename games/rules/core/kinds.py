@@ -57,6 +57,11 @@ class Kind(Generic[S, E, D]):
     ``touches`` says what of a game's state applying it changes, so that a copy-on-write state
     knows what to copy first: ``seat`` (the event's seat), ``sheet`` (the sheet it names, or
     the seat's current sheet), ``astra`` (ASTRA's state, in solo), ``all`` (any of them).
+
+    ``transient``: all that applying it changes, the stream's next event of a ``resets`` kind
+    overwrites, and only events of transient kinds read it (a game's turn in play: whose turn
+    is confirmed, the effects waiting...). A fold skips the events of transient kinds that such
+    an event follows: their result is never read.
     """
 
     name: str
@@ -64,6 +69,8 @@ class Kind(Generic[S, E, D]):
     schema: type[D]
     apply: Callable[[S, D, E], None]
     touches: frozenset[str] = frozenset()
+    transient: bool = False
+    resets: bool = False
 
     def data_of(self, event: E) -> D | None:
         """The data of ``event`` read as this kind's schema, or None for another kind."""
@@ -87,18 +94,54 @@ def fold(
     events: Iterable[E],
 ) -> S:
     """Apply stored ``events`` of any version to ``state`` in place, in order, and return it:
-    ``evolve(upcast(event))`` for each, as the loop a replay runs. Each event is applied once,
-    and only one stored at an older version than its kind's is upcast (a copy is made then)."""
-    # The loop is the replay's cost: the kinds' versions and applies are read once, an event's
-    # fields by subscript (a method call each costs more), the count is taken once at the end.
-    current = {name: (kind.version, kind.apply) for name, kind in kinds.items()}
+    the state ``evolve(upcast(event))`` for each gives, as the loop a replay runs. Each event is
+    applied once, and only one stored at an older version than its kind's is upcast (a copy is
+    made then); an event of a transient kind that an event of a ``resets`` kind follows is not
+    applied at all, since that one overwrites all it changes."""
+    # The kinds' versions and applies read once, not once an event: the loop is the replay's cost.
+    current: dict[str, tuple[int, Callable[[S, Any, E], None]] | None] = {
+        name: (kind.version, kind.apply) for name, kind in kinds.items()
+    }
     stored = events if isinstance(events, list) else list(events)
+    last = _last_reset(kinds, stored)
+    if last > 0:
+        early = {name: None if kinds[name].transient else entry for name, entry in current.items()}
+        _apply_each(kinds, upcasters, early, state, stored[:last])
+        _apply_each(kinds, upcasters, current, state, stored[last:])
+    else:
+        _apply_each(kinds, upcasters, current, state, stored)
+    state.events_applied += len(stored)
+    return state
+
+
+def _last_reset(kinds: Mapping[str, Kind[S, E, Any]], stored: list[E]) -> int:
+    """The index of the last of ``stored`` of a ``resets`` kind, 0 when there is none."""
+    resetting = {name for name, kind in kinds.items() if kind.resets}
+    if resetting:
+        for index in range(len(stored) - 1, 0, -1):
+            if stored[index]["kind"] in resetting:
+                return index
+    return 0
+
+
+def _apply_each(
+    kinds: Mapping[str, Kind[S, E, Any]],
+    upcasters: Mapping[tuple[str, int], Upcaster[E]],
+    table: Mapping[str, tuple[int, Callable[[S, Any, E], None]] | None],
+    state: S,
+    stored: list[E],
+) -> None:
+    """Apply ``stored`` through ``table``: a kind's version and apply, None to skip its events
+    (as a kind the table does not hold)."""
+    # An event's fields are read by subscript: a method call each would cost more.
     for event in stored:
-        name = event["kind"]
         try:
-            version, apply = current[name]
-        except KeyError:  # a kind the table does not hold changes nothing but the count
+            entry = table[event["kind"]]
+        except KeyError:
             continue
+        if entry is None:
+            continue
+        version, apply = entry
         try:
             stale = event["v"] != version
         except KeyError:  # stored before versions existed: version 1
@@ -106,8 +149,6 @@ def fold(
         if stale:
             event = upcast(kinds, upcasters, event)
         apply(state, event["data"], event)
-    state.events_applied += len(stored)
-    return state
 
 
 def upcast(
