@@ -374,6 +374,16 @@ def _turn_started(state: GameState, data: TurnStarted, event: Event) -> None:
         seat.claimable = seat.claimed = ()
 
 
+def _turn_passed(state: GameState, data: TurnStarted, event: Event) -> None:
+    """What of a turn's start outlasts the next turn's start: the cards flipped from the stacks
+    (and the turn's number). All else it sets up only the turn's own events read, or an undo;
+    a replay applies this much of a turn's start that another follows, with no undo before it."""
+    turn = data["turn"]
+    state.turn = turn
+    if state.astra is None:
+        cards.flip(state.stacks, seed=state.seed, turn=turn)
+
+
 def _new_turn(seat: SeatState) -> None:
     seat.chosen = None
     seat.turn_choice = {}
@@ -580,14 +590,14 @@ ALL = frozenset({"all"})
 GAME: frozenset[str] = frozenset()
 
 GAME_STARTED = Kind("game_started", 3, GameStarted, _game_started, ALL)
-TURN_STARTED = Kind("turn_started", 1, TurnStarted, _turn_started, ALL, resets=True)
+TURN_STARTED = Kind("turn_started", 1, TurnStarted, _turn_started, ALL, resets=True, lasting=_turn_passed)
 NUMBER_WRITTEN = Kind("number_written", 2, NumberWritten, _number_written, SEAT_AND_SHEET)
 INSIGNIA_DRAWN = Kind("insignia_drawn", 1, InsigniaDrawn, _insignia_drawn, SEAT_AND_SHEET)
 SYSTEM_ERROR = Kind("system_error", 3, SystemErrorMarked, _system_error, SEAT_AND_SHEET)
 MARK = Kind("mark", 2, MarkMade, _mark, SEAT_AND_SHEET)
 EFFECTS_PENDING = Kind("effects_pending", 1, EffectsPending, _effects_pending, SEAT, transient=True)
 EFFECT_RESOLVED = Kind("effect_resolved", 1, EffectResolved, _effect_resolved, SEAT, transient=True)
-UNDO = Kind("undo", 1, NoData, _undo, SEAT_SHEET_AND_ASTRA)
+UNDO = Kind("undo", 1, NoData, _undo, SEAT_SHEET_AND_ASTRA, rewinds=True)
 CONFIRMED = Kind("confirmed", 1, NoData, _confirmed, SEAT, transient=True)
 CHOICES_AWAITED = Kind("choices_awaited", 1, ChoicesAwaited, _choices_awaited, ALL, transient=True)
 MISSIONS_OFFERED = Kind("missions_offered", 1, MissionsOffered, _missions_offered, ALL, transient=True)

@@ -10,6 +10,7 @@ upcasters), and ``schema_problem`` checks one against its kind's schema before i
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
+from operator import itemgetter
 from typing import (
     Any,
     Generic,
@@ -61,7 +62,10 @@ class Kind(Generic[S, E, D]):
     ``transient``: all that applying it changes, the stream's next event of a ``resets`` kind
     overwrites, and only events of transient kinds read it (a game's turn in play: whose turn
     is confirmed, the effects waiting...). A fold skips the events of transient kinds that such
-    an event follows: their result is never read.
+    an event follows: their result is never read. ``lasting``, of a resets kind: the part of
+    its apply that outlasts the next such event (a turn's start: the cards flipped), all a fold
+    applies of one that another follows, unless an event of a ``rewinds`` kind (one that reads
+    what the reset set up: an undo) comes before that other.
     """
 
     name: str
@@ -71,6 +75,8 @@ class Kind(Generic[S, E, D]):
     touches: frozenset[str] = frozenset()
     transient: bool = False
     resets: bool = False
+    lasting: Callable[[S, D, E], None] | None = None
+    rewinds: bool = False
 
     def data_of(self, event: E) -> D | None:
         """The data of ``event`` read as this kind's schema, or None for another kind."""
@@ -106,7 +112,15 @@ def fold(
     last = _last_reset(kinds, stored)
     if last > 0:
         early = {name: None if kinds[name].transient else entry for name, entry in current.items()}
-        _apply_each(kinds, upcasters, early, state, stored[:last])
+        before = stored[:last]
+        rewinding = {name for name, kind in kinds.items() if kind.rewinds}
+        if rewinding.isdisjoint(map(itemgetter("kind"), before)):
+            early.update(
+                (name, (kind.version, kind.lasting))
+                for name, kind in kinds.items()
+                if kind.resets and kind.lasting is not None
+            )
+        _apply_each(kinds, upcasters, early, state, before)
         _apply_each(kinds, upcasters, current, state, stored[last:])
     else:
         _apply_each(kinds, upcasters, current, state, stored)
