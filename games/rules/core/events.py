@@ -426,6 +426,28 @@ def _mark(state: GameState, data: MarkMade, event: Event) -> None:
         state.seats[event["seat"]].triggered.append(element)
 
 
+# What of a pick or a mark outlasts its turn: the mark on the sheet (the seat's choice of the
+# turn and the elements it triggered, the next turn's start resets), all a replay applies of
+# one that another turn's start follows.
+
+
+def _number_kept(state: GameState, data: NumberWritten, event: Event) -> None:
+    state.sheets[data["sheet"]].marks[data["space"]] = data["number"]
+
+
+def _insignia_kept(state: GameState, data: InsigniaDrawn, event: Event) -> None:
+    state.sheets[data["sheet"]].marks[data["space"]] = data["side"]
+
+
+def _system_error_kept(state: GameState, data: SystemErrorMarked, event: Event) -> None:
+    if data["box"] is not None:
+        state.sheets[data["sheet"]].marks[data["box"]] = "circle"
+
+
+def _mark_kept(state: GameState, data: MarkMade, event: Event) -> None:
+    state.sheets[data["sheet"]].marks[data["element"]] = data["mark"]
+
+
 def _effects_pending(state: GameState, data: EffectsPending, event: Event) -> None:
     effects = data["effects"]
     if effects:
@@ -591,10 +613,16 @@ GAME: frozenset[str] = frozenset()
 
 GAME_STARTED = Kind("game_started", 3, GameStarted, _game_started, ALL)
 TURN_STARTED = Kind("turn_started", 1, TurnStarted, _turn_started, ALL, resets=True, lasting=_turn_passed)
-NUMBER_WRITTEN = Kind("number_written", 2, NumberWritten, _number_written, SEAT_AND_SHEET)
-INSIGNIA_DRAWN = Kind("insignia_drawn", 1, InsigniaDrawn, _insignia_drawn, SEAT_AND_SHEET)
-SYSTEM_ERROR = Kind("system_error", 3, SystemErrorMarked, _system_error, SEAT_AND_SHEET)
-MARK = Kind("mark", 2, MarkMade, _mark, SEAT_AND_SHEET)
+NUMBER_WRITTEN = Kind(
+    "number_written", 2, NumberWritten, _number_written, SEAT_AND_SHEET, lasting=_number_kept
+)
+INSIGNIA_DRAWN = Kind(
+    "insignia_drawn", 1, InsigniaDrawn, _insignia_drawn, SEAT_AND_SHEET, lasting=_insignia_kept
+)
+SYSTEM_ERROR = Kind(
+    "system_error", 3, SystemErrorMarked, _system_error, SEAT_AND_SHEET, lasting=_system_error_kept
+)
+MARK = Kind("mark", 2, MarkMade, _mark, SEAT_AND_SHEET, lasting=_mark_kept)
 EFFECTS_PENDING = Kind("effects_pending", 1, EffectsPending, _effects_pending, SEAT, transient=True)
 EFFECT_RESOLVED = Kind("effect_resolved", 1, EffectResolved, _effect_resolved, SEAT, transient=True)
 UNDO = Kind("undo", 1, NoData, _undo, SEAT_SHEET_AND_ASTRA, rewinds=True)

@@ -62,10 +62,11 @@ class Kind(Generic[S, E, D]):
     ``transient``: all that applying it changes, the stream's next event of a ``resets`` kind
     overwrites, and only events of transient kinds read it (a game's turn in play: whose turn
     is confirmed, the effects waiting...). A fold skips the events of transient kinds that such
-    an event follows: their result is never read. ``lasting``, of a resets kind: the part of
-    its apply that outlasts the next such event (a turn's start: the cards flipped), all a fold
-    applies of one that another follows, unless an event of a ``rewinds`` kind (one that reads
-    what the reset set up: an undo) comes before that other.
+    an event follows: their result is never read. ``lasting``: the part of its apply that
+    outlasts the next event of a resets kind (a turn's start: the cards flipped; a number
+    written: the number, not the seat's choice of the turn), all a fold applies of an event
+    that such an event follows, unless an event of a ``rewinds`` kind (one that reads what a
+    reset set up: an undo) comes before that one.
     """
 
     name: str
@@ -118,7 +119,7 @@ def fold(
             early.update(
                 (name, (kind.version, kind.lasting))
                 for name, kind in kinds.items()
-                if kind.resets and kind.lasting is not None
+                if kind.lasting is not None
             )
         _apply_each(kinds, upcasters, early, state, before)
         _apply_each(kinds, upcasters, current, state, stored[last:])
