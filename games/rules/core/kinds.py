@@ -103,8 +103,9 @@ def fold(
     """Apply stored ``events`` of any version to ``state`` in place, in order, and return it:
     the state ``evolve(upcast(event))`` for each gives, as the loop a replay runs. Each event is
     applied once, and only one stored at an older version than its kind's is upcast (a copy is
-    made then); an event of a transient kind that an event of a ``resets`` kind follows is not
-    applied at all, since that one overwrites all it changes."""
+    made then). Of an event that an event of a ``resets`` kind follows, a transient one is not
+    applied at all, and one of a kind with a ``lasting`` part only that part when no ``rewinds``
+    event comes before: that later event overwrites the rest."""
     # The kinds' versions and applies read once, not once an event: the loop is the replay's cost.
     current: dict[str, tuple[int, Callable[[S, Any, E], None]] | None] = {
         name: (kind.version, kind.apply) for name, kind in kinds.items()
