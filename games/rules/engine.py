@@ -196,8 +196,9 @@ def evolve(state: GameState, event: Event) -> GameState:
 
 def replay(stored: Iterable[Event], state: GameState | None = None) -> GameState:
     """Rebuild a game's state from its stored events, whatever their versions (each applied
-    once; only those stored at an older version are upcast); given ``state`` (a snapshot's),
-    fold the events after it onto it, in place."""
+    once; only those stored at an older version are upcast; those whose every change a later
+    turn's start overwrites, not at all); given ``state`` (a snapshot's), fold the events after
+    it onto it, in place."""
     return kinds.fold(KINDS, UPCASTERS, GameState() if state is None else state, stored)
 
 

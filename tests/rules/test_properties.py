@@ -95,12 +95,20 @@ def test_every_listed_option_is_accepted(deal: tuple[int, int], seed: int, moves
 def test_replaying_the_events_rebuilds_the_evolved_state(
     deal: tuple[int, int], seed: int, moves: int
 ) -> None:
+    """At any step of a game, undos included, the replay of its log so far, whole or carried on
+    from the replay of a part of it, is the state applying each event in turn reached (a replay
+    skips the events whose changes a later turn's start overwrites, and only those)."""
     adventure, players = deal
     turn = 0
-    for state, _, events in _steps(seed, players, random.Random(moves), adventure=adventure):
-        if state.turn != turn or state.status != "playing":
+    steps = _steps(seed, players, random.Random(moves), adventure=adventure)
+    for step, (state, _, events) in enumerate(steps):
+        if state.turn != turn or state.status != "playing" or step % 7 == 0:
             turn = state.turn
-            assert _views(engine.replay(events)) == _views(state)
+            replayed = engine.replay(events)
+            assert replayed == state
+            assert _views(replayed) == _views(state)
+            cut = len(events) // 2
+            assert engine.replay(events[cut:], engine.replay(events[:cut])) == state
     if state.status == "ended":
         result = engine.result_event(state)
         assert engine.result_event(engine.replay(events)) == result
@@ -294,6 +302,17 @@ def test_the_deck_never_deals_a_card_twice_within_a_pass(seed: int) -> None:
                 passes[index] += 1
         _assert_each_card_dealt_once_per_pass(stacks)
     assert passes == [5, 5, 5]  # turns 21, 41, 61, 81, 101
+
+
+@settings(max_examples=50, deadline=None)
+@given(seed=seeds, size=st.integers(min_value=0, max_value=66))
+def test_a_seed_shuffles_the_cards_as_the_standard_library_shuffled_them(seed: int, size: int) -> None:
+    """The engine's own shuffle deals what ``random.Random.shuffle`` dealt when the recorded
+    logs were played: the cards a seed gives are part of what a log means."""
+    ours, library = list(range(size)), list(range(size))
+    cards.shuffle(random.Random(f"{seed}/deal"), ours)
+    random.Random(f"{seed}/deal").shuffle(library)
+    assert ours == library
 
 
 @settings(max_examples=200, deadline=None)

@@ -75,10 +75,35 @@ class Combination(NamedTuple):
         }
 
 
+# Every combination a flip can show, made once: each turn looks up three (a NamedTuple made
+# anew costs a call of its Python ``__new__``, the larger part of a flip).
+_SHOWN: dict[tuple[int, int, str], Combination] = {
+    (stack, number, action): Combination(stack, number, action)
+    for stack in range(STACKS)
+    for number in CARD_NUMBERS
+    for action in ACTIONS
+}
+
+
+def shuffle(rng: random.Random, items: list[int]) -> None:
+    """Shuffle ``items`` in place as ``rng.shuffle(items)`` does (its algorithm, step for step,
+    so a seed deals the same cards): without its call of a Python method per card, and pinned
+    here, since the cards a seed gives are part of what a game's log means."""
+    getrandbits = rng.getrandbits
+    for last in range(len(items) - 1, 0, -1):
+        # ``Random._randbelow(last + 1)``: draws of as many bits as the bound has, until one fits.
+        bound = last + 1
+        bits = bound.bit_length()
+        other = getrandbits(bits)
+        while other >= bound:
+            other = getrandbits(bits)
+        items[last], items[other] = items[other], items[last]
+
+
 def deal(seed: int) -> list[Stack]:
     """Shuffle the 63 cards with the game's seed and deal three stacks of 21."""
     ids = sorted(CARDS)
-    random.Random(f"{seed}/deal").shuffle(ids)
+    shuffle(random.Random(f"{seed}/deal"), ids)
     size = len(ids) // STACKS
     return [Stack(ids[i * size : (i + 1) * size]) for i in range(STACKS)]
 
@@ -87,7 +112,7 @@ def peek(stacks: list[Stack], *, seed: int, turn: int) -> tuple[list[Combination
     """What ``flip`` would show and reshuffle, leaving the stacks as they are."""
     if all(len(stack.draw) > 1 for stack in stacks):
         return [
-            Combination(index, CARDS[stack.draw[1]].number, CARDS[stack.draw[0]].action)
+            _SHOWN[index, CARDS[stack.draw[1]].number, CARDS[stack.draw[0]].action]
             for index, stack in enumerate(stacks)
         ], []
     return flip([stack.copy() for stack in stacks], seed=seed, turn=turn)
@@ -103,16 +128,16 @@ def flip(stacks: list[Stack], *, seed: int, turn: int) -> tuple[list[Combination
     combinations = []
     reshuffled = []
     for index, stack in enumerate(stacks):
-        flipped = stack.draw.pop(0)
+        draw = stack.draw
+        flipped = draw.pop(0)
         stack.discard.append(flipped)
-        if not stack.draw:
-            pile = stack.discard[:-1]
-            random.Random(f"{seed}/reshuffle/{index}/{turn}").shuffle(pile)
-            stack.draw = pile
+        if not draw:
+            draw = stack.discard[:-1]
+            shuffle(random.Random(f"{seed}/reshuffle/{index}/{turn}"), draw)
+            stack.draw = draw
             stack.discard = [flipped]
             reshuffled.append(index)
-        shown = CARDS[stack.draw[0]]
-        combinations.append(Combination(index, shown.number, CARDS[flipped].action))
+        combinations.append(_SHOWN[index, CARDS[draw[0]].number, CARDS[flipped].action])
     return combinations, reshuffled
 
 
@@ -182,10 +207,10 @@ def solo_deck(seed: int) -> list[int]:
     which goes under the two others (so they are among the bottom 24 of the 66)."""
     ids = sorted(CARDS)
     rng = random.Random(f"{seed}/solo/deal")
-    rng.shuffle(ids)
+    shuffle(rng, ids)
     size = len(ids) // PILES
     bottom = [*ids[(PILES - 1) * size :], *EFFECT_CARDS]
-    rng.shuffle(bottom)
+    shuffle(rng, bottom)
     return [*ids[: (PILES - 1) * size], *bottom]
 
 
@@ -193,7 +218,7 @@ def second_pass_deck(seed: int, discard: Sequence[int]) -> list[int]:
     """The deck of the second pass: the discard pile and the 3 Effect cards shuffled together
     (cards given to ASTRA or removed from the game never come back)."""
     cards = sorted({*discard, *EFFECT_CARDS})
-    random.Random(f"{seed}/solo/reshuffle").shuffle(cards)
+    shuffle(random.Random(f"{seed}/solo/reshuffle"), cards)
     return cards
 
 

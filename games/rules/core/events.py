@@ -349,6 +349,8 @@ def _game_started(state: GameState, data: GameStarted, event: Event) -> None:
 
 
 def _turn_started(state: GameState, data: TurnStarted, event: Event) -> None:
+    # It overwrites all that the transient kinds change (the phase, the seats' turns): a
+    # replay skips the events of those kinds before the last turn's start.
     turn = data["turn"]
     state.turn = turn
     state.phase = ACTIONS_PHASE
@@ -361,9 +363,25 @@ def _turn_started(state: GameState, data: TurnStarted, event: Event) -> None:
     for sheet in state.sheets:
         sheet.turn_start_marks = sheet.marks.copy()
     for seat in state.seats:
-        seat.sheet = seat.sheets[(turn - 1) % len(seat.sheets)]
-        _new_turn(seat)
+        # ``_new_turn`` inline: this loop runs for every seat at every turn of a replay.
+        sheets = seat.sheets
+        seat.sheet = sheets[(turn - 1) % len(sheets)]
+        seat.chosen = None
+        seat.turn_choice = {}
+        seat.pending = []
+        seat.triggered = []
+        seat.confirmed = False
         seat.claimable = seat.claimed = ()
+
+
+def _turn_passed(state: GameState, data: TurnStarted, event: Event) -> None:
+    """What of a turn's start outlasts the next turn's start: the cards flipped from the stacks
+    (and the turn's number). All else it sets up only the turn's own events read, or an undo;
+    a replay applies this much of a turn's start that another follows, with no undo before it."""
+    turn = data["turn"]
+    state.turn = turn
+    if state.astra is None:
+        cards.flip(state.stacks, seed=state.seed, turn=turn)
 
 
 def _new_turn(seat: SeatState) -> None:
@@ -406,6 +424,28 @@ def _mark(state: GameState, data: MarkMade, event: Event) -> None:
     state.sheets[data["sheet"]].marks[element] = mark
     if mark == "triggered" and event["seat"] is not None:
         state.seats[event["seat"]].triggered.append(element)
+
+
+# What of a pick or a mark outlasts its turn: the mark on the sheet (the seat's choice of the
+# turn and the elements it triggered, the next turn's start resets), all a replay applies of
+# one that another turn's start follows.
+
+
+def _number_kept(state: GameState, data: NumberWritten, event: Event) -> None:
+    state.sheets[data["sheet"]].marks[data["space"]] = data["number"]
+
+
+def _insignia_kept(state: GameState, data: InsigniaDrawn, event: Event) -> None:
+    state.sheets[data["sheet"]].marks[data["space"]] = data["side"]
+
+
+def _system_error_kept(state: GameState, data: SystemErrorMarked, event: Event) -> None:
+    if data["box"] is not None:
+        state.sheets[data["sheet"]].marks[data["box"]] = "circle"
+
+
+def _mark_kept(state: GameState, data: MarkMade, event: Event) -> None:
+    state.sheets[data["sheet"]].marks[data["element"]] = data["mark"]
 
 
 def _effects_pending(state: GameState, data: EffectsPending, event: Event) -> None:
@@ -572,18 +612,24 @@ ALL = frozenset({"all"})
 GAME: frozenset[str] = frozenset()
 
 GAME_STARTED = Kind("game_started", 3, GameStarted, _game_started, ALL)
-TURN_STARTED = Kind("turn_started", 1, TurnStarted, _turn_started, ALL)
-NUMBER_WRITTEN = Kind("number_written", 2, NumberWritten, _number_written, SEAT_AND_SHEET)
-INSIGNIA_DRAWN = Kind("insignia_drawn", 1, InsigniaDrawn, _insignia_drawn, SEAT_AND_SHEET)
-SYSTEM_ERROR = Kind("system_error", 3, SystemErrorMarked, _system_error, SEAT_AND_SHEET)
-MARK = Kind("mark", 2, MarkMade, _mark, SEAT_AND_SHEET)
-EFFECTS_PENDING = Kind("effects_pending", 1, EffectsPending, _effects_pending, SEAT)
-EFFECT_RESOLVED = Kind("effect_resolved", 1, EffectResolved, _effect_resolved, SEAT)
-UNDO = Kind("undo", 1, NoData, _undo, SEAT_SHEET_AND_ASTRA)
-CONFIRMED = Kind("confirmed", 1, NoData, _confirmed, SEAT)
-CHOICES_AWAITED = Kind("choices_awaited", 1, ChoicesAwaited, _choices_awaited, ALL)
-MISSIONS_OFFERED = Kind("missions_offered", 1, MissionsOffered, _missions_offered, ALL)
-MISSION_CLAIMED = Kind("mission_claimed", 1, MissionClaimed, _mission_claimed, SEAT)
+TURN_STARTED = Kind("turn_started", 1, TurnStarted, _turn_started, ALL, resets=True, lasting=_turn_passed)
+NUMBER_WRITTEN = Kind(
+    "number_written", 2, NumberWritten, _number_written, SEAT_AND_SHEET, lasting=_number_kept
+)
+INSIGNIA_DRAWN = Kind(
+    "insignia_drawn", 1, InsigniaDrawn, _insignia_drawn, SEAT_AND_SHEET, lasting=_insignia_kept
+)
+SYSTEM_ERROR = Kind(
+    "system_error", 3, SystemErrorMarked, _system_error, SEAT_AND_SHEET, lasting=_system_error_kept
+)
+MARK = Kind("mark", 2, MarkMade, _mark, SEAT_AND_SHEET, lasting=_mark_kept)
+EFFECTS_PENDING = Kind("effects_pending", 1, EffectsPending, _effects_pending, SEAT, transient=True)
+EFFECT_RESOLVED = Kind("effect_resolved", 1, EffectResolved, _effect_resolved, SEAT, transient=True)
+UNDO = Kind("undo", 1, NoData, _undo, SEAT_SHEET_AND_ASTRA, rewinds=True)
+CONFIRMED = Kind("confirmed", 1, NoData, _confirmed, SEAT, transient=True)
+CHOICES_AWAITED = Kind("choices_awaited", 1, ChoicesAwaited, _choices_awaited, ALL, transient=True)
+MISSIONS_OFFERED = Kind("missions_offered", 1, MissionsOffered, _missions_offered, ALL, transient=True)
+MISSION_CLAIMED = Kind("mission_claimed", 1, MissionClaimed, _mission_claimed, SEAT, transient=True)
 MISSION_ACCOMPLISHED = Kind("mission_accomplished", 2, MissionAccomplished, _mission_accomplished, SHEET)
 MISSION_FLIPPED = Kind("mission_flipped", 1, MissionFlipped, _mission_flipped, GAME)
 CARD_DRAWN = Kind("card_drawn", 1, CardDrawn, _card_drawn, ASTRA)
@@ -593,7 +639,7 @@ ASTRA_PLAYED = Kind("astra_played", 1, AstraPlayed, _astra_played, SHEET_AND_AST
 CARD_GIVEN = Kind("card_given", 1, CardGiven, _card_given, ASTRA)
 ASTRA_BONUS = Kind("astra_bonus", 1, AstraBonus, _astra_bonus, ASTRA)
 ASTRA_TOOK = Kind("astra_took", 1, AstraTook, _astra_took, ASTRA)
-AUTOPILOT = Kind("autopilot", 1, Autopilot, _autopilot, GAME)
+AUTOPILOT = Kind("autopilot", 1, Autopilot, _autopilot, GAME, transient=True)
 SEAT_RESIGNED = Kind("seat_resigned", 1, SeatResigned, _seat_resigned, SEAT)
 GAME_ENDED = Kind("game_ended", 1, GameEnded, _game_ended, GAME)
 RESULT = Kind("result", 1, Result, _result, GAME)

@@ -10,6 +10,7 @@ upcasters), and ``schema_problem`` checks one against its kind's schema before i
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
+from operator import itemgetter
 from typing import (
     Any,
     Generic,
@@ -57,6 +58,15 @@ class Kind(Generic[S, E, D]):
     ``touches`` says what of a game's state applying it changes, so that a copy-on-write state
     knows what to copy first: ``seat`` (the event's seat), ``sheet`` (the sheet it names, or
     the seat's current sheet), ``astra`` (ASTRA's state, in solo), ``all`` (any of them).
+
+    ``transient``: all that applying it changes, the stream's next event of a ``resets`` kind
+    overwrites, and only events of transient kinds read it (a game's turn in play: whose turn
+    is confirmed, the effects waiting...). A fold skips the events of transient kinds that such
+    an event follows: their result is never read. ``lasting``: the part of its apply that
+    outlasts the next event of a resets kind (a turn's start: the cards flipped; a number
+    written: the number, not the seat's choice of the turn), all a fold applies of an event
+    that such an event follows, unless an event of a ``rewinds`` kind (one that reads what a
+    reset set up: an undo) comes before that one.
     """
 
     name: str
@@ -64,6 +74,10 @@ class Kind(Generic[S, E, D]):
     schema: type[D]
     apply: Callable[[S, D, E], None]
     touches: frozenset[str] = frozenset()
+    transient: bool = False
+    resets: bool = False
+    lasting: Callable[[S, D, E], None] | None = None
+    rewinds: bool = False
 
     def data_of(self, event: E) -> D | None:
         """The data of ``event`` read as this kind's schema, or None for another kind."""
@@ -87,21 +101,70 @@ def fold(
     events: Iterable[E],
 ) -> S:
     """Apply stored ``events`` of any version to ``state`` in place, in order, and return it:
-    ``evolve(upcast(event))`` for each, as the loop a replay runs. Each event is applied once,
-    and only one stored at an older version than its kind's is upcast (a copy is made then)."""
+    the state ``evolve(upcast(event))`` for each gives, as the loop a replay runs. Each event is
+    applied once, and only one stored at an older version than its kind's is upcast (a copy is
+    made then). Of an event that an event of a ``resets`` kind follows, a transient one is not
+    applied at all, and one of a kind with a ``lasting`` part only that part when no ``rewinds``
+    event comes before: that later event overwrites the rest."""
     # The kinds' versions and applies read once, not once an event: the loop is the replay's cost.
-    current = {name: (kind.version, kind.apply) for name, kind in kinds.items()}.get
-    applied = start = state.events_applied
-    for applied, event in enumerate(events, start + 1):  # noqa: B007 (the count is kept)
-        entry = current(event["kind"])
+    current: dict[str, tuple[int, Callable[[S, Any, E], None]] | None] = {
+        name: (kind.version, kind.apply) for name, kind in kinds.items()
+    }
+    stored = events if isinstance(events, list) else list(events)
+    last = _last_reset(kinds, stored)
+    if last > 0:
+        early = {name: None if kinds[name].transient else entry for name, entry in current.items()}
+        before = stored[:last]
+        rewinding = {name for name, kind in kinds.items() if kind.rewinds}
+        if rewinding.isdisjoint(map(itemgetter("kind"), before)):
+            early.update(
+                (name, (kind.version, kind.lasting))
+                for name, kind in kinds.items()
+                if kind.lasting is not None
+            )
+        _apply_each(kinds, upcasters, early, state, before)
+        _apply_each(kinds, upcasters, current, state, stored[last:])
+    else:
+        _apply_each(kinds, upcasters, current, state, stored)
+    state.events_applied += len(stored)
+    return state
+
+
+def _last_reset(kinds: Mapping[str, Kind[S, E, Any]], stored: list[E]) -> int:
+    """The index of the last of ``stored`` of a ``resets`` kind, 0 when there is none."""
+    resetting = {name for name, kind in kinds.items() if kind.resets}
+    if resetting:
+        for index in range(len(stored) - 1, 0, -1):
+            if stored[index]["kind"] in resetting:
+                return index
+    return 0
+
+
+def _apply_each(
+    kinds: Mapping[str, Kind[S, E, Any]],
+    upcasters: Mapping[tuple[str, int], Upcaster[E]],
+    table: Mapping[str, tuple[int, Callable[[S, Any, E], None]] | None],
+    state: S,
+    stored: list[E],
+) -> None:
+    """Apply ``stored`` through ``table``: a kind's version and apply, None to skip its events
+    (as a kind the table does not hold)."""
+    # An event's fields are read by subscript: a method call each would cost more.
+    for event in stored:
+        try:
+            entry = table[event["kind"]]
+        except KeyError:
+            continue
         if entry is None:
             continue
         version, apply = entry
-        if event.get("v", 1) != version:
+        try:
+            stale = event["v"] != version
+        except KeyError:  # stored before versions existed: version 1
+            stale = version != 1
+        if stale:
             event = upcast(kinds, upcasters, event)
         apply(state, event["data"], event)
-    state.events_applied = applied
-    return state
 
 
 def upcast(
