@@ -161,9 +161,10 @@ bench-load: install | var
 
 # Not in CI: every figure of issue 26 with its floor or goal, in one run (< 10 minutes): the rules
 # engine (bench/engine.py: replay against JSON decoding, self-play), then on private PostgreSQL +
-# Redis instances on free ports (deploy/services.sh, data in var/bench-services) the server's CPU
-# per move against a bare SQL transaction, the trivial GET and bytes per event (bench/server.py),
-# then concurrent games over HTTP against gunicorn with /health polled (bench/load.py).
+# Redis instances on free ports (deploy/services.sh, data in var/bench-services, an empty database
+# each run) the server's CPU per move against a bare SQL transaction and the trivial GET
+# (bench/server.py), concurrent games over HTTP against gunicorn with /health polled
+# (bench/load.py), then the bytes per event of what those games stored (bench/server.py).
 BENCH_ENGINE_ARGS ?=
 BENCH_SERVER_ARGS ?=
 BENCH_LOAD_ARGS ?= --games 200 --turns 6
@@ -173,7 +174,7 @@ bench: install | var
 	$(BIN)/python -m bench.engine $(BENCH_ENGINE_ARGS); \
 	set -- $$($(BIN)/python -c 'import socket; s = [socket.socket() for _ in range(3)]; [x.bind(("127.0.0.1", 0)) for x in s]; print(*(x.getsockname()[1] for x in s))'); \
 	export MOON_PG_PORT=$$1 MOON_REDIS_PORT=$$2 MOON_SERVICES_DIR=$(CURDIR)/var/bench-services PORT=$$3; \
-	env_lines=$$(deploy/services.sh start); eval "$$env_lines"; \
+	env_lines=$$(deploy/services.sh fresh); eval "$$env_lines"; \
 	web=; trap 'if [ -n "$$web" ]; then kill $$web; wait $$web || true; fi; deploy/services.sh stop' EXIT; \
 	export DEBUG=false SECRET_KEY=bench-$$$$-$$(date +%s%N) ALLOWED_HOSTS=127.0.0.1 \
 	  THROTTLE_ANON= THROTTLE_USER= BIND_HOST=127.0.0.1 WEB_ACCESS_LOG=false \
@@ -181,11 +182,13 @@ bench: install | var
 	$(BIN)/python manage.py migrate --noinput >/dev/null; \
 	unset DATABASE_OWNER_URL; \
 	echo '[bench] the server in process on PostgreSQL (python -m bench.server)'; \
-	$(BIN)/python -m bench.server $(BENCH_SERVER_ARGS); \
+	$(BIN)/python -m bench.server --figures cpu $(BENCH_SERVER_ARGS); \
 	echo '[bench] concurrent games over HTTP, gunicorn + PostgreSQL + Redis (python -m bench.load)'; \
 	$(BIN)/gunicorn --config deploy/gunicorn.conf.py moon.asgi:application >var/bench-web.log 2>&1 & web=$$!; \
 	for i in $$(seq 100); do curl -sf -o /dev/null http://127.0.0.1:$$PORT/api/v1/ && break; sleep 0.2; done; \
-	$(BIN)/python -m bench.load --url http://127.0.0.1:$$PORT $(BENCH_LOAD_ARGS)
+	$(BIN)/python -m bench.load --url http://127.0.0.1:$$PORT $(BENCH_LOAD_ARGS); \
+	echo '[bench] the events the games stored (python -m bench.server --figures bytes)'; \
+	$(BIN)/python -m bench.server --figures bytes
 
 # Not in CI: open event streams on one web process (bench/streams.py) on PostgreSQL + Redis:
 # memory per stream, confirm-to-stream delay, the move path with and without streams open.

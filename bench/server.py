@@ -202,13 +202,29 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=4, help="games played through the handler")
     parser.add_argument("--turns", type=int, default=12, help="turns each game is played to")
+    parser.add_argument(
+        "--figures",
+        default="cpu,bytes",
+        help="which to measure, comma-separated: cpu (the move and the trivial GET), bytes",
+    )
     args = parser.parse_args()
+    figures = set(args.figures.split(","))
+    if not figures or figures - {"cpu", "bytes"}:
+        parser.error("--figures takes cpu, bytes or both")
     setup()
     from django.db import connection
 
     if connection.vendor != "postgresql":
         raise SystemExit("bench.server measures PostgreSQL: run it under make bench (DATABASE_URL)")
-    moves, trivial, ids = play_moves(games=args.games, turns=args.turns)
+    if "cpu" in figures:
+        print_cpu(games=args.games, turns=args.turns)
+    if "bytes" in figures:
+        print_bytes()
+
+
+def print_cpu(*, games: int, turns: int) -> None:
+    """Play the moves and the trivial GETs, then the floor's transactions, and print both."""
+    moves, trivial, ids = play_moves(games=games, turns=turns)
     floor = sql_floor(ids, transactions=max(300, moves.calls))
     ratio = moves.per_call_ms / floor.per_call_ms
     print("Server CPU on PostgreSQL (this process + its backend), per request:")
@@ -221,6 +237,10 @@ def main() -> None:
         f"  trivial GET /games {trivial.per_call_ms:.2f} ms ({trivial.calls} requests) "
         f"(goal <= {TRIVIAL_GOAL_MS}) {'ok' if trivial.per_call_ms <= TRIVIAL_GOAL_MS else 'MISSED'}"
     )
+
+
+def print_bytes() -> None:
+    """Print the bytes per stored event of the database's events, all in, and their parts."""
     count, each, parts = event_bytes()
     print(
         f"Bytes per stored event, all in: {each:.0f} ({count} events; table {parts['heap']:.0f}, "

@@ -5,6 +5,8 @@
 #
 #   deploy/services.sh start        # prints the environment to export (also written to $dir/env);
 #                                   # starts again whichever of the two is not running
+#   deploy/services.sh fresh        # the same as start, on an empty database (benches measure
+#                                   # storage on what they wrote themselves)
 #   deploy/services.sh stop
 #   deploy/services.sh stop-redis   # Redis only (the services tests of a broker outage)
 set -euo pipefail
@@ -84,6 +86,14 @@ ENV
   cat "$dir/env"
 }
 
+# Drop the application's database (start makes it again, empty).
+drop_database() {
+  local bin
+  bin=$(pg_bin)
+  as_pg "$bin/psql" -h 127.0.0.1 -p "$pg_port" -U postgres -v ON_ERROR_STOP=1 -qc \
+    "DROP DATABASE IF EXISTS moon WITH (FORCE)"
+}
+
 stop() {
   local bin
   bin=$(pg_bin)
@@ -95,7 +105,8 @@ stop() {
 
 case "${1:-start}" in
   start) start ;;
+  fresh) start >/dev/null; drop_database; start ;;
   stop) stop ;;
   stop-redis) redis-cli -p "$redis_port" shutdown nosave >/dev/null 2>&1 || true ;;
-  *) echo "usage: $0 start|stop|stop-redis" >&2; exit 2 ;;
+  *) echo "usage: $0 start|fresh|stop|stop-redis" >&2; exit 2 ;;
 esac
