@@ -400,3 +400,12 @@ def test_a_game_shows_its_visibility_turn_seconds_and_resigned_seats(staff: Clie
     assert f"/admin/games/game/{game.pk}/change/" not in listed
     listed = staff.get("/admin/games/game/?visibility=public").content.decode()
     assert f"/admin/games/game/{game.pk}/change/" in listed
+
+
+def test_a_games_pages_lead_back_to_it_and_its_list(staff: Client) -> None:
+    game = finished_game(1)
+    for address, here in ((event_log(game), "Events"), (f"/admin/games/game/{game.pk}/history/", "History")):
+        trail = staff.get(address).content.decode().split('<div class="breadcrumbs">')[1].split("</div>")[0]
+        assert 'href="/admin/games/game/"' in trail
+        assert f'href="/admin/games/game/{game.pk}/change/">Game {game.pk}' in trail
+        assert trail.rstrip().endswith(f"&rsaquo; {here}")
