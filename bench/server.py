@@ -138,10 +138,13 @@ def play_moves(*, games: int, turns: int) -> tuple[Meter, Meter, list[int]]:
 
 
 def sql_floor(game_ids: list[int], *, transactions: int) -> Meter:
-    """The bare transaction of a move, on temporary copies of the size of the real rows."""
+    """The bare transaction of a move, on temporary copies of the size and shape of the real
+    rows (an event keyed by (game, seq), its data as ``json``), its statements prepared as the
+    command path's are (moon/prepared.py)."""
     from django.db import connection, transaction
 
     from games.models import Event, GameSnapshot
+    from moon import prepared
 
     snapshot = json.dumps(GameSnapshot.objects.filter(game_id=game_ids[0]).values_list("state", flat=True)[0])
     sample = Event.objects.filter(game_id=game_ids[0], kind="number_written").values("data").first()
@@ -150,23 +153,23 @@ def sql_floor(game_ids: list[int], *, transactions: int) -> Meter:
         cursor.execute("CREATE TEMP TABLE floor_game (id bigint PRIMARY KEY, status text, turn int)")
         cursor.execute("CREATE TEMP TABLE floor_snapshot (game_id bigint PRIMARY KEY, seq int, state jsonb)")
         cursor.execute(
-            "CREATE TEMP TABLE floor_event (id bigserial PRIMARY KEY, game_id bigint, seq int, "
-            "seat int, kind text, version int, data jsonb, created_at timestamptz, "
-            "hash bytea, turn int, UNIQUE (game_id, seq))"
+            "CREATE TEMP TABLE floor_event (game_id bigint, created_at timestamptz, seq int, "
+            "turn int, actor_id bigint, seat smallint, version smallint, kind text, data json, "
+            "hash bytea, PRIMARY KEY (game_id, seq))"
         )
         cursor.execute("INSERT INTO floor_game VALUES (1, 'playing', 1)")
         cursor.execute("INSERT INTO floor_snapshot VALUES (1, 0, %s::jsonb)", [snapshot])
     meter = Meter()
 
     def move(seq: int) -> None:
-        with transaction.atomic(), connection.cursor() as cursor:
+        with transaction.atomic(), prepared.cursor() as cursor:
             cursor.execute("SELECT status, turn FROM floor_game WHERE id = 1 FOR UPDATE")
             cursor.fetchone()
             cursor.execute("SELECT seq, state FROM floor_snapshot WHERE game_id = 1")
             cursor.fetchone()
             cursor.execute(
                 "INSERT INTO floor_event (game_id, seq, seat, kind, version, data, created_at, "
-                "hash, turn) VALUES (1, %s, 0, 'number_written', 2, %s::jsonb, now(), %s, 1)",
+                "hash, turn) VALUES (1, %s, 0, 'number_written', 2, %s::json, now(), %s, 1)",
                 [seq, data, bytes(32)],
             )
             cursor.execute(
