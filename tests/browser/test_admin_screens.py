@@ -131,7 +131,9 @@ def test_a_game_s_page_opens_on_its_result_and_pages_its_events(
     assert browser.find_element(By.PARTIAL_LINK_TEXT, f"all {events} events")
     shoot(browser, "game-page", width)
     follow(browser, "#game-events a.events-list")
-    assert f"{events} events" in browser.find_element(By.CSS_SELECTOR, "#changelist .paginator").text
+    assert f"{events} events" in browser.find_element(By.CSS_SELECTOR, "#event-log .event-count").text
+    assert overflow(browser) == 0
+    shoot(browser, "event-log", width)
 
 
 @pytest.mark.parametrize("width", WIDTHS)
