@@ -75,7 +75,7 @@ from games.rules.core import cards
 from games.rules.core.cards import ACTIONS
 from games.rules.core.errors import RuleViolation, shown
 from games.rules.core.events import Recorder, Written
-from games.rules.core.sheet import CIRCLE, CROSS, LINE, MAX_NUMBER, MIN_NUMBER, Marks, X, open_gaps, open_runs
+from games.rules.core.sheet import CIRCLE, CROSS, LINE, MAX_NUMBER, MIN_NUMBER, Marks, X, open_runs
 from games.rules.core.state import GameState, Sheet
 
 GREY = "grey"
@@ -316,7 +316,8 @@ class VirusRules(WildActions[Layout]):
         the numbers they take."""
         runs: list[tuple[int, int, tuple[str, ...]]] = []
         for zone, cache in zip(self.layout.zone_spaces, self._floor_runs, strict=True):
-            runs += (cache.get(tuple(map(marks.get, zone))) or _floor_runs(cache, marks, zone))[0]
+            filling = tuple(map(marks.get, zone))
+            runs += (cache.get(filling) or _floor_runs(cache, zone, filling))[0]
         return runs
 
     def check_write(self, state: GameState, seat: int, choice: Choice) -> Written:
@@ -693,7 +694,8 @@ class VirusRules(WildActions[Layout]):
         an infection or a badly placed number takes away)."""
         room = 0
         for zone, cache in zip(self.layout.zone_spaces, self._floor_runs, strict=True):
-            room += (cache.get(tuple(map(marks.get, zone))) or _floor_runs(cache, marks, zone))[1]
+            filling = tuple(map(marks.get, zone))
+            room += (cache.get(filling) or _floor_runs(cache, zone, filling))[1]
         return room
 
     # --- phase 6: a first claim wakes its virus ----------------------------------------------
@@ -885,21 +887,37 @@ class VirusRules(WildActions[Layout]):
         return 0
 
 
-def _floor_runs(cache: dict[tuple[Any, ...], FloorRuns], marks: Marks, zone: tuple[str, ...]) -> FloorRuns:
+def _floor_runs(
+    cache: dict[tuple[Any, ...], FloorRuns], zone: tuple[str, ...], filling: tuple[Any, ...]
+) -> FloorRuns:
     """A floor's runs of empty spaces and the room they leave, kept in ``cache`` by what the
-    floor's spaces hold (a floor's runs depend on nothing else: each filling met is worked out
-    once)."""
+    floor's spaces hold (``filling``: a floor's runs depend on nothing else, so each filling met
+    is worked out once). The runs are ``open_gaps``'s, found in one pass over ``filling``: the
+    empty spaces between two numbers take the numbers between them."""
     if len(cache) >= FLOOR_CACHE_SIZE:
         cache.clear()
-    gaps = open_gaps(marks, zone)
-    room = sum((high - low - 1) * len(run) for low, high, run in gaps)
-    found = cache[tuple(map(marks.get, zone))] = (gaps, room)
+    gaps: dict[tuple[int, int], list[str]] = {}
+    low = MIN_NUMBER - 1
+    empties: list[str] = []
+    for space, value in zip(zone, filling, strict=True):
+        if value is None:
+            empties.append(space)
+        elif type(value) is int:
+            if empties:
+                gaps.setdefault((low, value), []).extend(empties)
+                empties = []
+            low = value
+    if empties:
+        gaps.setdefault((low, MAX_NUMBER + 1), []).extend(empties)
+    runs = [(low, high, tuple(spaces)) for (low, high), spaces in gaps.items()]
+    found = cache[filling] = (runs, sum((high - low - 1) * len(run) for low, high, run in runs))
     return found
 
 
 def _floor_room(cache: dict[tuple[Any, ...], FloorRuns], zone: tuple[str, ...], marks: Marks) -> int:
     """The room a floor's empty spaces leave (``prospects``: one floor's part)."""
-    return (cache.get(tuple(map(marks.get, zone))) or _floor_runs(cache, marks, zone))[1]
+    filling = tuple(map(marks.get, zone))
+    return (cache.get(filling) or _floor_runs(cache, zone, filling))[1]
 
 
 def quarantined(marks: Marks, quarter: Quarter) -> bool:
