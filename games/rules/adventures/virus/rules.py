@@ -255,45 +255,51 @@ class VirusRules(WildActions[Layout]):
 
     def write_options(self, state: GameState, seat: int) -> Sequence[Option]:
         """Every write of the combinations as dealt (common D4)."""
-        return self._writes(state, self._fits(state.sheet_of(seat).marks), wild=None)
+        return Options(self._writes(state, self._fits(state.sheet_of(seat).marks), wild=None))
 
     def choice_options(self, state: GameState, seat: int) -> Sequence[Option]:
         """The writes as dealt (or the System Error), and the writes a wild action allows."""
         sheet = state.sheet_of(seat)
         fits = self._fits(sheet.marks)
-        writes = self._writes(state, fits, wild=None)
-        if not writes:
+        groups = self._writes(state, fits, wild=None)
+        if not groups:
             errors = self.error_boxes_to_mark(sheet)
-            writes = Options(
-                [(lambda box: {"action": "system_error", "box": box}, error_choices(errors))]
-            )
+            groups = [(lambda box: {"action": "system_error", "box": box}, error_choices(errors))]
         wilds = self.available_wilds(sheet.marks)
         if wilds:
-            writes += self._writes(state, fits, wild=wilds[0])
-        return writes
+            groups += self._writes(state, fits, wild=wilds[0])
+        return Options(groups)
 
-    def _writes(self, state: GameState, fits: Callable[[int], list[str]], *, wild: str | None) -> Options:
+    def _writes(self, state: GameState, fits: Callable[[int], list[str]], *, wild: str | None) -> list[Group]:
         """Every write of the dealt combinations, or with ``wild`` of every other action (an
         Astronaut made by a wild always carries a modifier, 0 included: without one the wild
-        would be spent for nothing); a group of options per number and what goes with it."""
+        would be spent for nothing); a group of options per number and what goes with it, none
+        empty."""
         groups: list[Group] = []
         for index, combination in enumerate(state.combinations):
+            number = combination.number
             if wild is None:
-                actions: Iterable[str] = (combination.action,)
-            else:
-                actions = [action for action in ACTIONS if action != combination.action]
-            for action in actions:
-                if action != ASTRONAUT:  # the commonest case, without a list of modifiers
-                    spaces = fits(combination.number)
-                    if spaces:
-                        groups.append(_write_group(index, spaces, combination.number, None, wild, action))
-                    continue
-                for modifier in _modifiers(combination.number, action, wild is None):
-                    number = combination.number + (modifier or 0)
+                if combination.action != ASTRONAUT:  # the commonest case: one number
                     spaces = fits(number)
                     if spaces:
-                        groups.append(_write_group(index, spaces, number, modifier, wild, action))
-        return Options(groups)
+                        groups.append(_write_group(index, spaces, number, None, None, combination.action))
+                    continue
+                actions: Iterable[str] = (ASTRONAUT,)
+            else:
+                actions = [action for action in ACTIONS if action != combination.action]
+            # the dealt number, the same for every action but the Astronaut
+            spaces = fits(number)
+            for action in actions:
+                if action != ASTRONAUT:
+                    if spaces:
+                        groups.append(_write_group(index, spaces, number, None, wild, action))
+                    continue
+                for modifier in _modifiers(number, action, wild is None):
+                    written = number + (modifier or 0)
+                    shifted = fits(written)
+                    if shifted:
+                        groups.append(_write_group(index, shifted, written, modifier, wild, action))
+        return groups
 
     def _fits(self, marks: Marks) -> Callable[[int], list[str]]:
         """The empty spaces of the sheet a number fits, by number (worked out once a number)."""
