@@ -318,8 +318,8 @@ class VirusRules(WildActions[Layout]):
         return fits
 
     def _runs(self, marks: Marks) -> list[tuple[int, int, tuple[str, ...]]]:
-        """The runs of empty spaces between two numbers of every floor, with the open range of
-        the numbers they take."""
+        """The runs of empty spaces between two numbers of every floor that take a number, with
+        the open range of the numbers they take."""
         runs: list[tuple[int, int, tuple[str, ...]]] = []
         for zone, cache in zip(self.layout.zone_spaces, self._floor_runs, strict=True):
             filling = tuple(map(marks.get, zone))
@@ -898,8 +898,8 @@ def _floor_runs(
 ) -> FloorRuns:
     """A floor's runs of empty spaces and the room they leave, kept in ``cache`` by what the
     floor's spaces hold (``filling``: a floor's runs depend on nothing else, so each filling met
-    is worked out once). The runs are ``open_gaps``'s, found in one pass over ``filling``: the
-    empty spaces between two numbers take the numbers between them."""
+    is worked out once). The runs are ``open_gaps``'s that take a number, found in one pass over
+    ``filling``: the empty spaces between two numbers take the numbers between them."""
     if len(cache) >= FLOOR_CACHE_SIZE:
         cache.clear()
     gaps: dict[tuple[int, int], list[str]] = {}
@@ -915,7 +915,8 @@ def _floor_runs(
             low = value
     if empties:
         gaps.setdefault((low, MAX_NUMBER + 1), []).extend(empties)
-    runs = [(low, high, tuple(spaces)) for (low, high), spaces in gaps.items()]
+    # a run no number fits (between two numbers in a row) is left out: it takes nothing
+    runs = [(low, high, tuple(spaces)) for (low, high), spaces in gaps.items() if high - low > 1]
     found = cache[filling] = (runs, sum((high - low - 1) * len(run) for low, high, run in runs))
     return found
 
