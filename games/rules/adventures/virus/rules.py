@@ -75,7 +75,7 @@ from games.rules.core import cards
 from games.rules.core.cards import ACTIONS
 from games.rules.core.errors import RuleViolation, shown
 from games.rules.core.events import Recorder, Written
-from games.rules.core.sheet import CIRCLE, CROSS, LINE, MAX_NUMBER, MIN_NUMBER, Marks, X, open_gaps, open_runs
+from games.rules.core.sheet import CIRCLE, CROSS, LINE, MAX_NUMBER, MIN_NUMBER, Marks, X, open_runs
 from games.rules.core.state import GameState, Sheet
 
 GREY = "grey"
@@ -255,45 +255,51 @@ class VirusRules(WildActions[Layout]):
 
     def write_options(self, state: GameState, seat: int) -> Sequence[Option]:
         """Every write of the combinations as dealt (common D4)."""
-        return self._writes(state, self._fits(state.sheet_of(seat).marks), wild=None)
+        return Options(self._writes(state, self._fits(state.sheet_of(seat).marks), wild=None))
 
     def choice_options(self, state: GameState, seat: int) -> Sequence[Option]:
         """The writes as dealt (or the System Error), and the writes a wild action allows."""
         sheet = state.sheet_of(seat)
         fits = self._fits(sheet.marks)
-        writes = self._writes(state, fits, wild=None)
-        if not writes:
+        groups = self._writes(state, fits, wild=None)
+        if not groups:
             errors = self.error_boxes_to_mark(sheet)
-            writes = Options(
-                [(lambda box: {"action": "system_error", "box": box}, error_choices(errors))]
-            )
+            groups = [(lambda box: {"action": "system_error", "box": box}, error_choices(errors))]
         wilds = self.available_wilds(sheet.marks)
         if wilds:
-            writes += self._writes(state, fits, wild=wilds[0])
-        return writes
+            groups += self._writes(state, fits, wild=wilds[0])
+        return Options(groups)
 
-    def _writes(self, state: GameState, fits: Callable[[int], list[str]], *, wild: str | None) -> Options:
+    def _writes(self, state: GameState, fits: Callable[[int], list[str]], *, wild: str | None) -> list[Group]:
         """Every write of the dealt combinations, or with ``wild`` of every other action (an
         Astronaut made by a wild always carries a modifier, 0 included: without one the wild
-        would be spent for nothing); a group of options per number and what goes with it."""
+        would be spent for nothing); a group of options per number and what goes with it, none
+        empty."""
         groups: list[Group] = []
         for index, combination in enumerate(state.combinations):
+            number = combination.number
             if wild is None:
-                actions: Iterable[str] = (combination.action,)
-            else:
-                actions = [action for action in ACTIONS if action != combination.action]
-            for action in actions:
-                if action != ASTRONAUT:  # the commonest case, without a list of modifiers
-                    spaces = fits(combination.number)
-                    if spaces:
-                        groups.append(_write_group(index, spaces, combination.number, None, wild, action))
-                    continue
-                for modifier in _modifiers(combination.number, action, wild is None):
-                    number = combination.number + (modifier or 0)
+                if combination.action != ASTRONAUT:  # the commonest case: one number
                     spaces = fits(number)
                     if spaces:
-                        groups.append(_write_group(index, spaces, number, modifier, wild, action))
-        return Options(groups)
+                        groups.append(_write_group(index, spaces, number, None, None, combination.action))
+                    continue
+                actions: Iterable[str] = (ASTRONAUT,)
+            else:
+                actions = [action for action in ACTIONS if action != combination.action]
+            # the dealt number, the same for every action but the Astronaut
+            spaces = fits(number)
+            for action in actions:
+                if action != ASTRONAUT:
+                    if spaces:
+                        groups.append(_write_group(index, spaces, number, None, wild, action))
+                    continue
+                for modifier in _modifiers(number, action, wild is None):
+                    written = number + (modifier or 0)
+                    shifted = fits(written)
+                    if shifted:
+                        groups.append(_write_group(index, shifted, written, modifier, wild, action))
+        return groups
 
     def _fits(self, marks: Marks) -> Callable[[int], list[str]]:
         """The empty spaces of the sheet a number fits, by number (worked out once a number)."""
@@ -312,11 +318,12 @@ class VirusRules(WildActions[Layout]):
         return fits
 
     def _runs(self, marks: Marks) -> list[tuple[int, int, tuple[str, ...]]]:
-        """The runs of empty spaces between two numbers of every floor, with the open range of
-        the numbers they take."""
+        """The runs of empty spaces between two numbers of every floor that take a number, with
+        the open range of the numbers they take."""
         runs: list[tuple[int, int, tuple[str, ...]]] = []
         for zone, cache in zip(self.layout.zone_spaces, self._floor_runs, strict=True):
-            runs += (cache.get(tuple(map(marks.get, zone))) or _floor_runs(cache, marks, zone))[0]
+            filling = tuple(map(marks.get, zone))
+            runs += (cache.get(filling) or _floor_runs(cache, zone, filling))[0]
         return runs
 
     def check_write(self, state: GameState, seat: int, choice: Choice) -> Written:
@@ -693,7 +700,8 @@ class VirusRules(WildActions[Layout]):
         an infection or a badly placed number takes away)."""
         room = 0
         for zone, cache in zip(self.layout.zone_spaces, self._floor_runs, strict=True):
-            room += (cache.get(tuple(map(marks.get, zone))) or _floor_runs(cache, marks, zone))[1]
+            filling = tuple(map(marks.get, zone))
+            room += (cache.get(filling) or _floor_runs(cache, zone, filling))[1]
         return room
 
     # --- phase 6: a first claim wakes its virus ----------------------------------------------
@@ -885,21 +893,38 @@ class VirusRules(WildActions[Layout]):
         return 0
 
 
-def _floor_runs(cache: dict[tuple[Any, ...], FloorRuns], marks: Marks, zone: tuple[str, ...]) -> FloorRuns:
+def _floor_runs(
+    cache: dict[tuple[Any, ...], FloorRuns], zone: tuple[str, ...], filling: tuple[Any, ...]
+) -> FloorRuns:
     """A floor's runs of empty spaces and the room they leave, kept in ``cache`` by what the
-    floor's spaces hold (a floor's runs depend on nothing else: each filling met is worked out
-    once)."""
+    floor's spaces hold (``filling``: a floor's runs depend on nothing else, so each filling met
+    is worked out once). The runs are ``open_gaps``'s that take a number, found in one pass over
+    ``filling``: the empty spaces between two numbers take the numbers between them."""
     if len(cache) >= FLOOR_CACHE_SIZE:
         cache.clear()
-    gaps = open_gaps(marks, zone)
-    room = sum((high - low - 1) * len(run) for low, high, run in gaps)
-    found = cache[tuple(map(marks.get, zone))] = (gaps, room)
+    gaps: dict[tuple[int, int], list[str]] = {}
+    low = MIN_NUMBER - 1
+    empties: list[str] = []
+    for space, value in zip(zone, filling, strict=True):
+        if value is None:
+            empties.append(space)
+        elif type(value) is int:
+            if empties:
+                gaps.setdefault((low, value), []).extend(empties)
+                empties = []
+            low = value
+    if empties:
+        gaps.setdefault((low, MAX_NUMBER + 1), []).extend(empties)
+    # a run no number fits (between two numbers in a row) is left out: it takes nothing
+    runs = [(low, high, tuple(spaces)) for (low, high), spaces in gaps.items() if high - low > 1]
+    found = cache[filling] = (runs, sum((high - low - 1) * len(run) for low, high, run in runs))
     return found
 
 
 def _floor_room(cache: dict[tuple[Any, ...], FloorRuns], zone: tuple[str, ...], marks: Marks) -> int:
     """The room a floor's empty spaces leave (``prospects``: one floor's part)."""
-    return (cache.get(tuple(map(marks.get, zone))) or _floor_runs(cache, marks, zone))[1]
+    filling = tuple(map(marks.get, zone))
+    return (cache.get(filling) or _floor_runs(cache, zone, filling))[1]
 
 
 def quarantined(marks: Marks, quarter: Quarter) -> bool:
