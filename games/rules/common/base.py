@@ -21,7 +21,7 @@ same on every sheet lives here once, as common.md states it:
   sheets itself each round.
 """
 
-from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Generic, TypedDict, TypeVar, cast
@@ -106,6 +106,19 @@ def parts_change(
             old = known[index] = value(before)
         change += value(after) - old
     return change
+
+
+def plain_marks(option: Mapping[str, Any]) -> Marks | None:
+    """The marks of the options every adventure makes alike (``Adventure.listed_marks``): a
+    write's number in its space, a Planning X, nothing for a skip; None for any other action."""
+    action = option["action"]
+    if action == "write":
+        return {option["space"]: option["number"]}
+    if action == "skip":
+        return {}
+    if action == "planning":
+        return {option["space"]: X}
+    return None
 
 
 ASTRONAUT = "astronaut"

@@ -53,6 +53,7 @@ from games.rules.common.base import (
     Condition,
     Step,
     not_a_mark_for,
+    plain_marks,
     rank_awards,
 )
 from games.rules.common.modifiers import SheetSetup
@@ -62,7 +63,7 @@ from games.rules.core import cards
 from games.rules.core.cards import ACTIONS, CARD_NUMBERS
 from games.rules.core.errors import N_, RuleViolation, shown
 from games.rules.core.events import Recorder, Written
-from games.rules.core.sheet import CIRCLE, CROSS, MAX_NUMBER, MIN_NUMBER, Marks, X, first_unmarked, open_gaps
+from games.rules.core.sheet import CIRCLE, CROSS, MAX_NUMBER, MIN_NUMBER, Marks, first_unmarked, open_gaps
 from games.rules.core.state import GameState, Sheet
 
 WALL = "wall"
@@ -610,13 +611,10 @@ class JourneyRules(WildActions[Layout]):
         astronaut and planning tracks (and the wild they circle) and the steps left waiting are
         read by neither. None for a System Error (its energy may owe a wall)."""
         fields = cast(Mapping[str, Any], option)
+        plain = plain_marks(fields)
+        if plain is not None:
+            return plain
         action = fields["action"]
-        if action == "write":
-            return {fields["space"]: fields["number"]}
-        if action == "skip":
-            return {}
-        if action == "planning":
-            return {fields["space"]: X}
         if action == WALL:
             return {fields["wall"]: WALL_DRAWN}
         if action == "robot":

@@ -67,6 +67,7 @@ from games.rules.common.base import (
     Step,
     Uses,
     error_choices,
+    plain_marks,
 )
 from games.rules.common.missions import MISSION_BOX
 from games.rules.common.options import Choice, Group, Option, Options, StepOption, WriteOption
@@ -781,13 +782,10 @@ class VirusRules(WildActions[Layout]):
         that advance a track (Plant, Water) or leave a propagation to go on: only playing them
         tells."""
         fields = cast(Mapping[str, Any], option)
+        plain = plain_marks(fields)
+        if plain is not None:
+            return plain
         action = fields["action"]
-        if action == "write":
-            return {fields["space"]: fields["number"]}
-        if action == "skip":
-            return {}
-        if action == "planning":
-            return {fields["space"]: X}
         if action == ROBOT:
             return {fields["walkway"]: LINE}
         if action == GREY_STEP:
