@@ -363,14 +363,8 @@ def _turn_started(state: GameState, data: TurnStarted, event: Event) -> None:
     for sheet in state.sheets:
         sheet.turn_start_marks = sheet.marks.copy()
     for seat in state.seats:
-        # ``_new_turn`` inline: this loop runs for every seat at every turn of a replay.
-        sheets = seat.sheets
-        seat.sheet = sheets[(turn - 1) % len(sheets)]
-        seat.chosen = None
-        seat.turn_choice = {}
-        seat.pending = []
-        seat.triggered = []
-        seat.confirmed = False
+        seat.sheet = seat.sheets[(turn - 1) % len(seat.sheets)]
+        _new_turn(seat)
         seat.claimable = seat.claimed = ()
 
 
@@ -397,7 +391,7 @@ def _new_turn(seat: SeatState) -> None:
 
 
 def _number_written(state: GameState, data: NumberWritten, event: Event) -> None:
-    state.sheets[data["sheet"]].marks[data["space"]] = data["number"]
+    _number_kept(state, data, event)
     index = event["seat"]
     assert index is not None, "number_written events belong to a seat"
     seat = state.seats[index]
@@ -406,22 +400,21 @@ def _number_written(state: GameState, data: NumberWritten, event: Event) -> None
 
 
 def _insignia_drawn(state: GameState, data: InsigniaDrawn, event: Event) -> None:
-    state.sheets[data["sheet"]].marks[data["space"]] = data["side"]
+    _insignia_kept(state, data, event)
     seat = state.seats[_seat(event)]
     seat.chosen = "write"
     seat.turn_choice = data  # type: ignore[assignment]  # shared: an event's data never changes
 
 
 def _system_error(state: GameState, data: SystemErrorMarked, event: Event) -> None:
-    if data["box"] is not None:
-        state.sheets[data["sheet"]].marks[data["box"]] = "circle"
+    _system_error_kept(state, data, event)
     if data["cause"] == "no_writable_number":
         state.seats[_seat(event)].chosen = "system_error"
 
 
 def _mark(state: GameState, data: MarkMade, event: Event) -> None:
+    _mark_kept(state, data, event)
     element, mark = data["element"], data["mark"]
-    state.sheets[data["sheet"]].marks[element] = mark
     if mark == "triggered" and event["seat"] is not None:
         state.seats[event["seat"]].triggered.append(element)
 
