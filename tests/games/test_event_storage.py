@@ -1,6 +1,7 @@
 """How event rows are stored: keyed by (stream, seq) with no surrogate id, data as compact JSON
-text, and the migration that rebuilds the tables in that layout, which keeps every stored event
-(its data, hash, time, seat, actor) and every export, both ways."""
+text, the kind and version as one code of the database's, and the migrations that rebuild the
+tables in that layout, which keep every stored event (its kind, version, data, hash, time, seat,
+actor) and every export, both ways."""
 
 import json
 from typing import Any
@@ -30,8 +31,8 @@ def stored_rows(model: Any, **stream: int) -> list[tuple[Any, ...]]:
     """Every stored column of the stream's events but the key's stream, in seq order."""
     own = [column for column in COLUMNS if column != "turn" or model.__name__ == "Event"]
     return [
-        (*row[:-1], bytes(row[-1]))
-        for row in model.objects.filter(**stream).order_by("seq").values_list(*own)
+        (*(getattr(event, column) for column in own[:-1]), bytes(event.hash))
+        for event in model.objects.filter(**stream).order_by("seq")
     ]
 
 
@@ -58,6 +59,14 @@ def exports(game: Game, campaign: Campaign) -> list[Any]:
 def test_the_rebuilt_tables_keep_every_event_and_export_and_go_back(emptied_log: None) -> None:
     game = finished_game(1)
     campaign = campaign_services.create_campaign(by=User.objects.create_user("cam"), max_players=2)
+    # events stored before versions existed: their null version stays null, both ways
+    legacy = Game.objects.create(adventure=1, max_players=1, creator=campaign.creator)
+    Event.objects.bulk_create(
+        Event(game=legacy, seq=seq, turn=seq, kind=kind, data={"n": seq}, hash=bytes(32))
+        for seq, kind in enumerate(["turn_started", "mark", "turn_started"], start=1)
+    )
+    legacy_events = stored_rows(Event, game_id=legacy.pk)
+    assert [row[4] for row in legacy_events] == [None] * 3
     events = stored_rows(Event, game_id=game.pk)
     campaign_events = stored_rows(CampaignEvent, campaign_id=campaign.pk)
     exported = exports(game, campaign)
@@ -73,6 +82,8 @@ def test_the_rebuilt_tables_keep_every_event_and_export_and_go_back(emptied_log:
         OldCampaignEvent = old.get_model("campaigns", "CampaignEvent")
         assert stored_rows(OldEvent, game_id=game.pk) == events
         assert stored_rows(OldCampaignEvent, campaign_id=campaign.pk) == campaign_events
+        assert stored_rows(OldEvent, game_id=legacy.pk) == legacy_events
+        assert [type(row[3]) for row in stored_rows(OldEvent, game_id=game.pk)] == [str] * len(events)
         ids = list(OldEvent.objects.filter(game_id=game.pk).order_by("seq").values_list("id", flat=True))
         assert ids == sorted(ids) and len(set(ids)) == len(events)
         old_texts = texts(game, campaign)
@@ -80,6 +91,10 @@ def test_the_rebuilt_tables_keep_every_event_and_export_and_go_back(emptied_log:
         migrate_back_to_the_end(after)
     assert stored_rows(Event, game_id=game.pk) == events
     assert stored_rows(CampaignEvent, campaign_id=campaign.pk) == campaign_events
+    assert stored_rows(Event, game_id=legacy.pk) == legacy_events
+    assert [(row[3], row[4]) for row in stored_rows(Event, game_id=game.pk)] == [
+        (row[3], row[4]) for row in events
+    ]
     assert exports(game, campaign) == exported
     assert [report.broken for report in store.verify(Event, stream_id=game.pk)] == [None]
     # every event's data is stored as the compact text of its JSON, its keys in the order the
