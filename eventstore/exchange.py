@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from eventstore import chain, seals
+from eventstore.kinds import KindName
 from eventstore.models import Seal, StoredEvent
 
 SEAL = "seal"
@@ -171,8 +172,7 @@ def store_events(model: type[StoredEvent], stream: Any, section: Section) -> int
             seq=event["seq"],
             **{name: event[name] for name in own},
             seat=event["seat"],
-            kind=event["kind"],
-            version=event["v"],
+            kind=KindName(event["kind"], event["v"]),
             data=event["data"],
             hash=chain.stored(event["hash"]),
         )

@@ -69,7 +69,7 @@ def _stored_version(version: int | None) -> int:
 def _pending() -> list[_Met]:
     """The pairs met in the current transaction (dropped with a savepoint rolled back, as the
     callbacks Django keeps for the commit are)."""
-    return [func for _, func, _ in connection.run_on_commit if isinstance(func, _Met)]
+    return [entry[1] for entry in connection.run_on_commit if isinstance(entry[1], _Met)]
 
 
 def _met(code: int, name: KindName) -> None:

@@ -66,11 +66,12 @@ class KindField(models.PositiveSmallIntegerField):
             return value
         return kinds.code(value, getattr(value, "version", None))
 
+    # what the ORM gives and takes (django-stubs' names): a name, not the code
+    _pyi_private_set_type: str | int
+    _pyi_private_get_type: KindName  # type: ignore[assignment]
+
     def value_to_string(self, obj: models.Model) -> str:
         return str(self.value_from_object(obj))
-
-    def formfield(self, **kwargs: Any) -> Any:
-        return models.CharField(max_length=64).formfield(**kwargs)
 
 
 @KindField.register_lookup

@@ -23,6 +23,7 @@ from django.utils import timezone
 
 from eventstore import chain, kinds, notify
 from eventstore.errors import Conflict, NotFound, Word
+from eventstore.kinds import KindName
 from eventstore.models import Stored, StoredEvent
 from moon import prepared
 
@@ -174,12 +175,12 @@ def append(
     for seq, event in enumerate(events, start=version + 1):
         content = model.content(seq, event)
         digest = chain.link(prev_hash, content)
-        fields = {name: content[name] for name in (*model.OWN_FIELDS, "seat", "kind", "data")}
+        fields = {name: content[name] for name in (*model.OWN_FIELDS, "seat", "data")}
         rows.append(
             model(
                 **{model.STREAM: stream},
                 seq=seq,
-                version=event.get("v", 1),
+                kind=KindName(content["kind"], event.get("v", 1)),
                 actor_id=actor_id,
                 hash=chain.stored(digest),
                 **fields,

@@ -14,8 +14,9 @@ from django.db.migrations.executor import MigrationExecutor
 from campaigns import history as campaign_history
 from campaigns import services as campaign_services
 from campaigns.models import Campaign, CampaignEvent
-from eventstore import store
-from eventstore.models import compact
+from eventstore import kinds, store
+from eventstore.kinds import KindName
+from eventstore.models import EventKind, compact
 from games import history, services
 from games.models import Event, Game
 from games.rules import engine
@@ -124,3 +125,51 @@ def test_an_events_data_is_stored_as_compact_text_and_read_back_as_written() -> 
     assert text == '{"sheet":0,"element":"étoile ☾","mark":"cercle"}'
     assert Event.objects.get(pk=(game.pk, version + 1)).data == data
     assert store.rows_after(Event, game.pk, version)[0][-1] == data
+
+
+def stored_codes(game: Game) -> list[int]:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT kind FROM games_event WHERE game_id = %s ORDER BY seq", [game.pk])
+        return [row[0] for row in cursor.fetchall()]
+
+
+def test_an_events_kind_and_version_are_stored_as_one_code_the_database_assigns() -> None:
+    alice = User.objects.create_user("alice")
+    game = services.create_game(by=alice, adventure=1, max_players=1)
+    services.start_game(game=game, by=alice)
+    version = Event.objects.filter(game=game).count()
+    data = {"sheet": 0, "element": "f1.s1", "mark": "x"}
+    mark: engine.Event = {"kind": "mark", "v": 2, "seat": 0, "turn": 1, "data": data}
+    append_events(game, [mark, mark], version=version, actor=alice)
+    # as an event stored at the kind's first version was (the rules upcast it when read)
+    old = KindName("mark", 1)
+    Event.objects.create(game=game, seq=version + 3, turn=1, kind=old, data=data, hash=bytes(32))
+    codes = stored_codes(game)
+    assert all(isinstance(code, int) for code in codes)
+    assert codes[-3] == codes[-2] != codes[-1]  # one code a (kind, version)
+    assert set(EventKind.objects.values_list("kind", "version")) >= {("mark", 2), ("mark", 1)}
+    # read back as names with their versions, by the ORM and by plain SQL alike
+    last = list(Event.objects.filter(game=game).order_by("seq"))[-3:]
+    assert [(event.kind, event.version) for event in last] == [("mark", 2), ("mark", 2), ("mark", 1)]
+    rows = store.rows_after(Event, game.pk, version)
+    assert [row[1:3] for row in rows] == [("mark", 2), ("mark", 2), ("mark", 1)]
+    # filtered by name, whatever the version
+    assert Event.objects.filter(game=game, kind="mark").count() == 3
+    assert Event.objects.filter(game=game, kind__in=["mark", "turn_started"]).count() == 4
+    # a process that never met a code reads it from the table
+    kinds.forget()
+    assert [(event.kind, event.version) for event in Event.objects.filter(game=game).order_by("seq")][-1] == (
+        "mark",
+        1,
+    )
+
+
+def test_a_code_assigned_in_a_transaction_rolled_back_is_not_kept() -> None:
+    with pytest.raises(RuntimeError), transaction.atomic():
+        assigned = kinds.code("never_stored", 1)
+        assert kinds.named(assigned) == "never_stored"
+        raise RuntimeError
+    assert not EventKind.objects.filter(kind="never_stored").exists()
+    again = kinds.code("never_stored", 1)
+    assert EventKind.objects.get(kind="never_stored").code == again
+    assert (kinds.named(again), kinds.named(again).version) == ("never_stored", 1)
