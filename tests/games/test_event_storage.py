@@ -173,3 +173,8 @@ def test_a_code_assigned_in_a_transaction_rolled_back_is_not_kept() -> None:
     again = kinds.code("never_stored", 1)
     assert EventKind.objects.get(kind="never_stored").code == again
     assert (kinds.named(again), kinds.named(again).version) == ("never_stored", 1)
+    # a code is for ever: the database refuses to change or take it back
+    with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
+        EventKind.objects.filter(code=again).update(kind="other")
+    with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
+        EventKind.objects.filter(code=again).delete()
