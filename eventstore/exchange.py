@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from eventstore import chain, seals
-from eventstore.kinds import KindName
+from eventstore.kinds import KindName, version_of
 from eventstore.models import Seal, StoredEvent
 
 SEAL = "seal"
@@ -65,7 +65,7 @@ def event_lines(model: type[StoredEvent], stream_id: int) -> Iterator[str]:
     for values in rows.values_list(*columns).iterator(chunk_size=500):
         line = dict(zip(columns[:-1], values[:-1], strict=True))
         kind = line["kind"]
-        line["kind"], line["v"] = str(kind), kind.version or 1
+        line["kind"], line["v"] = str(kind), version_of(kind) or 1
         line = {name: line[name] for name in event_fields(model)[:-2]}
         line["created_at"] = line["created_at"].isoformat()
         # the previous event's hash is the one stored on the row before (eventstore/chain.py)

@@ -39,6 +39,12 @@ class KindName(str):
         return KindName, (str(self), self.version)
 
 
+def version_of(kind: str) -> int | None:
+    """The version a kind read from a row (a ``KindName``) was stored with; None for a plain
+    name."""
+    return getattr(kind, "version", None)
+
+
 # (kind, version stored) -> code, and code -> KindName or (kind, version): the pairs this
 # process met, committed.
 _codes: dict[tuple[str, int], int] = {}

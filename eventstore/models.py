@@ -61,14 +61,20 @@ class KindField(models.PositiveSmallIntegerField):
     def to_python(self, value: Any) -> Any:
         return value
 
-    def get_prep_value(self, value: Any) -> Any:
+    def get_db_prep_save(self, value: Any, connection: Any) -> Any:
+        # only a row written is given its code (the first of its pair assigns one)
         if value is None or isinstance(value, int):
             return value
         return kinds.code(value, getattr(value, "version", None))
 
-    # what the ORM gives and takes (django-stubs' names): a name, not the code
+    def get_prep_value(self, value: Any) -> Any:
+        if value is None or isinstance(value, int):
+            return value
+        raise TypeError(f"event kinds are compared by name with exact or in, not as {value!r}")
+
+    # what the ORM gives and takes (django-stubs' names): a name (a KindName), not the code
     _pyi_private_set_type: str | int
-    _pyi_private_get_type: KindName  # type: ignore[assignment]
+    _pyi_private_get_type: str  # type: ignore[assignment]
 
     def value_to_string(self, obj: models.Model) -> str:
         return str(self.value_from_object(obj))
@@ -163,7 +169,7 @@ class StoredEvent(models.Model):
     @property
     def version(self) -> int | None:
         """The version of the kind's schema the event was stored with (None: before versions)."""
-        return getattr(self.kind, "version", None)
+        return kinds.version_of(self.kind)
 
     @version.setter
     def version(self, value: int | None) -> None:

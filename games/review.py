@@ -13,6 +13,7 @@ the engine (``replay``, ``referee_sheet_view``, ``referee_seats``, ``referee_ast
 from dataclasses import dataclass
 from typing import Any
 
+from eventstore.kinds import version_of
 from games import snapshots
 from games.i18n import text
 from games.models import Event, Game
@@ -78,7 +79,8 @@ def history_view(*, game: Game, at: Position) -> dict[str, Any]:
             "line": text(
                 narration.narrate(
                     engine.upcast(
-                        {"kind": str(kind), "v": kind.version or 1, "seat": seat, "turn": turn, "data": data}
+                        {"kind": str(kind), "v": version_of(kind) or 1, "seat": seat, "turn": turn,
+                         "data": data}
                     )
                 )
             ),
@@ -108,7 +110,7 @@ def _dealt(row: tuple[Any, ...]) -> list[dict[str, Any]]:
     """The combinations a turn's flip (a ``turn_started`` row) dealt, as its event records them."""
     _, turn, seat, kind, data, _ = row
     flip = engine.upcast(
-        {"kind": str(kind), "v": kind.version or 1, "seat": seat, "turn": turn, "data": data}
+        {"kind": str(kind), "v": version_of(kind) or 1, "seat": seat, "turn": turn, "data": data}
     )
     return list(flip["data"].get("combinations", []))
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from eventstore import chain
+from eventstore.kinds import version_of
 from games import hot_queries
 from games.models import Event, Game, GameSnapshot
 from games.rules import engine
@@ -85,7 +86,7 @@ def _rows(events: Any) -> Iterator[tuple[Any, ...]]:
     was stored with."""
     columns = ("seq", "kind", "seat", "turn", "data")
     for seq, kind, seat, turn, data in events.order_by("seq").values_list(*columns):
-        yield seq, str(kind), kind.version, seat, turn, data
+        yield seq, str(kind), version_of(kind), seat, turn, data
 
 
 def fold(state: GameState, rows: Any, seq: int) -> tuple[GameState, int]:
