@@ -6,7 +6,7 @@ dozen and the version two more. The database owns the codes: a pair is given the
 first time an event of it is stored, and keeps it for ever (the table is append-only, as the
 events are). Everything above the rows still sees names: the ORM's ``kind`` is a ``KindName``
 (a ``str`` carrying its ``version``), filters take names (``filter(kind="confirmed")``), and
-the plain SQL that reads rows maps codes back with ``named``.
+the plain SQL that reads rows maps codes back with ``pair``.
 
 Each process keeps the pairs it met, both ways. A code another process assigned is read from the
 table when first met. A pair's code is only kept once the transaction that read or assigned it
@@ -52,8 +52,9 @@ _names: dict[int, KindName] = {}
 _pairs: dict[int, tuple[str, int | None]] = {}
 
 
-class _Met:
-    """A pair met in a transaction not yet committed: kept once it commits (on_commit)."""
+class Met:
+    """A pair met in a transaction not yet committed: the callback (``on_commit``) that keeps
+    it once the transaction commits."""
 
     def __init__(self, code: int, name: KindName) -> None:
         self.code, self.name = code, name
@@ -72,15 +73,15 @@ def _stored_version(version: int | None) -> int:
     return UNVERSIONED if version is None else version
 
 
-def _pending() -> list[_Met]:
+def _pending() -> list[Met]:
     """The pairs met in the current transaction (dropped with a savepoint rolled back, as the
     callbacks Django keeps for the commit are)."""
-    return [entry[1] for entry in connection.run_on_commit if isinstance(entry[1], _Met)]
+    return [entry[1] for entry in connection.run_on_commit if isinstance(entry[1], Met)]
 
 
 def _met(code: int, name: KindName) -> None:
     if connection.in_atomic_block:
-        transaction.on_commit(_Met(code, name))
+        transaction.on_commit(Met(code, name))
     else:
         _keep(code, name)
 
