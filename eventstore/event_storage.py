@@ -15,12 +15,13 @@ the old table's triggers go with it, and the new table's are created afterwards.
 """
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.db import models
+from django.db import migrations, models
 from django.db.migrations.operations.base import Operation
 
+from eventstore import kinds
 from eventstore.models import compact
 
 BATCH = 2000
@@ -34,15 +35,32 @@ class RebuildEvents(Operation):
     reversible = True
 
     def __init__(
-        self, model_name: str, *, stream: str, state_operations: Sequence[Operation], order: Sequence[str]
+        self,
+        model_name: str,
+        *,
+        stream: str,
+        state_operations: Sequence[Operation],
+        order: Sequence[str],
+        forwards: Mapping[str, str] | None = None,
+        backwards: Mapping[str, str] | None = None,
     ) -> None:
         self.model_name = model_name
         self.stream = stream
         self.state_operations = list(state_operations)
         self.order = tuple(order)
+        # SQL giving a new column from the retired table's row (``r``), each way: a column
+        # whose values are stored in another form (an event's kind as its code and back)
+        self.forwards = dict(forwards or {})
+        self.backwards = dict(backwards or {})
 
     def deconstruct(self) -> tuple[str, list[Any], dict[str, Any]]:
-        kwargs = {"stream": self.stream, "state_operations": self.state_operations, "order": self.order}
+        kwargs: dict[str, Any] = {
+            "stream": self.stream,
+            "state_operations": self.state_operations,
+            "order": self.order,
+        }
+        if self.forwards or self.backwards:
+            kwargs |= {"forwards": self.forwards, "backwards": self.backwards}
         return self.__class__.__qualname__, [self.model_name], kwargs
 
     def state_forwards(self, app_label: str, state: Any) -> None:
@@ -52,13 +70,20 @@ class RebuildEvents(Operation):
     def database_forwards(self, app_label: str, schema_editor: Any, from_state: Any, to_state: Any) -> None:
         old = from_state.apps.get_model(app_label, self.model_name)
         new = to_state.apps.get_model(app_label, self.model_name)
-        rebuild(schema_editor, old=old, new=new, key=self.key(new), order=self.order)
+        rebuild(schema_editor, old=old, new=new, key=self.key(new), order=self.order, computed=self.forwards)
 
     def database_backwards(self, app_label: str, schema_editor: Any, from_state: Any, to_state: Any) -> None:
         # from_state is the new layout's, to_state the old one's: the old layout is built again
         current = from_state.apps.get_model(app_label, self.model_name)
         previous = to_state.apps.get_model(app_label, self.model_name)
-        rebuild(schema_editor, old=current, new=previous, key=self.key(previous), order=None)
+        rebuild(
+            schema_editor,
+            old=current,
+            new=previous,
+            key=self.key(previous),
+            order=None,
+            computed=self.backwards,
+        )
 
     def key(self, model: Any) -> list[str]:
         """The columns the events are ordered by: the stream's, then seq."""
@@ -75,10 +100,14 @@ def rebuild(
     new: Any,
     key: list[str],
     order: Sequence[str] | None,
+    computed: Mapping[str, str] | None = None,
 ) -> None:
     """Replace ``old``'s table by one laid out as ``new`` describes, with the same rows copied
     in ``key`` order; on PostgreSQL with ``order``, the columns in that order, and the primary
-    key (``key``), indexes and foreign keys built after the copy."""
+    key (``key``), indexes and foreign keys built after the copy. ``computed``: SQL giving a
+    column of the new table from the retired table's row (``r``), for a column stored in
+    another form; the rows are then copied by the database as they are (their data compact
+    already)."""
     connection = schema_editor.connection
     quote = schema_editor.quote_name
     table = new._meta.db_table
@@ -96,14 +125,15 @@ def rebuild(
         for field in new._meta.local_concrete_fields
         if not isinstance(field, models.AutoField) and field.column is not None
     ]
-    if ordered:
+    if ordered and not computed:
         _copy_compacting(schema_editor, retired, table, columns, key=key)
     else:
-        chosen = ", ".join(_as_stored(schema_editor, new, column) for column in columns)
+        given = computed or {}
+        chosen = ", ".join(given.get(column) or _as_stored(schema_editor, new, column) for column in columns)
         listed = ", ".join(quote(column) for column in columns)
         schema_editor.execute(
-            f"INSERT INTO {quote(table)} ({listed}) SELECT {chosen} FROM {quote(retired)} "
-            f"ORDER BY {', '.join(quote(column) for column in key)}"
+            f"INSERT INTO {quote(table)} ({listed}) SELECT {chosen} FROM {quote(retired)} r "
+            f"ORDER BY {', '.join('r.' + quote(column) for column in key)}"
         )
     schema_editor.execute(f"DROP TABLE {quote(retired)}")
     if ordered:
@@ -171,8 +201,8 @@ def _as_stored(schema_editor: Any, model: Any, column: str) -> str:
     PostgreSQL (``json`` and ``jsonb`` have no implicit cast)."""
     quote = schema_editor.quote_name
     if column == "data" and schema_editor.connection.vendor == "postgresql":
-        return f"CAST({quote(column)} AS {model._meta.get_field('data').db_type(schema_editor.connection)})"
-    return quote(column)
+        return f"CAST(r.{quote(column)} AS {model._meta.get_field('data').db_type(schema_editor.connection)})"
+    return f"r.{quote(column)}"
 
 
 def _copy_compacting(
@@ -194,3 +224,30 @@ def _copy_compacting(
 
 def _decoded(value: Any) -> Any:
     return json.loads(value) if isinstance(value, str | bytes) else value
+
+
+# --- events' kinds as codes (eventstore/kinds.py) ------------------------------------------------
+
+
+def coded_kinds(table: str) -> Operation:
+    """The operation that gives every (kind, version) stored in ``table`` its code, before the
+    table is rebuilt with codes (``KIND_AS_CODE``); in (kind, version) order, null versions as
+    ``kinds.UNVERSIONED``. Reversed, nothing: codes are never taken back."""
+    version = f"COALESCE(e.version, {kinds.UNVERSIONED})"
+    return migrations.RunSQL(
+        f"INSERT INTO {kinds.TABLE} (kind, version) SELECT DISTINCT e.kind, {version} FROM {table} e "
+        f"WHERE NOT EXISTS (SELECT 1 FROM {kinds.TABLE} k WHERE k.kind = e.kind AND k.version = {version}) "
+        "ORDER BY 1, 2",
+        migrations.RunSQL.noop,
+    )
+
+
+# A rebuilt event table's kind from the retired row's kind and version, and back.
+KIND_AS_CODE = {
+    "kind": f"(SELECT k.code FROM {kinds.TABLE} k "
+    f"WHERE k.kind = r.kind AND k.version = COALESCE(r.version, {kinds.UNVERSIONED}))"
+}
+CODE_AS_KIND = {
+    "kind": f"(SELECT k.kind FROM {kinds.TABLE} k WHERE k.code = r.kind)",
+    "version": f"(SELECT NULLIF(k.version, {kinds.UNVERSIONED}) FROM {kinds.TABLE} k WHERE k.code = r.kind)",
+}

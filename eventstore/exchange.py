@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from eventstore import chain, seals
+from eventstore.kinds import KindName, version_of
 from eventstore.models import Seal, StoredEvent
 
 SEAL = "seal"
@@ -58,12 +59,14 @@ def event_fields(model: type[StoredEvent]) -> tuple[str, ...]:
 
 def event_lines(model: type[StoredEvent], stream_id: int) -> Iterator[str]:
     """The stream's events as lines of an export, read as they are sent."""
-    columns = ("seq", *model.OWN_FIELDS, "seat", "kind", "version", "data", "created_at", "hash")
+    columns = ("seq", *model.OWN_FIELDS, "seat", "kind", "data", "created_at", "hash")
     rows = model._default_manager.filter(**{f"{model.STREAM}_id": stream_id}).order_by("seq")
     prev_hash = chain.GENESIS
     for values in rows.values_list(*columns).iterator(chunk_size=500):
-        line = dict(zip(event_fields(model)[:-2], values[:-1], strict=True))
-        line["v"] = line["v"] or 1
+        line = dict(zip(columns[:-1], values[:-1], strict=True))
+        kind = line["kind"]
+        line["kind"], line["v"] = str(kind), version_of(kind) or 1
+        line = {name: line[name] for name in event_fields(model)[:-2]}
         line["created_at"] = line["created_at"].isoformat()
         # the previous event's hash is the one stored on the row before (eventstore/chain.py)
         line["prev_hash"], line["hash"] = prev_hash, chain.hexed(values[-1])
@@ -169,8 +172,7 @@ def store_events(model: type[StoredEvent], stream: Any, section: Section) -> int
             seq=event["seq"],
             **{name: event[name] for name in own},
             seat=event["seat"],
-            kind=event["kind"],
-            version=event["v"],
+            kind=KindName(event["kind"], event["v"]),
             data=event["data"],
             hash=chain.stored(event["hash"]),
         )

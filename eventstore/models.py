@@ -14,6 +14,10 @@ from typing import Any, ClassVar
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Lookup
+
+from eventstore import kinds
+from eventstore.kinds import KindName
 
 # The event as the stream's rules know it: {"kind", "v", "seat", "data"} (a game's: and "turn").
 Stored = Mapping[str, Any]
@@ -46,6 +50,79 @@ class CompactJSONField(models.JSONField):
         return value
 
 
+class KindField(models.PositiveSmallIntegerField):
+    """An event's kind and version, stored as one 2-byte code (eventstore/kinds.py) and read as
+    a ``KindName``: the name, with the version it was stored with. Lookups take names
+    (``exact``, ``in``), whatever the version."""
+
+    def from_db_value(self, value: Any, expression: Any, connection: Any) -> KindName | None:
+        return None if value is None else kinds.named(value)
+
+    def to_python(self, value: Any) -> Any:
+        return value
+
+    def get_db_prep_save(self, value: Any, connection: Any) -> Any:
+        # only a row written is given its code (the first of its pair assigns one)
+        if value is None or isinstance(value, int):
+            return value
+        return kinds.code(value, getattr(value, "version", None))
+
+    def get_prep_value(self, value: Any) -> Any:
+        if value is None or isinstance(value, int):
+            return value
+        raise TypeError(f"event kinds are compared by name with exact or in, not as {value!r}")
+
+    # what the ORM gives and takes (django-stubs' names): a name (a KindName), not the code
+    _pyi_private_set_type: str | int
+    _pyi_private_get_type: str  # type: ignore[assignment]
+
+    def value_to_string(self, obj: models.Model) -> str:
+        return str(self.value_from_object(obj))
+
+
+@KindField.register_lookup
+class KindExact(Lookup):
+    """``kind="confirmed"``: the rows of that kind, at any version."""
+
+    lookup_name = "exact"
+    prepare_rhs = False
+
+    def as_sql(self, compiler: Any, connection: Any) -> tuple[str, list[Any]]:
+        lhs, params = self.process_lhs(compiler, connection)
+        return kinds.codes_sql(lhs, 1), [*params, str(self.rhs)]
+
+
+@KindField.register_lookup
+class KindIn(Lookup):
+    """``kind__in=[...]``: the rows of those kinds, at any version."""
+
+    lookup_name = "in"
+    prepare_rhs = False
+
+    def as_sql(self, compiler: Any, connection: Any) -> tuple[str, list[Any]]:
+        lhs, params = self.process_lhs(compiler, connection)
+        names = [str(name) for name in self.rhs]
+        if not names:
+            return "1 = 0", []
+        return kinds.codes_sql(lhs, len(names)), [*params, *names]
+
+
+class EventKind(models.Model):
+    """A code event rows store for a kind and version (eventstore/kinds.py): assigned on the
+    first event of the pair, never changed nor deleted (append-only, as the events)."""
+
+    code = models.SmallAutoField(primary_key=True)
+    kind = models.CharField(max_length=64)
+    # the version of the kind's schema; 0 for events stored before versions existed
+    version = models.PositiveSmallIntegerField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["kind", "version"], name="event_kind_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.kind} v{self.version}"
+
+
 def compact(value: Any) -> str:
     """``value`` as the compact JSON text an event's data is stored as."""
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
@@ -65,10 +142,10 @@ class StoredEvent(models.Model):
     seq = models.PositiveIntegerField()
     # the seat whose command caused the event; null for what the stream does by itself
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
-    kind = models.CharField(max_length=64)
-    # The version of the kind's schema the data was stored with; null for game events stored
-    # before versions existed (version 1). Old versions are upcast on read, never rewritten.
-    version = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The kind, with the version of its schema the data was stored with (``version``; None for
+    # game events stored before versions existed: version 1), as one 2-byte code of the
+    # database's (eventstore/kinds.py). Old versions are upcast on read, never rewritten.
+    kind = KindField()
     data = CompactJSONField(default=dict)
     created_at = models.DateTimeField(auto_now_add=True)
     # No index of its own: nothing reads events by their actor (a user's deletion, which
@@ -88,6 +165,15 @@ class StoredEvent(models.Model):
 
     class Meta:
         abstract = True
+
+    @property
+    def version(self) -> int | None:
+        """The version of the kind's schema the event was stored with (None: before versions)."""
+        return kinds.version_of(self.kind)
+
+    @version.setter
+    def version(self, value: int | None) -> None:
+        self.kind = KindName(self.kind, value)
 
     @classmethod
     def chained_fields(cls) -> tuple[str, ...]:
@@ -112,11 +198,10 @@ class StoredEvent(models.Model):
         return stored_form(kind=self.kind, version=self.version, seat=self.seat, data=self.data, **own)
 
 
-
 def stored_form(*, kind: str, version: int | None, seat: int | None, data: Any, **own: Any) -> dict[str, Any]:
     """An event as its stream's rules know it, from its columns (``own``: the stream's own
     fields, a game's ``turn``): one shape for a model row and a row read with plain SQL."""
-    return {"kind": kind, "v": version or 1, "seat": seat, **own, "data": data}
+    return {"kind": str(kind), "v": version or 1, "seat": seat, **own, "data": data}
 
 
 class IdempotencyRecord(models.Model):

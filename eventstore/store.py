@@ -21,8 +21,9 @@ from django.conf import settings
 from django.db import IntegrityError, connection, models, transaction
 from django.utils import timezone
 
-from eventstore import chain, notify
+from eventstore import chain, kinds, notify
 from eventstore.errors import Conflict, NotFound, Word
+from eventstore.kinds import KindName
 from eventstore.models import Stored, StoredEvent
 from moon import prepared
 
@@ -125,14 +126,14 @@ def seat_index(seat_model: type[models.Model], stream: str, stream_id: int, user
 def rows_after(model: type[StoredEvent], stream_id: int, seq: int) -> list[tuple[Any, ...]]:
     """The stream's events after ``seq`` in order, as tuples of ``seq``, ``kind``, ``version``,
     ``seat``, the stream's own columns and ``data`` (decoded)."""
-    columns = ", ".join(["seq", "kind", "version", "seat", *model.OWN_FIELDS, "data"])
+    columns = ", ".join(["seq", "kind", "seat", *model.OWN_FIELDS, "data"])
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT {columns} FROM {model._meta.db_table} "
             f"WHERE {model.STREAM}_id = %s AND seq > %s ORDER BY seq",
             [stream_id, seq],
         )
-        return [(*row[:-1], decoded(row[-1])) for row in cursor.fetchall()]
+        return [(row[0], *kinds.pair(row[1]), *row[2:-1], decoded(row[-1])) for row in cursor.fetchall()]
 
 
 def stored_events(model: type[StoredEvent], rows: Sequence[tuple[Any, ...]]) -> Iterator[dict[str, Any]]:
@@ -174,12 +175,12 @@ def append(
     for seq, event in enumerate(events, start=version + 1):
         content = model.content(seq, event)
         digest = chain.link(prev_hash, content)
-        fields = {name: content[name] for name in (*model.OWN_FIELDS, "seat", "kind", "data")}
+        fields = {name: content[name] for name in (*model.OWN_FIELDS, "seat", "data")}
         rows.append(
             model(
                 **{model.STREAM: stream},
                 seq=seq,
-                version=event.get("v", 1),
+                kind=KindName(content["kind"], event.get("v", 1)),
                 actor_id=actor_id,
                 hash=chain.stored(digest),
                 **fields,
@@ -329,7 +330,7 @@ def stream_and_events_after(
     stream = model._meta.get_field(model.STREAM).related_model
     assert stream is not None and not isinstance(stream, str)
     events = ", ".join(
-        f"e.{name}" for name in ["seq", "kind", "version", "seat", *model.OWN_FIELDS, "data", "created_at"]
+        f"e.{name}" for name in ["seq", "kind", "seat", *model.OWN_FIELDS, "data", "created_at"]
     )
     wanted = ", ".join(f"s.{connection.ops.quote_name(name)}" for name in columns)
     with connection.cursor() as cursor:
@@ -344,4 +345,6 @@ def stream_and_events_after(
         return None, []
     width = len(columns)
     rows = [aware(row[width:]) for row in found if row[width] is not None]
-    return found[0][:width], [(*row[:-2], decoded(row[-2]), row[-1]) for row in rows]
+    return found[0][:width], [
+        (row[0], *kinds.pair(row[1]), *row[2:-2], decoded(row[-2]), row[-1]) for row in rows
+    ]

@@ -85,7 +85,11 @@ CAMPAIGN_EVENTS = AppendOnly(
     table="campaigns_campaignevent", prefix="campaigns_event", message="campaign events are append-only"
 )
 SEALS = AppendOnly(table="eventstore_seal", prefix="eventstore_seal", message="seals are append-only")
+# the codes events store their kind as (eventstore/kinds.py): a code changed would change events
+EVENT_KINDS = AppendOnly(
+    table="eventstore_eventkind", prefix="eventstore_eventkind", message="event kinds are append-only"
+)
 
 # Every append-only table: the application's database role may only read and insert their rows
 # (eventstore/grants.py). A new stream's event table joins this list.
-APPEND_ONLY = (GAME_EVENTS, CAMPAIGN_EVENTS, SEALS)
+APPEND_ONLY = (GAME_EVENTS, CAMPAIGN_EVENTS, SEALS, EVENT_KINDS)

@@ -19,7 +19,7 @@ from django.contrib.auth.models import User
 from django.db import connection
 from django.utils import timezone
 
-from eventstore import store
+from eventstore import kinds, store
 from eventstore.models import stored_form
 from games.models import Event, Game, GameSnapshot, Seat
 from moon import prepared
@@ -41,10 +41,10 @@ def log_head(
     snapshot = f"SELECT seq FROM {SNAPSHOT} WHERE game_id = %s AND engine_version = %s"
     with prepared.cursor() as cursor:
         cursor.execute(
-            f"SELECT 0, s.seq, NULL, NULL, NULL, NULL, CAST(s.state AS text), e.hash FROM {SNAPSHOT} s "
+            f"SELECT 0, s.seq, NULL, NULL, NULL, CAST(s.state AS text), e.hash FROM {SNAPSHOT} s "
             f"LEFT JOIN {EVENT} e ON e.game_id = s.game_id AND e.seq = s.seq "
             "WHERE s.game_id = %s AND s.engine_version = %s "
-            f"UNION ALL SELECT 1, seq, kind, version, seat, turn, CAST(data AS text), hash FROM {EVENT} "
+            f"UNION ALL SELECT 1, seq, kind, seat, turn, CAST(data AS text), hash FROM {EVENT} "
             f"WHERE game_id = %s AND seq > COALESCE(({snapshot}), 0) ORDER BY 1, 2",
             [game_id, engine_version, game_id, game_id, engine_version],
         )
@@ -55,7 +55,7 @@ def log_head(
         stored = (seq, store.decoded(state))
     else:
         head = None
-    rows = [(*row[1:6], store.decoded(row[6])) for row in found]
+    rows = [(row[1], *kinds.pair(row[2]), *row[3:5], store.decoded(row[5])) for row in found]
     return stored, rows, found[-1][-1] if found else head
 
 
@@ -91,7 +91,7 @@ def window(game_id: int, *, from_turn: int, last: int) -> tuple[int, list[tuple[
             [game_id, last, from_turn, game_id, last],
         )
         (_, before_count, *_), *rows = cursor.fetchall()
-    return int(before_count), [(seq, turn, seat, kind) for _, seq, turn, seat, kind in rows]
+    return int(before_count), [(seq, turn, seat, kinds.pair(kind)[0]) for _, seq, turn, seat, kind in rows]
 
 
 # Where a turn starts, with no index on turn: a game's turns only grow with its seqs, which are
@@ -122,7 +122,7 @@ class TailRow(NamedTuple):
 # The columns of a TailRow; the events' branch comes first in each query so that SQLite types
 # the union's columns by it (it converts created_at by the declared type of the first branch).
 # JSON is read as its text in a union: events' data is json on PostgreSQL, a snapshot's jsonb.
-TAIL_COLUMNS = "seq, kind, version, seat, turn, CAST(data AS text), created_at"
+TAIL_COLUMNS = "seq, kind, seat, turn, CAST(data AS text), created_at"
 
 
 def turn_in_play(game_id: int) -> tuple[int, list[TailRow]]:
@@ -134,7 +134,7 @@ def turn_in_play(game_id: int) -> tuple[int, list[TailRow]]:
         cursor.execute(
             START.format(before=before) + f"SELECT 1, {TAIL_COLUMNS} FROM {EVENT}, start "
             "WHERE game_id = %s AND seq > bound "
-            "UNION ALL SELECT 0, bound, NULL, NULL, NULL, NULL, NULL, NULL FROM start ORDER BY 1, 2",
+            "UNION ALL SELECT 0, bound, NULL, NULL, NULL, NULL, NULL FROM start ORDER BY 1, 2",
             [game_id, game_id, game_id],
         )
         (_, before_count, *_), *rows = cursor.fetchall()
@@ -156,7 +156,7 @@ def tail(
         bound = f"(SELECT {older} FROM {SNAPSHOT} WHERE game_id = %s AND engine_version = %s)"
         args = [after, after, game_id, engine_version]
         snapshot = (
-            f" UNION ALL SELECT 0, seq, NULL, NULL, NULL, NULL, CAST(state AS text), NULL FROM {SNAPSHOT} "
+            f" UNION ALL SELECT 0, seq, NULL, NULL, NULL, CAST(state AS text), NULL FROM {SNAPSHOT} "
             "WHERE game_id = %s AND engine_version = %s"
         )
         args += [game_id, engine_version]
@@ -177,14 +177,15 @@ def tail(
     for row in found:
         part, *columns = row[fields:]
         if part == 0:
-            stored = (int(columns[0]), store.decoded(columns[5]))
+            stored = (int(columns[0]), store.decoded(columns[4]))
         elif part == 1:
             rows.append(_tail_row(columns))
     return game, stored, rows
 
 
 def _tail_row(columns: Any) -> TailRow:
-    seq, kind, version, seat, turn, data, created_at = store.aware(columns)
+    seq, code, seat, turn, data, created_at = store.aware(columns)
+    kind, version = kinds.pair(code)
     return TailRow(seq, kind, version, seat, turn, store.decoded(data), created_at)
 
 

@@ -35,6 +35,9 @@ class Table(models.Model):
     """What a game and a campaign share as the lobby sees them: the seats they are for, who
     opened them, when; their status and seats are each their own."""
 
+    # A 4-byte id, as the users' are: every event row and its key carry it (2^31 tables is far
+    # beyond what one database holds of their events).
+    id = models.AutoField(primary_key=True)
     max_players = models.PositiveSmallIntegerField(
         validators=[MinValueValidator(1), MaxValueValidator(6)]
     )
@@ -160,7 +163,7 @@ class Event(StoredEvent):
     pk = models.CompositePrimaryKey("game", "seq")
     # indexed by the primary key, which leads with it
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events", db_index=False)
-    turn = models.PositiveIntegerField(default=0)
+    turn = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         # No index on turn: a turn's events are found by the key (games/hot_queries.py, START).
@@ -172,7 +175,6 @@ class Event(StoredEvent):
     def as_engine_event(self) -> EngineEvent:
         """The event as the rules engine knows it."""
         return cast(EngineEvent, self.as_stored())
-
 
 
 class GameSnapshot(models.Model):

@@ -13,6 +13,7 @@ the engine (``replay``, ``referee_sheet_view``, ``referee_seats``, ``referee_ast
 from dataclasses import dataclass
 from typing import Any
 
+from eventstore.kinds import version_of
 from games import snapshots
 from games.i18n import text
 from games.models import Event, Game
@@ -66,7 +67,7 @@ def history_view(*, game: Game, at: Position) -> dict[str, Any]:
     rows = list(
         Event.objects.filter(game_id=game.pk)
         .order_by("seq")
-        .values_list("seq", "turn", "seat", "kind", "version", "data", "created_at")
+        .values_list("seq", "turn", "seat", "kind", "data", "created_at")
     )
     events = [
         {
@@ -77,13 +78,16 @@ def history_view(*, game: Game, at: Position) -> dict[str, Any]:
             # in the reader's language (Accept-Language, as the API answers)
             "line": text(
                 narration.narrate(
-                    engine.upcast({"kind": kind, "v": version or 1, "seat": seat, "turn": turn, "data": data})
+                    engine.upcast(
+                        {"kind": str(kind), "v": version_of(kind) or 1, "seat": seat, "turn": turn,
+                         "data": data}
+                    )
                 )
             ),
             "created_at": created_at,
             "current": seq == at.seq,
         }
-        for seq, turn, seat, kind, version, data, created_at in rows
+        for seq, turn, seat, kind, data, created_at in rows
     ]
     view: dict[str, Any] = {
         "game": game,
@@ -104,8 +108,10 @@ def history_view(*, game: Game, at: Position) -> dict[str, Any]:
 
 def _dealt(row: tuple[Any, ...]) -> list[dict[str, Any]]:
     """The combinations a turn's flip (a ``turn_started`` row) dealt, as its event records them."""
-    _, turn, seat, kind, version, data, _ = row
-    flip = engine.upcast({"kind": kind, "v": version or 1, "seat": seat, "turn": turn, "data": data})
+    _, turn, seat, kind, data, _ = row
+    flip = engine.upcast(
+        {"kind": str(kind), "v": version_of(kind) or 1, "seat": seat, "turn": turn, "data": data}
+    )
     return list(flip["data"].get("combinations", []))
 
 

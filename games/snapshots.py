@@ -8,10 +8,12 @@ is missing, or was written by another version of the engine, is ignored and the 
 from the start (the next command stores a fresh one).
 """
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from eventstore import chain
+from eventstore.kinds import version_of
 from games import hot_queries
 from games.models import Event, Game, GameSnapshot
 from games.rules import engine
@@ -71,15 +73,20 @@ def due(read: Head, *, seq: int, state: GameState) -> bool:
 
 def at(*, game: Game, seq: int) -> GameState:
     """The game's state right after event ``seq``, folded from the log alone."""
-    rows = Event.objects.filter(game_id=game.pk, seq__lte=seq).order_by("seq")
-    return fold(GameState(), rows.values_list(*EVENT_FIELDS), 0)[0]
+    return fold(GameState(), _rows(Event.objects.filter(game_id=game.pk, seq__lte=seq)), 0)[0]
 
 
 def events_after(*, game: Game, seq: int) -> Any:
     """The rows after ``seq`` as tuples of ``EVENT_FIELDS`` (no model instances)."""
-    return (
-        Event.objects.filter(game_id=game.pk, seq__gt=seq).order_by("seq").values_list(*EVENT_FIELDS)
-    )
+    return _rows(Event.objects.filter(game_id=game.pk, seq__gt=seq))
+
+
+def _rows(events: Any) -> Iterator[tuple[Any, ...]]:
+    """``events`` in order as tuples of ``EVENT_FIELDS``: the version is the one their ``kind``
+    was stored with."""
+    columns = ("seq", "kind", "seat", "turn", "data")
+    for seq, kind, seat, turn, data in events.order_by("seq").values_list(*columns):
+        yield seq, str(kind), version_of(kind), seat, turn, data
 
 
 def fold(state: GameState, rows: Any, seq: int) -> tuple[GameState, int]:

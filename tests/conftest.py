@@ -93,6 +93,18 @@ def test_settings(settings: Any, cache_dir: Path) -> None:
 
 
 @pytest.fixture(autouse=True)
+def kind_codes_forgotten() -> Iterator[None]:
+    """Each test starts and ends knowing no event kind's code: a test's transaction rolls back
+    the codes it assigned, even those its captured on-commit callbacks kept
+    (eventstore/kinds.py)."""
+    from eventstore import kinds
+
+    kinds.forget()
+    yield
+    kinds.forget()
+
+
+@pytest.fixture(autouse=True)
 def celery_mode(request: pytest.FixtureRequest) -> Iterator[None]:
     """Eager tasks, except for services tests in services mode, whose tasks go to the worker."""
     from moon.celery import app

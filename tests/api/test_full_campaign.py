@@ -232,9 +232,10 @@ def test_a_campaign_over_http_through_its_eight_chapters(
         lines = b"".join(exported.streaming_content).decode().splitlines(keepends=True)
         copy = history.import_campaign(lines=lines, copy=True).campaign
         fields = ("seq", "seat", "kind", "version", "data")
-        assert list(copy.events.values_list(*fields)) == list(
-            CampaignEvent.objects.filter(campaign_id=campaign).order_by("seq").values_list(*fields)
-        )
+        assert [[getattr(e, name) for name in fields] for e in copy.events.all()] == [
+            [getattr(e, name) for name in fields]
+            for e in CampaignEvent.objects.filter(campaign_id=campaign).order_by("seq")
+        ]
 
     paths = {"", "/{campaign_id}", "/{campaign_id}/start", "/{campaign_id}/decision", "/{campaign_id}/moves"}
     paths |= {"/{campaign_id}/events"} | ({"/{campaign_id}/join"} if players > 1 else set())
