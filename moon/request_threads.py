@@ -7,17 +7,20 @@ ms of its answer's time, as much as a third of the trivial GET's whole work. ``l
 each request a thread kept from an earlier one instead, which is what a WSGI server's threads do
 too: one request at a time on a thread, all of that request's sync code on it. A thread is taken
 back once everything the request gave it has run, so a request that ended while its view still
-ran (a client gone) never shares its thread with the next one.
+ran (a client gone) never shares its thread with the next one; a thread idle already is taken
+back at once, without waking it.
 """
 
 from collections.abc import Callable, Coroutine
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any, ParamSpec, TypeVar
 
 from asgiref.sync import SyncToAsync, ThreadSensitiveContext
 
 Scope = dict[str, Any]
 Application = Callable[[Scope, Any, Any], Coroutine[Any, Any, None]]
+P = ParamSpec("P")
+T = TypeVar("T")
 
 # Threads kept idle at most: as many as a process runs sync views at once (moon/slots.py), and a
 # few for the signals of requests that wait for a slot.
@@ -27,17 +30,27 @@ KEPT = 32
 class RequestThread(ThreadPoolExecutor):
     """One thread that runs one request's sync code at a time. Asgiref ends a request's
     executor with ``shutdown()`` (so does a stream that lets its thread go, api/streams.py):
-    this one goes back to the idle threads instead, once what it was given has run."""
+    this one goes back to the idle threads instead, once the last call it was given has run
+    (its calls run in order)."""
 
     def __init__(self) -> None:
         super().__init__(max_workers=1, thread_name_prefix="request")
+        self._last: Future[Any] | None = None
+
+    def submit(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T]:
+        self._last = future = super().submit(fn, *args, **kwargs)
+        return future
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         if len(_idle) >= KEPT:
             super().shutdown(wait=False)
             return
-        # Queued behind the request's last call: the thread is idle when this runs.
-        self.submit(_idle.append, self)
+        last, self._last = self._last, None
+        if last is None:
+            _idle.append(self)
+        else:
+            # at once if it is done; else in the thread, as it ends
+            last.add_done_callback(lambda _: _idle.append(self))
 
 
 # The most recently idle last: a thread taken again soon has its stack still in the caches.
