@@ -88,10 +88,12 @@ def setup() -> None:
 
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
     # as a web process settles once it has loaded the application (deploy/gunicorn.conf.py):
-    # what is loaded is frozen out of the garbage collector's passes, with its thresholds
-    from moon import web
+    # what is loaded is frozen out of the garbage collector's passes, with its thresholds; log
+    # records skip what no line shows
+    from moon import logs, web
 
     web.settle_memory()
+    logs.lean_records()
     # The application's log lines are made as in production, then dropped: not on the terminal.
     for handler in logging.getLogger().handlers:
         if isinstance(handler, logging.StreamHandler):
