@@ -14,6 +14,7 @@ log every now and then (the stream hubs' poll, api/streams.py).
 import asyncio
 import contextlib
 import logging
+import os
 import threading
 from collections.abc import AsyncIterator
 from functools import cache, partial
@@ -212,11 +213,14 @@ class Publisher:
             url, socket_connect_timeout=2, socket_timeout=2, client_name=PUBLISHER_NAME
         )
         self._idle: list[Any] = []
+        self._pid = os.getpid()
         self._lock = threading.Lock()
         self._lost = (redis.ConnectionError, redis.TimeoutError, OSError)
 
     def publish(self, name: str) -> None:
         with self._lock:
+            if self._pid != os.getpid():  # forked: the parent's connections are not this one's
+                self._idle, self._pid = [], os.getpid()
             kept = self._idle.pop() if self._idle else None
         if kept is not None:
             try:
