@@ -7,14 +7,15 @@ from typing import Any
 from django.conf import settings
 from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
-from rest_framework import exceptions
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication, get_authorization_header
+from rest_framework import HTTP_HEADER_ENCODING, exceptions
+from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.request import Request
 
 from accounts import services
 
 # The schemes `Authorization` may name, the first one the one `WWW-Authenticate` offers.
 SCHEMES = ("Token", "Bearer")
+KNOWN = frozenset(scheme.lower() for scheme in SCHEMES)
 
 
 class TokenExpired(exceptions.AuthenticationFailed):
@@ -36,11 +37,14 @@ class TicketRefused(exceptions.AuthenticationFailed):
 
 class ExpiringTokenAuthentication(TokenAuthentication):
     def authenticate(self, request: Request) -> tuple[Any, Any] | None:
-        header = get_authorization_header(request).split()
+        # DRF's get_authorization_header, read from the Django request's META: DRF's request
+        # reaches an attribute of the request it wraps only once its own lookup has failed
+        sent = request._request.META.get("HTTP_AUTHORIZATION", b"")
+        header = (sent.encode(HTTP_HEADER_ENCODING) if isinstance(sent, str) else sent).split()
         if not header:
             return None
         scheme = header[0].decode("latin-1")
-        if scheme.lower() not in {known.lower() for known in SCHEMES}:
+        if scheme.lower() not in KNOWN:
             raise exceptions.AuthenticationFailed(
                 gettext(
                     "The Authorization header names the scheme %(scheme)s; send `Token <token>` or "

@@ -16,6 +16,7 @@ from rest_framework.utils.encoders import JSONEncoder
 from eventstore import commands
 
 HEADER = "Idempotency-Key"
+META_KEY = "HTTP_" + HEADER.upper().replace("-", "_")
 MAX_KEY_LENGTH = commands.MAX_KEY_LENGTH
 
 R = TypeVar("R")
@@ -39,7 +40,8 @@ def answered(
 def key_of(request: Request, *, body: bool = True) -> commands.Key | None:
     """The request's Idempotency-Key, with whose it is and the body it came with (an operation
     that takes no body: the empty body's hash, whatever was sent)."""
-    key = request.headers.get(HEADER)
+    # the header as ``request.headers`` names it, read without building every header's name
+    key = request._request.META.get(META_KEY)
     if key is None or not request.user.is_authenticated:
         return None
     return commands.Key(

@@ -18,7 +18,7 @@ from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.fields import DateTimeField
+from rest_framework.fields import ChoiceField, DateTimeField
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import BaseSerializer, Serializer
@@ -107,8 +107,10 @@ UNDOS = "too many undos in this turn (`undo_limit_reached`)"
 SHAPERS: dict[tuple[type[Serializer], bool], BaseSerializer] = {}
 
 
-# DRF's rendering of a datetime, for answers shaped without their serializer
+# DRF's rendering of a datetime and of a game's status, for answers shaped without their
+# serializer
 DATETIME = DateTimeField()
+STATUS = ChoiceField(choices=s.GAME_STATUSES)
 
 
 def _shaper(serializer_class: type[Serializer], *, many: bool = False) -> Any:
@@ -225,12 +227,38 @@ def _data(serializer_class: type[Serializer], data: Any) -> Any:
     return _shaped(serializer_class, data)
 
 
-def _command_answer(result: services.CommandResult) -> Any:
-    """The answer to a turn's command, once it has committed: see ``selectors.command_answer``."""
-    return _data(
-        s.CommandResultSerializer,
-        selectors.command_answer(game=result.game, rows=result.events, state=result.state, seat=result.seat),
+def _command_answer(result: services.CommandResult) -> dict[str, Any]:
+    """The answer to a turn's command, once it has committed: see ``selectors.command_answer``.
+    Every move answers it: shaped here as CommandResultSerializer (the schema's) shapes it,
+    field by field in its order, with no serializer walking each field: its values are already
+    JSON's but the events' datetimes and the game's status, a choice."""
+    answer = selectors.command_answer(
+        game=result.game, rows=result.events, state=result.state, seat=result.seat
     )
+    decision = answer["decision"]
+    return {
+        "events": [
+            {
+                "seq": event["seq"],
+                "turn": event["turn"],
+                "seat": event["seat"],
+                "kind": event["kind"],
+                "v": event["v"],
+                "data": event["data"],
+                "created_at": DATETIME.to_representation(event["created_at"]),
+            }
+            for event in answer["events"]
+        ],
+        "decision": {
+            "kind": decision["kind"],
+            "sheet": decision["sheet"],
+            "options": list(decision["options"]),
+            "can_undo": decision["can_undo"],
+            "can_confirm": decision["can_confirm"],
+        },
+        "status": STATUS.to_representation(answer["status"]),
+        "version": answer["version"],
+    }
 
 
 # --- operations --------------------------------------------------------------------------------

@@ -74,10 +74,12 @@ def post_worker_init(worker: object) -> None:
     """With no broker (the embedded mode) no Celery worker sweeps the outbox: the web process
     does, so that follow-ups due later (turn deadlines) are sent. Then what the process loaded
     is left out of the garbage collector's passes (moon.web.settle_memory, WEB_GC_THRESHOLD), and
-    the threads hand the interpreter over sooner (moon.web.share_interpreter, WEB_SWITCH_INTERVAL)."""
+    the threads hand the interpreter over sooner (moon.web.share_interpreter, WEB_SWITCH_INTERVAL);
+    log records skip what no line shows (moon.logs.lean_records)."""
     from eventstore import sweeper
-    from moon import web
+    from moon import logs, web
 
     sweeper.start_in_web_process()
     web.settle_memory()
     web.share_interpreter()
+    logs.lean_records()

@@ -14,6 +14,7 @@ log every now and then (the stream hubs' poll, api/streams.py).
 import asyncio
 import contextlib
 import logging
+import os
 import threading
 from collections.abc import AsyncIterator
 from functools import cache, partial
@@ -80,7 +81,7 @@ class RedisChannel:
     name = "Redis"
 
     def publish(self, name: str) -> None:
-        _publisher().publish(CHANNEL, name)
+        _publisher().publish(name)
 
     async def listen(self, ready: asyncio.Event) -> None:
         import redis.asyncio as aioredis
@@ -193,11 +194,57 @@ async def subscribe(stream: str, stream_id: int) -> AsyncIterator[Subscription]:
                     del _waiting[subscription.name]
 
 
-@cache
-def _publisher() -> Any:
-    import redis
+# The name the publisher's connections give themselves (CLIENT LIST)
+PUBLISHER_NAME = "moon-notify"
 
-    return redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=2, socket_timeout=2)
+
+class Publisher:
+    """PUBLISH on the channel over connections kept for it, one per publishing thread at a time:
+    every command sends one, and redis-py's client (its pool's checks of a connection on each
+    loan, its retry wrapper) cost twice what sending it and reading its reply do. The reply is
+    read, so that a publish that failed is known; a kept connection that fails (Redis
+    restarted) is dropped and the publish sent once more on a new one, as the client's retry
+    would."""
+
+    def __init__(self, url: str) -> None:
+        import redis
+
+        self._pool = redis.ConnectionPool.from_url(
+            url, socket_connect_timeout=2, socket_timeout=2, client_name=PUBLISHER_NAME
+        )
+        self._idle: list[Any] = []
+        self._pid = os.getpid()
+        self._lock = threading.Lock()
+        self._lost = (redis.ConnectionError, redis.TimeoutError, OSError)
+
+    def publish(self, name: str) -> None:
+        with self._lock:
+            if self._pid != os.getpid():  # forked: the parent's connections are not this one's
+                self._idle, self._pid = [], os.getpid()
+            kept = self._idle.pop() if self._idle else None
+        if kept is not None:
+            try:
+                self._send(kept, name)
+                return
+            except self._lost:
+                pass  # lost since it was last used: once more on a new connection
+        self._send(self._pool.make_connection(), name)
+
+    def _send(self, connection: Any, name: str) -> None:
+        try:
+            command = connection.pack_command("PUBLISH", CHANNEL, name)
+            connection.send_packed_command(command, check_health=False)
+            connection.read_response()
+        except BaseException:
+            connection.disconnect()
+            raise
+        with self._lock:
+            self._idle.append(connection)
+
+
+@cache
+def _publisher() -> Publisher:
+    return Publisher(settings.REDIS_URL)
 
 
 def _listener(loop: asyncio.AbstractEventLoop, through: Transport) -> asyncio.Event:

@@ -32,6 +32,16 @@ CONTEXT_FIELDS = (
 )
 
 
+def lean_records() -> None:
+    """Log records without what no line of ours shows: the caller's file, line and function
+    (looked up on the stack for every record), the thread's and the process's names. A web
+    process sets it once it has loaded the application: every command logs a line."""
+    logging._srcfile = None  # the documented switch (logging, "Optimization")
+    logging.logThreads = False
+    logging.logProcesses = False
+    logging.logMultiprocessing = False
+
+
 def log_format() -> str:
     """``text`` or ``json``: ``LOG_FORMAT`` when set, else text in the embedded mode (SQLite,
     no other ``DATABASE_URL``: a person reads the terminal of ``make run``) and JSON in

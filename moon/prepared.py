@@ -30,6 +30,11 @@ def cursor() -> Any:
         return db.cursor()
     binding, tz_oid, register_tzloader, text = _postgresql()
     db.ensure_connection()
+    # These statements run without Django's health check of a kept connection (a SELECT 1 on
+    # a request's first Django cursor or transaction): one that finds the connection dead fails
+    # and the connection is dropped at the request's end. The request's first statement is most
+    # often one of these (the token's lookup): a check after it would only find what it found.
+    db.health_check_done = True  # type: ignore[attr-defined]
     with db.wrap_database_errors:
         raw = binding(db.connection)
         # as Django's create_cursor: the connection's time zone when its loader disagrees

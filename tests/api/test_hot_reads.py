@@ -1,5 +1,5 @@
-"""The most polled reads, shaped without walking a serializer per answer, answer byte for byte
-what their schema's serializers make of the same games."""
+"""The most polled reads and the commands' answers, shaped without walking a serializer per
+answer, answer byte for byte what their schema's serializers make of the same games."""
 
 from typing import Any
 
@@ -42,3 +42,41 @@ def test_the_list_of_your_games_is_what_its_serializer_makes_of_them(
             {**page, "results": [selectors.game_summary(game=game) for game in expected]}
         ).data
         assert answer.content == JSONRenderer().render(shaped)
+
+
+def test_a_commands_answer_is_what_its_serializer_makes_of_it(
+    playing_game: int, alice: APIClient, bob: APIClient, carol: APIClient, post: Any, monkeypatch: Any
+) -> None:
+    made: list[dict[str, Any]] = []
+    command_answer = selectors.command_answer
+
+    def kept(**kwargs: Any) -> dict[str, Any]:
+        made.append(command_answer(**kwargs))
+        return made[-1]
+
+    monkeypatch.setattr(selectors, "command_answer", kept)
+    base = f"/api/v1/games/{playing_game}"
+    answers = []
+
+    def send(client: APIClient, path: str, data: Any = None) -> None:
+        answer = post(client, f"{base}/{path}", data)
+        assert answer.status_code == 200, answer.content
+        answers.append(answer)
+
+    # moves, an undo, confirms (the turn resolves: every seat's events, and the next turn's
+    # start, whose seat is null), and a resignation
+    for turn in range(2):
+        for client in (alice, bob, carol):
+            send(client, "moves", {"choice": client.get(f"{base}/decision").json()["options"][0]})
+            if turn == 0 and client is alice:
+                send(client, "undo")
+                send(client, "moves", {"choice": client.get(f"{base}/decision").json()["options"][-1]})
+            while (decision := client.get(f"{base}/decision").json())["options"]:
+                send(client, "moves", {"choice": decision["options"][0]})
+            send(client, "confirm")
+    send(carol, "resign")
+
+    assert len(made) == len(answers)
+    assert any(event["seat"] is None for answer in made for event in answer["events"])
+    for answer, raw in zip(answers, made, strict=True):
+        assert answer.content == JSONRenderer().render(s.CommandResultSerializer(raw).data)

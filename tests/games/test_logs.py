@@ -11,7 +11,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from games import services
-from moon.logs import JsonFormatter, TextFormatter
+from moon.logs import JsonFormatter, TextFormatter, lean_records
 from tests import environments
 
 
@@ -100,3 +100,28 @@ def test_settings_log_text_in_the_embedded_mode_and_json_in_production() -> None
 def test_a_text_line_reads_as_a_sentence_with_its_context() -> None:
     line = TextFormatter().format(_record(game_id=7, seq=42))
     assert line.endswith(" INFO    games.services: hello you [game_id=7 seq=42]")
+
+
+def test_lean_records_change_no_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    for switch in ("_srcfile", "logThreads", "logProcesses", "logMultiprocessing"):
+        monkeypatch.setattr(logging, switch, getattr(logging, switch))  # put back afterwards
+    lines: list[tuple[dict[str, Any], str]] = []
+
+    class Kept(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            text = TextFormatter().format(record).split(" ", 1)[1]  # past the time
+            lines.append(({**json.loads(JsonFormatter().format(record)), "timestamp": ""}, text))
+
+    logger = logging.getLogger("tests.lean")
+    monkeypatch.setattr(logger, "handlers", [Kept()])
+    monkeypatch.setattr(logger, "level", logging.INFO)
+    monkeypatch.setattr(logger, "propagate", False)
+
+    def log() -> None:
+        logger.info("events appended: %s", "number_written", extra={"game_id": 3, "seq": 9, "count": 1})
+
+    log()
+    lean_records()
+    log()
+    assert lines[0] == lines[1]
+    assert lines[0][0]["game_id"] == 3 and "game_id=3" in lines[0][1]
