@@ -266,7 +266,7 @@ class ColonyRules(Adventure[Layout]):
         return None
 
     def tunnel_problem(
-        self, marks: Marks, tunnel: Any, *, connected: set[str] | None = None
+        self, marks: Marks, tunnel: Any, *, connected: frozenset[str] | None = None
     ) -> RuleViolation | None:
         """Why Robot cannot draw ``tunnel``, or None: it must be undrawn and touch the
         network at one end at least (``connected``: the network's buildings, if known)."""
