@@ -98,7 +98,7 @@ def test_an_option_weighed_unplayed_weighs_what_playing_it_gives(adventure: int)
                 marks = sheet.marks | changes
                 assert by_marks(marks, changes.keys()) == rules.seat_total(after, seat), option
                 prospects = rules.prospects(after, now, now.marks)
-                assert room(state, sheet, marks, changes.keys()) == prospects, option
+                assert room(state, sheet, marks, changes.keys(), option) == prospects, option
                 checked += 1
             return bot(state, seat)
 

@@ -75,6 +75,8 @@ Use = Callable[[Recorder, int, str, Choice], None]
 Condition = Callable[[Sheet], bool]
 # A part of a sheet's areas: the elements it reads, and its points from the sheet's marks.
 AreaPart = tuple[Collection[str], Callable[[Marks], int]]
+# The prospects of the sheets a decision's options lead to (``Adventure.prospects_scorer``).
+Prospects = Callable[["GameState", "Sheet", Marks, Collection[str] | None, Option | None], int]
 L = TypeVar("L", bound=SheetLayout)
 
 
@@ -982,21 +984,27 @@ class Adventure(Generic[L]):
         (``prospects_scorer``)."""
         return []
 
-    def prospects_scorer(
-        self, state: GameState, seat: int
-    ) -> Callable[[GameState, Sheet, Marks, Collection[str] | None], int]:
+    def prospects_scorer(self, state: GameState, seat: int) -> Prospects:
         """``prospects`` of the sheets a decision's options lead to, for a bot weighing them:
-        called with the state, the seat's sheet and its marks there, and the elements that
-        differ from the seat's marks now (None: unknown). Where ``prospect_parts`` splits the
-        prospects and the elements are known, only the parts reading them are counted again."""
+        called with the state, the seat's sheet and its marks there, the elements that differ
+        from the seat's marks now (None: unknown) and the option when it is weighed unplayed
+        (``listed_marks``; None: played, the state is the one it leads to). Where
+        ``prospect_parts`` splits the prospects and the elements are known, only the parts
+        reading them are counted again."""
         parts = self._prospect_parts
         if not parts:
-            return lambda after, sheet, marks, elements: self.prospects(after, sheet, marks)
+            return lambda after, sheet, marks, elements, option: self.prospects(after, sheet, marks)
         before_marks = state.sheet_of(seat).marks
         before_parts: dict[int, int] = {}
         start: list[int] = []  # the prospects now, once an option needs them
 
-        def prospects(after: GameState, sheet: Sheet, marks: Marks, elements: Collection[str] | None) -> int:
+        def prospects(
+            after: GameState,
+            sheet: Sheet,
+            marks: Marks,
+            elements: Collection[str] | None,
+            option: Option | None,
+        ) -> int:
             if elements is None:
                 return self.prospects(after, sheet, marks)
             if not start:

@@ -77,23 +77,23 @@ def greedy_bot(rng: random.Random) -> Bot:
             # Against ASTRA every option is played: what it leaves ASTRA needs the state after it.
             by_marks = rules.marks_scorer(state, seat) if state.astra is None else None
             scores: dict[Any, int] = {}
-            # what the prospects of each option read: the state, the sheet, its marks and the
-            # elements marked (None: unknown)
-            sheets: dict[Any, tuple[GameState, Sheet, Marks, Collection[str] | None]] = {}
+            # what the prospects of each option read: the state, the sheet, its marks, the
+            # elements marked (None: unknown) and the option weighed unplayed (None: played)
+            sheets: dict[Any, tuple[GameState, Sheet, Marks, Collection[str] | None, Option | None]] = {}
             for key in knowns:
                 option = listed[keys.index(key)]
                 changes = rules.listed_marks(state, seat, option) if by_marks is not None else None
                 if changes is not None and by_marks is not None:
                     marks = sheet.marks | changes
                     scores[key] = by_marks(marks, changes.keys())
-                    sheets[key] = (state, sheet, marks, changes.keys())
+                    sheets[key] = (state, sheet, marks, changes.keys(), option)
                 else:
                     new, after = advance(state, seat, _move(option))
                     now = after.sheet_of(seat)
                     scores[key] = total(after, new) - (
                         solo.projected_astra_total(after) if after.astra is not None else 0
                     )
-                    sheets[key] = (after, now, now.marks, None)
+                    sheets[key] = (after, now, now.marks, None, None)
             # The prospects only break the ties of the best score.
             top_score = max(scores.values())
             for key, score in scores.items():

@@ -53,7 +53,7 @@ Readings taken where the sources disagree (§10), and choices of this module:
 """
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from functools import cache, partial
 from typing import Any, Final, cast
 
@@ -65,6 +65,7 @@ from games.rules.common.base import (
     ASTRONAUT,
     Accomplished,
     AreaPart,
+    Prospects,
     Step,
     error_choices,
     not_a_mark_for,
@@ -96,6 +97,9 @@ MISSION_PLANTS_AND_WATER, PLANTS_NEEDED, WATERS_NEEDED = 110, 6, 4
 MISSION_MOONS, MOONS_NEEDED = 111, 4
 
 SideCondition = Callable[[Marks, str], bool]
+# A sheet of a seat as its total now reads it: its index and id, its marks, the parts of the
+# seat's side of it, the parts reading each element, and each part's points (``side_parts``).
+SideNow = tuple[int, int, Marks, list[AreaPart], dict[str, list[int]], dict[int, int]]
 
 
 def side_of(sheet: Sheet, seat: int) -> str:
@@ -861,22 +865,27 @@ class BattleRules(BattleSolo):
         controlled = sum(1 for planet in planets if side in self.control(marks, planet, final=final, tie=tie))
         return controlled * self.layout.track(side, planets[0].type).value(marks) if controlled else 0
 
-    def scorer(self, state: GameState, seat: int) -> Callable[[GameState, Sequence[Event]], int]:
-        """``seat_total`` of the states a decision's options lead to, rescoring only the parts
-        of the seat's sides (``side_parts``) and the missions the events marked; the whole total
-        when the events change the sheets in another way or end the game."""
+    def _sides_now(self, state: GameState, seat: int) -> tuple[int, list[SideNow]]:
+        """``seat_total`` now, from the parts of the seat's sides (``side_parts``) that are then
+        rescored alone, and each of its sheets with its marks, parts and their points now."""
         final = state.status != "playing"
         home_sheet = state.home_sheet(seat)
-        home = home_sheet.id  # where the seat's missions are written
-        # ``seat_score``'s total, from the parts that are then rescored alone
-        before_total = self.missions_of(home_sheet.marks) + home_sheet.bonus_points
+        total = self.missions_of(home_sheet.marks) + home_sheet.bonus_points
         sides = []
         for index in state.seats[seat].sheets:
             sheet = state.sheets[index]
             parts, parts_of = self.side_parts(side_of(sheet, seat), final=final, tie=self.tie_of(sheet))
             known = {number: value(sheet.marks) for number, (_, value) in enumerate(parts)}
-            before_total += sum(known.values())
+            total += sum(known.values())
             sides.append((index, sheet.id, sheet.marks, parts, parts_of, known))
+        return total, sides
+
+    def scorer(self, state: GameState, seat: int) -> Callable[[GameState, Sequence[Event]], int]:
+        """``seat_total`` of the states a decision's options lead to, rescoring only the parts
+        of the seat's sides (``side_parts``) and the missions the events marked; the whole total
+        when the events change the sheets in another way or end the game."""
+        home = state.home_sheet(seat).id  # where the seat's missions are written
+        before_total, sides = self._sides_now(state, seat)
 
         def total(after: GameState, events: Sequence[Event]) -> int:
             marked = marked_elements(events)
@@ -891,6 +900,25 @@ class BattleRules(BattleSolo):
                 points += parts_change(parts, parts_of, elements, before, marks, known)
                 if sheet_id == home:
                     points += self.missions_of(marks) - self.missions_of(before)
+            return points
+
+        return total
+
+    def marks_scorer(self, state: GameState, seat: int) -> Callable[[Marks, Collection[str]], int] | None:
+        """``seat_total`` once the sheet the seat plays holds the marks given (which differ from
+        its marks now in the elements given alone): only the parts of the seat's side of it
+        reading them are counted again, and the missions when it is the seat's home sheet."""
+        home = state.home_sheet(seat).id
+        played = state.seats[seat].sheet
+        before_total, sides = self._sides_now(state, seat)
+        _, sheet_id, before, parts, parts_of, known = next(side for side in sides if side[0] == played)
+
+        def total(marks: Marks, elements: Collection[str]) -> int:
+            if not elements:
+                return before_total
+            points = before_total + parts_change(parts, parts_of, elements, before, marks, known)
+            if sheet_id == home:
+                points += self.missions_of(marks) - self.missions_of(before)
             return points
 
         return total
@@ -957,25 +985,57 @@ class BattleRules(BattleSolo):
         seat = state.playing_on(sheet.id)
         if seat is None:
             return 0
-        side = side_of(sheet, seat)
+        steps = [step for frame in state.seats[seat].pending for step in frame]
+        return self._prospects(state, seat, side_of(sheet, seat), marks, steps, None)
+
+    def prospects_scorer(self, state: GameState, seat: int) -> Prospects:
+        """``prospects`` of the sheets a decision's options lead to: of an option weighed
+        unplayed, with the steps it leaves waiting (``_listed``)."""
+
+        def prospects(
+            after: GameState,
+            sheet: Sheet,
+            marks: Marks,
+            elements: Collection[str] | None,
+            option: Option | None,
+        ) -> int:
+            if option is None:
+                return self.prospects(after, sheet, marks)
+            listed = self._listed(state, seat, option)
+            assert listed is not None  # an option weighed unplayed is listed
+            _, steps, planet = listed
+            return self._prospects(state, seat, side_of(sheet, seat), marks, steps, planet)
+
+        return prospects
+
+    def _prospects(
+        self, state: GameState, seat: int, side: str, marks: Marks, steps: list[str], planet: Planet | None
+    ) -> int:
+        """``prospects`` of the seat's side of its sheet holding ``marks`` with ``steps``
+        waiting, ``planet`` the one drawn on this turn (None: read from the seat's choice)."""
         value = 0
         multipliers: dict[str, int] = {}
-        for planet in self.layout.planets.values():
-            if planet.flag not in marks and side in self.majority(marks, planet):
-                kind = planet.type
+        for each in self.layout.planets.values():
+            if each.flag not in marks and side in self.majority(marks, each):
+                kind = each.type
                 if kind not in multipliers:
                     multipliers[kind] = self.layout.track(side, kind).value(marks)
                 value += multipliers[kind]
-        for frame in state.seats[seat].pending:
-            value += sum(self._step_worth(state, seat, side, marks, step) for step in frame)
+        for step in steps:
+            value += self._step_worth(state, seat, side, marks, step, planet)
         return value + self.stored_count(marks, side)
 
-    def _step_worth(self, state: GameState, seat: int, side: str, marks: Marks, step: str) -> int:
+    def _step_worth(
+        self, state: GameState, seat: int, side: str, marks: Marks, step: str, planet: Planet | None
+    ) -> int:
         """What a waiting step adds to the side's score at best, roughly (the greedy bot's
-        weighing of the action that comes with a draw)."""
+        weighing of the action that comes with a draw); nothing for a step that can change
+        nothing, which settles by itself."""
         action = self.step_action(step)
-        if action in (PLANT, WATER) and not self._symbol_uses(state, seat, step):
-            return 0
+        if action in (PLANT, WATER):
+            drawn = self._drawn_planet(state, seat) if planet is None else planet
+            if all_filled(marks, drawn.plants if action == PLANT else drawn.waters):
+                return 0
         if action in (PLANT, WATER, BONUS_PLANT, BONUS_WATER):
             return self._bonus_worth(side, marks, action.removeprefix("bonus_"))
         if action in (ENERGY, ASTEROID_ENERGY):
@@ -988,6 +1048,109 @@ class BattleRules(BattleSolo):
                 self._bonus_worth(side, marks, kind) for _, kind in self.layout.asteroids[asteroid].bonuses
             )
         return 0
+
+    def score_effects(self, state: GameState, seat: int, options: Sequence[Option]) -> list[Any]:
+        """A draw's effect is its planet, its combination's action, the stored symbols it
+        spends and whether it changes the number (against ASTRA none: the card a pick leaves
+        over counts too); any other option is weighed on its own."""
+        if state.astra is not None:
+            return [None] * len(options)
+        effects: list[Any] = []
+        combinations = state.combinations
+        # each option read by its fields, whatever its shape
+        for fields in cast(Sequence[Mapping[str, Any]], options):
+            if fields["action"] != DRAW:
+                effects.append(None)
+                continue
+            combination = combinations[fields["combination"]]
+            planet = fields["planet"]
+            _, spent = self.reaches[combination.number, combination.action == ASTRONAUT][planet]
+            effects.append((planet, combination.action, spent, fields["number"] != combination.number))
+        return effects
+
+    def listed_marks(self, state: GameState, seat: int, option: Option) -> Marks | None:
+        """What an option marks on the sheet the seat plays: a draw with the stored symbols it
+        spends, the flag and circle of the planet it completes and the symbol an Astronaut
+        circles; an asteroid claimed with its bonus symbols and the track boxes they cross; a
+        column's box; a symbol of the planet and its track's box; a track's box; a moon (and
+        the planning box of the action); an astronaut symbol circled; nothing for a skip. What
+        it leaves waiting is read by the prospects (``prospects_scorer``). None for a System
+        Error or a claim."""
+        listed = self._listed(state, seat, option)
+        return None if listed is None else listed[0]
+
+    def _listed(
+        self, state: GameState, seat: int, option: Option
+    ) -> tuple[Marks, list[str], Planet | None] | None:
+        """What playing a listed option makes of the seat's sheet (``listed_marks``), the steps
+        left waiting after it, and the planet drawn on this turn (None: the seat's choice); None
+        for a System Error or a claim."""
+        fields = cast(Mapping[str, Any], option)
+        action = fields["action"]
+        sheet = state.sheet_of(seat)
+        marks = sheet.marks
+        side = side_of(sheet, seat)
+        steps = [step for frame in state.seats[seat].pending for step in frame]
+        made: Marks = {}
+        if action == DRAW:
+            combination = state.combinations[fields["combination"]]
+            planet = self.layout.planets[fields["planet"]]
+            _, spent = self.reach(combination, planet)
+            made.update(dict.fromkeys(self.stored_astronauts(marks, side)[:spent], CROSS))
+            space = fields["space"]
+            made[space] = side
+            now = marks | made
+            if planet.done not in marks and all_filled(now, planet.spaces):
+                made[planet.flag] = self.majority(now, planet, tie=self.tie_of(sheet))
+                made[planet.done] = CIRCLE
+            if combination.action == ASTRONAUT and fields["number"] != combination.number:
+                blank = self.next_blank_astronaut(marks | made, side)
+                if blank is not None:
+                    made[blank] = CIRCLE
+            else:
+                steps.append(f"action.{combination.action}")
+            bonus = self.layout.space_bonus.get(space)
+            if bonus is not None:
+                steps.append(f"bonus.{bonus}")
+            return made, steps, planet
+        if action != "skip" and action not in self.steps:
+            return None  # a System Error, a claim
+        steps.remove(fields["effect"])
+        if action in (ROBOT, BONUS_ROBOT):
+            asteroid = fields["asteroid"]
+            made[asteroid] = side
+            waiting = []
+            for element, kind in self.layout.asteroids[asteroid].bonuses:
+                made[element] = CROSS
+                if kind in (PLANT, WATER):
+                    self._next_box(marks, made, side, kind)
+                else:
+                    waiting.append(element)
+            steps += waiting
+        elif action in (ENERGY, ASTEROID_ENERGY):
+            self._next_box(marks, made, side, fields["column"])
+        elif action in (PLANT, WATER):
+            made[fields["symbol"]] = CROSS
+            self._next_box(marks, made, side, action)
+        elif action in (BONUS_PLANT, BONUS_WATER):
+            self._next_box(marks, made, side, action.removeprefix("bonus_"))
+        elif action in (PLANNING, ASTEROID_PLANNING):
+            made[fields["moon"]] = side
+            if action == PLANNING:
+                self._next_box(marks, made, side, PLANNING)
+        elif action == ASTRONAUT:
+            blank = self.next_blank_astronaut(marks, side)
+            if blank is not None:
+                made[blank] = CIRCLE
+        return made, steps, None
+
+    def _next_box(self, marks: Marks, made: Marks, side: str, track: str) -> None:
+        """The next box of one of the side's tracks crossed in ``made`` (over ``marks``), if
+        one is left."""
+        boxes = self.layout.track(side, track).boxes
+        box = next((b for b in boxes if b not in marks and b not in made), None)
+        if box is not None:
+            made[box] = CROSS
 
     def _bonus_worth(self, side: str, marks: Marks, kind: str) -> int:
         """What one asteroid bonus adds to the side's score at best, roughly."""

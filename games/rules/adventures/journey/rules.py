@@ -39,7 +39,7 @@ Readings taken where the sources disagree (§10), and choices of this module:
   without ASTRA is alone in the ranking.
 """
 
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from functools import cached_property, partial
 from typing import Any, cast
 
@@ -51,6 +51,7 @@ from games.rules.common.base import (
     ASTRONAUT_SHIFTS,
     AreaPart,
     Condition,
+    Prospects,
     Step,
     not_a_mark_for,
     plain_marks,
@@ -288,9 +289,7 @@ class JourneyRules(WildActions[Layout]):
             )
         return found
 
-    def prospects_scorer(
-        self, state: GameState, seat: int
-    ) -> Callable[[GameState, Sheet, Marks, Collection[str] | None], int]:
+    def prospects_scorer(self, state: GameState, seat: int) -> Prospects:
         """``prospects`` of the sheets a decision's options lead to: while an option draws no
         wall the zones stay, and only the rooms of those holding a space it marks are counted
         again."""
@@ -301,7 +300,13 @@ class JourneyRules(WildActions[Layout]):
         start = sum(rooms)
         walls = self.layout.wall_set
 
-        def prospects(after: GameState, sheet: Sheet, marks: Marks, elements: Collection[str] | None) -> int:
+        def prospects(
+            after: GameState,
+            sheet: Sheet,
+            marks: Marks,
+            elements: Collection[str] | None,
+            option: Option | None,
+        ) -> int:
             if elements is None or not walls.isdisjoint(elements):
                 return self.prospects(after, sheet, marks)
             touched = {zone_at[element] for element in elements if element in zone_at}
