@@ -885,12 +885,15 @@ class BattleRules(BattleSolo):
         of the seat's sides (``side_parts``) and the missions the events marked; the whole total
         when the events change the sheets in another way or end the game."""
         home = state.home_sheet(seat).id  # where the seat's missions are written
-        before_total, sides = self._sides_now(state, seat)
+        now: list[tuple[int, list[SideNow]]] = []  # ``_sides_now``, once an option needs it
 
         def total(after: GameState, events: Sequence[Event]) -> int:
             marked = marked_elements(events)
             if marked is None or after.status != state.status:
                 return self.seat_total(after, seat)
+            if not now:
+                now.append(self._sides_now(state, seat))
+            before_total, sides = now[0]
             points = before_total
             for index, sheet_id, before, parts, parts_of, known in sides:
                 elements = marked.get(sheet_id)
@@ -910,10 +913,13 @@ class BattleRules(BattleSolo):
         reading them are counted again, and the missions when it is the seat's home sheet."""
         home = state.home_sheet(seat).id
         played = state.seats[seat].sheet
-        before_total, sides = self._sides_now(state, seat)
-        _, sheet_id, before, parts, parts_of, known = next(side for side in sides if side[0] == played)
+        now: list[tuple[int, SideNow]] = []  # the total now and the sheet played, once needed
 
         def total(marks: Marks, elements: Collection[str]) -> int:
+            if not now:
+                before_total, sides = self._sides_now(state, seat)
+                now.append((before_total, next(side for side in sides if side[0] == played)))
+            before_total, (_, sheet_id, before, parts, parts_of, known) = now[0]
             if not elements:
                 return before_total
             points = before_total + parts_change(parts, parts_of, elements, before, marks, known)
