@@ -124,6 +124,7 @@ class BattleRules(BattleSolo):
         self.reaches = self._reaches()
         self.step_actions = self._step_actions()
         self._side_parts: dict[tuple[str, bool, str], tuple[list[AreaPart], dict[str, list[int]]]] = {}
+        self._lead_parts: dict[str, tuple[list[AreaPart], dict[str, list[int]]]] = {}
 
     def step_table(self) -> dict[str, Step]:
         return {
@@ -996,7 +997,14 @@ class BattleRules(BattleSolo):
 
     def prospects_scorer(self, state: GameState, seat: int) -> Prospects:
         """``prospects`` of the sheets a decision's options lead to: of an option weighed
-        unplayed, with the steps it leaves waiting (``_listed``)."""
+        unplayed, with the steps it leaves waiting (``_listed``), the planets it leads counted
+        again only for the types whose planets or column it marks (``lead_parts``)."""
+        sheet_now = state.sheet_of(seat)
+        side = side_of(sheet_now, seat)
+        parts, parts_of = self.lead_parts(side)
+        before = sheet_now.marks
+        known: dict[int, int] = {}  # each part's points now, as first needed
+        start: list[int] = []  # the planets led now, once an option needs them
 
         def prospects(
             after: GameState,
@@ -1005,12 +1013,16 @@ class BattleRules(BattleSolo):
             elements: Collection[str] | None,
             option: Option | None,
         ) -> int:
-            if option is None:
+            if option is None or elements is None:
                 return self.prospects(after, sheet, marks)
             listed = self._listed(state, seat, option)
             assert listed is not None  # an option weighed unplayed is listed
             _, steps, planet = listed
-            return self._prospects(state, seat, side_of(sheet, seat), marks, steps, planet)
+            if not start:
+                known.update((index, value(before)) for index, (_, value) in enumerate(parts))
+                start.append(sum(known.values()))
+            led = start[0] + parts_change(parts, parts_of, elements, before, marks, known)
+            return led + self._waiting_worth(state, seat, side, marks, steps, planet)
 
         return prospects
 
@@ -1019,17 +1031,41 @@ class BattleRules(BattleSolo):
     ) -> int:
         """``prospects`` of the seat's side of its sheet holding ``marks`` with ``steps``
         waiting, ``planet`` the one drawn on this turn (None: read from the seat's choice)."""
-        value = 0
-        multipliers: dict[str, int] = {}
-        for each in self.layout.planets.values():
-            if each.flag not in marks and side in self.majority(marks, each):
-                kind = each.type
-                if kind not in multipliers:
-                    multipliers[kind] = self.layout.track(side, kind).value(marks)
-                value += multipliers[kind]
+        parts, _ = self.lead_parts(side)
+        led = sum(value(marks) for _, value in parts)
+        return led + self._waiting_worth(state, seat, side, marks, steps, planet)
+
+    def _waiting_worth(
+        self, state: GameState, seat: int, side: str, marks: Marks, steps: list[str], planet: Planet | None
+    ) -> int:
+        """What ``steps`` would add at best, and the side's stored astronaut symbols."""
+        value = self.stored_count(marks, side)
         for step in steps:
             value += self._step_worth(state, seat, side, marks, step, planet)
-        return value + self.stored_count(marks, side)
+        return value
+
+    def lead_parts(self, side: str) -> tuple[list[AreaPart], dict[str, list[int]]]:
+        """The planets a side leads or ties on without a flag (``prospects``) as a part by
+        planet type (the planets led times the type's multiplier), each with the elements it
+        reads, and the indexes of the parts each element is read by (``parts_index``)."""
+        known = self._lead_parts.get(side)
+        if known is None:
+            parts: list[AreaPart] = []
+            for kind in TYPES:
+                planets = tuple(planet for planet in self.layout.planets.values() if planet.type == kind)
+                read = [element for planet in planets for element in (planet.flag, *planet.insignia_places)]
+                parts.append(
+                    ((*self.layout.track(side, kind).boxes, *read), partial(self._led_points, side, planets))
+                )
+            known = self._lead_parts[side] = (parts, parts_index(parts))
+        return known
+
+    def _led_points(self, side: str, planets: tuple[Planet, ...], marks: Marks) -> int:
+        """The planets of one type the side leads or ties on without a flag, times the type's
+        multiplier."""
+        majority = self.majority
+        led = sum(1 for planet in planets if planet.flag not in marks and side in majority(marks, planet))
+        return led * self.layout.track(side, planets[0].type).value(marks) if led else 0
 
     def _step_worth(
         self, state: GameState, seat: int, side: str, marks: Marks, step: str, planet: Planet | None
