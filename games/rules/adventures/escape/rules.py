@@ -43,13 +43,13 @@ Readings taken where the sources disagree (§12), and choices of this module:
   single seat playing without ASTRA is raced by nobody.
 """
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from functools import partial
 from typing import Any, cast
 
 from games.rules.adventures.escape import shapes
 from games.rules.adventures.escape.layout import Block, Layout
-from games.rules.common.base import ASTRONAUT, AreaPart, Condition, Step
+from games.rules.common.base import ASTRONAUT, AreaPart, Condition, Prospects, Step
 from games.rules.common.options import Choice, Option, StepOption, WriteOption
 from games.rules.common.wilds import WildActions
 from games.rules.core import cards
@@ -242,22 +242,57 @@ class EscapeRules(WildActions[Layout]):
         """A number or an X scores only through the block it completes (a module, or a
         greenhouse: one space); an airlock never changes the score,
         so each is weighed on its own by its prospects."""
-        action = option["action"]
-        if action == ROBOT:
-            return None  # each airlock opens its own room (``prospects``)
-        if action not in ("write", "planning"):
-            return None
+        return self.score_effects(state, seat, [option])[0]
+
+    def score_effects(self, state: GameState, seat: int, options: Sequence[Option]) -> list[Any]:
+        """``score_effect`` of each option, the block each space completes worked out once."""
         marks = state.sheet_of(seat).marks
-        space = cast("WriteOption | StepOption", option)["space"]
-        block = self.layout.blocks[self.layout.block_of[space]]
-        completes = all(other in marks or other == space for other in block.spaces)
-        return (action, block.id if completes else "")
+        layout = self.layout
+        completed: dict[str, str] = {}  # the block filling a space completes ("": none), by space
+        effects: list[Any] = []
+        # each option read by its fields, whatever its shape
+        for fields in cast(Sequence[Mapping[str, Any]], options):
+            action = fields["action"]
+            if action != "write" and action != "planning":
+                effects.append(None)  # an airlock opens its own room (``prospects``)
+                continue
+            space = fields["space"]
+            block = completed.get(space)
+            if block is None:
+                found = layout.blocks[layout.block_of[space]]
+                completes = all(other in marks or other == space for other in found.spaces)
+                block = completed[space] = found.id if completes else ""
+            effects.append((action, block))
+        return effects
 
     def prospects(self, state: GameState, sheet: Sheet, marks: Marks) -> int:
         """The room left to write: empty spaces in accessible blocks. Opening airlocks scores
         nothing by itself, but a sheet with no room left ends in System Errors."""
         reachable = self.layout.access(marks).spaces
         return sum(1 for space in reachable if space not in marks)
+
+    def prospects_scorer(self, state: GameState, seat: int) -> Prospects:
+        """``prospects`` of the sheets a decision's options lead to: while an option activates
+        no airlock the accessible spaces stay, and only the ones it fills are taken away."""
+        before = state.sheet_of(seat).marks
+        airlocks = self.layout.airlock_set
+        start: list[int] = []  # the prospects now, once an option needs them
+
+        def prospects(
+            after: GameState,
+            sheet: Sheet,
+            marks: Marks,
+            elements: Collection[str] | None,
+            option: Option | None,
+        ) -> int:
+            if elements is None or not airlocks.isdisjoint(elements):
+                return self.prospects(after, sheet, marks)
+            if not start:
+                start.append(self.prospects(state, sheet, before))
+            reachable = self.layout.access(before).spaces
+            return start[0] - sum(1 for element in elements if element in reachable and element not in before)
+
+        return prospects
 
     # --- phase 4: the actions and the airlocks ---------------------------------------------
 
