@@ -76,7 +76,7 @@ WEIGHED_UNPLAYED = [
 @pytest.mark.parametrize("adventure", WEIGHED_UNPLAYED)
 def test_an_option_weighed_unplayed_weighs_what_playing_it_gives(adventure: int) -> None:
     """Where the rules tell the marks an option makes (``listed_marks``), the total and the
-    prospects the greedy bot works out from them alone (``marks_scorer``, ``prospects_scorer``)
+    prospects the greedy bot works out from them alone (``marks_change``, ``prospects_scorer``)
     are those of the state the option leads to, for every such option it is offered."""
     rules = rules_for(adventure)
     checked = 0
@@ -84,7 +84,8 @@ def test_an_option_weighed_unplayed_weighs_what_playing_it_gives(adventure: int)
     def checking(bot: bots.Bot) -> bots.Bot:
         def play(state: GameState, seat: int) -> bots.Command:
             nonlocal checked
-            by_marks = rules.marks_scorer(state, seat)
+            by_marks = rules.marks_change(state, seat)
+            now_total = rules.seat_total(state, seat)
             room = rules.prospects_scorer(state, seat)
             sheet = state.sheet_of(seat)
             listed = options(state, seat).options
@@ -96,7 +97,7 @@ def test_an_option_weighed_unplayed_weighs_what_playing_it_gives(adventure: int)
                 _, after = advance(state, seat, {"type": "move", "choice": option})
                 now = after.sheet_of(seat)
                 marks = sheet.marks | changes
-                assert by_marks(marks, changes.keys()) == rules.seat_total(after, seat), option
+                assert now_total + by_marks(marks, changes.keys()) == rules.seat_total(after, seat), option
                 prospects = rules.prospects(after, now, now.marks)
                 assert room(state, sheet, marks, changes.keys(), option) == prospects, option
                 checked += 1

@@ -910,33 +910,36 @@ class Adventure(Generic[L]):
         """``seat_total`` of the states a decision's options lead to, for a bot weighing them:
         called with such a state and the events that led there from ``state``. Where
         ``area_parts`` splits the areas, only the parts the events marked are counted again
-        (``marks_scorer``); otherwise, and when the events change the sheet in another way, the
+        (``marks_change``); otherwise, and when the events change the sheet in another way, the
         whole total is worked out."""
         sheet_id = state.sheet_of(seat).id
         status = state.status
-        scorers: list[Callable[[Marks, Collection[str]], int] | None] = []  # once an option needs it
+        changes: list[Callable[[Marks, Collection[str]], int] | None] = []  # once an option needs it
+        start: list[int] = []  # ``seat_total`` now, once an option needs it
 
         def total(after: GameState, events: Sequence[Event]) -> int:
-            if not scorers:
-                scorers.append(self.marks_scorer(state, seat))
-            by_marks = scorers[0]
-            if by_marks is None:
+            if not changes:
+                changes.append(self.marks_change(state, seat))
+            change = changes[0]
+            if change is None:
                 return self.seat_total(after, seat)
             marked = marked_elements(events)
             now = after.sheet_of(seat)
             # a part may read the other sheets as the game's status shows them (``bound_parts``)
             if marked is None or now.id != sheet_id or after.status != status or marked.keys() - {sheet_id}:
                 return self.seat_total(after, seat)
-            return by_marks(now.marks, marked.get(sheet_id, ()))
+            if not start:
+                start.append(self.seat_total(state, seat))
+            return start[0] + change(now.marks, marked.get(sheet_id, ()))
 
         return total
 
-    def marks_scorer(self, state: GameState, seat: int) -> Callable[[Marks, Collection[str]], int] | None:
-        """``seat_total`` once the seat's sheet holds the marks given instead of its marks now,
-        which differ from them in the elements given alone (nothing else of the state changed):
-        only the parts of ``area_parts`` reading those elements are counted again (and the
-        missions and System Errors when they are those boxes). None where the areas are not
-        split so, or the adventure scores its own way."""
+    def marks_change(self, state: GameState, seat: int) -> Callable[[Marks, Collection[str]], int] | None:
+        """How much ``seat_total`` changes once the seat's sheet holds the marks given instead of
+        its marks now, which differ from them in the elements given alone (nothing else of the
+        state changed): only the parts of ``area_parts`` reading those elements are counted, as
+        they are then and now (and the missions and System Errors when they are those boxes).
+        None where the areas are not split so, or the adventure scores its own way."""
         own = type(self)
         scored_alike = own.seat_score is Adventure.seat_score and own.sheet_score is Adventure.sheet_score
         parts = self.bound_parts(state, seat) if scored_alike else None
@@ -945,36 +948,23 @@ class Adventure(Generic[L]):
         sheet = state.sheet_of(seat)
         before_marks = sheet.marks
         errors = frozenset(sheet.error_boxes)
-        before_parts: dict[int, int] = {}  # each part's points before, by index
-        start: list[int] = []  # ``seat_total`` now, once an option needs it
+        before_parts: dict[int, int] = {}  # each part's points now, by index, once needed
 
-        def total(marks: Marks, elements: Collection[str]) -> int:
-            if not start:
-                # from the parts that are then rescored alone
-                before_parts.update((index, value(before_marks)) for index, (_, value) in enumerate(parts))
-                start.append(
-                    self.missions_points(before_marks)
-                    + sum(before_parts.values())
-                    - self.error_penalty(sheet, before_marks)
-                    + sheet.bonus_points
-                )
-            before_total = start[0]
+        def change(marks: Marks, elements: Collection[str]) -> int:
             if not elements:
-                return before_total
-            points = before_total + parts_change(
-                parts, self._parts_of, elements, before_marks, marks, before_parts
-            )
+                return 0
+            points = parts_change(parts, self._parts_of, elements, before_marks, marks, before_parts)
             if not MISSION_BOX_SET.isdisjoint(elements):
                 points += self.missions_points(marks) - self.missions_points(before_marks)
             if not errors.isdisjoint(elements):
                 points -= self.error_penalty(sheet, marks) - self.error_penalty(sheet, before_marks)
             return points
 
-        return total
+        return change
 
     def listed_marks(self, state: GameState, seat: int, option: Option) -> Marks | None:
         """The marks a listed ``option`` makes on the seat's sheet, by element, when nothing
-        else it sets off changes what the score (``marks_scorer``) and the prospects read: a bot
+        else it sets off changes what the score (``marks_change``) and the prospects read: a bot
         then weighs it without playing it. None (the default) when only playing it tells."""
         return None
 

@@ -75,8 +75,9 @@ def greedy_bot(rng: random.Random) -> Bot:
             total = rules.scorer(state, seat)
             room = rules.prospects_scorer(state, seat)
             # Against ASTRA every option is played: what it leaves ASTRA needs the state after it.
-            by_marks = rules.marks_scorer(state, seat) if state.astra is None else None
-            scores: dict[Any, int] = {}
+            by_marks = rules.marks_change(state, seat) if state.astra is None else None
+            scores: dict[Any, int] = {}  # the totals of the options played
+            changed: dict[Any, int] = {}  # the changes of the total of those weighed unplayed
             # what the prospects of each option read: the state, the sheet, its marks, the
             # elements marked (None: unknown) and the option weighed unplayed (None: played)
             sheets: dict[Any, tuple[GameState, Sheet, Marks, Collection[str] | None, Option | None]] = {}
@@ -85,7 +86,7 @@ def greedy_bot(rng: random.Random) -> Bot:
                 changes = rules.listed_marks(state, seat, option) if by_marks is not None else None
                 if changes is not None and by_marks is not None:
                     marks = sheet.marks | changes
-                    scores[key] = by_marks(marks, changes.keys())
+                    changed[key] = by_marks(marks, changes.keys())
                     sheets[key] = (state, sheet, marks, changes.keys(), option)
                 else:
                     new, after = advance(state, seat, _move(option))
@@ -94,6 +95,13 @@ def greedy_bot(rng: random.Random) -> Bot:
                         solo.projected_astra_total(after) if after.astra is not None else 0
                     )
                     sheets[key] = (after, now, now.marks, None, None)
+            # The scores on one footing: the changes alone when no option was played (the same
+            # order and ties as the totals), else the totals.
+            if not scores:
+                scores = changed
+            elif changed:
+                now_total = rules.seat_total(state, seat)
+                scores.update((key, now_total + change) for key, change in changed.items())
             # The prospects only break the ties of the best score.
             top_score = max(scores.values())
             for key, score in scores.items():

@@ -908,27 +908,27 @@ class BattleRules(BattleSolo):
 
         return total
 
-    def marks_scorer(self, state: GameState, seat: int) -> Callable[[Marks, Collection[str]], int] | None:
-        """``seat_total`` once the sheet the seat plays holds the marks given (which differ from
-        its marks now in the elements given alone): only the parts of the seat's side of it
-        reading them are counted again, and the missions when it is the seat's home sheet."""
-        home = state.home_sheet(seat).id
-        played = state.seats[seat].sheet
-        now: list[tuple[int, SideNow]] = []  # the total now and the sheet played, once needed
+    def marks_change(self, state: GameState, seat: int) -> Callable[[Marks, Collection[str]], int] | None:
+        """How much ``seat_total`` changes once the sheet the seat plays holds the marks given
+        (which differ from its marks now in the elements given alone): the parts of the seat's
+        side of it reading them (``side_parts``), and the missions on its home sheet."""
+        sheet = state.sheet_of(seat)
+        parts, parts_of = self.side_parts(
+            side_of(sheet, seat), final=state.status != "playing", tie=self.tie_of(sheet)
+        )
+        home = sheet.id == state.home_sheet(seat).id
+        before = sheet.marks
+        known: dict[int, int] = {}  # each part's points now, by index, once needed
 
-        def total(marks: Marks, elements: Collection[str]) -> int:
-            if not now:
-                before_total, sides = self._sides_now(state, seat)
-                now.append((before_total, next(side for side in sides if side[0] == played)))
-            before_total, (_, sheet_id, before, parts, parts_of, known) = now[0]
+        def change(marks: Marks, elements: Collection[str]) -> int:
             if not elements:
-                return before_total
-            points = before_total + parts_change(parts, parts_of, elements, before, marks, known)
-            if sheet_id == home:
+                return 0
+            points = parts_change(parts, parts_of, elements, before, marks, known)
+            if home:
                 points += self.missions_of(marks) - self.missions_of(before)
             return points
 
-        return total
+        return change
 
     def sheet_score(self, state: GameState, sheet: Sheet, *, marks: Marks) -> dict[str, Any]:
         """The points of each side of the sheet (its owners' totals add their other sheet and
