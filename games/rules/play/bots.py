@@ -102,10 +102,11 @@ def greedy_bot(rng: random.Random) -> Bot:
             elif changed:
                 now_total = rules.seat_total(state, seat)
                 scores.update((key, now_total + change) for key, change in changed.items())
-            # The prospects only break the ties of the best score.
+            # The prospects only break the ties of the best score (a best score alone needs none).
             top_score = max(scores.values())
+            tops = [key for key, score in scores.items() if score == top_score]
             for key, score in scores.items():
-                knowns[key] = (score, room(*sheets[key]) if score == top_score else 0)
+                knowns[key] = (score, room(*sheets[key]) if score == top_score and len(tops) > 1 else 0)
         # Only the options of the best score and prospects can be taken: the fit of their
         # numbers and the skip break the ties among them alone.
         top = max(knowns.values())
