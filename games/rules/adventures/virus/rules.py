@@ -53,7 +53,7 @@ Readings taken where the sources disagree (§12), and choices of this module:
   would cause on its sheet (``claim_cost``).
 """
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from functools import cached_property, partial
 from typing import Any, cast
 
@@ -64,6 +64,7 @@ from games.rules.common.base import (
     ASTRONAUT_SHIFTS,
     AreaPart,
     Condition,
+    Prospects,
     Step,
     Uses,
     error_choices,
@@ -772,6 +773,34 @@ class VirusRules(WildActions[Layout]):
             ),
         ]
 
+    def marks_change(self, state: GameState, seat: int) -> Callable[[Marks, Collection[str]], int] | None:
+        """How much ``seat_total`` changes with the marks given: a mark in one empty space (a
+        number or an X, an infection) changes its quarter's points alone, by the quarter's
+        circled energies or by a point (``_quarter_net``); any other marks, by the parts."""
+        by_parts = super().marks_change(state, seat)
+        if by_parts is None:
+            return None
+        before = state.sheet_of(seat).marks
+        quarter_of = self.layout.quarter_of
+        energies: dict[str, int] = {}  # the circled energies of each quarter now, once needed
+
+        def change(marks: Marks, elements: Collection[str]) -> int:
+            if len(elements) != 1:
+                return by_parts(marks, elements)
+            (space,) = elements
+            quarter = quarter_of.get(space)
+            if quarter is None or space in before:
+                return by_parts(marks, elements)
+            value = marks[space]
+            if type(value) is int or value == X:
+                circled = energies.get(quarter.id)
+                if circled is None:
+                    circled = energies[quarter.id] = len(quarter.energy_set & before.keys())
+                return circled
+            return -1 if value in INFECTIONS else by_parts(marks, elements)
+
+        return change
+
     def listed_marks(self, state: GameState, seat: int, option: Option) -> Marks | None:
         """What an option marks that the score or the prospects read, where nothing else it sets
         off is read by either: a write's number, a Planning X, an energy circled (by the Energy
@@ -806,6 +835,70 @@ class VirusRules(WildActions[Layout]):
             return None
         energy = _first_free(marks, symbols)
         return None if energy is None else {energy: CIRCLE}
+
+    def prospects_scorer(self, state: GameState, seat: int) -> Prospects:
+        """``prospects`` of the sheets a decision's options lead to: an option that fills one
+        empty space of a floor (or none) changes the room of the run holding it alone, worked
+        out from the floor's runs now (``_floor_runs``); any other, by its floors' parts."""
+        by_parts = super().prospects_scorer(state, seat)
+        before = state.sheet_of(seat).marks
+        floor_of = self._floor_of
+        found: dict[int, dict[str, tuple[int, int, int, int]]] = {}  # runs now, once needed
+        start: list[int] = []  # the room now, once needed
+
+        def prospects(
+            after: GameState,
+            sheet: Sheet,
+            marks: Marks,
+            elements: Collection[str] | None,
+            option: Option | None,
+        ) -> int:
+            if elements is None:
+                return self.prospects(after, sheet, marks)
+            touched = [element for element in elements if element in floor_of]
+            if len(touched) > 1:
+                return by_parts(after, sheet, marks, elements, option)
+            if not start:
+                start.append(self.prospects(state, sheet, before))
+            if not touched:
+                return start[0]
+            space = touched[0]
+            floor = floor_of[space]
+            runs = found.get(floor)
+            if runs is None:
+                runs = found[floor] = self._runs_by_space(floor, before)
+            where = runs.get(space)
+            if where is None:  # a space in no run that takes a number
+                return by_parts(after, sheet, marks, elements, option)
+            low, high, at, length = where
+            room = start[0] - (high - low - 1) * length
+            number = marks[space]
+            if type(number) is not int:  # an X or an infection: one space less in the run
+                return room + (high - low - 1) * (length - 1)
+            # a number splits the run: the spaces before it take the numbers below it
+            if number - low > 1:
+                room += (number - low - 1) * at
+            if high - number > 1:
+                room += (high - number - 1) * (length - at - 1)
+            return room
+
+        return prospects
+
+    def _runs_by_space(self, floor: int, marks: Marks) -> dict[str, tuple[int, int, int, int]]:
+        """Where each space of a floor's runs that take a number lies: its run's open range,
+        its place in the run and the run's length (``_floor_runs``)."""
+        zone = self.layout.zone_spaces[floor]
+        cache = self._floor_runs[floor]
+        filling = tuple(map(marks.get, zone))
+        runs, _ = cache.get(filling) or _floor_runs(cache, zone, filling)
+        return {
+            space: (low, high, at, len(run)) for low, high, run in runs for at, space in enumerate(run)
+        }
+
+    @cached_property
+    def _floor_of(self) -> dict[str, int]:
+        """The floor of each space, by its index."""
+        return {space: index for index, zone in enumerate(self.layout.zone_spaces) for space in zone}
 
     def prospect_parts(self) -> list[AreaPart]:
         """``prospects`` by floor: the room its empty spaces leave."""
