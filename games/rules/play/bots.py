@@ -81,8 +81,10 @@ def greedy_bot(rng: random.Random) -> Bot:
             # what the prospects of each option read: the state, the sheet, its marks, the
             # elements marked (None: unknown) and the option weighed unplayed (None: played)
             sheets: dict[Any, tuple[GameState, Sheet, Marks, Collection[str] | None, Option | None]] = {}
+            # where each effect is first listed (the last index written for a key is its first)
+            first = dict(zip(reversed(keys), range(len(keys) - 1, -1, -1), strict=True))
             for key in knowns:
-                option = listed[keys.index(key)]
+                option = listed[first[key]]
                 changes = rules.listed_marks(state, seat, option) if by_marks is not None else None
                 if changes is not None and by_marks is not None:
                     marks = sheet.marks | changes

@@ -840,8 +840,20 @@ class VirusRules(WildActions[Layout]):
         """``prospects`` of the sheets a decision's options lead to: an option that fills one
         empty space of a floor (or none) changes the room of the run holding it alone, worked
         out from the floor's runs now (``_floor_runs``); any other, by its floors' parts."""
-        by_parts = super().prospects_scorer(state, seat)
+        parts: list[Prospects] = []  # ``Adventure.prospects_scorer``, once an option needs it
         before = state.sheet_of(seat).marks
+
+        def by_parts(
+            after: GameState,
+            sheet: Sheet,
+            marks: Marks,
+            elements: Collection[str] | None,
+            option: Option | None,
+        ) -> int:
+            if not parts:
+                parts.append(super(VirusRules, self).prospects_scorer(state, seat))
+            return parts[0](after, sheet, marks, elements, option)
+
         floor_of = self._floor_of
         found: dict[int, dict[str, tuple[int, int, int, int]]] = {}  # runs now, once needed
         start: list[int] = []  # the room now, once needed
