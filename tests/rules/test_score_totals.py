@@ -40,19 +40,21 @@ def test_the_bots_totals_are_the_scores_totals(adventure: int) -> None:
 
 
 @pytest.mark.parametrize("adventure", sorted(PLAYABLE))
-def test_the_greedy_bots_scorer_gives_the_totals_of_the_options(adventure: int) -> None:
+def test_the_greedy_bots_score_change_gives_the_totals_of_the_options(adventure: int) -> None:
     """What the greedy bot weighs for an option, rescoring only the parts of the sheet it marks
-    (``scorer``), is the total of the state the option leads to, for every option it is offered."""
+    (``score_change``), is how much the total of the state the option leads to differs from the
+    total now, for every option it is offered."""
     rules = rules_for(adventure)
     checked = 0
 
     def checking(bot: bots.Bot) -> bots.Bot:
         def play(state: GameState, seat: int) -> bots.Command:
             nonlocal checked
-            total = rules.scorer(state, seat)
+            change = rules.score_change(state, seat)
+            now_total = rules.seat_total(state, seat)
             for option in options(state, seat).options[::SAMPLED]:
                 events, after = advance(state, seat, {"type": "move", "choice": option})
-                assert total(after, events) == rules.seat_total(after, seat), option
+                assert now_total + change(after, events) == rules.seat_total(after, seat), option
                 checked += 1
             return bot(state, seat)
 

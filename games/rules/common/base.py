@@ -896,7 +896,7 @@ class Adventure(Generic[L]):
     def area_parts(self) -> list[AreaPart]:
         """The points of ``areas`` as a sum of parts, each with the elements of the sheet whose
         marks decide it (empty: the areas are not split so): what lets a bot rescore only the
-        parts an option marks (``scorer``). A part that reads more than the sheet's marks (the
+        parts an option marks (``score_change``). A part that reads more than the sheet's marks (the
         other sheets) is bound to what it reads in a state by ``bound_parts``."""
         return []
 
@@ -906,33 +906,33 @@ class Adventure(Generic[L]):
         are); None where they cannot be so bound (the whole total is worked out)."""
         return self._area_parts
 
-    def scorer(self, state: GameState, seat: int) -> Callable[[GameState, Sequence[Event]], int]:
-        """``seat_total`` of the states a decision's options lead to, for a bot weighing them:
-        called with such a state and the events that led there from ``state``. Where
-        ``area_parts`` splits the areas, only the parts the events marked are counted again
-        (``marks_change``); otherwise, and when the events change the sheet in another way, the
-        whole total is worked out."""
+    def score_change(self, state: GameState, seat: int) -> Callable[[GameState, Sequence[Event]], int]:
+        """How much ``seat_total`` changes from ``state`` to the states a decision's options
+        lead to, for a bot weighing them: called with such a state and the events that led
+        there from ``state``. Where ``area_parts`` splits the areas, only the parts the events
+        marked are counted (``marks_change``); otherwise, and when the events change the sheet
+        in another way, the whole totals are worked out."""
         sheet_id = state.sheet_of(seat).id
         status = state.status
         changes: list[Callable[[Marks, Collection[str]], int] | None] = []  # once an option needs it
         start: list[int] = []  # ``seat_total`` now, once an option needs it
 
-        def total(after: GameState, events: Sequence[Event]) -> int:
+        def change(after: GameState, events: Sequence[Event]) -> int:
             if not changes:
                 changes.append(self.marks_change(state, seat))
-            change = changes[0]
-            if change is None:
-                return self.seat_total(after, seat)
-            marked = marked_elements(events)
-            now = after.sheet_of(seat)
-            # a part may read the other sheets as the game's status shows them (``bound_parts``)
-            if marked is None or now.id != sheet_id or after.status != status or marked.keys() - {sheet_id}:
-                return self.seat_total(after, seat)
+            by_marks = changes[0]
+            if by_marks is not None:
+                marked = marked_elements(events)
+                now = after.sheet_of(seat)
+                # a part may read the other sheets as the game's status shows them (``bound_parts``)
+                same = marked is not None and now.id == sheet_id and after.status == status
+                if same and marked is not None and not marked.keys() - {sheet_id}:
+                    return by_marks(now.marks, marked.get(sheet_id, ()))
             if not start:
                 start.append(self.seat_total(state, seat))
-            return start[0] + change(now.marks, marked.get(sheet_id, ()))
+            return self.seat_total(after, seat) - start[0]
 
-        return total
+        return change
 
     def marks_change(self, state: GameState, seat: int) -> Callable[[Marks, Collection[str]], int] | None:
         """How much ``seat_total`` changes once the seat's sheet holds the marks given instead of

@@ -72,12 +72,12 @@ def greedy_bot(rng: random.Random) -> Bot:
             knowns = dict.fromkeys(keys, (0, 0))
         sheet = state.sheet_of(seat)
         if len(knowns) > 1:  # when every option scores alike the score decides nothing
-            total = rules.scorer(state, seat)
+            change = rules.score_change(state, seat)
             room = rules.prospects_scorer(state, seat)
             # Against ASTRA every option is played: what it leaves ASTRA needs the state after it.
             by_marks = rules.marks_change(state, seat) if state.astra is None else None
-            scores: dict[Any, int] = {}  # the totals of the options played
-            changed: dict[Any, int] = {}  # the changes of the total of those weighed unplayed
+            # how much each option changes the total (less what it leaves ASTRA)
+            scores: dict[Any, int] = {}
             # what the prospects of each option read: the state, the sheet, its marks, the
             # elements marked (None: unknown) and the option weighed unplayed (None: played)
             sheets: dict[Any, tuple[GameState, Sheet, Marks, Collection[str] | None, Option | None]] = {}
@@ -88,22 +88,15 @@ def greedy_bot(rng: random.Random) -> Bot:
                 changes = rules.listed_marks(state, seat, option) if by_marks is not None else None
                 if changes is not None and by_marks is not None:
                     marks = sheet.marks | changes
-                    changed[key] = by_marks(marks, changes.keys())
+                    scores[key] = by_marks(marks, changes.keys())
                     sheets[key] = (state, sheet, marks, changes.keys(), option)
                 else:
                     new, after = advance(state, seat, _move(option))
                     now = after.sheet_of(seat)
-                    scores[key] = total(after, new) - (
+                    scores[key] = change(after, new) - (
                         solo.projected_astra_total(after) if after.astra is not None else 0
                     )
                     sheets[key] = (after, now, now.marks, None, None)
-            # The scores on one footing: the changes alone when no option was played (the same
-            # order and ties as the totals), else the totals.
-            if not scores:
-                scores = changed
-            elif changed:
-                now_total = rules.seat_total(state, seat)
-                scores.update((key, now_total + change) for key, change in changed.items())
             # The prospects only break the ties of the best score (a best score alone needs none).
             top_score = max(scores.values())
             tops = [key for key, score in scores.items() if score == top_score]

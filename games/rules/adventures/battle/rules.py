@@ -98,7 +98,8 @@ MISSION_MOONS, MOONS_NEEDED = 111, 4
 
 SideCondition = Callable[[Marks, str], bool]
 # A sheet of a seat as its total now reads it: its index and id, its marks, the parts of the
-# seat's side of it, the parts reading each element, and each part's points (``side_parts``).
+# seat's side of it, the parts reading each element, and each part's points once needed
+# (``side_parts``).
 SideNow = tuple[int, int, Marks, list[AreaPart], dict[str, list[int]], dict[int, int]]
 
 
@@ -866,36 +867,27 @@ class BattleRules(BattleSolo):
         controlled = sum(1 for planet in planets if side in self.control(marks, planet, final=final, tie=tie))
         return controlled * self.layout.track(side, planets[0].type).value(marks) if controlled else 0
 
-    def _sides_now(self, state: GameState, seat: int) -> tuple[int, list[SideNow]]:
-        """``seat_total`` now, from the parts of the seat's sides (``side_parts``) that are then
-        rescored alone, and each of its sheets with its marks, parts and their points now."""
+    def score_change(self, state: GameState, seat: int) -> Callable[[GameState, Sequence[Event]], int]:
+        """How much ``seat_total`` changes from ``state`` to the states a decision's options
+        lead to, counting only the parts of the seat's sides (``side_parts``) and the missions
+        the events marked; the whole totals when the events change the sheets in another way
+        or end the game."""
         final = state.status != "playing"
-        home_sheet = state.home_sheet(seat)
-        total = self.missions_of(home_sheet.marks) + home_sheet.bonus_points
-        sides = []
+        home = state.home_sheet(seat).id  # where the seat's missions are written
+        sides: list[SideNow] = []
         for index in state.seats[seat].sheets:
             sheet = state.sheets[index]
             parts, parts_of = self.side_parts(side_of(sheet, seat), final=final, tie=self.tie_of(sheet))
-            known = {number: value(sheet.marks) for number, (_, value) in enumerate(parts)}
-            total += sum(known.values())
-            sides.append((index, sheet.id, sheet.marks, parts, parts_of, known))
-        return total, sides
+            sides.append((index, sheet.id, sheet.marks, parts, parts_of, {}))
+        start: list[int] = []  # ``seat_total`` now, once an option needs it
 
-    def scorer(self, state: GameState, seat: int) -> Callable[[GameState, Sequence[Event]], int]:
-        """``seat_total`` of the states a decision's options lead to, rescoring only the parts
-        of the seat's sides (``side_parts``) and the missions the events marked; the whole total
-        when the events change the sheets in another way or end the game."""
-        home = state.home_sheet(seat).id  # where the seat's missions are written
-        now: list[tuple[int, list[SideNow]]] = []  # ``_sides_now``, once an option needs it
-
-        def total(after: GameState, events: Sequence[Event]) -> int:
+        def change(after: GameState, events: Sequence[Event]) -> int:
             marked = marked_elements(events)
             if marked is None or after.status != state.status:
-                return self.seat_total(after, seat)
-            if not now:
-                now.append(self._sides_now(state, seat))
-            before_total, sides = now[0]
-            points = before_total
+                if not start:
+                    start.append(self.seat_total(state, seat))
+                return self.seat_total(after, seat) - start[0]
+            points = 0
             for index, sheet_id, before, parts, parts_of, known in sides:
                 elements = marked.get(sheet_id)
                 if not elements:
@@ -906,7 +898,7 @@ class BattleRules(BattleSolo):
                     points += self.missions_of(marks) - self.missions_of(before)
             return points
 
-        return total
+        return change
 
     def marks_change(self, state: GameState, seat: int) -> Callable[[Marks, Collection[str]], int] | None:
         """How much ``seat_total`` changes once the sheet the seat plays holds the marks given
