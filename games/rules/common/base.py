@@ -925,8 +925,12 @@ class Adventure(Generic[L]):
                 marked = marked_elements(events)
                 now = after.sheet_of(seat)
                 # a part may read the other sheets as the game's status shows them (``bound_parts``)
-                same = marked is not None and now.id == sheet_id and after.status == status
-                if same and marked is not None and not marked.keys() - {sheet_id}:
+                if (
+                    marked is not None
+                    and now.id == sheet_id
+                    and after.status == status
+                    and not marked.keys() - {sheet_id}
+                ):
                     return by_marks(now.marks, marked.get(sheet_id, ()))
             if not start:
                 start.append(self.seat_total(state, seat))
