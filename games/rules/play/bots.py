@@ -137,14 +137,14 @@ def _claim_helps(rules: Adventure[Any], state: GameState, seat: int, letter: str
 def _best_fits(rules: Adventure[Any], marks: Marks, tied: list[Option]) -> list[Option]:
     """Among options of equal weight, those whose numbers best fit the numbers around them
     (the least misfit: ``_space_ideals``), a use of an optional effect before its skip."""
-    zones = rules.numbering_zones(marks)
+    zones: list[tuple[str, ...]] | None = None  # once a number is weighed
     best: list[Option] = []
     best_value: tuple[float, int] | None = None
     ideals: dict[str, list[float]] = {}
     misfits: dict[tuple[str, int], float] = {}  # many options write the same
     by_zone: dict[tuple[str, ...], dict[str, float]] = {}
     # each option read by its fields, whatever its shape
-    for option, fields in zip(tied, cast(list[Mapping[str, Any]], tied), strict=True):
+    for option, fields in zip(tied, cast("list[Mapping[str, Any]]", tied), strict=True):
         action = fields["action"]
         if action == "write" or action == "draw":
             key = (fields["space"], fields["number"])
@@ -153,6 +153,8 @@ def _best_fits(rules: Adventure[Any], marks: Marks, tied: list[Option]) -> list[
                 space, number = key
                 around = ideals.get(space)
                 if around is None:
+                    if zones is None:
+                        zones = rules.numbering_zones(marks)
                     around = ideals[space] = _space_ideals(space, marks, zones, by_zone)
                 # a space is mostly in one zone (the sum of one is that one)
                 if len(around) == 1:

@@ -1092,7 +1092,7 @@ class BattleRules(BattleSolo):
         effects: list[Any] = []
         combinations = state.combinations
         # each option read by its fields, whatever its shape
-        for fields in cast(Sequence[Mapping[str, Any]], options):
+        for fields in cast("Sequence[Mapping[str, Any]]", options):
             if fields["action"] != DRAW:
                 effects.append(None)
                 continue
@@ -1119,7 +1119,7 @@ class BattleRules(BattleSolo):
         """What playing a listed option makes of the seat's sheet (``listed_marks``), the steps
         left waiting after it, and the planet drawn on this turn (None: the seat's choice); None
         for a System Error or a claim."""
-        fields = cast(Mapping[str, Any], option)
+        fields = cast("Mapping[str, Any]", option)
         action = fields["action"]
         sheet = state.sheet_of(seat)
         marks = sheet.marks

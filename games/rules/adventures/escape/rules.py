@@ -251,7 +251,7 @@ class EscapeRules(WildActions[Layout]):
         completed: dict[str, str] = {}  # the block filling a space completes ("": none), by space
         effects: list[Any] = []
         # each option read by its fields, whatever its shape
-        for fields in cast(Sequence[Mapping[str, Any]], options):
+        for fields in cast("Sequence[Mapping[str, Any]]", options):
             action = fields["action"]
             if action != "write" and action != "planning":
                 effects.append(None)  # an airlock opens its own room (``prospects``)
@@ -538,7 +538,7 @@ class EscapeRules(WildActions[Layout]):
         tank circled, nothing for a skip. Besides, a wild spent, the astronaut symbols crossed
         (and the wild they circle) and the steps left waiting are read by neither. None for a
         System Error (its airlock waits) and the Astronaut step."""
-        fields = cast(Mapping[str, Any], option)
+        fields = cast("Mapping[str, Any]", option)
         action = fields["action"]
         if action == "skip":
             return {}

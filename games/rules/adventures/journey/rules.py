@@ -261,7 +261,7 @@ class JourneyRules(WildActions[Layout]):
                 completes[empty[0]] = zone.id
         effects: list[Any] = []
         # each option read by its fields, whatever its shape
-        for fields in cast(Sequence[Mapping[str, Any]], options):
+        for fields in cast("Sequence[Mapping[str, Any]]", options):
             if fields["action"] != "write":
                 effects.append(None)
                 continue
@@ -615,7 +615,7 @@ class JourneyRules(WildActions[Layout]):
         completes), nothing for a skip. Besides, a wild spent, the symbols crossed on the
         astronaut and planning tracks (and the wild they circle) and the steps left waiting are
         read by neither. None for a System Error (its energy may owe a wall)."""
-        fields = cast(Mapping[str, Any], option)
+        fields = cast("Mapping[str, Any]", option)
         plain = plain_marks(fields)
         if plain is not None:
             return plain

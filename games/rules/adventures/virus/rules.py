@@ -368,7 +368,7 @@ class VirusRules(WildActions[Layout]):
         quarter_id = self._quarter_id
         effects = []
         # each option read by its fields, whatever its shape
-        for fields in cast(Sequence[Mapping[str, Any]], options):
+        for fields in cast("Sequence[Mapping[str, Any]]", options):
             action = fields["action"]
             if action == "write":
                 effects.append(self._write_effects("modifier" in fields, fields.get("wild"))[fields["space"]])
@@ -810,7 +810,7 @@ class VirusRules(WildActions[Layout]):
         a quarter evacuated (its score box and marker) are read by neither. None for the options
         that advance a track (Plant, Water) or leave a propagation to go on: only playing them
         tells."""
-        fields = cast(Mapping[str, Any], option)
+        fields = cast("Mapping[str, Any]", option)
         plain = plain_marks(fields)
         if plain is not None:
             return plain
@@ -867,9 +867,13 @@ class VirusRules(WildActions[Layout]):
         ) -> int:
             if elements is None:
                 return self.prospects(after, sheet, marks)
-            touched = [element for element in elements if element in floor_of]
-            if len(touched) > 1:
-                return by_parts(after, sheet, marks, elements, option)
+            if len(elements) == 1:
+                (space,) = elements
+                touched = [space] if space in floor_of else []
+            else:
+                touched = [element for element in elements if element in floor_of]
+                if len(touched) > 1:
+                    return by_parts(after, sheet, marks, elements, option)
             if not start:
                 start.append(self.prospects(state, sheet, before))
             if not touched:
