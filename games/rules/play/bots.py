@@ -63,13 +63,15 @@ def greedy_bot(rng: random.Random) -> Bot:
             return _move(claim) if _claim_helps(rules, state, seat, claim["letter"]) else CONFIRM
         listed = decision.options  # a large pick's options are made only when read (Options)
         effects = rules.score_effects(state, seat, listed)
-        # Options of one effect weigh alike: each effect is weighed once, on its first option;
-        # an option of no known effect is weighed alone.
-        knowns: dict[Any, tuple[int, int]] = dict.fromkeys(effects, (0, 0))
+        # Options of one effect weigh alike: each effect is weighed once, on its first option
+        # (where each is first listed: the last index written for a key is its first); an
+        # option of no known effect is weighed alone.
         keys = effects
-        if None in knowns:
+        first = dict(zip(reversed(keys), range(len(keys) - 1, -1, -1), strict=True))
+        if None in first:
             keys = [object() if key is None else key for key in effects]
-            knowns = dict.fromkeys(keys, (0, 0))
+            first = dict(zip(reversed(keys), range(len(keys) - 1, -1, -1), strict=True))
+        knowns: dict[Any, tuple[int, int]] = dict.fromkeys(first, (0, 0))
         sheet = state.sheet_of(seat)
         if len(knowns) > 1:  # when every option scores alike the score decides nothing
             change = rules.score_change(state, seat)
@@ -81,8 +83,6 @@ def greedy_bot(rng: random.Random) -> Bot:
             # what the prospects of each option read: the state, the sheet, its marks, the
             # elements marked (None: unknown) and the option weighed unplayed (None: played)
             sheets: dict[Any, tuple[GameState, Sheet, Marks, Collection[str] | None, Option | None]] = {}
-            # where each effect is first listed (the last index written for a key is its first)
-            first = dict(zip(reversed(keys), range(len(keys) - 1, -1, -1), strict=True))
             for key in knowns:
                 option = listed[first[key]]
                 changes = rules.listed_marks(state, seat, option) if by_marks is not None else None
