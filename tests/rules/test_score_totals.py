@@ -78,7 +78,7 @@ WEIGHED_UNPLAYED = [
 @pytest.mark.parametrize("adventure", WEIGHED_UNPLAYED)
 def test_an_option_weighed_unplayed_weighs_what_playing_it_gives(adventure: int) -> None:
     """Where the rules tell the marks an option makes (``listed_marks``), the total and the
-    prospects the greedy bot works out from them alone (``marks_change``, ``prospects_scorer``)
+    prospects the greedy bot works out from them alone (``marks_change``, ``prospects_change``)
     are those of the state the option leads to, for every such option it is offered."""
     rules = rules_for(adventure)
     checked = 0
@@ -88,8 +88,9 @@ def test_an_option_weighed_unplayed_weighs_what_playing_it_gives(adventure: int)
             nonlocal checked
             by_marks = rules.marks_change(state, seat)
             now_total = rules.seat_total(state, seat)
-            room = rules.prospects_scorer(state, seat)
+            room = rules.prospects_change(state, seat)
             sheet = state.sheet_of(seat)
+            now_prospects = rules.prospects(state, sheet, sheet.marks)
             listed = options(state, seat).options
             for option in listed[::SAMPLED] if len(listed) > SAMPLED * 5 else listed:
                 changes = rules.listed_marks(state, seat, option)
@@ -101,7 +102,7 @@ def test_an_option_weighed_unplayed_weighs_what_playing_it_gives(adventure: int)
                 marks = sheet.marks | changes
                 assert now_total + by_marks(marks, changes.keys()) == rules.seat_total(after, seat), option
                 prospects = rules.prospects(after, now, now.marks)
-                assert room(state, sheet, marks, changes.keys(), option) == prospects, option
+                assert now_prospects + room(state, sheet, marks, changes.keys(), option) == prospects, option
                 checked += 1
             return bot(state, seat)
 

@@ -75,7 +75,7 @@ Use = Callable[[Recorder, int, str, Choice], None]
 Condition = Callable[[Sheet], bool]
 # A part of a sheet's areas: the elements it reads, and its points from the sheet's marks.
 AreaPart = tuple[Collection[str], Callable[[Marks], int]]
-# The prospects of the sheets a decision's options lead to (``Adventure.prospects_scorer``).
+# How the prospects change to the sheets a decision's options lead to (``Adventure.prospects_change``).
 Prospects = Callable[["GameState", "Sheet", Marks, Collection[str] | None, Option | None], int]
 L = TypeVar("L", bound=SheetLayout)
 
@@ -975,24 +975,31 @@ class Adventure(Generic[L]):
     def prospect_parts(self) -> list[AreaPart]:
         """``prospects`` as a sum of parts, each with the elements whose marks alone decide it
         (empty: not split so): what lets a bot weigh only the parts an option marks
-        (``prospects_scorer``)."""
+        (``prospects_change``)."""
         return []
 
-    def prospects_scorer(self, state: GameState, seat: int) -> Prospects:
-        """``prospects`` of the sheets a decision's options lead to, for a bot weighing them:
-        called with the state, the seat's sheet and its marks there, the elements that differ
-        from the seat's marks now (None: unknown) and the option when it is weighed unplayed
-        (``listed_marks``; None: played, the state is the one it leads to). Where
-        ``prospect_parts`` splits the prospects and the elements are known, only the parts
-        reading them are counted again."""
+    def prospects_change(self, state: GameState, seat: int) -> Prospects:
+        """How much ``prospects`` change from the seat's sheet now to the sheets a decision's
+        options lead to, for a bot weighing them: called with the state, the seat's sheet and
+        its marks there, the elements that differ from the seat's marks now (None: unknown) and
+        the option when it is weighed unplayed (``listed_marks``; None: played, the state is the
+        one it leads to). Where ``prospect_parts`` splits the prospects and the elements are
+        known, only the parts reading them are counted."""
         parts = self._prospect_parts
-        if not parts:
-            return lambda after, sheet, marks, elements, option: self.prospects(after, sheet, marks)
-        before_marks = state.sheet_of(seat).marks
-        before_parts: dict[int, int] = {}
+        now = state.sheet_of(seat)
+        before_marks = now.marks
         start: list[int] = []  # the prospects now, once an option needs them
 
-        def prospects(
+        def played(after: GameState, sheet: Sheet, marks: Marks) -> int:
+            if not start:
+                start.append(self.prospects(state, now, before_marks))
+            return self.prospects(after, sheet, marks) - start[0]
+
+        if not parts:
+            return lambda after, sheet, marks, elements, option: played(after, sheet, marks)
+        before_parts: dict[int, int] = {}  # each part's points now, by index, once needed
+
+        def change(
             after: GameState,
             sheet: Sheet,
             marks: Marks,
@@ -1000,16 +1007,10 @@ class Adventure(Generic[L]):
             option: Option | None,
         ) -> int:
             if elements is None:
-                return self.prospects(after, sheet, marks)
-            if not start:
-                for index, (_, value) in enumerate(parts):
-                    before_parts[index] = value(before_marks)
-                start.append(sum(before_parts.values()))
-            return start[0] + parts_change(
-                parts, self._prospect_parts_of, elements, before_marks, marks, before_parts
-            )
+                return played(after, sheet, marks)
+            return parts_change(parts, self._prospect_parts_of, elements, before_marks, marks, before_parts)
 
-        return prospects
+        return change
 
     @cached_property
     def _area_parts(self) -> list[AreaPart]:

@@ -75,7 +75,7 @@ def greedy_bot(rng: random.Random) -> Bot:
         sheet = state.sheet_of(seat)
         if len(knowns) > 1:  # when every option scores alike the score decides nothing
             change = rules.score_change(state, seat)
-            room = rules.prospects_scorer(state, seat)
+            room = rules.prospects_change(state, seat)
             # Against ASTRA every option is played: what it leaves ASTRA needs the state after it.
             by_marks = rules.marks_change(state, seat) if state.astra is None else None
             # how much each option changes the total (less what it leaves ASTRA)

@@ -987,18 +987,19 @@ class BattleRules(BattleSolo):
         steps = [step for frame in state.seats[seat].pending for step in frame]
         return self._prospects(state, seat, side_of(sheet, seat), marks, steps, None)
 
-    def prospects_scorer(self, state: GameState, seat: int) -> Prospects:
-        """``prospects`` of the sheets a decision's options lead to: of an option weighed
-        unplayed, with the steps it leaves waiting (``_listed``), the planets it leads counted
-        again only for the types whose planets or column it marks (``lead_parts``)."""
-        sheet_now = state.sheet_of(seat)
-        side = side_of(sheet_now, seat)
+    def prospects_change(self, state: GameState, seat: int) -> Prospects:
+        """How much ``prospects`` change to the sheets a decision's options lead to: of an
+        option weighed unplayed, with the steps it leaves waiting (``_listed``), the planets it
+        leads counted only for the types whose planets or column it marks (``lead_parts``)."""
+        now = state.sheet_of(seat)
+        side = side_of(now, seat)
         parts, parts_of = self.lead_parts(side)
-        before = sheet_now.marks
-        known: dict[int, int] = {}  # each part's points now, as first needed
-        start: list[int] = []  # the planets led now, once an option needs them
+        before = now.marks
+        known: dict[int, int] = {}  # each part's points now, by index, once needed
+        start: list[int] = []  # the prospects now, once an option is played
+        waiting: list[int] = []  # what the steps waiting now add, once needed
 
-        def prospects(
+        def change(
             after: GameState,
             sheet: Sheet,
             marks: Marks,
@@ -1006,17 +1007,19 @@ class BattleRules(BattleSolo):
             option: Option | None,
         ) -> int:
             if option is None or elements is None:
-                return self.prospects(after, sheet, marks)
+                if not start:
+                    start.append(self.prospects(state, now, before))
+                return self.prospects(after, sheet, marks) - start[0]
             listed = self._listed(state, seat, option)
             assert listed is not None  # an option weighed unplayed is listed
             _, steps, planet = listed
-            if not start:
-                known.update((index, value(before)) for index, (_, value) in enumerate(parts))
-                start.append(sum(known.values()))
-            led = start[0] + parts_change(parts, parts_of, elements, before, marks, known)
-            return led + self._waiting_worth(state, seat, side, marks, steps, planet)
+            if not waiting:
+                steps_now = [step for frame in state.seats[seat].pending for step in frame]
+                waiting.append(self._waiting_worth(state, seat, side, before, steps_now, None))
+            led = parts_change(parts, parts_of, elements, before, marks, known)
+            return led + self._waiting_worth(state, seat, side, marks, steps, planet) - waiting[0]
 
-        return prospects
+        return change
 
     def _prospects(
         self, state: GameState, seat: int, side: str, marks: Marks, steps: list[str], planet: Planet | None
@@ -1108,7 +1111,7 @@ class BattleRules(BattleSolo):
         circles; an asteroid claimed with its bonus symbols and the track boxes they cross; a
         column's box; a symbol of the planet and its track's box; a track's box; a moon (and
         the planning box of the action); an astronaut symbol circled; nothing for a skip. What
-        it leaves waiting is read by the prospects (``prospects_scorer``). None for a System
+        it leaves waiting is read by the prospects (``prospects_change``). None for a System
         Error or a claim."""
         listed = self._listed(state, seat, option)
         return None if listed is None else listed[0]

@@ -271,14 +271,16 @@ class EscapeRules(WildActions[Layout]):
         reachable = self.layout.access(marks).spaces
         return sum(1 for space in reachable if space not in marks)
 
-    def prospects_scorer(self, state: GameState, seat: int) -> Prospects:
-        """``prospects`` of the sheets a decision's options lead to: while an option activates
-        no airlock the accessible spaces stay, and only the ones it fills are taken away."""
-        before = state.sheet_of(seat).marks
+    def prospects_change(self, state: GameState, seat: int) -> Prospects:
+        """How much ``prospects`` change to the sheets a decision's options lead to: while an
+        option activates no airlock the accessible spaces stay, and only the ones it fills are
+        taken away."""
+        now = state.sheet_of(seat)
+        before = now.marks
         airlocks = self.layout.airlock_set
         start: list[int] = []  # the prospects now, once an option needs them
 
-        def prospects(
+        def change(
             after: GameState,
             sheet: Sheet,
             marks: Marks,
@@ -286,13 +288,13 @@ class EscapeRules(WildActions[Layout]):
             option: Option | None,
         ) -> int:
             if elements is None or not airlocks.isdisjoint(elements):
-                return self.prospects(after, sheet, marks)
-            if not start:
-                start.append(self.prospects(state, sheet, before))
+                if not start:
+                    start.append(self.prospects(state, now, before))
+                return self.prospects(after, sheet, marks) - start[0]
             reachable = self.layout.access(before).spaces
-            return start[0] - sum(1 for element in elements if element in reachable and element not in before)
+            return -sum(1 for element in elements if element in reachable and element not in before)
 
-        return prospects
+        return change
 
     # --- phase 4: the actions and the airlocks ---------------------------------------------
 

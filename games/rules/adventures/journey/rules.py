@@ -289,18 +289,19 @@ class JourneyRules(WildActions[Layout]):
             )
         return found
 
-    def prospects_scorer(self, state: GameState, seat: int) -> Prospects:
-        """``prospects`` of the sheets a decision's options lead to: while an option draws no
-        wall the zones stay, and only the rooms of those holding a space it marks are counted
-        again."""
-        before = state.sheet_of(seat).marks
+    def prospects_change(self, state: GameState, seat: int) -> Prospects:
+        """How much ``prospects`` change to the sheets a decision's options lead to: while an
+        option draws no wall the zones stay, and only the rooms of those holding a space it
+        marks are counted."""
+        now = state.sheet_of(seat)
+        before = now.marks
         zones = self.numbering_zones(before)
         zone_at = {space: index for index, zone in enumerate(zones) for space in zone}
-        rooms = [self._zone_room(zone, before) for zone in zones]
-        start = sum(rooms)
+        rooms: dict[int, int] = {}  # each zone's room now, by index, once needed
+        start: list[int] = []  # the prospects now, once an option is played
         walls = self.layout.wall_set
 
-        def prospects(
+        def change(
             after: GameState,
             sheet: Sheet,
             marks: Marks,
@@ -308,11 +309,18 @@ class JourneyRules(WildActions[Layout]):
             option: Option | None,
         ) -> int:
             if elements is None or not walls.isdisjoint(elements):
-                return self.prospects(after, sheet, marks)
-            touched = {zone_at[element] for element in elements if element in zone_at}
-            return start + sum(self._zone_room(zones[index], marks) - rooms[index] for index in touched)
+                if not start:
+                    start.append(self.prospects(state, now, before))
+                return self.prospects(after, sheet, marks) - start[0]
+            points = 0
+            for index in {zone_at[element] for element in elements if element in zone_at}:
+                room = rooms.get(index)
+                if room is None:
+                    room = rooms[index] = self._zone_room(zones[index], before)
+                points += self._zone_room(zones[index], marks) - room
+            return points
 
-        return prospects
+        return change
 
     @cached_property
     def _zone_rooms(self) -> dict[tuple[tuple[str, ...], tuple[Any, ...]], int]:

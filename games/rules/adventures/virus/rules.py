@@ -836,11 +836,12 @@ class VirusRules(WildActions[Layout]):
         energy = _first_free(marks, symbols)
         return None if energy is None else {energy: CIRCLE}
 
-    def prospects_scorer(self, state: GameState, seat: int) -> Prospects:
-        """``prospects`` of the sheets a decision's options lead to: an option that fills one
-        empty space of a floor (or none) changes the room of the run holding it alone, worked
-        out from the floor's runs now (``_floor_runs``); any other, by its floors' parts."""
-        parts: list[Prospects] = []  # ``Adventure.prospects_scorer``, once an option needs it
+    def prospects_change(self, state: GameState, seat: int) -> Prospects:
+        """How much ``prospects`` change to the sheets a decision's options lead to: an option
+        that fills one empty space of a floor (or none) changes the room of the run holding it
+        alone, worked out from the floor's runs now (``_floor_runs``); any other, by its
+        floors' parts."""
+        parts: list[Prospects] = []  # ``Adventure.prospects_change``, once an option needs it
         before = state.sheet_of(seat).marks
 
         def by_parts(
@@ -851,14 +852,13 @@ class VirusRules(WildActions[Layout]):
             option: Option | None,
         ) -> int:
             if not parts:
-                parts.append(super(VirusRules, self).prospects_scorer(state, seat))
+                parts.append(super(VirusRules, self).prospects_change(state, seat))
             return parts[0](after, sheet, marks, elements, option)
 
         floor_of = self._floor_of
         found: dict[int, dict[str, tuple[int, int, int, int]]] = {}  # runs now, once needed
-        start: list[int] = []  # the room now, once needed
 
-        def prospects(
+        def change(
             after: GameState,
             sheet: Sheet,
             marks: Marks,
@@ -866,19 +866,16 @@ class VirusRules(WildActions[Layout]):
             option: Option | None,
         ) -> int:
             if elements is None:
-                return self.prospects(after, sheet, marks)
+                return by_parts(after, sheet, marks, elements, option)
             if len(elements) == 1:
                 (space,) = elements
-                touched = [space] if space in floor_of else []
+                if space not in floor_of:
+                    return 0
             else:
                 touched = [element for element in elements if element in floor_of]
-                if len(touched) > 1:
-                    return by_parts(after, sheet, marks, elements, option)
-            if not start:
-                start.append(self.prospects(state, sheet, before))
-            if not touched:
-                return start[0]
-            space = touched[0]
+                if len(touched) != 1:
+                    return 0 if not touched else by_parts(after, sheet, marks, elements, option)
+                space = touched[0]
             floor = floor_of[space]
             runs = found.get(floor)
             if runs is None:
@@ -887,7 +884,7 @@ class VirusRules(WildActions[Layout]):
             if where is None:  # a space in no run that takes a number
                 return by_parts(after, sheet, marks, elements, option)
             low, high, at, length = where
-            room = start[0] - (high - low - 1) * length
+            room = -(high - low - 1) * length
             number = marks[space]
             if type(number) is not int:  # an X or an infection: one space less in the run
                 return room + (high - low - 1) * (length - 1)
@@ -898,7 +895,7 @@ class VirusRules(WildActions[Layout]):
                 room += (high - number - 1) * (length - at - 1)
             return room
 
-        return prospects
+        return change
 
     def _runs_by_space(self, floor: int, marks: Marks) -> dict[str, tuple[int, int, int, int]]:
         """Where each space of a floor's runs that take a number lies: its run's open range,
