@@ -191,10 +191,28 @@ def _space_ideals(
     return found
 
 
+# How many fillings of a zone keep their interpolated values worked out (a bound on memory).
+IDEALS_CACHE_SIZE = 4096
+# ``_ideals`` by zone and what its spaces hold: a zone holds the same, decision after decision,
+# until a number is written in it.
+_ideals_by_filling: dict[tuple[tuple[str, ...], tuple[Any, ...]], dict[str, float]] = {}
+
+
 def _ideals(marks: Marks, zone: tuple[str, ...]) -> dict[str, float]:
     """The value each space of ``zone`` would take interpolated between its nearest numbered
-    neighbours in the zone (or the ends of the range), in one pass each way."""
-    values = [marks.get(space) for space in zone]
+    neighbours in the zone (or the ends of the range), in one pass each way; kept by what the
+    zone's spaces hold (never changed by a reader)."""
+    values = tuple(map(marks.get, zone))
+    key = (zone, values)
+    found = _ideals_by_filling.get(key)
+    if found is None:
+        if len(_ideals_by_filling) >= IDEALS_CACHE_SIZE:
+            _ideals_by_filling.clear()
+        found = _ideals_by_filling[key] = _interpolated(zone, values)
+    return found
+
+
+def _interpolated(zone: tuple[str, ...], values: tuple[Any, ...]) -> dict[str, float]:
     below: list[tuple[int, int]] = []  # the nearest number before each space, and where
     low, low_at = MIN_NUMBER - 1, -1
     for at, value in enumerate(values):

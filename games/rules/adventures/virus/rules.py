@@ -126,6 +126,10 @@ class VirusRules(WildActions[Layout]):
         # By floor: its runs of empty spaces with the numbers they take, and the room they
         # leave (``prospects``), by what the floor's spaces hold.
         self._floor_runs: list[dict[tuple[Any, ...], FloorRuns]] = [{} for _ in self.layout.zone_spaces]
+        # By floor: where each space of its runs lies (``_runs_by_space``), by the same.
+        self._floor_places: list[dict[tuple[Any, ...], dict[str, tuple[int, int, int, int]]]] = [
+            {} for _ in self.layout.zone_spaces
+        ]
         # The effect of a write in each space, by the modifier and the wild it uses.
         self._write_effect_tables: dict[tuple[bool, str | None], dict[str, str]] = {}
 
@@ -899,14 +903,21 @@ class VirusRules(WildActions[Layout]):
 
     def _runs_by_space(self, floor: int, marks: Marks) -> dict[str, tuple[int, int, int, int]]:
         """Where each space of a floor's runs that take a number lies: its run's open range,
-        its place in the run and the run's length (``_floor_runs``)."""
+        its place in the run and the run's length (``_floor_runs``), kept by what the floor's
+        spaces hold (a floor holds the same, decision after decision, until it is written)."""
         zone = self.layout.zone_spaces[floor]
-        cache = self._floor_runs[floor]
         filling = tuple(map(marks.get, zone))
-        runs, _ = cache.get(filling) or _floor_runs(cache, zone, filling)
-        return {
-            space: (low, high, at, len(run)) for low, high, run in runs for at, space in enumerate(run)
-        }
+        places = self._floor_places[floor]
+        found = places.get(filling)
+        if found is None:
+            if len(places) >= FLOOR_CACHE_SIZE:
+                places.clear()
+            cache = self._floor_runs[floor]
+            runs, _ = cache.get(filling) or _floor_runs(cache, zone, filling)
+            found = places[filling] = {
+                space: (low, high, at, len(run)) for low, high, run in runs for at, space in enumerate(run)
+            }
+        return found
 
     @cached_property
     def _floor_of(self) -> dict[str, int]:
