@@ -1122,7 +1122,7 @@ class BattleRules(BattleSolo):
         """What playing a listed option makes of the seat's sheet (``listed_marks``), the steps
         left waiting after it, and the planet drawn on this turn (None: the seat's choice); None
         for a System Error or a claim."""
-        fields = cast("Mapping[str, Any]", option)
+        fields: Mapping[str, Any] = option
         action = fields["action"]
         sheet = state.sheet_of(seat)
         marks = sheet.marks

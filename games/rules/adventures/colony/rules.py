@@ -493,7 +493,7 @@ class ColonyRules(Adventure[Layout]):
         planning box a Planning X crosses), a tunnel with the antennas it connects, a tank, a
         greenhouse, an Energy box, an astronaut symbol, nothing for a skip. The steps left
         waiting are read by neither the score nor the prospects. None for a System Error."""
-        fields = cast("Mapping[str, Any]", option)
+        fields: Mapping[str, Any] = option
         action = fields["action"]
         if action == "skip":
             return {}

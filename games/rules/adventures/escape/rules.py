@@ -540,7 +540,7 @@ class EscapeRules(WildActions[Layout]):
         tank circled, nothing for a skip. Besides, a wild spent, the astronaut symbols crossed
         (and the wild they circle) and the steps left waiting are read by neither. None for a
         System Error (its airlock waits) and the Astronaut step."""
-        fields = cast("Mapping[str, Any]", option)
+        fields: Mapping[str, Any] = option
         action = fields["action"]
         if action == "skip":
             return {}

@@ -623,7 +623,7 @@ class JourneyRules(WildActions[Layout]):
         completes), nothing for a skip. Besides, a wild spent, the symbols crossed on the
         astronaut and planning tracks (and the wild they circle) and the steps left waiting are
         read by neither. None for a System Error (its energy may owe a wall)."""
-        fields = cast("Mapping[str, Any]", option)
+        fields: Mapping[str, Any] = option
         plain = plain_marks(fields)
         if plain is not None:
             return plain

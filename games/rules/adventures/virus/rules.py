@@ -814,7 +814,7 @@ class VirusRules(WildActions[Layout]):
         a quarter evacuated (its score box and marker) are read by neither. None for the options
         that advance a track (Plant, Water) or leave a propagation to go on: only playing them
         tells."""
-        fields = cast("Mapping[str, Any]", option)
+        fields: Mapping[str, Any] = option
         plain = plain_marks(fields)
         if plain is not None:
             return plain
