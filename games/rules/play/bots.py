@@ -99,9 +99,9 @@ def greedy_bot(rng: random.Random) -> Bot:
                     sheets[key] = (after, now, now.marks, None, None)
             # The prospects only break the ties of the best score (a best score alone needs none).
             top_score = max(scores.values())
-            tops = [key for key, score in scores.items() if score == top_score]
+            tied_scores = list(scores.values()).count(top_score) > 1
             for key, score in scores.items():
-                knowns[key] = (score, room(*sheets[key]) if score == top_score and len(tops) > 1 else 0)
+                knowns[key] = (score, room(*sheets[key]) if tied_scores and score == top_score else 0)
         # Only the options of the best score and prospects can be taken: the fit of their
         # numbers and the skip break the ties among them alone.
         top = max(knowns.values())
@@ -213,6 +213,7 @@ def _ideals(marks: Marks, zone: tuple[str, ...]) -> dict[str, float]:
 
 
 def _interpolated(zone: tuple[str, ...], values: tuple[Any, ...]) -> dict[str, float]:
+    """``_ideals`` of a zone whose spaces hold ``values``."""
     below: list[tuple[int, int]] = []  # the nearest number before each space, and where
     low, low_at = MIN_NUMBER - 1, -1
     for at, value in enumerate(values):
