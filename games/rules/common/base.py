@@ -910,8 +910,9 @@ class Adventure(Generic[L]):
         """How much ``seat_total`` changes from ``state`` to the states a decision's options
         lead to, for a bot weighing them: called with such a state and the events that led
         there from ``state``. Where ``area_parts`` splits the areas, only the parts the events
-        marked are counted (``marks_change``); otherwise, and when the events change the sheet
-        in another way, the whole totals are worked out."""
+        marked are counted (``marks_change``), and when the events change the sheet in another
+        way the whole totals are worked out. Where the areas are not split, the total after
+        itself (the same order and ties: a bot then plays every option)."""
         sheet_id = state.sheet_of(seat).id
         status = state.status
         changes: list[Callable[[Marks, Collection[str]], int] | None] = []  # once an option needs it
@@ -921,17 +922,18 @@ class Adventure(Generic[L]):
             if not changes:
                 changes.append(self.marks_change(state, seat))
             by_marks = changes[0]
-            if by_marks is not None:
-                marked = marked_elements(events)
-                now = after.sheet_of(seat)
-                # a part may read the other sheets as the game's status shows them (``bound_parts``)
-                if (
-                    marked is not None
-                    and now.id == sheet_id
-                    and after.status == status
-                    and not marked.keys() - {sheet_id}
-                ):
-                    return by_marks(now.marks, marked.get(sheet_id, ()))
+            if by_marks is None:
+                return self.seat_total(after, seat)
+            marked = marked_elements(events)
+            now = after.sheet_of(seat)
+            # a part may read the other sheets as the game's status shows them (``bound_parts``)
+            if (
+                marked is not None
+                and now.id == sheet_id
+                and after.status == status
+                and not marked.keys() - {sheet_id}
+            ):
+                return by_marks(now.marks, marked.get(sheet_id, ()))
             if not start:
                 start.append(self.seat_total(state, seat))
             return self.seat_total(after, seat) - start[0]
