@@ -781,9 +781,15 @@ class VirusRules(WildActions[Layout]):
         """How much ``seat_total`` changes with the marks given: a mark in one empty space (a
         number or an X, an infection) changes its quarter's points alone, by the quarter's
         circled energies or by a point (``_quarter_net``); any other marks, by the parts."""
-        by_parts = super().marks_change(state, seat)
-        if by_parts is None:
-            return None
+        parts: list[Callable[[Marks, Collection[str]], int]] = []  # once an option needs them
+
+        def by_parts(marks: Marks, elements: Collection[str]) -> int:
+            if not parts:
+                found = super(VirusRules, self).marks_change(state, seat)
+                assert found is not None  # the areas are split into parts (``area_parts``)
+                parts.append(found)
+            return parts[0](marks, elements)
+
         before = state.sheet_of(seat).marks
         quarter_of = self.layout.quarter_of
         energies: dict[str, int] = {}  # the circled energies of each quarter now, once needed
