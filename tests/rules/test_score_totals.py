@@ -40,19 +40,22 @@ def test_the_bots_totals_are_the_scores_totals(adventure: int) -> None:
 
 
 @pytest.mark.parametrize("adventure", sorted(PLAYABLE))
-def test_the_greedy_bots_scorer_gives_the_totals_of_the_options(adventure: int) -> None:
+def test_the_greedy_bots_score_change_gives_the_totals_of_the_options(adventure: int) -> None:
     """What the greedy bot weighs for an option, rescoring only the parts of the sheet it marks
-    (``scorer``), is the total of the state the option leads to, for every option it is offered."""
+    (``score_change``), is how much the total of the state the option leads to differs from the
+    total now (where the areas are not split into parts, that total itself), for every option it
+    is offered."""
     rules = rules_for(adventure)
     checked = 0
 
     def checking(bot: bots.Bot) -> bots.Bot:
         def play(state: GameState, seat: int) -> bots.Command:
             nonlocal checked
-            total = rules.scorer(state, seat)
+            change = rules.score_change(state, seat)
+            now_total = rules.seat_total(state, seat) if rules.marks_change(state, seat) is not None else 0
             for option in options(state, seat).options[::SAMPLED]:
                 events, after = advance(state, seat, {"type": "move", "choice": option})
-                assert total(after, events) == rules.seat_total(after, seat), option
+                assert now_total + change(after, events) == rules.seat_total(after, seat), option
                 checked += 1
             return bot(state, seat)
 
@@ -76,7 +79,7 @@ WEIGHED_UNPLAYED = [
 @pytest.mark.parametrize("adventure", WEIGHED_UNPLAYED)
 def test_an_option_weighed_unplayed_weighs_what_playing_it_gives(adventure: int) -> None:
     """Where the rules tell the marks an option makes (``listed_marks``), the total and the
-    prospects the greedy bot works out from them alone (``marks_scorer``, ``prospects_scorer``)
+    prospects the greedy bot works out from them alone (``marks_change``, ``prospects_change``)
     are those of the state the option leads to, for every such option it is offered."""
     rules = rules_for(adventure)
     checked = 0
@@ -84,9 +87,11 @@ def test_an_option_weighed_unplayed_weighs_what_playing_it_gives(adventure: int)
     def checking(bot: bots.Bot) -> bots.Bot:
         def play(state: GameState, seat: int) -> bots.Command:
             nonlocal checked
-            by_marks = rules.marks_scorer(state, seat)
-            room = rules.prospects_scorer(state, seat)
+            by_marks = rules.marks_change(state, seat)
+            now_total = rules.seat_total(state, seat)
+            room = rules.prospects_change(state, seat)
             sheet = state.sheet_of(seat)
+            now_prospects = rules.prospects(state, sheet, sheet.marks)
             listed = options(state, seat).options
             for option in listed[::SAMPLED] if len(listed) > SAMPLED * 5 else listed:
                 changes = rules.listed_marks(state, seat, option)
@@ -96,9 +101,9 @@ def test_an_option_weighed_unplayed_weighs_what_playing_it_gives(adventure: int)
                 _, after = advance(state, seat, {"type": "move", "choice": option})
                 now = after.sheet_of(seat)
                 marks = sheet.marks | changes
-                assert by_marks(marks, changes.keys()) == rules.seat_total(after, seat), option
+                assert now_total + by_marks(marks, changes.keys()) == rules.seat_total(after, seat), option
                 prospects = rules.prospects(after, now, now.marks)
-                assert room(state, sheet, marks, changes.keys()) == prospects, option
+                assert now_prospects + room(state, sheet, marks, changes.keys(), option) == prospects, option
                 checked += 1
             return bot(state, seat)
 

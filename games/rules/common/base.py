@@ -75,6 +75,8 @@ Use = Callable[[Recorder, int, str, Choice], None]
 Condition = Callable[[Sheet], bool]
 # A part of a sheet's areas: the elements it reads, and its points from the sheet's marks.
 AreaPart = tuple[Collection[str], Callable[[Marks], int]]
+# How the prospects change to the sheets a decision's options lead to (``Adventure.prospects_change``).
+Prospects = Callable[["GameState", "Sheet", Marks, Collection[str] | None, Option | None], int]
 L = TypeVar("L", bound=SheetLayout)
 
 
@@ -894,7 +896,7 @@ class Adventure(Generic[L]):
     def area_parts(self) -> list[AreaPart]:
         """The points of ``areas`` as a sum of parts, each with the elements of the sheet whose
         marks decide it (empty: the areas are not split so): what lets a bot rescore only the
-        parts an option marks (``scorer``). A part that reads more than the sheet's marks (the
+        parts an option marks (``score_change``). A part that reads more than the sheet's marks (the
         other sheets) is bound to what it reads in a state by ``bound_parts``."""
         return []
 
@@ -904,37 +906,46 @@ class Adventure(Generic[L]):
         are); None where they cannot be so bound (the whole total is worked out)."""
         return self._area_parts
 
-    def scorer(self, state: GameState, seat: int) -> Callable[[GameState, Sequence[Event]], int]:
-        """``seat_total`` of the states a decision's options lead to, for a bot weighing them:
-        called with such a state and the events that led there from ``state``. Where
-        ``area_parts`` splits the areas, only the parts the events marked are counted again
-        (``marks_scorer``); otherwise, and when the events change the sheet in another way, the
-        whole total is worked out."""
+    def score_change(self, state: GameState, seat: int) -> Callable[[GameState, Sequence[Event]], int]:
+        """How much ``seat_total`` changes from ``state`` to the states a decision's options
+        lead to, for a bot weighing them: called with such a state and the events that led
+        there from ``state``. Where ``area_parts`` splits the areas, only the parts the events
+        marked are counted (``marks_change``), and when the events change the sheet in another
+        way the whole totals are worked out. Where the areas are not split, the total after
+        itself (the same order and ties: a bot then plays every option)."""
         sheet_id = state.sheet_of(seat).id
         status = state.status
-        scorers: list[Callable[[Marks, Collection[str]], int] | None] = []  # once an option needs it
+        changes: list[Callable[[Marks, Collection[str]], int] | None] = []  # once an option needs it
+        start: list[int] = []  # ``seat_total`` now, once an option needs it
 
-        def total(after: GameState, events: Sequence[Event]) -> int:
-            if not scorers:
-                scorers.append(self.marks_scorer(state, seat))
-            by_marks = scorers[0]
+        def change(after: GameState, events: Sequence[Event]) -> int:
+            if not changes:
+                changes.append(self.marks_change(state, seat))
+            by_marks = changes[0]
             if by_marks is None:
                 return self.seat_total(after, seat)
             marked = marked_elements(events)
             now = after.sheet_of(seat)
             # a part may read the other sheets as the game's status shows them (``bound_parts``)
-            if marked is None or now.id != sheet_id or after.status != status or marked.keys() - {sheet_id}:
-                return self.seat_total(after, seat)
-            return by_marks(now.marks, marked.get(sheet_id, ()))
+            if (
+                marked is not None
+                and now.id == sheet_id
+                and after.status == status
+                and not marked.keys() - {sheet_id}
+            ):
+                return by_marks(now.marks, marked.get(sheet_id, ()))
+            if not start:
+                start.append(self.seat_total(state, seat))
+            return self.seat_total(after, seat) - start[0]
 
-        return total
+        return change
 
-    def marks_scorer(self, state: GameState, seat: int) -> Callable[[Marks, Collection[str]], int] | None:
-        """``seat_total`` once the seat's sheet holds the marks given instead of its marks now,
-        which differ from them in the elements given alone (nothing else of the state changed):
-        only the parts of ``area_parts`` reading those elements are counted again (and the
-        missions and System Errors when they are those boxes). None where the areas are not
-        split so, or the adventure scores its own way."""
+    def marks_change(self, state: GameState, seat: int) -> Callable[[Marks, Collection[str]], int] | None:
+        """How much ``seat_total`` changes once the seat's sheet holds the marks given instead of
+        its marks now, which differ from them in the elements given alone (nothing else of the
+        state changed): only the parts of ``area_parts`` reading those elements are counted, as
+        they are then and now (and the missions and System Errors when they are those boxes).
+        None where the areas are not split so, or the adventure scores its own way."""
         own = type(self)
         scored_alike = own.seat_score is Adventure.seat_score and own.sheet_score is Adventure.sheet_score
         parts = self.bound_parts(state, seat) if scored_alike else None
@@ -943,71 +954,65 @@ class Adventure(Generic[L]):
         sheet = state.sheet_of(seat)
         before_marks = sheet.marks
         errors = frozenset(sheet.error_boxes)
-        before_parts: dict[int, int] = {}  # each part's points before, by index
-        start: list[int] = []  # ``seat_total`` now, once an option needs it
+        before_parts: dict[int, int] = {}  # each part's points now, by index, once needed
 
-        def total(marks: Marks, elements: Collection[str]) -> int:
-            if not start:
-                # from the parts that are then rescored alone
-                before_parts.update((index, value(before_marks)) for index, (_, value) in enumerate(parts))
-                start.append(
-                    self.missions_points(before_marks)
-                    + sum(before_parts.values())
-                    - self.error_penalty(sheet, before_marks)
-                    + sheet.bonus_points
-                )
-            before_total = start[0]
+        def change(marks: Marks, elements: Collection[str]) -> int:
             if not elements:
-                return before_total
-            points = before_total + parts_change(
-                parts, self._parts_of, elements, before_marks, marks, before_parts
-            )
+                return 0
+            points = parts_change(parts, self._parts_of, elements, before_marks, marks, before_parts)
             if not MISSION_BOX_SET.isdisjoint(elements):
                 points += self.missions_points(marks) - self.missions_points(before_marks)
             if not errors.isdisjoint(elements):
                 points -= self.error_penalty(sheet, marks) - self.error_penalty(sheet, before_marks)
             return points
 
-        return total
+        return change
 
     def listed_marks(self, state: GameState, seat: int, option: Option) -> Marks | None:
         """The marks a listed ``option`` makes on the seat's sheet, by element, when nothing
-        else it sets off changes what the score (``marks_scorer``) and the prospects read: a bot
+        else it sets off changes what the score (``marks_change``) and the prospects read: a bot
         then weighs it without playing it. None (the default) when only playing it tells."""
         return None
 
     def prospect_parts(self) -> list[AreaPart]:
         """``prospects`` as a sum of parts, each with the elements whose marks alone decide it
         (empty: not split so): what lets a bot weigh only the parts an option marks
-        (``prospects_scorer``)."""
+        (``prospects_change``)."""
         return []
 
-    def prospects_scorer(
-        self, state: GameState, seat: int
-    ) -> Callable[[GameState, Sheet, Marks, Collection[str] | None], int]:
-        """``prospects`` of the sheets a decision's options lead to, for a bot weighing them:
-        called with the state, the seat's sheet and its marks there, and the elements that
-        differ from the seat's marks now (None: unknown). Where ``prospect_parts`` splits the
-        prospects and the elements are known, only the parts reading them are counted again."""
+    def prospects_change(self, state: GameState, seat: int) -> Prospects:
+        """How much ``prospects`` change from the seat's sheet now to the sheets a decision's
+        options lead to, for a bot weighing them: called with the state, the seat's sheet and
+        its marks there, the elements that differ from the seat's marks now (None: unknown) and
+        the option when it is weighed unplayed (``listed_marks``; None: played, the state is the
+        one it leads to). Where ``prospect_parts`` splits the prospects and the elements are
+        known, only the parts reading them are counted."""
         parts = self._prospect_parts
-        if not parts:
-            return lambda after, sheet, marks, elements: self.prospects(after, sheet, marks)
-        before_marks = state.sheet_of(seat).marks
-        before_parts: dict[int, int] = {}
+        now = state.sheet_of(seat)
+        before_marks = now.marks
         start: list[int] = []  # the prospects now, once an option needs them
 
-        def prospects(after: GameState, sheet: Sheet, marks: Marks, elements: Collection[str] | None) -> int:
-            if elements is None:
-                return self.prospects(after, sheet, marks)
+        def played(after: GameState, sheet: Sheet, marks: Marks) -> int:
             if not start:
-                for index, (_, value) in enumerate(parts):
-                    before_parts[index] = value(before_marks)
-                start.append(sum(before_parts.values()))
-            return start[0] + parts_change(
-                parts, self._prospect_parts_of, elements, before_marks, marks, before_parts
-            )
+                start.append(self.prospects(state, now, before_marks))
+            return self.prospects(after, sheet, marks) - start[0]
 
-        return prospects
+        if not parts:
+            return lambda after, sheet, marks, elements, option: played(after, sheet, marks)
+        before_parts: dict[int, int] = {}  # each part's points now, by index, once needed
+
+        def change(
+            after: GameState,
+            sheet: Sheet,
+            marks: Marks,
+            elements: Collection[str] | None,
+            option: Option | None,
+        ) -> int:
+            if elements is None:
+                return played(after, sheet, marks)
+            return parts_change(parts, self._prospect_parts_of, elements, before_marks, marks, before_parts)
+
+        return change
 
     @cached_property
     def _area_parts(self) -> list[AreaPart]:

@@ -63,41 +63,45 @@ def greedy_bot(rng: random.Random) -> Bot:
             return _move(claim) if _claim_helps(rules, state, seat, claim["letter"]) else CONFIRM
         listed = decision.options  # a large pick's options are made only when read (Options)
         effects = rules.score_effects(state, seat, listed)
-        # Options of one effect weigh alike: each effect is weighed once, on its first option;
-        # an option of no known effect is weighed alone.
-        knowns: dict[Any, tuple[int, int]] = dict.fromkeys(effects, (0, 0))
+        # Options of one effect weigh alike: each effect is weighed once, on its first option
+        # (where each is first listed: the last index written for a key is its first); an
+        # option of no known effect is weighed alone.
         keys = effects
-        if None in knowns:
+        first = dict(zip(reversed(keys), range(len(keys) - 1, -1, -1), strict=True))
+        if None in first:
             keys = [object() if key is None else key for key in effects]
-            knowns = dict.fromkeys(keys, (0, 0))
+            first = dict(zip(reversed(keys), range(len(keys) - 1, -1, -1), strict=True))
+        knowns: dict[Any, tuple[int, int]] = dict.fromkeys(first, (0, 0))
         sheet = state.sheet_of(seat)
         if len(knowns) > 1:  # when every option scores alike the score decides nothing
-            total = rules.scorer(state, seat)
-            room = rules.prospects_scorer(state, seat)
+            change = rules.score_change(state, seat)
+            room = rules.prospects_change(state, seat)
             # Against ASTRA every option is played: what it leaves ASTRA needs the state after it.
-            by_marks = rules.marks_scorer(state, seat) if state.astra is None else None
+            by_marks = rules.marks_change(state, seat) if state.astra is None else None
+            # how much each option changes the total (less what it leaves ASTRA)
             scores: dict[Any, int] = {}
-            # what the prospects of each option read: the state, the sheet, its marks and the
-            # elements marked (None: unknown)
-            sheets: dict[Any, tuple[GameState, Sheet, Marks, Collection[str] | None]] = {}
+            # what the prospects of each option read: the state, the sheet, its marks, the
+            # elements marked (None: unknown) and the option weighed unplayed (None: played)
+            sheets: dict[Any, tuple[GameState, Sheet, Marks, Collection[str] | None, Option | None]] = {}
             for key in knowns:
-                option = listed[keys.index(key)]
+                option = listed[first[key]]
                 changes = rules.listed_marks(state, seat, option) if by_marks is not None else None
                 if changes is not None and by_marks is not None:
                     marks = sheet.marks | changes
                     scores[key] = by_marks(marks, changes.keys())
-                    sheets[key] = (state, sheet, marks, changes.keys())
+                    sheets[key] = (state, sheet, marks, changes.keys(), option)
                 else:
                     new, after = advance(state, seat, _move(option))
                     now = after.sheet_of(seat)
-                    scores[key] = total(after, new) - (
+                    scores[key] = change(after, new) - (
                         solo.projected_astra_total(after) if after.astra is not None else 0
                     )
-                    sheets[key] = (after, now, now.marks, None)
-            # The prospects only break the ties of the best score.
+                    sheets[key] = (after, now, now.marks, None, None)
+            # The prospects only break the ties of the best score (a best score alone needs none).
             top_score = max(scores.values())
+            tied_scores = list(scores.values()).count(top_score) > 1
             for key, score in scores.items():
-                knowns[key] = (score, room(*sheets[key]) if score == top_score else 0)
+                knowns[key] = (score, room(*sheets[key]) if tied_scores and score == top_score else 0)
         # Only the options of the best score and prospects can be taken: the fit of their
         # numbers and the skip break the ties among them alone.
         top = max(knowns.values())
@@ -133,14 +137,14 @@ def _claim_helps(rules: Adventure[Any], state: GameState, seat: int, letter: str
 def _best_fits(rules: Adventure[Any], marks: Marks, tied: list[Option]) -> list[Option]:
     """Among options of equal weight, those whose numbers best fit the numbers around them
     (the least misfit: ``_space_ideals``), a use of an optional effect before its skip."""
-    zones = rules.numbering_zones(marks)
+    zones: list[tuple[str, ...]] | None = None  # once a number is weighed
     best: list[Option] = []
     best_value: tuple[float, int] | None = None
     ideals: dict[str, list[float]] = {}
     misfits: dict[tuple[str, int], float] = {}  # many options write the same
     by_zone: dict[tuple[str, ...], dict[str, float]] = {}
     # each option read by its fields, whatever its shape
-    for option, fields in zip(tied, cast(list[Mapping[str, Any]], tied), strict=True):
+    for option, fields in zip(tied, cast("list[Mapping[str, Any]]", tied), strict=True):
         action = fields["action"]
         if action == "write" or action == "draw":
             key = (fields["space"], fields["number"])
@@ -149,6 +153,8 @@ def _best_fits(rules: Adventure[Any], marks: Marks, tied: list[Option]) -> list[
                 space, number = key
                 around = ideals.get(space)
                 if around is None:
+                    if zones is None:
+                        zones = rules.numbering_zones(marks)
                     around = ideals[space] = _space_ideals(space, marks, zones, by_zone)
                 # a space is mostly in one zone (the sum of one is that one)
                 if len(around) == 1:
@@ -185,10 +191,29 @@ def _space_ideals(
     return found
 
 
+# How many fillings of a zone keep their interpolated values worked out (a bound on memory).
+IDEALS_CACHE_SIZE = 4096
+# ``_ideals`` by zone and what its spaces hold: a zone holds the same, decision after decision,
+# until a number is written in it.
+_ideals_by_filling: dict[tuple[tuple[str, ...], tuple[Any, ...]], dict[str, float]] = {}
+
+
 def _ideals(marks: Marks, zone: tuple[str, ...]) -> dict[str, float]:
     """The value each space of ``zone`` would take interpolated between its nearest numbered
-    neighbours in the zone (or the ends of the range), in one pass each way."""
-    values = [marks.get(space) for space in zone]
+    neighbours in the zone (or the ends of the range), in one pass each way; kept by what the
+    zone's spaces hold (never changed by a reader)."""
+    values = tuple(map(marks.get, zone))
+    key = (zone, values)
+    found = _ideals_by_filling.get(key)
+    if found is None:
+        if len(_ideals_by_filling) >= IDEALS_CACHE_SIZE:
+            _ideals_by_filling.clear()
+        found = _ideals_by_filling[key] = _interpolated(zone, values)
+    return found
+
+
+def _interpolated(zone: tuple[str, ...], values: tuple[Any, ...]) -> dict[str, float]:
+    """``_ideals`` of a zone whose spaces hold ``values``."""
     below: list[tuple[int, int]] = []  # the nearest number before each space, and where
     low, low_at = MIN_NUMBER - 1, -1
     for at, value in enumerate(values):

@@ -53,7 +53,7 @@ Readings taken where the sources disagree (§10), and choices of this module:
 """
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from functools import cache, partial
 from typing import Any, Final, cast
 
@@ -65,6 +65,7 @@ from games.rules.common.base import (
     ASTRONAUT,
     Accomplished,
     AreaPart,
+    Prospects,
     Step,
     error_choices,
     not_a_mark_for,
@@ -96,6 +97,10 @@ MISSION_PLANTS_AND_WATER, PLANTS_NEEDED, WATERS_NEEDED = 110, 6, 4
 MISSION_MOONS, MOONS_NEEDED = 111, 4
 
 SideCondition = Callable[[Marks, str], bool]
+# A sheet of a seat as its total now reads it: its index and id, its marks, the parts of the
+# seat's side of it, the parts reading each element, and each part's points once needed
+# (``side_parts``).
+SideNow = tuple[int, int, Marks, list[AreaPart], dict[str, list[int]], dict[int, int]]
 
 
 def side_of(sheet: Sheet, seat: int) -> str:
@@ -120,6 +125,7 @@ class BattleRules(BattleSolo):
         self.reaches = self._reaches()
         self.step_actions = self._step_actions()
         self._side_parts: dict[tuple[str, bool, str], tuple[list[AreaPart], dict[str, list[int]]]] = {}
+        self._lead_parts: dict[str, tuple[list[AreaPart], dict[str, list[int]]]] = {}
 
     def step_table(self) -> dict[str, Step]:
         return {
@@ -861,28 +867,27 @@ class BattleRules(BattleSolo):
         controlled = sum(1 for planet in planets if side in self.control(marks, planet, final=final, tie=tie))
         return controlled * self.layout.track(side, planets[0].type).value(marks) if controlled else 0
 
-    def scorer(self, state: GameState, seat: int) -> Callable[[GameState, Sequence[Event]], int]:
-        """``seat_total`` of the states a decision's options lead to, rescoring only the parts
-        of the seat's sides (``side_parts``) and the missions the events marked; the whole total
-        when the events change the sheets in another way or end the game."""
+    def score_change(self, state: GameState, seat: int) -> Callable[[GameState, Sequence[Event]], int]:
+        """How much ``seat_total`` changes from ``state`` to the states a decision's options
+        lead to, counting only the parts of the seat's sides (``side_parts``) and the missions
+        the events marked; the whole totals when the events change the sheets in another way
+        or end the game."""
         final = state.status != "playing"
-        home_sheet = state.home_sheet(seat)
-        home = home_sheet.id  # where the seat's missions are written
-        # ``seat_score``'s total, from the parts that are then rescored alone
-        before_total = self.missions_of(home_sheet.marks) + home_sheet.bonus_points
-        sides = []
+        home = state.home_sheet(seat).id  # where the seat's missions are written
+        sides: list[SideNow] = []
         for index in state.seats[seat].sheets:
             sheet = state.sheets[index]
             parts, parts_of = self.side_parts(side_of(sheet, seat), final=final, tie=self.tie_of(sheet))
-            known = {number: value(sheet.marks) for number, (_, value) in enumerate(parts)}
-            before_total += sum(known.values())
-            sides.append((index, sheet.id, sheet.marks, parts, parts_of, known))
+            sides.append((index, sheet.id, sheet.marks, parts, parts_of, {}))
+        start: list[int] = []  # ``seat_total`` now, once an option needs it
 
-        def total(after: GameState, events: Sequence[Event]) -> int:
+        def change(after: GameState, events: Sequence[Event]) -> int:
             marked = marked_elements(events)
             if marked is None or after.status != state.status:
-                return self.seat_total(after, seat)
-            points = before_total
+                if not start:
+                    start.append(self.seat_total(state, seat))
+                return self.seat_total(after, seat) - start[0]
+            points = 0
             for index, sheet_id, before, parts, parts_of, known in sides:
                 elements = marked.get(sheet_id)
                 if not elements:
@@ -893,7 +898,29 @@ class BattleRules(BattleSolo):
                     points += self.missions_of(marks) - self.missions_of(before)
             return points
 
-        return total
+        return change
+
+    def marks_change(self, state: GameState, seat: int) -> Callable[[Marks, Collection[str]], int] | None:
+        """How much ``seat_total`` changes once the sheet the seat plays holds the marks given
+        (which differ from its marks now in the elements given alone): the parts of the seat's
+        side of it reading them (``side_parts``), and the missions on its home sheet."""
+        sheet = state.sheet_of(seat)
+        parts, parts_of = self.side_parts(
+            side_of(sheet, seat), final=state.status != "playing", tie=self.tie_of(sheet)
+        )
+        home = sheet.id == state.home_sheet(seat).id
+        before = sheet.marks
+        known: dict[int, int] = {}  # each part's points now, by index, once needed
+
+        def change(marks: Marks, elements: Collection[str]) -> int:
+            if not elements:
+                return 0
+            points = parts_change(parts, parts_of, elements, before, marks, known)
+            if home:
+                points += self.missions_of(marks) - self.missions_of(before)
+            return points
+
+        return change
 
     def sheet_score(self, state: GameState, sheet: Sheet, *, marks: Marks) -> dict[str, Any]:
         """The points of each side of the sheet (its owners' totals add their other sheet and
@@ -957,25 +984,95 @@ class BattleRules(BattleSolo):
         seat = state.playing_on(sheet.id)
         if seat is None:
             return 0
-        side = side_of(sheet, seat)
-        value = 0
-        multipliers: dict[str, int] = {}
-        for planet in self.layout.planets.values():
-            if planet.flag not in marks and side in self.majority(marks, planet):
-                kind = planet.type
-                if kind not in multipliers:
-                    multipliers[kind] = self.layout.track(side, kind).value(marks)
-                value += multipliers[kind]
-        for frame in state.seats[seat].pending:
-            value += sum(self._step_worth(state, seat, side, marks, step) for step in frame)
-        return value + self.stored_count(marks, side)
+        steps = [step for frame in state.seats[seat].pending for step in frame]
+        return self._prospects(state, seat, side_of(sheet, seat), marks, steps, None)
 
-    def _step_worth(self, state: GameState, seat: int, side: str, marks: Marks, step: str) -> int:
+    def prospects_change(self, state: GameState, seat: int) -> Prospects:
+        """How much ``prospects`` change to the sheets a decision's options lead to: of an
+        option weighed unplayed, with the steps it leaves waiting (``_listed``), the planets it
+        leads counted only for the types whose planets or column it marks (``lead_parts``)."""
+        now = state.sheet_of(seat)
+        side = side_of(now, seat)
+        parts, parts_of = self.lead_parts(side)
+        before = now.marks
+        known: dict[int, int] = {}  # each part's points now, by index, once needed
+        start: list[int] = []  # the prospects now, once an option is played
+        waiting: list[int] = []  # what the steps waiting now add, once needed
+
+        def change(
+            after: GameState,
+            sheet: Sheet,
+            marks: Marks,
+            elements: Collection[str] | None,
+            option: Option | None,
+        ) -> int:
+            if option is None or elements is None:
+                if not start:
+                    start.append(self.prospects(state, now, before))
+                return self.prospects(after, sheet, marks) - start[0]
+            listed = self._listed(state, seat, option)
+            assert listed is not None  # an option weighed unplayed is listed
+            _, steps, planet = listed
+            if not waiting:
+                steps_now = [step for frame in state.seats[seat].pending for step in frame]
+                waiting.append(self._waiting_worth(state, seat, side, before, steps_now, None))
+            led = parts_change(parts, parts_of, elements, before, marks, known)
+            return led + self._waiting_worth(state, seat, side, marks, steps, planet) - waiting[0]
+
+        return change
+
+    def _prospects(
+        self, state: GameState, seat: int, side: str, marks: Marks, steps: list[str], planet: Planet | None
+    ) -> int:
+        """``prospects`` of the seat's side of its sheet holding ``marks`` with ``steps``
+        waiting, ``planet`` the one drawn on this turn (None: read from the seat's choice)."""
+        parts, _ = self.lead_parts(side)
+        led = sum(value(marks) for _, value in parts)
+        return led + self._waiting_worth(state, seat, side, marks, steps, planet)
+
+    def _waiting_worth(
+        self, state: GameState, seat: int, side: str, marks: Marks, steps: list[str], planet: Planet | None
+    ) -> int:
+        """What ``steps`` would add at best, and the side's stored astronaut symbols."""
+        value = self.stored_count(marks, side)
+        for step in steps:
+            value += self._step_worth(state, seat, side, marks, step, planet)
+        return value
+
+    def lead_parts(self, side: str) -> tuple[list[AreaPart], dict[str, list[int]]]:
+        """The planets a side leads or ties on without a flag (``prospects``) as a part by
+        planet type (the planets led times the type's multiplier), each with the elements it
+        reads, and the indexes of the parts each element is read by (``parts_index``)."""
+        known = self._lead_parts.get(side)
+        if known is None:
+            parts: list[AreaPart] = []
+            for kind in TYPES:
+                planets = tuple(planet for planet in self.layout.planets.values() if planet.type == kind)
+                read = [element for planet in planets for element in (planet.flag, *planet.insignia_places)]
+                parts.append(
+                    ((*self.layout.track(side, kind).boxes, *read), partial(self._led_points, side, planets))
+                )
+            known = self._lead_parts[side] = (parts, parts_index(parts))
+        return known
+
+    def _led_points(self, side: str, planets: tuple[Planet, ...], marks: Marks) -> int:
+        """The planets of one type the side leads or ties on without a flag, times the type's
+        multiplier."""
+        majority = self.majority
+        led = sum(1 for planet in planets if planet.flag not in marks and side in majority(marks, planet))
+        return led * self.layout.track(side, planets[0].type).value(marks) if led else 0
+
+    def _step_worth(
+        self, state: GameState, seat: int, side: str, marks: Marks, step: str, planet: Planet | None
+    ) -> int:
         """What a waiting step adds to the side's score at best, roughly (the greedy bot's
-        weighing of the action that comes with a draw)."""
+        weighing of the action that comes with a draw); nothing for a step that can change
+        nothing, which settles by itself."""
         action = self.step_action(step)
-        if action in (PLANT, WATER) and not self._symbol_uses(state, seat, step):
-            return 0
+        if action in (PLANT, WATER):
+            drawn = self._drawn_planet(state, seat) if planet is None else planet
+            if all_filled(marks, drawn.plants if action == PLANT else drawn.waters):
+                return 0
         if action in (PLANT, WATER, BONUS_PLANT, BONUS_WATER):
             return self._bonus_worth(side, marks, action.removeprefix("bonus_"))
         if action in (ENERGY, ASTEROID_ENERGY):
@@ -988,6 +1085,109 @@ class BattleRules(BattleSolo):
                 self._bonus_worth(side, marks, kind) for _, kind in self.layout.asteroids[asteroid].bonuses
             )
         return 0
+
+    def score_effects(self, state: GameState, seat: int, options: Sequence[Option]) -> list[Any]:
+        """A draw's effect is its planet, its combination's action, the stored symbols it
+        spends and whether it changes the number (against ASTRA none: the card a pick leaves
+        over counts too); any other option is weighed on its own."""
+        if state.astra is not None:
+            return [None] * len(options)
+        effects: list[Any] = []
+        combinations = state.combinations
+        # each option read by its fields, whatever its shape
+        for fields in cast("Sequence[Mapping[str, Any]]", options):
+            if fields["action"] != DRAW:
+                effects.append(None)
+                continue
+            combination = combinations[fields["combination"]]
+            planet = fields["planet"]
+            _, spent = self.reaches[combination.number, combination.action == ASTRONAUT][planet]
+            effects.append((planet, combination.action, spent, fields["number"] != combination.number))
+        return effects
+
+    def listed_marks(self, state: GameState, seat: int, option: Option) -> Marks | None:
+        """What an option marks on the sheet the seat plays: a draw with the stored symbols it
+        spends, the flag and circle of the planet it completes and the symbol an Astronaut
+        circles; an asteroid claimed with its bonus symbols and the track boxes they cross; a
+        column's box; a symbol of the planet and its track's box; a track's box; a moon (and
+        the planning box of the action); an astronaut symbol circled; nothing for a skip. What
+        it leaves waiting is read by the prospects (``prospects_change``). None for a System
+        Error or a claim."""
+        listed = self._listed(state, seat, option)
+        return None if listed is None else listed[0]
+
+    def _listed(
+        self, state: GameState, seat: int, option: Option
+    ) -> tuple[Marks, list[str], Planet | None] | None:
+        """What playing a listed option makes of the seat's sheet (``listed_marks``), the steps
+        left waiting after it, and the planet drawn on this turn (None: the seat's choice); None
+        for a System Error or a claim."""
+        fields: Mapping[str, Any] = option
+        action = fields["action"]
+        sheet = state.sheet_of(seat)
+        marks = sheet.marks
+        side = side_of(sheet, seat)
+        steps = [step for frame in state.seats[seat].pending for step in frame]
+        made: Marks = {}
+        if action == DRAW:
+            combination = state.combinations[fields["combination"]]
+            planet = self.layout.planets[fields["planet"]]
+            _, spent = self.reach(combination, planet)
+            made.update(dict.fromkeys(self.stored_astronauts(marks, side)[:spent], CROSS))
+            space = fields["space"]
+            made[space] = side
+            now = marks | made
+            if planet.done not in marks and all_filled(now, planet.spaces):
+                made[planet.flag] = self.majority(now, planet, tie=self.tie_of(sheet))
+                made[planet.done] = CIRCLE
+            if combination.action == ASTRONAUT and fields["number"] != combination.number:
+                blank = self.next_blank_astronaut(marks | made, side)
+                if blank is not None:
+                    made[blank] = CIRCLE
+            else:
+                steps.append(f"action.{combination.action}")
+            bonus = self.layout.space_bonus.get(space)
+            if bonus is not None:
+                steps.append(f"bonus.{bonus}")
+            return made, steps, planet
+        if action != "skip" and action not in self.steps:
+            return None  # a System Error, a claim
+        steps.remove(fields["effect"])
+        if action in (ROBOT, BONUS_ROBOT):
+            asteroid = fields["asteroid"]
+            made[asteroid] = side
+            waiting = []
+            for element, kind in self.layout.asteroids[asteroid].bonuses:
+                made[element] = CROSS
+                if kind in (PLANT, WATER):
+                    self._next_box(marks, made, side, kind)
+                else:
+                    waiting.append(element)
+            steps += waiting
+        elif action in (ENERGY, ASTEROID_ENERGY):
+            self._next_box(marks, made, side, fields["column"])
+        elif action in (PLANT, WATER):
+            made[fields["symbol"]] = CROSS
+            self._next_box(marks, made, side, action)
+        elif action in (BONUS_PLANT, BONUS_WATER):
+            self._next_box(marks, made, side, action.removeprefix("bonus_"))
+        elif action in (PLANNING, ASTEROID_PLANNING):
+            made[fields["moon"]] = side
+            if action == PLANNING:
+                self._next_box(marks, made, side, PLANNING)
+        elif action == ASTRONAUT:
+            blank = self.next_blank_astronaut(marks, side)
+            if blank is not None:
+                made[blank] = CIRCLE
+        return made, steps, None
+
+    def _next_box(self, marks: Marks, made: Marks, side: str, track: str) -> None:
+        """The next box of one of the side's tracks crossed in ``made`` (over ``marks``), if
+        one is left."""
+        boxes = self.layout.track(side, track).boxes
+        box = next((b for b in boxes if b not in marks and b not in made), None)
+        if box is not None:
+            made[box] = CROSS
 
     def _bonus_worth(self, side: str, marks: Marks, kind: str) -> int:
         """What one asteroid bonus adds to the side's score at best, roughly."""

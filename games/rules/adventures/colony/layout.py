@@ -10,6 +10,9 @@ from games.rules.core.layout import SheetLayout, track_boxes
 from games.rules.core.schematic import Schematic
 from games.rules.core.sheet import Marks, first_unmarked
 
+# How many sets of drawn tunnels keep their network worked out (a bound on memory).
+CONNECTED_CACHE_SIZE = 4096
+
 
 @dataclass(frozen=True)
 class Track:
@@ -189,8 +192,27 @@ class Layout(SheetLayout):
             ends[other].append((tunnel, one))
         return {building: tuple(links) for building, links in ends.items()}
 
-    def connected(self, marks: Marks) -> set[str]:
+    @cached_property
+    def tunnel_set(self) -> frozenset[str]:
+        return frozenset(self.tunnels)
+
+    def connected(self, marks: Marks) -> frozenset[str]:
         """The buildings a chain of drawn tunnels links to the rocket."""
+        drawn = self.tunnel_set.intersection(marks)
+        found = self._connected_by_tunnels.get(drawn)
+        if found is None:
+            if len(self._connected_by_tunnels) >= CONNECTED_CACHE_SIZE:
+                self._connected_by_tunnels.clear()
+            found = self._connected_by_tunnels[drawn] = frozenset(self._reached(marks))
+        return found
+
+    @cached_property
+    def _connected_by_tunnels(self) -> dict[frozenset[str], frozenset[str]]:
+        """The buildings each set of drawn tunnels links to the rocket, once worked out (a bot
+        reads the network of one sheet option after option)."""
+        return {}
+
+    def _reached(self, marks: Marks) -> set[str]:
         reached = {self.rocket}
         frontier = [self.rocket]
         while frontier:

@@ -40,13 +40,23 @@ Readings taken where the sources disagree (§10), and choices of this module:
   in the ranking.
 """
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import partial
 from typing import Any, cast
 
 from games.rules.adventures.colony import shapes
 from games.rules.adventures.colony.layout import Layout
 from games.rules.common import astra
-from games.rules.common.base import Adventure, Condition, Step, number_changed, rank_awards
+from games.rules.common.base import (
+    ASTRONAUT,
+    Adventure,
+    AreaPart,
+    Condition,
+    Step,
+    number_changed,
+    plain_marks,
+    rank_awards,
+)
 from games.rules.common.options import Choice, Option, StepOption, Target, WriteOption
 from games.rules.core.errors import N_, RuleViolation, shown
 from games.rules.core.events import Recorder
@@ -63,6 +73,11 @@ MISSION_PLANTS = 80
 PLANTS_NEEDED = 10
 MISSION_TANK_QUARTERS = 81
 QUARTERS_NEEDED = 2
+
+# The element a step's option names and the mark it makes there, by its action.
+STEP_TARGETS = {"water": ("tank", CIRCLE), "plant": ("greenhouse", CIRCLE), "energy": ("box", CROSS)}
+# Where the astronauts' part stands among ``area_parts``.
+ASTRONAUTS_PART = 4
 
 
 def _zone_name(zone: str) -> str:
@@ -251,7 +266,7 @@ class ColonyRules(Adventure[Layout]):
         return None
 
     def tunnel_problem(
-        self, marks: Marks, tunnel: Any, *, connected: set[str] | None = None
+        self, marks: Marks, tunnel: Any, *, connected: frozenset[str] | None = None
     ) -> RuleViolation | None:
         """Why Robot cannot draw ``tunnel``, or None: it must be undrawn and touch the
         network at one end at least (``connected``: the network's buildings, if known)."""
@@ -417,6 +432,99 @@ class ColonyRules(Adventure[Layout]):
             ),
             "planning": -layout.planning.value(marks),
         }
+
+    def area_parts(self) -> list[AreaPart]:
+        """Each multiplier track with what it multiplies, the quarter bonuses, the astronauts
+        (ranked against the other sheets': ``bound_parts``) and the planning penalty."""
+        layout = self.layout
+        tracks = layout.tracks
+        return [
+            ((*layout.greenhouses, *tracks["track.plants"].boxes), self._plants_part),
+            ((*layout.tanks, *tracks["track.water"].boxes), self._water_part),
+            ((*layout.antennas, *tracks["track.antennas"].boxes), self._antennas_part),
+            (tuple(layout.quarter_bonus_value), self._quarters_part),
+            # a sheet alone in the ranking (``bound_parts`` puts it among the others)
+            (layout.astronaut_symbols, partial(self._astronauts_part, [0], 0)),
+            (layout.planning.boxes, self._planning_part),
+        ]
+
+    def bound_parts(self, state: GameState, seat: int) -> list[AreaPart] | None:
+        """The astronauts' part ranks the sheet's symbols among the other sheets' as they are
+        seen in ``state`` (not bound against ASTRA, whose Astronaut cards count instead)."""
+        if state.astra is not None:
+            return None
+        sheet = state.sheet_of(seat)
+        counts = [
+            0 if other is sheet else self.astronauts(self.seen_marks(state, other)) for other in state.sheets
+        ]
+        parts = list(self._area_parts)
+        symbols, _ = parts[ASTRONAUTS_PART]
+        parts[ASTRONAUTS_PART] = (symbols, partial(self._astronauts_part, counts, sheet.id))
+        return parts
+
+    def _plants_part(self, marks: Marks) -> int:
+        return self.plants(marks) * self.layout.tracks["track.plants"].value(marks)
+
+    def _water_part(self, marks: Marks) -> int:
+        tanks = sum(1 for tank in self.layout.tanks if marks.get(tank) == CIRCLE)
+        return tanks * self.layout.tracks["track.water"].value(marks) if tanks else 0
+
+    def _antennas_part(self, marks: Marks) -> int:
+        antennas = sum(1 for antenna in self.layout.antennas if marks.get(antenna) == CIRCLE)
+        return antennas * self.layout.tracks["track.antennas"].value(marks) if antennas else 0
+
+    def _quarters_part(self, marks: Marks) -> int:
+        return sum(
+            points for bonus, points in self.layout.quarter_bonus_value.items() if marks.get(bonus) == CIRCLE
+        )
+
+    def _astronauts_part(self, counts: list[int], index: int, marks: Marks) -> int:
+        """The astronaut award of the sheet ``index`` of ``counts`` (the other sheets'
+        symbols)."""
+        counts = [self.astronauts(marks) if at == index else count for at, count in enumerate(counts)]
+        return rank_awards(counts, self.layout.astronaut_awards, zero_scores=False)[index]
+
+    def _planning_part(self, marks: Marks) -> int:
+        return -self.layout.planning.value(marks)
+
+    def listed_marks(self, state: GameState, seat: int, option: Option) -> Marks | None:
+        """What an option marks: a write's number or a Planning X, with the antennas and the
+        quarter bonus it circles (and the astronaut symbol an Astronaut write crosses, the
+        planning box a Planning X crosses), a tunnel with the antennas it connects, a tank, a
+        greenhouse, an Energy box, an astronaut symbol, nothing for a skip. The steps left
+        waiting are read by neither the score nor the prospects. None for a System Error."""
+        fields: Mapping[str, Any] = option
+        action = fields["action"]
+        if action == "skip":
+            return {}
+        if action in STEP_TARGETS:
+            key, mark = STEP_TARGETS[action]
+            return {fields[key]: mark}
+        marks = state.sheet_of(seat).marks
+        if action == ASTRONAUT:
+            symbol = first_unmarked(marks, self.layout.astronaut_symbols)
+            return {} if symbol is None else {symbol: CROSS}
+        if action == "robot":
+            made: Marks = {fields["tunnel"]: LINE}
+            made.update(dict.fromkeys(self.antennas_to_circle(marks | made), CIRCLE))
+            return made
+        plain = plain_marks(fields)
+        if plain is None:
+            return None
+        space = fields["space"]
+        filled = marks | plain
+        made = {**plain, **dict.fromkeys(self.antennas_to_circle(filled), CIRCLE)}
+        quarter = self.layout.quarter_of(space)
+        raw = self.layout.quarters[quarter]
+        first, later = raw["bonus_first"], raw["bonus_later"]
+        if self.quarter_complete(filled, quarter) and CIRCLE not in (marks.get(first), marks.get(later)):
+            made[first if first not in marks else later] = CIRCLE
+        track = self.layout.astronaut_symbols if action == "write" else self.layout.planning.boxes
+        if action == "planning" or number_changed(state, cast(WriteOption, option)):
+            box = first_unmarked(marks, track)
+            if box is not None:
+                made[box] = CROSS
+        return made
 
     def derived(self, state: GameState, sheet: Sheet, *, marks: Marks) -> dict[str, Any]:
         layout = self.layout

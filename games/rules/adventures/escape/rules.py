@@ -43,22 +43,25 @@ Readings taken where the sources disagree (§12), and choices of this module:
   single seat playing without ASTRA is raced by nobody.
 """
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from functools import partial
 from typing import Any, cast
 
 from games.rules.adventures.escape import shapes
 from games.rules.adventures.escape.layout import Block, Layout
-from games.rules.common.base import ASTRONAUT, Condition, Step
+from games.rules.common.base import ASTRONAUT, AreaPart, Condition, Prospects, Step
 from games.rules.common.options import Choice, Option, StepOption, WriteOption
 from games.rules.common.wilds import WildActions
 from games.rules.core import cards
 from games.rules.core.cards import ACTIONS, Combination
 from games.rules.core.errors import N_, RuleViolation, Text, shown
 from games.rules.core.events import Recorder, Written
-from games.rules.core.sheet import CIRCLE, CROSS, LINE, Marks, all_filled, first_unmarked
+from games.rules.core.sheet import CIRCLE, CROSS, LINE, Marks, X, all_filled, first_unmarked
 from games.rules.core.state import GameState, Sheet
 
 ROBOT = "robot"
+# The element a circling step's option names, by its action.
+SYMBOL_KEYS = {"energy": "reactor", "plant": "plant", "water": "tank"}
 
 # Mission conditions, by card (the card texts are in the common mission index).
 MISSION_FULL_GREENHOUSES, FULL_GREENHOUSES_NEEDED = 100, 3
@@ -239,22 +242,59 @@ class EscapeRules(WildActions[Layout]):
         """A number or an X scores only through the block it completes (a module, or a
         greenhouse: one space); an airlock never changes the score,
         so each is weighed on its own by its prospects."""
-        action = option["action"]
-        if action == ROBOT:
-            return None  # each airlock opens its own room (``prospects``)
-        if action not in ("write", "planning"):
-            return None
+        return self.score_effects(state, seat, [option])[0]
+
+    def score_effects(self, state: GameState, seat: int, options: Sequence[Option]) -> list[Any]:
+        """``score_effect`` of each option, the block each space completes worked out once."""
         marks = state.sheet_of(seat).marks
-        space = cast("WriteOption | StepOption", option)["space"]
-        block = self.layout.blocks[self.layout.block_of[space]]
-        completes = all(other in marks or other == space for other in block.spaces)
-        return (action, block.id if completes else "")
+        layout = self.layout
+        completed: dict[str, str] = {}  # the block filling a space completes ("": none), by space
+        effects: list[Any] = []
+        # each option read by its fields, whatever its shape
+        for fields in cast("Sequence[Mapping[str, Any]]", options):
+            action = fields["action"]
+            if action != "write" and action != "planning":
+                effects.append(None)  # an airlock opens its own room (``prospects``)
+                continue
+            space = fields["space"]
+            block = completed.get(space)
+            if block is None:
+                found = layout.blocks[layout.block_of[space]]
+                completes = all(other in marks or other == space for other in found.spaces)
+                block = completed[space] = found.id if completes else ""
+            effects.append((action, block))
+        return effects
 
     def prospects(self, state: GameState, sheet: Sheet, marks: Marks) -> int:
         """The room left to write: empty spaces in accessible blocks. Opening airlocks scores
         nothing by itself, but a sheet with no room left ends in System Errors."""
         reachable = self.layout.access(marks).spaces
         return sum(1 for space in reachable if space not in marks)
+
+    def prospects_change(self, state: GameState, seat: int) -> Prospects:
+        """How much ``prospects`` change to the sheets a decision's options lead to: while an
+        option activates no airlock the accessible spaces stay, and only the ones it fills are
+        taken away."""
+        now = state.sheet_of(seat)
+        before = now.marks
+        airlocks = self.layout.airlock_set
+        start: list[int] = []  # the prospects now, once an option needs them
+
+        def change(
+            after: GameState,
+            sheet: Sheet,
+            marks: Marks,
+            elements: Collection[str] | None,
+            option: Option | None,
+        ) -> int:
+            if elements is None or not airlocks.isdisjoint(elements):
+                if not start:
+                    start.append(self.prospects(state, now, before))
+                return self.prospects(after, sheet, marks) - start[0]
+            reachable = self.layout.access(before).spaces
+            return -sum(1 for element in elements if element in reachable and element not in before)
+
+        return change
 
     # --- phase 4: the actions and the airlocks ---------------------------------------------
 
@@ -466,6 +506,61 @@ class EscapeRules(WildActions[Layout]):
             "modules": sum(self.ship_module_points(marks, ship) for ship in ships),
             "planning": -self.planning_penalty(marks),
         }
+
+    def area_parts(self) -> list[AreaPart]:
+        """Each ship's greenhouse, each module (with its ship's reactors), and the planning
+        penalty."""
+        layout = self.layout
+        parts: list[AreaPart] = []
+        for ship in layout.ships:
+            greenhouse = layout.greenhouses[ship]
+            parts.append(
+                ((greenhouse.space, *greenhouse.plants, greenhouse.x2), partial(self._greenhouse_part, ship))
+            )
+            for module in layout.modules_of[ship]:
+                tank = () if module.water_tank is None else (module.water_tank,)
+                read = (*module.spaces, *layout.reactors[ship], *tank)
+                parts.append((read, partial(self._module_part, module)))
+        parts.append((layout.planning_boxes, self._planning_part))
+        return parts
+
+    def _greenhouse_part(self, ship: str, marks: Marks) -> int:
+        return self.greenhouse_points(marks, ship)
+
+    def _module_part(self, module: Block, marks: Marks) -> int:
+        return self.module_points(marks, module)
+
+    def _planning_part(self, marks: Marks) -> int:
+        return -self.planning_penalty(marks)
+
+    def listed_marks(self, state: GameState, seat: int, option: Option) -> Marks | None:
+        """What an option marks that the score or the prospects read, where nothing else it sets
+        off is read by either: a write's number, a Planning X with the planning box it crosses
+        (each with the x2 its greenhouse circles), an airlock activated, a reactor, plant or
+        tank circled, nothing for a skip. Besides, a wild spent, the astronaut symbols crossed
+        (and the wild they circle) and the steps left waiting are read by neither. None for a
+        System Error (its airlock waits) and the Astronaut step."""
+        fields: Mapping[str, Any] = option
+        action = fields["action"]
+        if action == "skip":
+            return {}
+        if action == ROBOT:
+            return {fields["airlock"]: LINE}
+        if action in SYMBOL_KEYS:
+            return {fields[SYMBOL_KEYS[action]]: CIRCLE}
+        if action != "write" and action != "planning":
+            return None
+        marks = state.sheet_of(seat).marks
+        space = fields["space"]
+        made: Marks = {space: fields["number"] if action == "write" else X}
+        if action == "planning":
+            box = first_unmarked(marks, self.layout.planning_boxes)
+            if box is not None:
+                made[box] = CROSS
+        x2 = self.layout.x2_of_space.get(space)
+        if x2 is not None and x2 not in marks:
+            made[x2] = CIRCLE
+        return made
 
     def details(self, state: GameState, sheet: Sheet, marks: Marks) -> dict[str, Any]:
         """The points of each ship's greenhouse and modules (the sheet's score sub-boxes)."""

@@ -39,7 +39,7 @@ Readings taken where the sources disagree (§10), and choices of this module:
   without ASTRA is alone in the ranking.
 """
 
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from functools import cached_property, partial
 from typing import Any, cast
 
@@ -51,6 +51,7 @@ from games.rules.common.base import (
     ASTRONAUT_SHIFTS,
     AreaPart,
     Condition,
+    Prospects,
     Step,
     not_a_mark_for,
     plain_marks,
@@ -260,7 +261,7 @@ class JourneyRules(WildActions[Layout]):
                 completes[empty[0]] = zone.id
         effects: list[Any] = []
         # each option read by its fields, whatever its shape
-        for fields in cast(Sequence[Mapping[str, Any]], options):
+        for fields in cast("Sequence[Mapping[str, Any]]", options):
             if fields["action"] != "write":
                 effects.append(None)
                 continue
@@ -288,26 +289,38 @@ class JourneyRules(WildActions[Layout]):
             )
         return found
 
-    def prospects_scorer(
-        self, state: GameState, seat: int
-    ) -> Callable[[GameState, Sheet, Marks, Collection[str] | None], int]:
-        """``prospects`` of the sheets a decision's options lead to: while an option draws no
-        wall the zones stay, and only the rooms of those holding a space it marks are counted
-        again."""
-        before = state.sheet_of(seat).marks
+    def prospects_change(self, state: GameState, seat: int) -> Prospects:
+        """How much ``prospects`` change to the sheets a decision's options lead to: while an
+        option draws no wall the zones stay, and only the rooms of those holding a space it
+        marks are counted."""
+        now = state.sheet_of(seat)
+        before = now.marks
         zones = self.numbering_zones(before)
         zone_at = {space: index for index, zone in enumerate(zones) for space in zone}
-        rooms = [self._zone_room(zone, before) for zone in zones]
-        start = sum(rooms)
+        rooms: dict[int, int] = {}  # each zone's room now, by index, once needed
+        start: list[int] = []  # the prospects now, once an option is played
         walls = self.layout.wall_set
 
-        def prospects(after: GameState, sheet: Sheet, marks: Marks, elements: Collection[str] | None) -> int:
+        def change(
+            after: GameState,
+            sheet: Sheet,
+            marks: Marks,
+            elements: Collection[str] | None,
+            option: Option | None,
+        ) -> int:
             if elements is None or not walls.isdisjoint(elements):
-                return self.prospects(after, sheet, marks)
-            touched = {zone_at[element] for element in elements if element in zone_at}
-            return start + sum(self._zone_room(zones[index], marks) - rooms[index] for index in touched)
+                if not start:
+                    start.append(self.prospects(state, now, before))
+                return self.prospects(after, sheet, marks) - start[0]
+            points = 0
+            for index in {zone_at[element] for element in elements if element in zone_at}:
+                room = rooms.get(index)
+                if room is None:
+                    room = rooms[index] = self._zone_room(zones[index], before)
+                points += self._zone_room(zones[index], marks) - room
+            return points
 
-        return prospects
+        return change
 
     @cached_property
     def _zone_rooms(self) -> dict[tuple[tuple[str, ...], tuple[Any, ...]], int]:
@@ -610,7 +623,7 @@ class JourneyRules(WildActions[Layout]):
         completes), nothing for a skip. Besides, a wild spent, the symbols crossed on the
         astronaut and planning tracks (and the wild they circle) and the steps left waiting are
         read by neither. None for a System Error (its energy may owe a wall)."""
-        fields = cast(Mapping[str, Any], option)
+        fields: Mapping[str, Any] = option
         plain = plain_marks(fields)
         if plain is not None:
             return plain

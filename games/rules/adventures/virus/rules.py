@@ -53,7 +53,7 @@ Readings taken where the sources disagree (§12), and choices of this module:
   would cause on its sheet (``claim_cost``).
 """
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from functools import cached_property, partial
 from typing import Any, cast
 
@@ -64,6 +64,7 @@ from games.rules.common.base import (
     ASTRONAUT_SHIFTS,
     AreaPart,
     Condition,
+    Prospects,
     Step,
     Uses,
     error_choices,
@@ -125,6 +126,10 @@ class VirusRules(WildActions[Layout]):
         # By floor: its runs of empty spaces with the numbers they take, and the room they
         # leave (``prospects``), by what the floor's spaces hold.
         self._floor_runs: list[dict[tuple[Any, ...], FloorRuns]] = [{} for _ in self.layout.zone_spaces]
+        # By floor: where each space of its runs lies (``_runs_by_space``), by the same.
+        self._floor_places: list[dict[tuple[Any, ...], dict[str, tuple[int, int, int, int]]]] = [
+            {} for _ in self.layout.zone_spaces
+        ]
         # The effect of a write in each space, by the modifier and the wild it uses.
         self._write_effect_tables: dict[tuple[bool, str | None], dict[str, str]] = {}
 
@@ -367,7 +372,7 @@ class VirusRules(WildActions[Layout]):
         quarter_id = self._quarter_id
         effects = []
         # each option read by its fields, whatever its shape
-        for fields in cast(Sequence[Mapping[str, Any]], options):
+        for fields in cast("Sequence[Mapping[str, Any]]", options):
             action = fields["action"]
             if action == "write":
                 effects.append(self._write_effects("modifier" in fields, fields.get("wild"))[fields["space"]])
@@ -772,6 +777,40 @@ class VirusRules(WildActions[Layout]):
             ),
         ]
 
+    def marks_change(self, state: GameState, seat: int) -> Callable[[Marks, Collection[str]], int] | None:
+        """How much ``seat_total`` changes with the marks given: a mark in one empty space (a
+        number or an X, an infection) changes its quarter's points alone, by the quarter's
+        circled energies or by a point (``_quarter_net``); any other marks, by the parts."""
+        parts: list[Callable[[Marks, Collection[str]], int]] = []  # once an option needs them
+
+        def by_parts(marks: Marks, elements: Collection[str]) -> int:
+            if not parts:
+                found = super(VirusRules, self).marks_change(state, seat)
+                assert found is not None  # the areas are split into parts (``area_parts``)
+                parts.append(found)
+            return parts[0](marks, elements)
+
+        before = state.sheet_of(seat).marks
+        quarter_of = self.layout.quarter_of
+        energies: dict[str, int] = {}  # the circled energies of each quarter now, once needed
+
+        def change(marks: Marks, elements: Collection[str]) -> int:
+            if len(elements) != 1:
+                return by_parts(marks, elements)
+            (space,) = elements
+            quarter = quarter_of.get(space)
+            if quarter is None or space in before:
+                return by_parts(marks, elements)
+            value = marks[space]
+            if type(value) is int or value == X:
+                circled = energies.get(quarter.id)
+                if circled is None:
+                    circled = energies[quarter.id] = len(quarter.energy_set & before.keys())
+                return circled
+            return -1 if value in INFECTIONS else by_parts(marks, elements)
+
+        return change
+
     def listed_marks(self, state: GameState, seat: int, option: Option) -> Marks | None:
         """What an option marks that the score or the prospects read, where nothing else it sets
         off is read by either: a write's number, a Planning X, an energy circled (by the Energy
@@ -781,7 +820,7 @@ class VirusRules(WildActions[Layout]):
         a quarter evacuated (its score box and marker) are read by neither. None for the options
         that advance a track (Plant, Water) or leave a propagation to go on: only playing them
         tells."""
-        fields = cast(Mapping[str, Any], option)
+        fields: Mapping[str, Any] = option
         plain = plain_marks(fields)
         if plain is not None:
             return plain
@@ -806,6 +845,90 @@ class VirusRules(WildActions[Layout]):
             return None
         energy = _first_free(marks, symbols)
         return None if energy is None else {energy: CIRCLE}
+
+    def prospects_change(self, state: GameState, seat: int) -> Prospects:
+        """How much ``prospects`` change to the sheets a decision's options lead to: an option
+        that fills one empty space of a floor (or none) changes the room of the run holding it
+        alone, worked out from the floor's runs now (``_floor_runs``); any other, by its
+        floors' parts."""
+        parts: list[Prospects] = []  # ``Adventure.prospects_change``, once an option needs it
+        before = state.sheet_of(seat).marks
+
+        def by_parts(
+            after: GameState,
+            sheet: Sheet,
+            marks: Marks,
+            elements: Collection[str] | None,
+            option: Option | None,
+        ) -> int:
+            if not parts:
+                parts.append(super(VirusRules, self).prospects_change(state, seat))
+            return parts[0](after, sheet, marks, elements, option)
+
+        floor_of = self._floor_of
+        found: dict[int, dict[str, tuple[int, int, int, int]]] = {}  # runs now, once needed
+
+        def change(
+            after: GameState,
+            sheet: Sheet,
+            marks: Marks,
+            elements: Collection[str] | None,
+            option: Option | None,
+        ) -> int:
+            if elements is None:
+                return by_parts(after, sheet, marks, elements, option)
+            if len(elements) == 1:
+                (space,) = elements
+                if space not in floor_of:
+                    return 0
+            else:
+                touched = [element for element in elements if element in floor_of]
+                if len(touched) != 1:
+                    return 0 if not touched else by_parts(after, sheet, marks, elements, option)
+                space = touched[0]
+            floor = floor_of[space]
+            runs = found.get(floor)
+            if runs is None:
+                runs = found[floor] = self._runs_by_space(floor, before)
+            where = runs.get(space)
+            if where is None:  # a space in no run that takes a number
+                return by_parts(after, sheet, marks, elements, option)
+            low, high, at, length = where
+            room = -(high - low - 1) * length
+            number = marks[space]
+            if type(number) is not int:  # an X or an infection: one space less in the run
+                return room + (high - low - 1) * (length - 1)
+            # a number splits the run: the spaces before it take the numbers below it
+            if number - low > 1:
+                room += (number - low - 1) * at
+            if high - number > 1:
+                room += (high - number - 1) * (length - at - 1)
+            return room
+
+        return change
+
+    def _runs_by_space(self, floor: int, marks: Marks) -> dict[str, tuple[int, int, int, int]]:
+        """Where each space of a floor's runs that take a number lies: its run's open range,
+        its place in the run and the run's length (``_floor_runs``), kept by what the floor's
+        spaces hold (a floor holds the same, decision after decision, until it is written)."""
+        zone = self.layout.zone_spaces[floor]
+        filling = tuple(map(marks.get, zone))
+        places = self._floor_places[floor]
+        found = places.get(filling)
+        if found is None:
+            if len(places) >= FLOOR_CACHE_SIZE:
+                places.clear()
+            cache = self._floor_runs[floor]
+            runs, _ = cache.get(filling) or _floor_runs(cache, zone, filling)
+            found = places[filling] = {
+                space: (low, high, at, len(run)) for low, high, run in runs for at, space in enumerate(run)
+            }
+        return found
+
+    @cached_property
+    def _floor_of(self) -> dict[str, int]:
+        """The floor of each space, by its index."""
+        return {space: index for index, zone in enumerate(self.layout.zone_spaces) for space in zone}
 
     def prospect_parts(self) -> list[AreaPart]:
         """``prospects`` by floor: the room its empty spaces leave."""
