@@ -120,6 +120,10 @@ class BattleRules(BattleSolo):
         self.reaches = self._reaches()
         self.step_actions = self._step_actions()
         self._side_parts: dict[tuple[str, bool, str], tuple[list[AreaPart], dict[str, list[int]]]] = {}
+        # Each planet's id and spaces in fill order, as ``draw_options`` reads them every pick.
+        self._planet_spaces = tuple((planet.id, planet.spaces) for planet in self.layout.planets.values())
+        # The mission boxes, as a set a sheet's marks compare with at C speed (every turn's end).
+        self._mission_box_set = frozenset(self.layout.mission_boxes.values())
 
     def step_table(self) -> dict[str, Step]:
         return {
@@ -263,11 +267,12 @@ class BattleRules(BattleSolo):
         sheet = state.sheet_of(seat)
         marks = sheet.marks
         stored = self.stored_count(marks, side_of(sheet, seat))
-        room = [
-            (planet.id, space)
-            for planet in self.layout.planets.values()
-            if (space := planet.next_space(marks)) is not None
-        ]
+        room = []  # each planet's next space (``Planet.next_space``, inline: read every pick)
+        for planet, spaces in self._planet_spaces:
+            for space in spaces:
+                if space not in marks:
+                    room.append((planet, space))
+                    break
         options: list[DrawOption] = []
         for index, combination in enumerate(state.combinations):
             reach = self.reaches[combination.number, combination.action == ASTRONAUT]
@@ -422,8 +427,9 @@ class BattleRules(BattleSolo):
         combination = state.combinations[drawn["combination"]]
         planet = self.layout.planets[drawn["planet"]]
         _, spent = self.reach(combination, planet)
-        for symbol in self.stored_astronauts(rec.sheet(seat).marks, side)[:spent]:
-            rec.mark(seat, element=symbol, mark=CROSS)
+        if spent:
+            for symbol in self.stored_astronauts(rec.sheet(seat).marks, side)[:spent]:
+                rec.mark(seat, element=symbol, mark=CROSS)
         rec.insignia_drawn(seat, drawn)
         self.resolve_control(rec, seat, planet)
         if combination.action == ASTRONAUT and "modifier" in drawn:
@@ -462,7 +468,8 @@ class BattleRules(BattleSolo):
         assert index is not None
         played = rec.state.sheets[index]
         marks = played.marks
-        if planet.done in marks or not all_filled(marks, planet.spaces):
+        # spaces fill in order: while the last is empty (most draws) the planet is not complete
+        if planet.done in marks or planet.spaces[-1] not in marks or not all_filled(marks, planet.spaces):
             return
         flag = self.majority(marks, planet, tie=self.tie_of(played))
         rec.mark(seat, sheet=index, element=planet.flag, mark=flag)
@@ -743,9 +750,10 @@ class BattleRules(BattleSolo):
         condition = self.side_missions.get(card)
         if condition is None:
             raise ValueError(f"card {card} is not a mission of adventure {self.number}")
+        sheets = state.sheets
         for index in state.seats[seat].sheets:
-            sheet = state.sheets[index]
-            if condition(sheet.marks, side_of(sheet, seat)):
+            sheet = sheets[index]
+            if condition(sheet.marks, "S" if sheet.sides["S"] == seat else "N"):  # side_of, inline
                 return True
         return False
 
@@ -757,7 +765,7 @@ class BattleRules(BattleSolo):
     def end_reasons(self, state: GameState) -> list[dict[str, Any]]:
         """A seat with its three missions, or with both System Error boxes of its side of one
         sheet crossed; a sheet with its 33 planet spaces filled (both owners named)."""
-        boxes = tuple(self.layout.mission_boxes.values())
+        boxes = self._mission_box_set
         missions = [
             seat for seat in range(state.players) if all_filled(state.home_sheet(seat).marks, boxes)
         ]
