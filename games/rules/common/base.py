@@ -749,9 +749,10 @@ class Adventure(Generic[L]):
         """Resolve by themselves (with ``settle_outcome``) the steps on top of the stack that
         can change nothing, until the top holds a step the seat can use or the stack is empty:
         a seat is only asked about steps it can really use."""
-        while rec.seat(seat).pending:
-            top = rec.seat(seat).pending[-1]
-            useless = [step for step in top if not self.usable(rec.state, seat, step)]
+        state = rec.state  # the recorder's state for good: only its seats and sheets are replaced
+        usable = self.usable
+        while pending := state.seats[seat].pending:
+            useless = [step for step in pending[-1] if not usable(state, seat, step)]
             if not useless:
                 return
             for step in useless:

@@ -118,6 +118,7 @@ class BattleRules(BattleSolo):
         super().__init__()
         self.side_missions = self.side_mission_table()
         self.reaches = self._reaches()
+        self.within_reach = self._within_reach()
         self.step_actions = self._step_actions()
         self._side_parts: dict[tuple[str, bool, str], tuple[list[AreaPart], dict[str, list[int]]]] = {}
         # Each planet's id and spaces in fill order, as ``draw_options`` reads them every pick.
@@ -144,7 +145,6 @@ class BattleRules(BattleSolo):
         """The condition of each mission card on one sheet, for the seat owning ``side``."""
         planets = self.layout.planets.values()
         flags = tuple(planet.flag for planet in planets)
-        typed_flags = tuple((planet.flag, planet.type) for planet in planets)
         asteroids = tuple(self.layout.asteroids)
         moons = tuple(planet.moon for planet in planets)
         track = self.layout.track
@@ -158,26 +158,45 @@ class BattleRules(BattleSolo):
         }
         grown = {side: first_boxes(side, ((PLANT, PLANTS_NEEDED), (WATER, WATERS_NEEDED))) for side in SIDES}
 
-        def flagged(marks: Marks, side: str) -> int:
+        # Read at every turn's end for each seat's two sheets: plain loops that stop as soon as
+        # they know (cheaper than sets or generators over seven planets).
+        moon_spaces = tuple(space for moon in moons for space in moon)
+        flags_by_type = tuple(
+            tuple(planet.flag for planet in planets if planet.type == kind) for kind in TYPES
+        )
+
+        def four_planets(marks: Marks, side: str) -> bool:
             drawn = list(map(marks.get, flags))
-            return drawn.count(side) + drawn.count(SHARED)
+            return drawn.count(side) + drawn.count(SHARED) >= PLANETS_NEEDED
 
-        def types_flagged(marks: Marks, side: str) -> int:
-            return len({kind for flag, kind in typed_flags if marks.get(flag) in (side, SHARED)})
-
-        def moons_with(marks: Marks, side: str) -> int:
+        def each_type(marks: Marks, side: str) -> bool:
+            held = (side, SHARED)
             get = marks.get
-            return sum(1 for one, two in moons if get(one) == side or get(two) == side)
+            for type_flags in flags_by_type:
+                for flag in type_flags:
+                    if get(flag) in held:
+                        break
+                else:
+                    return False
+            return True
+
+        def seven_asteroids(marks: Marks, side: str) -> bool:
+            return list(map(marks.get, asteroids)).count(side) >= ASTEROIDS_NEEDED
+
+        def four_moons(marks: Marks, side: str) -> bool:
+            get = marks.get
+            # each planet counted holds one of the side's insignias on its moon at least
+            if list(map(get, moon_spaces)).count(side) < MOONS_NEEDED:
+                return False
+            return sum(1 for one, two in moons if get(one) == side or get(two) == side) >= MOONS_NEEDED
 
         return {
-            MISSION_FOUR_PLANETS: lambda marks, side: flagged(marks, side) >= PLANETS_NEEDED,
-            MISSION_EACH_TYPE: lambda marks, side: types_flagged(marks, side) == len(TYPES),
-            MISSION_ASTEROIDS: lambda marks, side: (
-                list(map(marks.get, asteroids)).count(side) >= ASTEROIDS_NEEDED
-            ),
+            MISSION_FOUR_PLANETS: four_planets,
+            MISSION_EACH_TYPE: each_type,
+            MISSION_ASTEROIDS: seven_asteroids,
             MISSION_IMPROVE_TYPES: lambda marks, side: all(map(marks.__contains__, improved[side])),
             MISSION_PLANTS_AND_WATER: lambda marks, side: all(map(marks.__contains__, grown[side])),
-            MISSION_MOONS: lambda marks, side: moons_with(marks, side) >= MOONS_NEEDED,
+            MISSION_MOONS: four_moons,
         }
 
     # --- setup -----------------------------------------------------------------------------
@@ -262,28 +281,37 @@ class BattleRules(BattleSolo):
                     row[planet.id] = (number, max(0, steps - astronaut))
         return table
 
+    def _within_reach(self) -> dict[tuple[int, bool, int], tuple[tuple[str, int], ...]]:
+        """The planets a number reaches, with and without the Astronaut action, spending at most
+        so many stored astronaut symbols (any the side can hold): each with the number drawn
+        there (``reach``), in the layout's order."""
+        most = max(len(symbols) for symbols in self.layout.astronauts.values())
+        return {
+            (card, astronaut, stored): tuple(
+                (planet, number) for planet, (number, spent) in row.items() if spent <= stored
+            )
+            for (card, astronaut), row in self.reaches.items()
+            for stored in range(most + 1)
+        }
+
     def draw_options(self, state: GameState, seat: int) -> list[DrawOption]:
         """Every combination and planet the seat can draw its insignia on now."""
         sheet = state.sheet_of(seat)
         marks = sheet.marks
         stored = self.stored_count(marks, side_of(sheet, seat))
-        room = []  # each planet's next space (``Planet.next_space``, inline: read every pick)
+        room = {}  # each planet's next space (``Planet.next_space``, inline: read every pick)
         for planet, spaces in self._planet_spaces:
-            for space in spaces:
-                if space not in marks:
-                    room.append((planet, space))
+            for empty in spaces:
+                if empty not in marks:
+                    room[planet] = empty
                     break
-        options: list[DrawOption] = []
-        for index, combination in enumerate(state.combinations):
-            reach = self.reaches[combination.number, combination.action == ASTRONAUT]
-            for planet, space in room:
-                number, spent = reach[planet]
-                if spent <= stored:
-                    options.append(
-                        {"action": DRAW, "combination": index, "planet": planet, "space": space,
-                         "number": number}
-                    )  # fmt: skip
-        return options
+        within = self.within_reach
+        return [
+            {"action": DRAW, "combination": index, "planet": planet, "space": space, "number": number}
+            for index, combination in enumerate(state.combinations)
+            for planet, number in within[combination.number, combination.action == ASTRONAUT, stored]
+            if (space := room.get(planet)) is not None
+        ]
 
     def choice_options(self, state: GameState, seat: int) -> Sequence[Option]:
         """Every legal draw, or the next System Error box of the seat's side when none."""
