@@ -95,8 +95,8 @@ PROPAGATION = "propagation"
 SPREAD = "spread."
 # How many fillings of a floor keep their open runs worked out (a bound on memory).
 FLOOR_CACHE_SIZE = 8192
-# A floor's runs of empty spaces (low, high, spaces) and the room they leave.
-FloorRuns = tuple[list[tuple[int, int, tuple[str, ...]]], int]
+# A floor's empty spaces each number fits (in the floor's order), and the room they leave.
+FloorRuns = tuple[dict[int, tuple[str, ...]], int]
 ROBOT = "robot"
 ENERGY = "energy"
 PLANT = "plant"
@@ -122,8 +122,8 @@ class VirusRules(WildActions[Layout]):
 
     def __init__(self) -> None:
         super().__init__()
-        # By floor: its runs of empty spaces with the numbers they take, and the room they
-        # leave (``prospects``), by what the floor's spaces hold.
+        # By floor: its empty spaces each number fits, and the room they leave
+        # (``prospects``), by what the floor's spaces hold.
         self._floor_runs: list[dict[tuple[Any, ...], FloorRuns]] = [{} for _ in self.layout.zone_spaces]
         # The effect of a write in each space, by the modifier and the wild it uses.
         self._write_effect_tables: dict[tuple[bool, str | None], dict[str, str]] = {}
@@ -303,29 +303,25 @@ class VirusRules(WildActions[Layout]):
         return groups
 
     def _fits(self, marks: Marks) -> Callable[[int], list[str]]:
-        """The empty spaces of the sheet a number fits, by number (worked out once a number)."""
-        runs = self._runs(marks)
+        """The empty spaces of the sheet a number fits, by number (worked out once a number,
+        from each floor's table of them: ``_floor_runs``)."""
+        tables = []
+        for zone, cache in zip(self.layout.zone_spaces, self._floor_runs, strict=True):
+            filling = tuple(map(marks.get, zone))
+            tables.append((cache.get(filling) or _floor_runs(cache, zone, filling))[0])
         fitting: dict[int, list[str]] = {}
 
         def fits(number: int) -> list[str]:
             spaces = fitting.get(number)
             if spaces is None:
                 spaces = fitting[number] = []
-                for low, high, run in runs:
-                    if low < number < high:
+                for table in tables:
+                    run = table.get(number)
+                    if run is not None:
                         spaces += run
             return spaces
 
         return fits
-
-    def _runs(self, marks: Marks) -> list[tuple[int, int, tuple[str, ...]]]:
-        """The runs of empty spaces between two numbers of every floor that take a number, with
-        the open range of the numbers they take."""
-        runs: list[tuple[int, int, tuple[str, ...]]] = []
-        for zone, cache in zip(self.layout.zone_spaces, self._floor_runs, strict=True):
-            filling = tuple(map(marks.get, zone))
-            runs += (cache.get(filling) or _floor_runs(cache, zone, filling))[0]
-        return runs
 
     def check_write(self, state: GameState, seat: int, choice: Choice) -> Written:
         marks = state.sheet_of(seat).marks
@@ -894,10 +890,12 @@ class VirusRules(WildActions[Layout]):
 def _floor_runs(
     cache: dict[tuple[Any, ...], FloorRuns], zone: tuple[str, ...], filling: tuple[Any, ...]
 ) -> FloorRuns:
-    """A floor's runs of empty spaces and the room they leave, kept in ``cache`` by what the
-    floor's spaces hold (``filling``: a floor's runs depend on nothing else, so each filling met
-    is worked out once). The runs are ``open_gaps``'s that take a number, found in one pass over
-    ``filling``: the empty spaces between two numbers take the numbers between them."""
+    """A floor's empty spaces each number fits and the room they leave, kept in ``cache`` by
+    what the floor's spaces hold (``filling``: they depend on nothing else, so each filling met is
+    worked out once). The runs are ``open_gaps``'s that take a number, found in one pass over
+    ``filling``: the empty spaces between two numbers take the numbers between them; a number's
+    spaces are those of every run taking it, in the floor's order (a pick reads them by number,
+    several numbers a pick)."""
     if len(cache) >= FLOOR_CACHE_SIZE:
         cache.clear()
     gaps: dict[tuple[int, int], list[str]] = {}
@@ -913,9 +911,22 @@ def _floor_runs(
             low = value
     if empties:
         gaps.setdefault((low, MAX_NUMBER + 1), []).extend(empties)
-    # a run no number fits (between two numbers in a row) is left out: it takes nothing
-    runs = [(low, high, tuple(spaces)) for (low, high), spaces in gaps.items() if high - low > 1]
-    found = cache[filling] = (runs, sum((high - low - 1) * len(run) for low, high, run in runs))
+    fits: dict[int, tuple[str, ...]] = {}
+    room = 0
+    top = MIN_NUMBER  # above every number the runs so far take
+    for (low, high), spaces in gaps.items():
+        if high - low <= 1:
+            continue  # a run no number fits (between two numbers in a row) takes nothing
+        run = tuple(spaces)
+        room += (high - low - 1) * len(run)
+        if low + 1 >= top:  # above the runs before it (a floor's numbers ascend): at C speed
+            fits.update(dict.fromkeys(range(low + 1, high), run))
+        else:
+            for number in range(low + 1, high):
+                known = fits.get(number)
+                fits[number] = run if known is None else known + run
+        top = max(top, high)
+    found = cache[filling] = (fits, room)
     return found
 
 
