@@ -37,7 +37,6 @@ from games.rules.common.options import (
     StepOption,
     Target,
     WriteOption,
-    step_option,
 )
 from games.rules.core import cards, data
 from games.rules.core.cards import Combination
@@ -622,7 +621,14 @@ class Adventure(Generic[L]):
 
         def uses(state: GameState, seat: int, step: str) -> Iterable[StepOption]:
             marks = state.sheet_of(seat).marks
-            return (step_option(action, step, key, element) for element in elements if element not in marks)
+            # each option a dict display, with no call an option (a Planning step lists every
+            # empty space); cast once, its key a ``Target``
+            found = (
+                {"action": action, "effect": step, key: element}
+                for element in elements
+                if element not in marks
+            )
+            return cast(Iterable[StepOption], found)
 
         return uses
 
@@ -632,7 +638,8 @@ class Adventure(Generic[L]):
 
         def uses(state: GameState, seat: int, step: str) -> Iterable[StepOption]:
             found = candidates(state.sheet_of(seat).marks)
-            return (step_option(action, step, key, element) for element in found)
+            made = ({"action": action, "effect": step, key: element} for element in found)
+            return cast(Iterable[StepOption], made)
 
         return uses
 

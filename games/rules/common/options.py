@@ -180,11 +180,6 @@ def posted(choice: object) -> Choice:
     return cast(Choice, choice) if isinstance(choice, dict) else {}
 
 
-def step_option(action: str, effect: str, key: Target, target: str) -> StepOption:
-    """A use of step ``effect`` naming ``target`` under ``key``."""
-    return cast(StepOption, {"action": action, "effect": effect, key: target})
-
-
 # What a decision asks (see ``Decision``).
 DecisionKind = Literal["choose", "effect", "give", "confirm", "mission", "wait"]
 

@@ -55,6 +55,7 @@ Readings taken where the sources disagree (§12), and choices of this module:
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cached_property, partial
+from itertools import compress
 from typing import Any, cast
 
 from games.rules.adventures.virus import shapes
@@ -127,6 +128,9 @@ class VirusRules(WildActions[Layout]):
         self._floor_runs: list[dict[tuple[Any, ...], FloorRuns]] = [{} for _ in self.layout.zone_spaces]
         # The effect of a write in each space, by the modifier and the wild it uses.
         self._write_effect_tables: dict[tuple[bool, str | None], dict[str, str]] = {}
+        # What ``evacuate`` reads of each quarter, after every move that settles.
+        self._evacuations = tuple((q.evacuated, q) for q in self.layout.quarters.values())
+        self._quarter_spaces = tuple(q.space_set for q in self.layout.quarters.values())
 
     def step_table(self) -> dict[str, Step]:
         return {
@@ -555,10 +559,12 @@ class VirusRules(WildActions[Layout]):
     def evacuate(self, rec: Recorder, seat: int) -> None:
         """Score and circle every complete quarter not evacuated yet."""
         marks = rec.sheet(seat).marks
-        for quarter in self.layout.quarters.values():
-            if quarter.evacuated not in marks and marks.keys() >= quarter.space_set:
+        # the complete quarters found at C speed (what is marked below completes no other)
+        complete = list(compress(self._evacuations, map(marks.keys().__ge__, self._quarter_spaces)))
+        for evacuated, quarter in complete:
+            if evacuated not in marks:
                 rec.mark(seat, element=quarter.score_box, mark=quarter_points(marks, quarter))
-                rec.mark(seat, element=quarter.evacuated, mark=CIRCLE)
+                rec.mark(seat, element=evacuated, mark=CIRCLE)
                 marks = rec.sheet(seat).marks
 
     # --- phase 5: activations, propagation symbols, propagations ---------------------------
