@@ -375,7 +375,7 @@ def _turn_passed(state: GameState, data: TurnStarted, event: Event) -> None:
     turn = data["turn"]
     state.turn = turn
     if state.astra is None:
-        cards.flip(state.stacks, seed=state.seed, turn=turn)
+        cards.pass_turn(state.stacks, seed=state.seed, turn=turn)
 
 
 def _new_turn(seat: SeatState) -> None:
