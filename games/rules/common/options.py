@@ -188,7 +188,7 @@ Make = Callable[[Any], Option]
 Group = tuple[Make, Sequence[Any]]
 
 
-@dataclass
+@dataclass(slots=True)  # made at every change of state a seat is asked about
 class Decision:
     """What a seat must or may do now. Every option, sent back as a move, is legal.
 

@@ -727,6 +727,8 @@ class Recorder:
     command that touches one sheet copies one sheet.
     """
 
+    __slots__ = ("_own_all", "_own_astra", "_own_seats", "_own_sheets", "events", "state")
+
     def __init__(self, state: GameState, *, in_place: bool = False) -> None:
         # In place, the events change ``state`` itself: for a caller that owns it and plays
         # options it was listed (self-play), with nothing to copy.

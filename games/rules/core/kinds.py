@@ -149,24 +149,22 @@ def _apply_each(
 ) -> None:
     """Apply ``stored`` through ``table``: a kind's version and apply, None to skip its events
     (as a kind the table does not hold)."""
-    # An event is looked up by its kind and version at once: a current one (nearly every event)
-    # finds its apply, or None to skip it, in one subscript; one of an older version, of no
-    # version, or of a kind the table does not hold misses, and is read as ``table`` says.
-    current = {
-        (name, kinds[name].version): None if entry is None else entry[1] for name, entry in table.items()
-    }
+    # An event's fields are read by subscript: a method call each would cost more.
     for event in stored:
         try:
-            apply = current[event["kind"], event["v"]]
-        except (KeyError, TypeError):
-            entry = table.get(event["kind"]) if "kind" in event else None
-            if entry is None:
-                continue
-            version, apply = entry
-            if event.get("v", 1) != version:  # stored before versions existed: version 1
-                event = upcast(kinds, upcasters, event)
-        if apply is not None:
-            apply(state, event["data"], event)
+            entry = table[event["kind"]]
+        except KeyError:
+            continue
+        if entry is None:
+            continue
+        version, apply = entry
+        try:
+            stale = event["v"] != version
+        except KeyError:  # stored before versions existed: version 1
+            stale = version != 1
+        if stale:
+            event = upcast(kinds, upcasters, event)
+        apply(state, event["data"], event)
 
 
 def upcast(
