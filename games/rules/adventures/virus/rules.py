@@ -55,7 +55,7 @@ Readings taken where the sources disagree (§12), and choices of this module:
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cached_property, partial
-from itertools import compress
+from itertools import compress, islice
 from typing import Any, cast
 
 from games.rules.adventures.virus import shapes
@@ -1007,7 +1007,14 @@ def _first_free(marks: Marks, elements: Iterable[str]) -> str | None:
 
 def _marked_this_turn(sheet: Sheet) -> set[str]:
     """The elements marked on the sheet during this turn."""
-    return sheet.marks.keys() - sheet.turn_start_marks.keys()
+    marks, start = sheet.marks, sheet.turn_start_marks
+    # A turn only adds marks, and a dict keeps its keys in the order they came: its keys past
+    # the turn start's count are this turn's when none of them was marked then (a few, read
+    # without going through every mark of the sheet); else they are told apart one by one.
+    new = set(islice(marks, len(start), None))
+    if start.keys().isdisjoint(new):
+        return new
+    return marks.keys() - start.keys()
 
 
 def _new_mark(sheet: Sheet, element: str) -> bool:
