@@ -744,7 +744,8 @@ class Recorder:
 
     def sheet(self, seat: int) -> Sheet:
         """The sheet ``seat`` plays this turn, as the events recorded so far left it."""
-        return self.state.sheet_of(seat)
+        state = self.state
+        return state.sheets[state.seats[seat].sheet]  # ``state.sheet_of``, with no call: rules read it often
 
     # --- one method per kind -------------------------------------------------------------
     # Each data is a dict display of its kind's schema (mypy checks it against the annotation):
