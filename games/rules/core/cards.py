@@ -237,7 +237,10 @@ def hand_combinations(hand: Sequence[int]) -> list[Combination]:
     of one card with the action of another."""
     if len(hand) != HAND_SIZE or len(set(hand)) != HAND_SIZE:
         raise RuleViolation("invalid_hand", "A solo hand holds 3 different starship cards.")
-    return [_pair(index, number, action) for index, (number, action) in enumerate(permutations(hand, 2))]
+    return [
+        _PAIRS.get((index, number, action)) or _pair(index, number, action)
+        for index, (number, action) in enumerate(permutations(hand, 2))
+    ]
 
 
 # The solo pairs made so far, by index and cards: a turn's start reads six (twice: as the event
@@ -247,10 +250,8 @@ _PAIRS: dict[tuple[int, int, int], Combination] = {}
 
 def _pair(index: int, number: int, action: int) -> Combination:
     """The combination of pair ``index``: the number of card ``number`` with the action of card
-    ``action`` (made once, then kept: at most 6 x 63 x 62 of them)."""
-    pair = _PAIRS.get((index, number, action))
-    if pair is None:
-        pair = _PAIRS[index, number, action] = Combination(
-            index, CARDS[number].number, CARDS[action].action, number, action
-        )
+    ``action``, made and kept (at most 6 x 63 x 62 of them)."""
+    pair = _PAIRS[index, number, action] = Combination(
+        index, CARDS[number].number, CARDS[action].action, number, action
+    )
     return pair

@@ -129,7 +129,8 @@ def placements_waiting(state: GameState) -> list[str]:
 def _placement_due(state: GameState) -> bool:
     """Whether ASTRA's own card of the round (adventure 8), the hand's first, is to be played."""
     solo = _astra(state)
-    return rules_for(state.adventure).astra_places_cards and not solo.placed and len(solo.hand) == 1
+    # the hand read first: it is asked at every step of a solo turn
+    return not solo.placed and len(solo.hand) == 1 and rules_for(state.adventure).astra_places_cards
 
 
 def _place(rec: Recorder, rules: Adventure[Any], target: str | None) -> None:

@@ -55,7 +55,7 @@ Readings taken where the sources disagree (§12), and choices of this module:
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cached_property, partial
-from itertools import compress, islice
+from itertools import islice
 from typing import Any, cast
 
 from games.rules.adventures.virus import shapes
@@ -129,8 +129,7 @@ class VirusRules(WildActions[Layout]):
         # The effect of a write in each space, by the modifier and the wild it uses.
         self._write_effect_tables: dict[tuple[bool, str | None], dict[str, str]] = {}
         # What ``evacuate`` reads of each quarter, after every move that settles.
-        self._evacuations = tuple((q.evacuated, q) for q in self.layout.quarters.values())
-        self._quarter_spaces = tuple(q.space_set for q in self.layout.quarters.values())
+        self._evacuations = tuple((q.evacuated, q.space_set, q) for q in self.layout.quarters.values())
 
     def step_table(self) -> dict[str, Step]:
         return {
@@ -558,13 +557,13 @@ class VirusRules(WildActions[Layout]):
     def evacuate(self, rec: Recorder, seat: int) -> None:
         """Score and circle every complete quarter not evacuated yet."""
         marks = rec.sheet(seat).marks
-        # the complete quarters found at C speed (what is marked below completes no other)
-        complete = list(compress(self._evacuations, map(marks.keys().__ge__, self._quarter_spaces)))
-        for evacuated, quarter in complete:
-            if evacuated not in marks:
+        spaces = marks.keys()
+        for evacuated, space_set, quarter in self._evacuations:
+            if evacuated not in marks and spaces >= space_set:
                 rec.mark(seat, element=quarter.score_box, mark=quarter_points(marks, quarter))
                 rec.mark(seat, element=evacuated, mark=CIRCLE)
                 marks = rec.sheet(seat).marks
+                spaces = marks.keys()
 
     # --- phase 5: activations, propagation symbols, propagations ---------------------------
 
