@@ -149,12 +149,13 @@ def astra_turn(state: GameState) -> list[Event]:
     return astra_advance(state)[0]
 
 
-def astra_advance(state: GameState) -> tuple[list[Event], GameState]:
-    """``astra_turn``, with the state its events lead to (``state`` itself is left as it was)."""
+def astra_advance(state: GameState, *, in_place: bool = False) -> tuple[list[Event], GameState]:
+    """``astra_turn``, with the state its events lead to (``state`` itself is left as it was,
+    unless ``in_place``: then it is that state, as ``turn.advance`` takes it)."""
     if not astra_due(state):
         return [], state
     rules = rules_for(state.adventure)
-    rec = Recorder(state)
+    rec = Recorder(state, in_place=in_place)
     solo = _astra(rec.state)
     if solo.given is not None:
         rec.astra_took(card=solo.given, removed=solo.removing)
