@@ -11,12 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.rules import engine
-from games.rules.adventures.virus.rules import INFECTED_BY, PROPAGATION
+from games.rules.adventures.virus.rules import INFECTED_BY, PROPAGATION, _marked_this_turn
 from games.rules.core.events import Recorder
-from games.rules.core.sheet import Marks
+from games.rules.core.sheet import Marks, open_gaps
+from games.rules.core.state import Sheet
 from games.rules.engine import Event, GameState
 from tests.rules.playing import apply
-from tests.rules.virus_helpers import LAYOUT, RULES, active, blank, evacuated, game
+from tests.rules.virus_helpers import GREY, LAYOUT, RULES, active, blank, evacuated, game
 
 SETTINGS = settings(max_examples=12, deadline=None)
 MAX_TURNS = 40
@@ -202,3 +203,41 @@ def engine_propagations(marks: Marks, times: int) -> Marks:
 def test_propagations_infect_and_evacuate_as_the_spec_algorithm_says(seed: int, times: int) -> None:
     marks = random_sheet(random.Random(seed))
     assert engine_propagations(marks, times) == spec_propagations(marks, times)
+
+
+def test_the_spaces_a_number_fits_are_the_gaps_taking_it_on_any_filling() -> None:
+    """A pick's writes come from each floor's table of the spaces each number fits: on any
+    filling (numbers out of order too, X and infections among them) a number fits the spaces of
+    every floor's gaps whose open range takes it, in the floors' order."""
+    rng = random.Random(26)
+    marks_kinds = [None, None, None, "X", GREY, *range(18)]
+    for _ in range(300):
+        marks: Marks = {}
+        for zone in LAYOUT.zone_spaces:
+            for space in zone:
+                mark = rng.choice(marks_kinds)
+                if mark is not None:
+                    marks[space] = mark
+        fits = RULES._fits(marks)
+        for number in range(18):
+            expected = [
+                space
+                for zone in LAYOUT.zone_spaces
+                for low, high, spaces in open_gaps(marks, zone)
+                if low < number < high
+                for space in spaces
+            ]
+            assert fits(number) == expected
+
+
+def test_the_marks_of_a_turn_are_told_in_any_order_of_the_sheet() -> None:
+    """Phase 5 reads what each sheet marked this turn: the marks past those of the turn's
+    start, whether the sheet keeps them last (as a turn adds them) or in another order (as a
+    stored copy may give them back)."""
+    start: Marks = {"floor1.s1": 3, "walkway.w01": "line", "floor2.s1": 5}
+    added: Marks = {"floor1.s2": 7, "error.2": "circle"}
+    for marks in ({**start, **added}, {**added, **start}, {"floor1.s2": 7, **start, "error.2": "circle"}):
+        sheet = Sheet(id=0, seats=(0,), marks=marks, error_boxes=(), turn_start_marks=dict(start))
+        assert _marked_this_turn(sheet) == {"floor1.s2", "error.2"}
+    unchanged = Sheet(id=0, seats=(0,), marks=dict(start), error_boxes=(), turn_start_marks=dict(start))
+    assert _marked_this_turn(unchanged) == set()

@@ -37,7 +37,6 @@ from games.rules.common.options import (
     StepOption,
     Target,
     WriteOption,
-    step_option,
 )
 from games.rules.core import cards, data
 from games.rules.core.cards import Combination
@@ -624,7 +623,14 @@ class Adventure(Generic[L]):
 
         def uses(state: GameState, seat: int, step: str) -> Iterable[StepOption]:
             marks = state.sheet_of(seat).marks
-            return (step_option(action, step, key, element) for element in elements if element not in marks)
+            # each option a dict display, with no call an option (a Planning step lists every
+            # empty space); cast once, its key a ``Target``
+            found = (
+                {"action": action, "effect": step, key: element}
+                for element in elements
+                if element not in marks
+            )
+            return cast(Iterable[StepOption], found)
 
         return uses
 
@@ -634,7 +640,8 @@ class Adventure(Generic[L]):
 
         def uses(state: GameState, seat: int, step: str) -> Iterable[StepOption]:
             found = candidates(state.sheet_of(seat).marks)
-            return (step_option(action, step, key, element) for element in found)
+            made = ({"action": action, "effect": step, key: element} for element in found)
+            return cast(Iterable[StepOption], made)
 
         return uses
 
@@ -751,9 +758,10 @@ class Adventure(Generic[L]):
         """Resolve by themselves (with ``settle_outcome``) the steps on top of the stack that
         can change nothing, until the top holds a step the seat can use or the stack is empty:
         a seat is only asked about steps it can really use."""
-        while rec.seat(seat).pending:
-            top = rec.seat(seat).pending[-1]
-            useless = [step for step in top if not self.usable(rec.state, seat, step)]
+        state = rec.state  # the recorder's state for good: only its seats and sheets are replaced
+        usable = self.usable
+        while pending := state.seats[seat].pending:
+            useless = [step for step in pending[-1] if not usable(state, seat, step)]
             if not useless:
                 return
             for step in useless:

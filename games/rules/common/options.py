@@ -18,6 +18,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate
+from operator import itemgetter
 from typing import Any, Literal, NotRequired, TypedDict, cast, overload
 
 # The key under which a step's use names its target, by what the step acts on.
@@ -180,11 +181,6 @@ def posted(choice: object) -> Choice:
     return cast(Choice, choice) if isinstance(choice, dict) else {}
 
 
-def step_option(action: str, effect: str, key: Target, target: str) -> StepOption:
-    """A use of step ``effect`` naming ``target`` under ``key``."""
-    return cast(StepOption, {"action": action, "effect": effect, key: target})
-
-
 # What a decision asks (see ``Decision``).
 DecisionKind = Literal["choose", "effect", "give", "confirm", "mission", "wait"]
 
@@ -193,7 +189,7 @@ Make = Callable[[Any], Option]
 Group = tuple[Make, Sequence[Any]]
 
 
-@dataclass
+@dataclass(slots=True)  # made at every change of state a seat is asked about
 class Decision:
     """What a seat must or may do now. Every option, sent back as a move, is legal.
 
@@ -228,7 +224,7 @@ class Options(Sequence[Option]):
 
     def __init__(self, groups: Iterable[Group] = ()) -> None:
         self._groups = [group for group in groups if group[1]]
-        self._ends = list(accumulate(len(values) for _, values in self._groups))
+        self._ends = list(accumulate(map(len, map(_values, self._groups))))  # at C speed: every pick
         self._made: dict[int, Option] = {}
         self._all: list[Option] | None = None
 
@@ -251,15 +247,16 @@ class Options(Sequence[Option]):
             return self.as_list()[index]
         if self._all is not None:
             return self._all[index]
-        size = len(self)
+        ends = self._ends
+        size = ends[-1] if ends else 0  # ``len(self)``, with no call
         position = index + size if index < 0 else index
         if not 0 <= position < size:
             raise IndexError("option index out of range")
         made = self._made.get(position)
         if made is None:
-            at = bisect_right(self._ends, position)
+            at = bisect_right(ends, position)
             make, values = self._groups[at]
-            start = self._ends[at - 1] if at else 0
+            start = ends[at - 1] if at else 0
             made = self._made[position] = make(values[position - start])
         return made
 
@@ -303,6 +300,9 @@ class Options(Sequence[Option]):
                     everything += map(make, values)
             self._all = everything
         return self._all
+
+
+_values = itemgetter(1)  # a group's values
 
 
 def _then(make: Make, change: Callable[[Option], Option]) -> Make:

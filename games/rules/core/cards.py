@@ -121,11 +121,22 @@ def peek(stacks: list[Stack], *, seed: int, turn: int) -> tuple[list[Combination
 def flip(stacks: list[Stack], *, seed: int, turn: int) -> tuple[list[Combination], list[int]]:
     """Phase 1: flip the top card of each stack, in place.
 
-    Returns the three combinations and the stacks that had to be reshuffled. A stack left
-    with no card to show a number is rebuilt from its own discard pile minus the card just
-    flipped, whose action is in play this turn.
+    Returns the three combinations and the stacks that had to be reshuffled (``pass_turn``):
+    each stack's flipped card, last on its discard pile, shows its action, and the card now on
+    top of its draw pile its number.
     """
-    combinations = []
+    reshuffled = pass_turn(stacks, seed=seed, turn=turn)
+    return [
+        _SHOWN[index, CARDS[stack.draw[0]].number, CARDS[stack.discard[-1]].action]
+        for index, stack in enumerate(stacks)
+    ], reshuffled
+
+
+def pass_turn(stacks: list[Stack], *, seed: int, turn: int) -> list[int]:
+    """The stacks of ``flip``, in place, without what they show: the stacks that had to be
+    reshuffled (a replay passes every turn but the last so). A stack left with no card to show
+    a number is rebuilt from its own discard pile minus the card just flipped, whose action is
+    in play this turn."""
     reshuffled = []
     for index, stack in enumerate(stacks):
         draw = stack.draw
@@ -137,8 +148,7 @@ def flip(stacks: list[Stack], *, seed: int, turn: int) -> tuple[list[Combination
             stack.draw = draw
             stack.discard = [flipped]
             reshuffled.append(index)
-        combinations.append(_SHOWN[index, CARDS[draw[0]].number, CARDS[flipped].action])
-    return combinations, reshuffled
+    return reshuffled
 
 
 def chosen_combination(
@@ -228,6 +238,20 @@ def hand_combinations(hand: Sequence[int]) -> list[Combination]:
     if len(hand) != HAND_SIZE or len(set(hand)) != HAND_SIZE:
         raise RuleViolation("invalid_hand", "A solo hand holds 3 different starship cards.")
     return [
-        Combination(index, CARDS[number].number, CARDS[action].action, number, action)
+        _PAIRS.get((index, number, action)) or _pair(index, number, action)
         for index, (number, action) in enumerate(permutations(hand, 2))
     ]
+
+
+# The solo pairs made so far, by index and cards: a turn's start reads six (twice: as the event
+# is made and as it is applied), and a NamedTuple made anew costs a call of its Python __new__.
+_PAIRS: dict[tuple[int, int, int], Combination] = {}
+
+
+def _pair(index: int, number: int, action: int) -> Combination:
+    """The combination of pair ``index``: the number of card ``number`` with the action of card
+    ``action``, made and kept (at most 6 x 63 x 62 of them)."""
+    pair = _PAIRS[index, number, action] = Combination(
+        index, CARDS[number].number, CARDS[action].action, number, action
+    )
+    return pair

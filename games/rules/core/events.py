@@ -375,7 +375,7 @@ def _turn_passed(state: GameState, data: TurnStarted, event: Event) -> None:
     turn = data["turn"]
     state.turn = turn
     if state.astra is None:
-        cards.flip(state.stacks, seed=state.seed, turn=turn)
+        cards.pass_turn(state.stacks, seed=state.seed, turn=turn)
 
 
 def _new_turn(seat: SeatState) -> None:
@@ -727,6 +727,8 @@ class Recorder:
     command that touches one sheet copies one sheet.
     """
 
+    __slots__ = ("_own_all", "_own_astra", "_own_seats", "_own_sheets", "events", "state")
+
     def __init__(self, state: GameState, *, in_place: bool = False) -> None:
         # In place, the events change ``state`` itself: for a caller that owns it and plays
         # options it was listed (self-play), with nothing to copy.
@@ -742,9 +744,12 @@ class Recorder:
 
     def sheet(self, seat: int) -> Sheet:
         """The sheet ``seat`` plays this turn, as the events recorded so far left it."""
-        return self.state.sheet_of(seat)
+        state = self.state
+        return state.sheets[state.seats[seat].sheet]  # ``state.sheet_of``, with no call: rules read it often
 
     # --- one method per kind -------------------------------------------------------------
+    # Each data is a dict display of its kind's schema (mypy checks it against the annotation):
+    # a call of the TypedDict, made once an event, would cost several times more.
 
     def game_started(
         self,
@@ -759,56 +764,69 @@ class Recorder:
         astra: AstraSetup | None,
         modifiers: dict[str, list[Any]],
     ) -> None:
-        setup = GameStarted(
-            adventure=adventure,
-            players=players,
-            seed=seed,
-            missions=missions,
-            mission_values=mission_values,
-            sheets=sheets,
-            seats=seats,
-            astra=astra,
-            modifiers=modifiers,
-        )
+        setup: GameStarted = {
+            "adventure": adventure,
+            "players": players,
+            "seed": seed,
+            "missions": missions,
+            "mission_values": mission_values,
+            "sheets": sheets,
+            "seats": seats,
+            "astra": astra,
+            "modifiers": modifiers,
+        }
         self._record(GAME_STARTED, None, setup)
 
     def turn_started(self, *, turn: int, combinations: list[dict[str, Any]], reshuffled: list[int]) -> None:
-        data = TurnStarted(turn=turn, combinations=combinations, reshuffled=reshuffled)
+        data: TurnStarted = {"turn": turn, "combinations": combinations, "reshuffled": reshuffled}
         self._record(TURN_STARTED, None, data, turn=turn)
 
     def number_written(self, seat: int, written: Written, *, sheet: int | None = None) -> None:
-        self._record(NUMBER_WRITTEN, seat, NumberWritten(sheet=self._sheet_id(seat, sheet), **written))
+        data: NumberWritten = {"sheet": self._sheet_id(seat, sheet), **written}
+        self._record(NUMBER_WRITTEN, seat, data)
 
     def insignia_drawn(self, seat: int, drawn: Drawn, *, sheet: int | None = None) -> None:
-        self._record(INSIGNIA_DRAWN, seat, InsigniaDrawn(sheet=self._sheet_id(seat, sheet), **drawn))
+        data: InsigniaDrawn = {"sheet": self._sheet_id(seat, sheet), **drawn}
+        self._record(INSIGNIA_DRAWN, seat, data)
 
     def system_error(self, seat: int, *, box: str | None, cause: str, sheet: int | None = None) -> None:
-        data = SystemErrorMarked(sheet=self._sheet_id(seat, sheet), box=box, cause=cause)
+        data: SystemErrorMarked = {"sheet": self._sheet_id(seat, sheet), "box": box, "cause": cause}
         self._record(SYSTEM_ERROR, seat, data)
 
     def mark(self, seat: int | None = None, *, element: str, mark: Mark, sheet: int | None = None) -> None:
-        self._record(MARK, seat, MarkMade(sheet=self._sheet_id(seat, sheet), element=element, mark=mark))
+        if sheet is None:
+            assert seat is not None, "an event marking a sheet names a seat or a sheet"
+            sheet = self.state.seats[seat].sheet
+        data: MarkMade = {"sheet": sheet, "element": element, "mark": mark}
+        self._record(MARK, seat, data)
 
     def effects_pending(self, seat: int, *, source: str, effects: list[str]) -> None:
-        self._record(EFFECTS_PENDING, seat, EffectsPending(source=source, effects=effects))
+        data: EffectsPending = {"source": source, "effects": effects}
+        self._record(EFFECTS_PENDING, seat, data)
 
     def effect_resolved(self, seat: int, *, effect: str, outcome: str, target: Any) -> None:
-        self._record(EFFECT_RESOLVED, seat, EffectResolved(effect=effect, outcome=outcome, target=target))
+        data: EffectResolved = {"effect": effect, "outcome": outcome, "target": target}
+        self._record(EFFECT_RESOLVED, seat, data)
 
     def undo(self, seat: int) -> None:
-        self._record(UNDO, seat, NoData())
+        data: NoData = {}
+        self._record(UNDO, seat, data)
 
     def confirmed(self, seat: int) -> None:
-        self._record(CONFIRMED, seat, NoData())
+        data: NoData = {}
+        self._record(CONFIRMED, seat, data)
 
     def choices_awaited(self, *, phase: str, seats: list[int]) -> None:
-        self._record(CHOICES_AWAITED, None, ChoicesAwaited(phase=phase, seats=seats))
+        data: ChoicesAwaited = {"phase": phase, "seats": seats}
+        self._record(CHOICES_AWAITED, None, data)
 
     def missions_offered(self, *, offers: dict[str, list[str]]) -> None:
-        self._record(MISSIONS_OFFERED, None, MissionsOffered(offers=offers))
+        data: MissionsOffered = {"offers": offers}
+        self._record(MISSIONS_OFFERED, None, data)
 
     def mission_claimed(self, seat: int, *, letter: str, sheet: int | None = None) -> None:
-        self._record(MISSION_CLAIMED, seat, MissionClaimed(sheet=self._sheet_id(seat, sheet), letter=letter))
+        data: MissionClaimed = {"sheet": self._sheet_id(seat, sheet), "letter": letter}
+        self._record(MISSION_CLAIMED, seat, data)
 
     def mission_accomplished(
         self, seat: int, *, letter: str, card: int, value: int, box: str | None = None,
@@ -816,47 +834,60 @@ class Recorder:
     ) -> None:  # fmt: skip
         """``box``: the box the value goes in, where the sheet names it otherwise than
         ``mission.<letter>``."""
-        data = MissionAccomplished(sheet=self._sheet_id(seat, sheet), letter=letter, card=card, value=value)
+        data: MissionAccomplished = {
+            "sheet": self._sheet_id(seat, sheet), "letter": letter, "card": card, "value": value
+        }  # fmt: skip
         if box is not None:
             data["box"] = box
         self._record(MISSION_ACCOMPLISHED, seat, data)
 
     def mission_flipped(self, *, letter: str, card: int) -> None:
-        self._record(MISSION_FLIPPED, None, MissionFlipped(letter=letter, card=card))
+        data: MissionFlipped = {"letter": letter, "card": card}
+        self._record(MISSION_FLIPPED, None, data)
 
     def card_drawn(self, *, card: int) -> None:
-        self._record(CARD_DRAWN, None, CardDrawn(card=card))
+        data: CardDrawn = {"card": card}
+        self._record(CARD_DRAWN, None, data)
 
     def deck_reshuffled(self, *, deck_pass: int) -> None:
-        self._record(DECK_RESHUFFLED, None, DeckReshuffled(deck_pass=deck_pass))
+        data: DeckReshuffled = {"deck_pass": deck_pass}
+        self._record(DECK_RESHUFFLED, None, data)
 
     def astra_effect(self, *, card: int, letter: str, deck_pass: int, target: str | None) -> None:
-        data = AstraEffect(card=card, letter=letter, deck_pass=deck_pass, target=target)
+        data: AstraEffect = {"card": card, "letter": letter, "deck_pass": deck_pass, "target": target}
         self._record(ASTRA_EFFECT, None, data)
 
     def astra_played(
         self, *, sheet: int, card: int, number: int, action: str, planet: str | None, space: str | None
     ) -> None:
-        data = AstraPlayed(sheet=sheet, card=card, number=number, action=action, planet=planet, space=space)
+        data: AstraPlayed = {
+            "sheet": sheet, "card": card, "number": number, "action": action, "planet": planet, "space": space
+        }  # fmt: skip
         self._record(ASTRA_PLAYED, None, data)
 
     def card_given(self, seat: int, *, card: int, removed: bool) -> None:
-        self._record(CARD_GIVEN, seat, CardGiven(card=card, removed=removed))
+        data: CardGiven = {"card": card, "removed": removed}
+        self._record(CARD_GIVEN, seat, data)
 
     def astra_bonus(self, seat: int, *, count: int, element: str) -> None:
-        self._record(ASTRA_BONUS, seat, AstraBonus(count=count, element=element))
+        data: AstraBonus = {"count": count, "element": element}
+        self._record(ASTRA_BONUS, seat, data)
 
     def astra_took(self, *, card: int, removed: bool) -> None:
-        self._record(ASTRA_TOOK, None, AstraTook(card=card, removed=removed))
+        data: AstraTook = {"card": card, "removed": removed}
+        self._record(ASTRA_TOOK, None, data)
 
     def autopilot(self, seat: int, *, reason: str, phase: str, in_a_row: int) -> None:
-        self._record(AUTOPILOT, seat, Autopilot(reason=reason, phase=phase, in_a_row=in_a_row))
+        data: Autopilot = {"reason": reason, "phase": phase, "in_a_row": in_a_row}
+        self._record(AUTOPILOT, seat, data)
 
     def seat_resigned(self, seat: int, *, reason: str) -> None:
-        self._record(SEAT_RESIGNED, seat, SeatResigned(reason=reason))
+        data: SeatResigned = {"reason": reason}
+        self._record(SEAT_RESIGNED, seat, data)
 
     def game_ended(self, *, reasons: list[dict[str, Any]]) -> None:
-        self._record(GAME_ENDED, None, GameEnded(reasons=reasons))
+        data: GameEnded = {"reasons": reasons}
+        self._record(GAME_ENDED, None, data)
 
     # --- recording one event ---------------------------------------------------------------
 

@@ -263,9 +263,8 @@ def play_game(
                 new, state = advance(state, seat, bot(state, seat), in_place=True)
                 events.extend(new)
         if solo.astra_due(state):
-            for event in solo.astra_turn(state):
-                evolve(state, event)
-                events.append(event)
+            new, state = solo.astra_advance(state, in_place=True)
+            events.extend(new)
     return state, events
 
 

@@ -129,7 +129,8 @@ def placements_waiting(state: GameState) -> list[str]:
 def _placement_due(state: GameState) -> bool:
     """Whether ASTRA's own card of the round (adventure 8), the hand's first, is to be played."""
     solo = _astra(state)
-    return rules_for(state.adventure).astra_places_cards and not solo.placed and len(solo.hand) == 1
+    # the hand read first: it is asked at every step of a solo turn
+    return not solo.placed and len(solo.hand) == 1 and rules_for(state.adventure).astra_places_cards
 
 
 def _place(rec: Recorder, rules: Adventure[Any], target: str | None) -> None:
@@ -148,12 +149,13 @@ def astra_turn(state: GameState) -> list[Event]:
     return astra_advance(state)[0]
 
 
-def astra_advance(state: GameState) -> tuple[list[Event], GameState]:
-    """``astra_turn``, with the state its events lead to (``state`` itself is left as it was)."""
+def astra_advance(state: GameState, *, in_place: bool = False) -> tuple[list[Event], GameState]:
+    """``astra_turn``, with the state its events lead to (``state`` itself is left as it was,
+    unless ``in_place``: then it is that state, as ``turn.advance`` takes it)."""
     if not astra_due(state):
         return [], state
     rules = rules_for(state.adventure)
-    rec = Recorder(state)
+    rec = Recorder(state, in_place=in_place)
     solo = _astra(rec.state)
     if solo.given is not None:
         rec.astra_took(card=solo.given, removed=solo.removing)

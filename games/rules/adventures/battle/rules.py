@@ -123,9 +123,14 @@ class BattleRules(BattleSolo):
         super().__init__()
         self.side_missions = self.side_mission_table()
         self.reaches = self._reaches()
+        self.within_reach = self._within_reach()
         self.step_actions = self._step_actions()
         self._side_parts: dict[tuple[str, bool, str], tuple[list[AreaPart], dict[str, list[int]]]] = {}
         self._lead_parts: dict[str, tuple[list[AreaPart], dict[str, list[int]]]] = {}
+        # Each planet's id and spaces in fill order, as ``draw_options`` reads them every pick.
+        self._planet_spaces = tuple((planet.id, planet.spaces) for planet in self.layout.planets.values())
+        # The mission boxes, as a set a sheet's marks compare with at C speed (every turn's end).
+        self._mission_box_set = frozenset(self.layout.mission_boxes.values())
 
     def step_table(self) -> dict[str, Step]:
         return {
@@ -146,7 +151,6 @@ class BattleRules(BattleSolo):
         """The condition of each mission card on one sheet, for the seat owning ``side``."""
         planets = self.layout.planets.values()
         flags = tuple(planet.flag for planet in planets)
-        typed_flags = tuple((planet.flag, planet.type) for planet in planets)
         asteroids = tuple(self.layout.asteroids)
         moons = tuple(planet.moon for planet in planets)
         track = self.layout.track
@@ -160,26 +164,45 @@ class BattleRules(BattleSolo):
         }
         grown = {side: first_boxes(side, ((PLANT, PLANTS_NEEDED), (WATER, WATERS_NEEDED))) for side in SIDES}
 
-        def flagged(marks: Marks, side: str) -> int:
+        # Read at every turn's end for each seat's two sheets: plain loops that stop as soon as
+        # they know (cheaper than sets or generators over seven planets).
+        moon_spaces = tuple(space for moon in moons for space in moon)
+        flags_by_type = tuple(
+            tuple(planet.flag for planet in planets if planet.type == kind) for kind in TYPES
+        )
+
+        def four_planets(marks: Marks, side: str) -> bool:
             drawn = list(map(marks.get, flags))
-            return drawn.count(side) + drawn.count(SHARED)
+            return drawn.count(side) + drawn.count(SHARED) >= PLANETS_NEEDED
 
-        def types_flagged(marks: Marks, side: str) -> int:
-            return len({kind for flag, kind in typed_flags if marks.get(flag) in (side, SHARED)})
-
-        def moons_with(marks: Marks, side: str) -> int:
+        def each_type(marks: Marks, side: str) -> bool:
+            held = (side, SHARED)
             get = marks.get
-            return sum(1 for one, two in moons if get(one) == side or get(two) == side)
+            for type_flags in flags_by_type:
+                for flag in type_flags:
+                    if get(flag) in held:
+                        break
+                else:
+                    return False
+            return True
+
+        def seven_asteroids(marks: Marks, side: str) -> bool:
+            return list(map(marks.get, asteroids)).count(side) >= ASTEROIDS_NEEDED
+
+        def four_moons(marks: Marks, side: str) -> bool:
+            get = marks.get
+            # each planet counted holds one of the side's insignias on its moon at least
+            if list(map(get, moon_spaces)).count(side) < MOONS_NEEDED:
+                return False
+            return sum(1 for one, two in moons if get(one) == side or get(two) == side) >= MOONS_NEEDED
 
         return {
-            MISSION_FOUR_PLANETS: lambda marks, side: flagged(marks, side) >= PLANETS_NEEDED,
-            MISSION_EACH_TYPE: lambda marks, side: types_flagged(marks, side) == len(TYPES),
-            MISSION_ASTEROIDS: lambda marks, side: (
-                list(map(marks.get, asteroids)).count(side) >= ASTEROIDS_NEEDED
-            ),
+            MISSION_FOUR_PLANETS: four_planets,
+            MISSION_EACH_TYPE: each_type,
+            MISSION_ASTEROIDS: seven_asteroids,
             MISSION_IMPROVE_TYPES: lambda marks, side: all(map(marks.__contains__, improved[side])),
             MISSION_PLANTS_AND_WATER: lambda marks, side: all(map(marks.__contains__, grown[side])),
-            MISSION_MOONS: lambda marks, side: moons_with(marks, side) >= MOONS_NEEDED,
+            MISSION_MOONS: four_moons,
         }
 
     # --- setup -----------------------------------------------------------------------------
@@ -264,27 +287,37 @@ class BattleRules(BattleSolo):
                     row[planet.id] = (number, max(0, steps - astronaut))
         return table
 
+    def _within_reach(self) -> dict[tuple[int, bool, int], tuple[tuple[str, int], ...]]:
+        """The planets a number reaches, with and without the Astronaut action, spending at most
+        so many stored astronaut symbols (any the side can hold): each with the number drawn
+        there (``reach``), in the layout's order."""
+        most = max(len(symbols) for symbols in self.layout.astronauts.values())
+        return {
+            (card, astronaut, stored): tuple(
+                (planet, number) for planet, (number, spent) in row.items() if spent <= stored
+            )
+            for (card, astronaut), row in self.reaches.items()
+            for stored in range(most + 1)
+        }
+
     def draw_options(self, state: GameState, seat: int) -> list[DrawOption]:
         """Every combination and planet the seat can draw its insignia on now."""
         sheet = state.sheet_of(seat)
         marks = sheet.marks
         stored = self.stored_count(marks, side_of(sheet, seat))
-        room = [
-            (planet.id, space)
-            for planet in self.layout.planets.values()
-            if (space := planet.next_space(marks)) is not None
+        room = {}  # each planet's next space (``Planet.next_space``, inline: read every pick)
+        for planet, spaces in self._planet_spaces:
+            for empty in spaces:
+                if empty not in marks:
+                    room[planet] = empty
+                    break
+        within = self.within_reach
+        return [
+            {"action": DRAW, "combination": index, "planet": planet, "space": space, "number": number}
+            for index, combination in enumerate(state.combinations)
+            for planet, number in within[combination.number, combination.action == ASTRONAUT, stored]
+            if (space := room.get(planet)) is not None
         ]
-        options: list[DrawOption] = []
-        for index, combination in enumerate(state.combinations):
-            reach = self.reaches[combination.number, combination.action == ASTRONAUT]
-            for planet, space in room:
-                number, spent = reach[planet]
-                if spent <= stored:
-                    options.append(
-                        {"action": DRAW, "combination": index, "planet": planet, "space": space,
-                         "number": number}
-                    )  # fmt: skip
-        return options
 
     def choice_options(self, state: GameState, seat: int) -> Sequence[Option]:
         """Every legal draw, or the next System Error box of the seat's side when none."""
@@ -428,8 +461,9 @@ class BattleRules(BattleSolo):
         combination = state.combinations[drawn["combination"]]
         planet = self.layout.planets[drawn["planet"]]
         _, spent = self.reach(combination, planet)
-        for symbol in self.stored_astronauts(rec.sheet(seat).marks, side)[:spent]:
-            rec.mark(seat, element=symbol, mark=CROSS)
+        if spent:
+            for symbol in self.stored_astronauts(rec.sheet(seat).marks, side)[:spent]:
+                rec.mark(seat, element=symbol, mark=CROSS)
         rec.insignia_drawn(seat, drawn)
         self.resolve_control(rec, seat, planet)
         if combination.action == ASTRONAUT and "modifier" in drawn:
@@ -468,7 +502,8 @@ class BattleRules(BattleSolo):
         assert index is not None
         played = rec.state.sheets[index]
         marks = played.marks
-        if planet.done in marks or not all_filled(marks, planet.spaces):
+        # spaces fill in order: while the last is empty (most draws) the planet is not complete
+        if planet.done in marks or planet.spaces[-1] not in marks or not all_filled(marks, planet.spaces):
             return
         flag = self.majority(marks, planet, tie=self.tie_of(played))
         rec.mark(seat, sheet=index, element=planet.flag, mark=flag)
@@ -749,9 +784,10 @@ class BattleRules(BattleSolo):
         condition = self.side_missions.get(card)
         if condition is None:
             raise ValueError(f"card {card} is not a mission of adventure {self.number}")
+        sheets = state.sheets
         for index in state.seats[seat].sheets:
-            sheet = state.sheets[index]
-            if condition(sheet.marks, side_of(sheet, seat)):
+            sheet = sheets[index]
+            if condition(sheet.marks, "S" if sheet.sides["S"] == seat else "N"):  # side_of, inline
                 return True
         return False
 
@@ -763,7 +799,7 @@ class BattleRules(BattleSolo):
     def end_reasons(self, state: GameState) -> list[dict[str, Any]]:
         """A seat with its three missions, or with both System Error boxes of its side of one
         sheet crossed; a sheet with its 33 planet spaces filled (both owners named)."""
-        boxes = tuple(self.layout.mission_boxes.values())
+        boxes = self._mission_box_set
         missions = [
             seat for seat in range(state.players) if all_filled(state.home_sheet(seat).marks, boxes)
         ]

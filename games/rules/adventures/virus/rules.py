@@ -55,6 +55,7 @@ Readings taken where the sources disagree (§12), and choices of this module:
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from functools import cached_property, partial
+from itertools import islice
 from typing import Any, cast
 
 from games.rules.adventures.virus import shapes
@@ -96,8 +97,8 @@ PROPAGATION = "propagation"
 SPREAD = "spread."
 # How many fillings of a floor keep their open runs worked out (a bound on memory).
 FLOOR_CACHE_SIZE = 8192
-# A floor's runs of empty spaces (low, high, spaces) and the room they leave.
-FloorRuns = tuple[list[tuple[int, int, tuple[str, ...]]], int]
+# A floor's empty spaces each number fits (in the floor's order), and the room they leave.
+FloorRuns = tuple[dict[int, tuple[str, ...]], int]
 ROBOT = "robot"
 ENERGY = "energy"
 PLANT = "plant"
@@ -123,8 +124,8 @@ class VirusRules(WildActions[Layout]):
 
     def __init__(self) -> None:
         super().__init__()
-        # By floor: its runs of empty spaces with the numbers they take, and the room they
-        # leave (``prospects``), by what the floor's spaces hold.
+        # By floor: its empty spaces each number fits, and the room they leave
+        # (``prospects``), by what the floor's spaces hold.
         self._floor_runs: list[dict[tuple[Any, ...], FloorRuns]] = [{} for _ in self.layout.zone_spaces]
         # By floor: where each space of its runs lies (``_runs_by_space``), by the same.
         self._floor_places: list[dict[tuple[Any, ...], dict[str, tuple[int, int, int, int]]]] = [
@@ -132,6 +133,8 @@ class VirusRules(WildActions[Layout]):
         ]
         # The effect of a write in each space, by the modifier and the wild it uses.
         self._write_effect_tables: dict[tuple[bool, str | None], dict[str, str]] = {}
+        # What ``evacuate`` reads of each quarter, after every move that settles.
+        self._evacuations = tuple((q.evacuated, q.space_set, q) for q in self.layout.quarters.values())
 
     def step_table(self) -> dict[str, Step]:
         return {
@@ -150,6 +153,7 @@ class VirusRules(WildActions[Layout]):
 
     def mission_table(self) -> dict[int, Condition]:
         quarters = tuple(self.layout.quarters.values())
+        walkway_sets = tuple(q.walkways for q in quarters)
         floors = tuple(self.layout.floors.values())
         evacuated = [frozenset(q.evacuated for q in floor) for floor in floors]
         all_evacuated = frozenset(q.evacuated for q in quarters)
@@ -164,10 +168,8 @@ class VirusRules(WildActions[Layout]):
             MISSION_FLOOR_EVACUATED: lambda sheet: any(
                 sheet.marks.keys() >= floor for floor in evacuated
             ),
-            MISSION_THREE_QUARANTINED: lambda sheet: sum(
-                1 for q in quarters if quarantined(sheet.marks, q)
-            )
-            >= QUARANTINED_NEEDED,
+            MISSION_THREE_QUARANTINED: lambda sheet: sum(map(sheet.marks.keys().__ge__, walkway_sets))
+            >= QUARANTINED_NEEDED,  # ``quarantined`` for every quarter, at C speed
             MISSION_GREEN_BLUE_QUARANTINED: lambda sheet: sheet.marks.keys() >= green_blue,
             MISSION_ENERGY_FLOORS: lambda sheet: sum(
                 1 for floor in energies if sheet.marks.keys() >= floor
@@ -308,29 +310,25 @@ class VirusRules(WildActions[Layout]):
         return groups
 
     def _fits(self, marks: Marks) -> Callable[[int], list[str]]:
-        """The empty spaces of the sheet a number fits, by number (worked out once a number)."""
-        runs = self._runs(marks)
+        """The empty spaces of the sheet a number fits, by number (worked out once a number,
+        from each floor's table of them: ``_floor_runs``)."""
+        tables = []
+        for zone, cache in zip(self.layout.zone_spaces, self._floor_runs, strict=True):
+            filling = tuple(map(marks.get, zone))
+            tables.append((cache.get(filling) or _floor_runs(cache, zone, filling))[0])
         fitting: dict[int, list[str]] = {}
 
         def fits(number: int) -> list[str]:
             spaces = fitting.get(number)
             if spaces is None:
                 spaces = fitting[number] = []
-                for low, high, run in runs:
-                    if low < number < high:
+                for table in tables:
+                    run = table.get(number)
+                    if run is not None:
                         spaces += run
             return spaces
 
         return fits
-
-    def _runs(self, marks: Marks) -> list[tuple[int, int, tuple[str, ...]]]:
-        """The runs of empty spaces between two numbers of every floor that take a number, with
-        the open range of the numbers they take."""
-        runs: list[tuple[int, int, tuple[str, ...]]] = []
-        for zone, cache in zip(self.layout.zone_spaces, self._floor_runs, strict=True):
-            filling = tuple(map(marks.get, zone))
-            runs += (cache.get(filling) or _floor_runs(cache, zone, filling))[0]
-        return runs
 
     def check_write(self, state: GameState, seat: int, choice: Choice) -> Written:
         marks = state.sheet_of(seat).marks
@@ -564,11 +562,13 @@ class VirusRules(WildActions[Layout]):
     def evacuate(self, rec: Recorder, seat: int) -> None:
         """Score and circle every complete quarter not evacuated yet."""
         marks = rec.sheet(seat).marks
-        for quarter in self.layout.quarters.values():
-            if quarter.evacuated not in marks and marks.keys() >= quarter.space_set:
+        spaces = marks.keys()
+        for evacuated, space_set, quarter in self._evacuations:
+            if evacuated not in marks and spaces >= space_set:
                 rec.mark(seat, element=quarter.score_box, mark=quarter_points(marks, quarter))
-                rec.mark(seat, element=quarter.evacuated, mark=CIRCLE)
+                rec.mark(seat, element=evacuated, mark=CIRCLE)
                 marks = rec.sheet(seat).marks
+                spaces = marks.keys()
 
     # --- phase 5: activations, propagation symbols, propagations ---------------------------
 
@@ -1017,10 +1017,12 @@ class VirusRules(WildActions[Layout]):
 def _floor_runs(
     cache: dict[tuple[Any, ...], FloorRuns], zone: tuple[str, ...], filling: tuple[Any, ...]
 ) -> FloorRuns:
-    """A floor's runs of empty spaces and the room they leave, kept in ``cache`` by what the
-    floor's spaces hold (``filling``: a floor's runs depend on nothing else, so each filling met
-    is worked out once). The runs are ``open_gaps``'s that take a number, found in one pass over
-    ``filling``: the empty spaces between two numbers take the numbers between them."""
+    """A floor's empty spaces each number fits and the room they leave, kept in ``cache`` by
+    what the floor's spaces hold (``filling``: they depend on nothing else, so each filling met is
+    worked out once). The runs are ``open_gaps``'s that take a number, found in one pass over
+    ``filling``: the empty spaces between two numbers take the numbers between them; a number's
+    spaces are those of every run taking it, in the floor's order (a pick reads them by number,
+    several numbers a pick)."""
     if len(cache) >= FLOOR_CACHE_SIZE:
         cache.clear()
     gaps: dict[tuple[int, int], list[str]] = {}
@@ -1036,9 +1038,22 @@ def _floor_runs(
             low = value
     if empties:
         gaps.setdefault((low, MAX_NUMBER + 1), []).extend(empties)
-    # a run no number fits (between two numbers in a row) is left out: it takes nothing
-    runs = [(low, high, tuple(spaces)) for (low, high), spaces in gaps.items() if high - low > 1]
-    found = cache[filling] = (runs, sum((high - low - 1) * len(run) for low, high, run in runs))
+    fits: dict[int, tuple[str, ...]] = {}
+    room = 0
+    top = MIN_NUMBER  # above every number the runs so far take
+    for (low, high), spaces in gaps.items():
+        if high - low <= 1:
+            continue  # a run no number fits (between two numbers in a row) takes nothing
+        run = tuple(spaces)
+        room += (high - low - 1) * len(run)
+        if low + 1 >= top:  # above the runs before it (a floor's numbers ascend): at C speed
+            fits.update(dict.fromkeys(range(low + 1, high), run))
+        else:
+            for number in range(low + 1, high):
+                known = fits.get(number)
+                fits[number] = run if known is None else known + run
+        top = max(top, high)
+    found = cache[filling] = (fits, room)
     return found
 
 
@@ -1113,7 +1128,14 @@ def _first_free(marks: Marks, elements: Iterable[str]) -> str | None:
 
 def _marked_this_turn(sheet: Sheet) -> set[str]:
     """The elements marked on the sheet during this turn."""
-    return sheet.marks.keys() - sheet.turn_start_marks.keys()
+    marks, start = sheet.marks, sheet.turn_start_marks
+    # A turn only adds marks, and a dict keeps its keys in the order they came: its keys past
+    # the turn start's count are this turn's when none of them was marked then (a few, read
+    # without going through every mark of the sheet); else they are told apart one by one.
+    new = set(islice(marks, len(start), None))
+    if start.keys().isdisjoint(new):
+        return new
+    return marks.keys() - start.keys()
 
 
 def _new_mark(sheet: Sheet, element: str) -> bool:
