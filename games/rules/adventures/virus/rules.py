@@ -909,7 +909,7 @@ class VirusRules(WildActions[Layout]):
 
     def _runs_by_space(self, floor: int, marks: Marks) -> dict[str, tuple[int, int, int, int]]:
         """Where each space of a floor's runs that take a number lies: its run's open range,
-        its place in the run and the run's length (``_floor_runs``), kept by what the floor's
+        its place in the run and the run's length (``number_runs``), kept by what the floor's
         spaces hold (a floor holds the same, decision after decision, until it is written)."""
         zone = self.layout.zone_spaces[floor]
         filling = tuple(map(marks.get, zone))
@@ -918,10 +918,10 @@ class VirusRules(WildActions[Layout]):
         if found is None:
             if len(places) >= FLOOR_CACHE_SIZE:
                 places.clear()
-            cache = self._floor_runs[floor]
-            runs, _ = cache.get(filling) or _floor_runs(cache, zone, filling)
             found = places[filling] = {
-                space: (low, high, at, len(run)) for low, high, run in runs for at, space in enumerate(run)
+                space: (low, high, at, len(run))
+                for low, high, run in number_runs(zone, filling)
+                for at, space in enumerate(run)
             }
         return found
 
@@ -1019,12 +1019,30 @@ def _floor_runs(
 ) -> FloorRuns:
     """A floor's empty spaces each number fits and the room they leave, kept in ``cache`` by
     what the floor's spaces hold (``filling``: they depend on nothing else, so each filling met is
-    worked out once). The runs are ``open_gaps``'s that take a number, found in one pass over
-    ``filling``: the empty spaces between two numbers take the numbers between them; a number's
-    spaces are those of every run taking it, in the floor's order (a pick reads them by number,
-    several numbers a pick)."""
+    worked out once). A number's spaces are those of every run taking it (``number_runs``), in
+    the floor's order (a pick reads them by number, several numbers a pick)."""
     if len(cache) >= FLOOR_CACHE_SIZE:
         cache.clear()
+    fits: dict[int, tuple[str, ...]] = {}
+    room = 0
+    top = MIN_NUMBER  # above every number the runs so far take
+    for low, high, run in number_runs(zone, filling):
+        room += (high - low - 1) * len(run)
+        if low + 1 >= top:  # above the runs before it (a floor's numbers ascend): at C speed
+            fits.update(dict.fromkeys(range(low + 1, high), run))
+        else:
+            for number in range(low + 1, high):
+                known = fits.get(number)
+                fits[number] = run if known is None else known + run
+        top = max(top, high)
+    found = cache[filling] = (fits, room)
+    return found
+
+
+def number_runs(zone: tuple[str, ...], filling: tuple[Any, ...]) -> list[tuple[int, int, tuple[str, ...]]]:
+    """A floor's runs that take a number, ``open_gaps``'s found in one pass over ``filling``:
+    (the number below, the number above, the run's empty spaces). The empty spaces between two
+    numbers take the numbers between them; a run between two numbers in a row takes none."""
     gaps: dict[tuple[int, int], list[str]] = {}
     low = MIN_NUMBER - 1
     empties: list[str] = []
@@ -1038,23 +1056,7 @@ def _floor_runs(
             low = value
     if empties:
         gaps.setdefault((low, MAX_NUMBER + 1), []).extend(empties)
-    fits: dict[int, tuple[str, ...]] = {}
-    room = 0
-    top = MIN_NUMBER  # above every number the runs so far take
-    for (low, high), spaces in gaps.items():
-        if high - low <= 1:
-            continue  # a run no number fits (between two numbers in a row) takes nothing
-        run = tuple(spaces)
-        room += (high - low - 1) * len(run)
-        if low + 1 >= top:  # above the runs before it (a floor's numbers ascend): at C speed
-            fits.update(dict.fromkeys(range(low + 1, high), run))
-        else:
-            for number in range(low + 1, high):
-                known = fits.get(number)
-                fits[number] = run if known is None else known + run
-        top = max(top, high)
-    found = cache[filling] = (fits, room)
-    return found
+    return [(low, high, tuple(spaces)) for (low, high), spaces in gaps.items() if high - low > 1]
 
 
 def _floor_room(cache: dict[tuple[Any, ...], FloorRuns], zone: tuple[str, ...], marks: Marks) -> int:
