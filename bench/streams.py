@@ -11,7 +11,9 @@ games over HTTP (moves and confirms, first option each time) in phases of --comm
 alternately with no stream open and with --streams streams open on the process (every seat of
 every game, the probe games' among them), in rounds ordered none/open, open/none, none/open ...
 (so that a drift of the machine's load weighs on both alike; streams are opened and closed
-between phases). A p99 over a few hundred commands on a shared machine is mostly noise: what
+between phases). ``--split`` adds a third kind of phase between them, with only the probe
+games' own streams open: what serving the games played costs, apart from what the other
+games' idle streams add. A p99 over a few hundred commands on a shared machine is mostly noise: what
 counts is the median over rounds, and the web process's CPU time per command (what a commit's
 fan-out to the streams adds, hardly moved by the rest of the machine's load).
 
@@ -25,6 +27,11 @@ and the p99 of all its commands together.
 The streams of the probe games are read by this process; the others by a second one (``--hold``,
 started by the bench), so that reading 1,000 streams' heartbeats does not slow the client
 measuring the move path (both would share one interpreter lock).
+
+``--profile DIR`` records each phase of the web process with py-spy (``PY_SPY``, else
+``py-spy`` on the PATH) into ``DIR/<n>-none.txt`` / ``DIR/<n>-open.txt`` (py-spy's raw format:
+one line per stack with its count of samples, of the thread holding the interpreter only), so
+that the phases' profiles can be compared.
 """
 
 import argparse
@@ -33,11 +40,14 @@ import contextlib
 import http.client
 import json
 import os
+import shutil
+import signal
 import statistics
 import subprocess
 import sys
 import threading
 import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -109,11 +119,10 @@ async def follow(
     status = await reader.readline()
     if b" 200 " not in status:
         raise RuntimeError(f"stream of game {game} seat {seat}: {status!r}")
+    while (await reader.readline()).strip():
+        pass  # the headers (the body is chunked: the stream's length is not known)
     try:
-        while True:
-            line = await reader.readline()
-            if not line:
-                return
+        async for line in chunked_lines(reader):
             if line.startswith(b"event: decision"):
                 opened.set()
             elif arrivals is not None and line.startswith(b"data: "):
@@ -122,6 +131,23 @@ async def follow(
                     arrivals.record((game, seat, event["seat"], event["turn"]))
     finally:
         writer.close()
+
+
+async def chunked_lines(reader: asyncio.StreamReader) -> AsyncIterator[bytes]:
+    """The lines of a chunked HTTP body, until its last chunk or the connection's end: a
+    chunk may end inside a line (a message longer than the server's chunks, or several
+    messages written at once)."""
+    pending = b""
+    while size := (await reader.readline()).split(b";")[0].strip():
+        try:
+            data = (await reader.readexactly(int(size, 16) + 2))[:-2]
+        except asyncio.IncompleteReadError:
+            return  # the server closed the stream
+        if not data:
+            return
+        *lines, pending = (pending + data).split(b"\n")
+        for line in lines:
+            yield line + b"\n"
 
 
 class Streams:
@@ -229,7 +255,7 @@ class Probes:
 class Phase:
     """What one phase measured."""
 
-    open: bool
+    kind: str  # NONE, OWN or ALL
     moves: list[float]
     delays: list[float]
     cpu: float  # web CPU seconds per command
@@ -340,6 +366,10 @@ def main() -> None:
     parser.add_argument("--probes", type=int, default=4, help="probe games played at once")
     parser.add_argument("--idle", type=float, default=5, help="seconds the idle CPU is watched")
     parser.add_argument("--port", type=int, default=8798)
+    parser.add_argument("--profile", type=Path, help="record each phase with py-spy into this folder")
+    parser.add_argument(
+        "--split", action="store_true", help="a third kind of phase: the probe games' own streams only"
+    )
     parser.add_argument("--hold", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.hold:
@@ -394,11 +424,20 @@ def main() -> None:
             except OSError:
                 time.sleep(0.1)
         probes = Probes(games[: args.probes], games[args.probes : pool])
+        # The driver (a thread) and the probe streams' readers (the event loop) share this
+        # process's interpreter lock: an answer the driver is timing must not wait up to
+        # Python's default 5 ms for the readers to hand it over (the web process uses 1 ms).
+        sys.setswitchinterval(0.0005)
         asyncio.run(measure(args, tokens, slots[: pool * SEATS], probes, holder, worker_pid(server.pid)))
     finally:
         holder.stop()
         server.terminate()
         server.wait(30)
+
+
+# The kinds of phases: no stream open; the probe games' own streams only (what serving the
+# games played costs); every stream (what the other games' idle streams add to that).
+NONE, OWN, ALL = "none", "own", "all"
 
 
 async def measure(
@@ -415,63 +454,106 @@ async def measure(
     await asyncio.sleep(1)
     held = connections(args.port)
     phases: list[Phase] = []
+    opened = 0  # the holder's streams open
 
-    async def phase(streams_open: bool) -> None:
+    async def phase(kind: str) -> None:
+        streams_open = kind != NONE
         name = f"{mine.count() + opened} streams open" if streams_open else "no stream open"
         idle = cpu_seconds(pid)
         await asyncio.sleep(args.idle)
         idle = (cpu_seconds(pid) - idle) / args.idle
+        spy = profiler(args.profile, pid, f"{len(phases) + 1}-{kind}")
         used = cpu_seconds(pid)
-        moves, delays = await asyncio.to_thread(
-            play_probes, clients, probes, args.commands, arrivals, streams_open
-        )
-        used = cpu_seconds(pid) - used
-        measured = Phase(streams_open, moves, delays, used / len(moves), idle, rss_kib(pid) / 1024)
+        try:
+            moves, delays = await asyncio.to_thread(
+                play_probes, clients, probes, args.commands, arrivals, streams_open
+            )
+        finally:
+            used = cpu_seconds(pid) - used
+            if spy is not None:
+                spy.send_signal(signal.SIGINT)
+                spy.wait(60)
+        measured = Phase(kind, moves, delays, used / len(moves), idle, rss_kib(pid) / 1024)
         phases.append(measured)
         print(measured.line(name), flush=True)
 
     # the process's first commands cost more (imports, caches): left out of the figures
     await asyncio.to_thread(play_probes, clients, probes, args.commands // 3, arrivals, False)
-    opened = 0
+    kinds = [NONE, OWN, ALL] if args.split else [NONE, ALL]
+    mine_open = held_open = False
     for round in range(args.rounds):
-        for streams_open in (False, True) if round % 2 == 0 else (True, False):
-            if streams_open and not opened:
+        for kind in kinds if round % 2 == 0 else kinds[::-1]:
+            if not held_open and kind == ALL:
                 before = rss_kib(pid)
-                await mine.open()
+                if not mine_open:
+                    await mine.open()
+                    mine_open = True
                 opened = int(holder.ask("open").split()[1])
+                held_open = True
                 await asyncio.sleep(2)
                 if round == 0:
                     per_stream = (rss_kib(pid) - before) / (mine.count() + opened)
                     print(f"{mine.count() + opened} streams opened: {per_stream:.1f} KiB of RSS each")
-            elif not streams_open and opened:
-                await mine.close()
+            if held_open and kind != ALL:
                 holder.ask("close")
                 opened = 0
+                held_open = False
+                if kind == OWN:
+                    await closed(pid, args.port, held + mine.count())
+            if mine_open and kind == NONE:
+                await mine.close()
+                mine_open = False
                 await closed(pid, args.port, held)
-            await phase(streams_open)
+            if not mine_open and kind == OWN:
+                await mine.open()
+                mine_open = True
+                await asyncio.sleep(2)
+            await phase(kind)
     await mine.close()
 
     print(f"over {args.rounds} rounds (median of the phases; p99 of all their commands):")
-    for streams_open in (False, True):
-        kind = [each for each in phases if each.open == streams_open]
-        moves = [move for each in kind for move in each.moves]
-        p99s = [percentile(each.moves, 0.99) for each in kind]
+    names = {NONE: "no stream open", OWN: "probes' streams", ALL: "streams open"}
+    for kind in kinds:
+        those = [each for each in phases if each.kind == kind]
+        moves = [move for each in those for move in each.moves]
+        p99s = [percentile(each.moves, 0.99) for each in those]
         print(
-            f"{'streams open' if streams_open else 'no stream open':>20}:"
+            f"{names[kind]:>20}:"
             f" move path p99 {statistics.median(p99s) * 1000:6.1f} ms"
             f" ({', '.join(f'{p * 1000:.0f}' for p in p99s)})"
-            f" p50 {statistics.median(percentile(each.moves, 0.5) for each in kind) * 1000:6.1f} ms"
+            f" p50 {statistics.median(percentile(each.moves, 0.5) for each in those) * 1000:6.1f} ms"
             f" | all {len(moves)} commands p99 {percentile(moves, 0.99) * 1000:6.1f} ms"
-            f" | web CPU {statistics.median(each.cpu for each in kind) * 1000:5.1f} ms a command"
-            f" | idle CPU {statistics.median(each.idle for each in kind) * 100:4.1f} %"
+            f" | web CPU {statistics.median(each.cpu for each in those) * 1000:5.1f} ms a command"
+            f" ({', '.join(f'{each.cpu * 1000:.1f}' for each in those)})"
+            f" | idle CPU {statistics.median(each.idle for each in those) * 100:4.1f} %"
         )
-    none = [each for each in phases if not each.open]
-    some = [each for each in phases if each.open]
-    ratio = statistics.median(percentile(each.moves, 0.99) for each in some) / statistics.median(
-        percentile(each.moves, 0.99) for each in none
-    )
-    cpu = statistics.median(each.cpu for each in some) / statistics.median(each.cpu for each in none)
-    print(f"open / none: move path p99 x{ratio:.2f}, web CPU per command x{cpu:.2f}")
+    none = [each for each in phases if each.kind == NONE]
+    for kind in kinds[1:]:
+        some = [each for each in phases if each.kind == kind]
+        ratio = statistics.median(percentile(each.moves, 0.99) for each in some) / statistics.median(
+            percentile(each.moves, 0.99) for each in none
+        )
+        cpu = statistics.median(each.cpu for each in some) / statistics.median(each.cpu for each in none)
+        label = "open" if kind == ALL else "probes"
+        print(f"{label} / none: move path p99 x{ratio:.2f}, web CPU per command x{cpu:.2f}")
+
+
+def profiler(folder: Path | None, pid: int, name: str) -> subprocess.Popen[bytes] | None:
+    """py-spy recording the web process into ``folder/name.txt`` until interrupted (None
+    without ``folder``). Its own CPU is another process's: the phase's figures stay the web
+    process's, a little slower for the samples taken."""
+    if folder is None:
+        return None
+    folder.mkdir(parents=True, exist_ok=True)
+    spy = os.environ.get("PY_SPY") or shutil.which("py-spy")
+    if spy is None:
+        raise RuntimeError("--profile needs py-spy: on the PATH, or PY_SPY=/path/to/py-spy")
+    # --gil: the samples of the thread holding the interpreter only, the process's Python work
+    output = str(folder / f"{name}.txt")
+    command = [spy, "record", "--gil", "-p", str(pid), "-r", "200", "-f", "raw", "-o", output]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(0.5)  # attached before the phase's first command
+    return process
 
 
 def connections(port: int) -> int:
