@@ -996,15 +996,8 @@ class Adventure(Generic[L]):
         one it leads to). Where ``prospect_parts`` splits the prospects and the elements are
         known, only the parts reading them are counted."""
         parts = self._prospect_parts
-        now = state.sheet_of(seat)
-        before_marks = now.marks
-        start: list[int] = []  # the prospects now, once an option needs them
-
-        def played(after: GameState, sheet: Sheet, marks: Marks) -> int:
-            if not start:
-                start.append(self.prospects(state, now, before_marks))
-            return self.prospects(after, sheet, marks) - start[0]
-
+        before_marks = state.sheet_of(seat).marks
+        played = self.played_prospects(state, seat)
         if not parts:
             return lambda after, sheet, marks, elements, option: played(after, sheet, marks)
         before_parts: dict[int, int] = {}  # each part's points now, by index, once needed
@@ -1021,6 +1014,20 @@ class Adventure(Generic[L]):
             return parts_change(parts, self._prospect_parts_of, elements, before_marks, marks, before_parts)
 
         return change
+
+    def played_prospects(self, state: GameState, seat: int) -> Callable[[GameState, Sheet, Marks], int]:
+        """How much ``prospects`` change from the seat's sheet now to a sheet an option played
+        leads to (the state, the sheet and its marks there), the prospects now worked out once,
+        when first needed: what ``prospects_change`` falls back on where parts cannot tell."""
+        now = state.sheet_of(seat)
+        start: list[int] = []
+
+        def played(after: GameState, sheet: Sheet, marks: Marks) -> int:
+            if not start:
+                start.append(self.prospects(state, now, now.marks))
+            return self.prospects(after, sheet, marks) - start[0]
+
+        return played
 
     @cached_property
     def _area_parts(self) -> list[AreaPart]:

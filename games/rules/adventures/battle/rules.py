@@ -1032,7 +1032,7 @@ class BattleRules(BattleSolo):
         parts, parts_of = self.lead_parts(side)
         before = now.marks
         known: dict[int, int] = {}  # each part's points now, by index, once needed
-        start: list[int] = []  # the prospects now, once an option is played
+        played = self.played_prospects(state, seat)
         waiting: list[int] = []  # what the steps waiting now add, once needed
 
         def change(
@@ -1043,9 +1043,7 @@ class BattleRules(BattleSolo):
             option: Option | None,
         ) -> int:
             if option is None or elements is None:
-                if not start:
-                    start.append(self.prospects(state, now, before))
-                return self.prospects(after, sheet, marks) - start[0]
+                return played(after, sheet, marks)
             listed = self._listed(state, seat, option)
             assert listed is not None  # an option weighed unplayed is listed
             _, steps, planet = listed

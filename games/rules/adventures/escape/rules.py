@@ -278,7 +278,7 @@ class EscapeRules(WildActions[Layout]):
         now = state.sheet_of(seat)
         before = now.marks
         airlocks = self.layout.airlock_set
-        start: list[int] = []  # the prospects now, once an option needs them
+        played = self.played_prospects(state, seat)
 
         def change(
             after: GameState,
@@ -288,9 +288,7 @@ class EscapeRules(WildActions[Layout]):
             option: Option | None,
         ) -> int:
             if elements is None or not airlocks.isdisjoint(elements):
-                if not start:
-                    start.append(self.prospects(state, now, before))
-                return self.prospects(after, sheet, marks) - start[0]
+                return played(after, sheet, marks)
             reachable = self.layout.access(before).spaces
             return -sum(1 for element in elements if element in reachable and element not in before)
 

@@ -298,7 +298,7 @@ class JourneyRules(WildActions[Layout]):
         zones = self.numbering_zones(before)
         zone_at = {space: index for index, zone in enumerate(zones) for space in zone}
         rooms: dict[int, int] = {}  # each zone's room now, by index, once needed
-        start: list[int] = []  # the prospects now, once an option is played
+        played = self.played_prospects(state, seat)
         walls = self.layout.wall_set
 
         def change(
@@ -309,9 +309,7 @@ class JourneyRules(WildActions[Layout]):
             option: Option | None,
         ) -> int:
             if elements is None or not walls.isdisjoint(elements):
-                if not start:
-                    start.append(self.prospects(state, now, before))
-                return self.prospects(after, sheet, marks) - start[0]
+                return played(after, sheet, marks)
             points = 0
             for index in {zone_at[element] for element in elements if element in zone_at}:
                 room = rooms.get(index)
