@@ -181,6 +181,11 @@ def store_events(model: type[StoredEvent], stream: Any, section: Section) -> int
     return len(section.events)
 
 
+# The most each whole number of an event line can be stored as: seq an integer column; turn,
+# seat and the kind's version smallints (the version in eventstore_eventkind).
+LARGEST = {"seq": 2**31 - 1, "turn": 2**15 - 1, "seat": 2**15 - 1, "v": 2**15 - 1}
+
+
 def _check_event(value: Any, number: int, names: tuple[str, ...]) -> None:
     if not isinstance(value, dict) or set(value) != set(names):
         raise ImportRefused(number, f"an event line is an object with exactly {', '.join(names)}.")
@@ -188,8 +193,8 @@ def _check_event(value: Any, number: int, names: tuple[str, ...]) -> None:
     if value["seat"] is not None:
         whole["seat"] = value["seat"]
     for name, item in whole.items():
-        if not isinstance(item, int) or isinstance(item, bool) or item < 0:
-            raise ImportRefused(number, f"{name} is a whole number, not {item!r}.")
+        if not isinstance(item, int) or isinstance(item, bool) or not 0 <= item <= LARGEST[name]:
+            raise ImportRefused(number, f"{name} is a whole number from 0 to {LARGEST[name]}, not {item!r}.")
     for name in ("kind", "created_at", "prev_hash", "hash"):
         if not isinstance(value[name], str):
             raise ImportRefused(number, f"{name} is a string, not {value[name]!r}.")

@@ -202,6 +202,16 @@ def test_any_byte_changed_in_what_the_chain_covers_is_refused_at_its_line(
     assert refused([*exported[:index], changed, *exported[index + 1 :]]).line == index + 1
 
 
+@pytest.mark.parametrize(("field", "value"), [("turn", 40_000), ("seat", 2**15), ("seq", 2**31), ("v", -1)])
+def test_a_number_no_column_can_hold_is_refused_on_its_line(
+    exported: list[str], field: str, value: int
+) -> None:
+    index = line_of(exported, "confirmed")
+    caught = refused(edited(exported, index, lambda event: event.update({field: value})))
+    assert caught.line == index + 1
+    assert f"{field} is a whole number from 0 to" in caught.detail
+
+
 def test_a_missing_event_is_refused_where_the_gap_is(exported: list[str]) -> None:
     caught = refused([*exported[:30], *exported[31:]])
     assert (caught.line, caught.detail) == (31, "event 31 comes where event 30 should: event 30 is missing.")
