@@ -92,6 +92,57 @@ def test_settings(settings: Any, cache_dir: Path) -> None:
     }
 
 
+# A copy of the event kinds' codes outside Django's tables, which a flush does not empty.
+KEPT_KINDS = "test_kept_event_kinds"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def kind_codes_kept_across_flushes(request: pytest.FixtureRequest) -> Iterator[None]:
+    """On PostgreSQL, the codes of event kinds outlive the flush that ends each transactional
+    test, as they outlive everything in production (eventstore/kinds.py): the web processes and
+    workers the services tests start keep the codes they met for the whole session, and a code
+    the flush took away would be stored again by them, meaning nothing. Each code inserted is
+    copied aside by a trigger and put back after each flush (Django's flush ends with
+    post_migrate)."""
+    from django.conf import settings
+
+    if "postgresql" not in settings.DATABASES["default"]["ENGINE"]:
+        yield
+        return
+    from django.db import connection
+    from django.db.models.signals import post_migrate
+
+    request.getfixturevalue("django_db_setup")
+    with request.getfixturevalue("django_db_blocker").unblock(), connection.cursor() as cursor:
+        cursor.execute(
+            f"CREATE TABLE IF NOT EXISTS {KEPT_KINDS} (LIKE eventstore_eventkind INCLUDING INDEXES)"
+        )
+        cursor.execute(f"GRANT SELECT, INSERT ON {KEPT_KINDS} TO PUBLIC")
+        cursor.execute(
+            f"CREATE OR REPLACE FUNCTION {KEPT_KINDS}_copy() RETURNS trigger AS $$ BEGIN "
+            f"INSERT INTO {KEPT_KINDS} VALUES (NEW.*) ON CONFLICT DO NOTHING; RETURN NEW; END $$ "
+            "LANGUAGE plpgsql"
+        )
+        cursor.execute(f"DROP TRIGGER IF EXISTS {KEPT_KINDS}_copy ON eventstore_eventkind")
+        cursor.execute(
+            f"CREATE TRIGGER {KEPT_KINDS}_copy AFTER INSERT ON eventstore_eventkind "
+            f"FOR EACH ROW EXECUTE FUNCTION {KEPT_KINDS}_copy()"
+        )
+        cursor.execute(f"INSERT INTO {KEPT_KINDS} SELECT * FROM eventstore_eventkind ON CONFLICT DO NOTHING")
+    post_migrate.connect(_kind_codes_put_back, dispatch_uid="tests.kind_codes_put_back")
+    yield
+    post_migrate.disconnect(dispatch_uid="tests.kind_codes_put_back")
+
+
+def _kind_codes_put_back(**_: Any) -> None:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO eventstore_eventkind SELECT * FROM {KEPT_KINDS} ON CONFLICT DO NOTHING"
+        )
+
+
 @pytest.fixture(autouse=True)
 def kind_codes_forgotten() -> Iterator[None]:
     """Each test starts and ends knowing no event kind's code: a test's transaction rolls back
