@@ -117,7 +117,7 @@ def kind_codes_kept_across_flushes(request: pytest.FixtureRequest) -> Iterator[N
         cursor.execute(
             f"CREATE TABLE IF NOT EXISTS {KEPT_KINDS} (LIKE eventstore_eventkind INCLUDING INDEXES)"
         )
-        cursor.execute(f"GRANT SELECT, INSERT ON {KEPT_KINDS} TO PUBLIC")
+        cursor.execute(f"GRANT ALL ON {KEPT_KINDS} TO PUBLIC")
         cursor.execute(
             f"CREATE OR REPLACE FUNCTION {KEPT_KINDS}_copy() RETURNS trigger AS $$ BEGIN "
             f"INSERT INTO {KEPT_KINDS} VALUES (NEW.*) ON CONFLICT DO NOTHING; RETURN NEW; END $$ "
