@@ -849,7 +849,7 @@ class VirusRules(WildActions[Layout]):
     def prospects_change(self, state: GameState, seat: int) -> Prospects:
         """How much ``prospects`` change to the sheets a decision's options lead to: an option
         that fills one empty space of a floor (or none) changes the room of the run holding it
-        alone, worked out from the floor's runs now (``_floor_runs``); any other, by its
+        alone, worked out from the floor's runs now (``_runs_by_space``); any other, by its
         floors' parts."""
         parts: list[Prospects] = []  # ``Adventure.prospects_change``, once an option needs it
         before = state.sheet_of(seat).marks
