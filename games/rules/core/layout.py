@@ -1,5 +1,6 @@
 """What every sheet layout read from its data file has: numbering spaces and other elements."""
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, ClassVar
@@ -28,6 +29,14 @@ class SheetLayout:
     def elements(self) -> dict[str, dict[str, Any]]:
         """Every other element of the sheet by id (boxes, symbols, tanks, ...)."""
         return {element["id"]: element for element in self.raw["elements"]}
+
+    @cached_property
+    def elements_by_kind(self) -> dict[str, tuple[str, ...]]:
+        """The ids of the elements of each kind, in the data file's order."""
+        found: dict[str, list[str]] = {}
+        for element in self.raw["elements"]:
+            found.setdefault(element["kind"], []).append(element["id"])
+        return {kind: tuple(ids) for kind, ids in found.items()}
 
     @cached_property
     def zone_spaces(self) -> list[tuple[str, ...]]:
@@ -72,8 +81,8 @@ class SheetLayout:
         this, starting from it."""
         placed: set[str] = set()
 
-        def fresh(label_text: str, cells: list[str], kind: str = MARKS) -> list[Row]:
-            cells = [cell for cell in dict.fromkeys(cells) if cell not in placed]
+        def fresh(label_text: str, ids: Iterable[str], kind: str = MARKS) -> list[Row]:
+            cells = [cell for cell in dict.fromkeys(ids) if cell not in placed]
             placed.update(cells)
             return [Row(label_text, tuple(cells), kind)] if cells else []
 
@@ -86,10 +95,7 @@ class SheetLayout:
             for row in fresh(track["id"], list(track_boxes(track)))
         ]
         tracks += fresh("system errors", list(self.error_boxes))
-        kinds: dict[str, list[str]] = {}
-        for element in self.raw["elements"]:
-            kinds.setdefault(element["kind"], []).append(element["id"])
-        symbols = [row for kind, ids in kinds.items() for row in fresh(label(kind), ids)]
+        symbols = [row for kind, ids in self.elements_by_kind.items() for row in fresh(label(kind), ids)]
         areas = [
             Area("Numbering", tuple(zones)), Area("Tracks", tuple(tracks)), Area("Symbols", tuple(symbols))
         ]

@@ -27,7 +27,7 @@ class Layout(SheetLayout):
         return tuple(column["pump"] for column in self.columns)
 
     def elements_of_kind(self, kind: str) -> tuple[str, ...]:
-        return tuple(e["id"] for e in self.raw["elements"] if e["kind"] == kind)
+        return self.elements_by_kind.get(kind, ())
 
     @cached_property
     def gap_symbols(self) -> tuple[str, ...]:
@@ -96,8 +96,14 @@ class Layout(SheetLayout):
         return {track["id"]: tuple(track["boxes"]) for track in self.raw["tracks"]}
 
     def track_of(self, factory: str) -> tuple[str, ...]:
-        raw = self.factories[factory]
-        return self.tracks[raw.get("resource_track") or raw["symbol_track"]]
+        return self._track_of_factory[factory]
+
+    @cached_property
+    def _track_of_factory(self) -> dict[str, tuple[str, ...]]:
+        """The track each factory that has one fills (read by every score)."""
+        factories = self.factories.items()
+        named = {factory: raw.get("resource_track") or raw.get("symbol_track") for factory, raw in factories}
+        return {factory: self.tracks[track] for factory, track in named.items() if track is not None}
 
     @cached_property
     def astronaut_symbols(self) -> tuple[str, ...]:

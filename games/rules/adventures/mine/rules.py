@@ -27,11 +27,12 @@ Readings taken where the sources disagree (§8), and choices of this module:
 """
 
 from collections.abc import Iterable
+from functools import partial
 from typing import Any, cast
 
 from games.rules.adventures.mine import shapes
 from games.rules.adventures.mine.layout import Layout
-from games.rules.common.base import Adventure, Condition, Step, number_changed
+from games.rules.common.base import Adventure, AreaPart, Condition, Step, number_changed
 from games.rules.common.options import Choice, Option, StepOption, WriteOption
 from games.rules.core.errors import N_, RuleViolation, Text, shown
 from games.rules.core.events import Recorder
@@ -310,7 +311,7 @@ class MineRules(Adventure[Layout]):
 
     def _ever_circled(self, marks: Marks, kind: str) -> int:
         """Mine symbols circled, extracted (crossed) since or not."""
-        return sum(1 for symbol in self.layout.elements_of_kind(kind) if symbol in marks)
+        return sum(map(marks.__contains__, self.layout.elements_of_kind(kind)))
 
     # --- scoring ---------------------------------------------------------------------------
 
@@ -322,19 +323,41 @@ class MineRules(Adventure[Layout]):
 
     def _factory_points(self, marks: Marks, factory: str) -> int:
         bonus = self.layout.factories[factory]["filling_bonus"]
-        filled = sum(1 for box in self.layout.track_of(factory) if box in marks)
+        filled = sum(map(marks.__contains__, self.layout.track_of(factory)))
         won = bonus["value"] if marks.get(bonus["element"]) == CIRCLE else 0
         return filled * self.factory_value(marks, factory) + int(won)
 
     def _centre_points(self, marks: Marks, centre: str) -> int:
-        crossed = sum(1 for symbol in self.layout.track_of(centre) if symbol in marks)
+        crossed = sum(map(marks.__contains__, self.layout.track_of(centre)))
         return crossed * self.factory_value(marks, centre)
+
+    def _planning_points(self, marks: Marks) -> int:
+        return -self._centre_points(marks, "centre.planning")
 
     def areas(self, state: GameState, sheet: Sheet, marks: Marks) -> dict[str, int]:
         score = {area: self._factory_points(marks, f) for f, area in AREA_OF_FACTORY.items()}
         score["astronaut"] = self._centre_points(marks, "centre.astronaut")
-        score["planning"] = -self._centre_points(marks, "centre.planning")
+        score["planning"] = self._planning_points(marks)
         return score
+
+    def area_parts(self) -> list[AreaPart]:
+        """Each resource factory's area (its track, its upgrade symbols, its filling bonus), the
+        astronauts' and the planning's (their track and upgrade symbols)."""
+        layout = self.layout
+
+        def reads(factory: str) -> tuple[str, ...]:
+            return (*layout.track_of(factory), *layout.factories[factory]["upgrade_symbols"])
+
+        parts: list[AreaPart] = [
+            (
+                (*reads(factory), layout.factories[factory]["filling_bonus"]["element"]),
+                partial(self._factory_points, factory=factory),
+            )
+            for factory in AREA_OF_FACTORY
+        ]
+        parts.append((reads("centre.astronaut"), partial(self._centre_points, centre="centre.astronaut")))
+        parts.append((reads("centre.planning"), self._planning_points))
+        return parts
 
     def derived(self, state: GameState, sheet: Sheet, *, marks: Marks) -> dict[str, Any]:
         factories: dict[str, dict[str, Any]] = {}
