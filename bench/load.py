@@ -6,7 +6,8 @@
 Users and their tokens are made directly in the database (hashing hundreds of passwords would
 measure the hasher); games are opened, joined and started over HTTP. Then client threads play
 every game with random choices from `/decision` until turn `--turns`, and a run of trivial
-authenticated GETs (`GET /api/v1/games`) is made at the same concurrency.
+authenticated GETs (`GET /api/v1/games`) is made at the same concurrency. Each user sends its
+requests on a keep-alive connection of its own (``Client``).
 
 It prints, from that one run: the median cost of `POST /moves` in the first turns and in the
 last ones (and their ratio), the move path's requests/s (decision, moves, confirm) against the
@@ -35,13 +36,18 @@ HEALTH_P99_GOAL_MS = 50
 
 
 class Client:
-    """One keep-alive connection per thread, and the timings of what it sent."""
-
-    local = threading.local()
+    """Keep-alive connections, one per user as each player's own browser keeps one, and the
+    timings of what they sent. One per client thread instead pinned each thread's requests to
+    the web process that accepted its connection, and the 16 connections, opened at once, were
+    shared unevenly (a process's event loop accepts every pending one when it wakes: 12 and 4
+    were seen): the move path's p50 was 59 ms on one process and 10 ms on the other, and the
+    p99 measured that split rather than what a player waits."""
 
     def __init__(self, url: str) -> None:
         parts = urlsplit(url)
         self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 80
+        # each user's idle connection; a thread takes it out while it uses it
+        self.idle: dict[str, http.client.HTTPConnection] = {}
 
     def call(self, method: str, path: str, token: str, body: Any = None) -> tuple[int, Any, float]:
         headers = {"Content-Type": "application/json"}
@@ -49,10 +55,9 @@ class Client:
             headers["Authorization"] = f"Token {token}"
         payload = None if body is None else json.dumps(body)
         for attempt in (1, 2):
-            connection: http.client.HTTPConnection | None = getattr(self.local, "connection", None)
-            if connection is None:
-                connection = http.client.HTTPConnection(self.host, self.port, timeout=120)
-                self.local.connection = connection
+            connection = self.idle.pop(token, None) or http.client.HTTPConnection(
+                self.host, self.port, timeout=120
+            )
             started = time.perf_counter()
             try:
                 connection.request(method, path, body=payload, headers=headers)
@@ -60,11 +65,12 @@ class Client:
                 raw = response.read()
             except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError):
                 # the server closed an idle keep-alive connection before reading the request
-                self.local.connection = None
+                connection.close()
                 if attempt == 2:
                     raise
                 continue
             elapsed = time.perf_counter() - started
+            self.idle[token] = connection
             return response.status, json.loads(raw) if raw else None, elapsed
         raise AssertionError("unreachable")
 
