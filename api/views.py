@@ -233,7 +233,11 @@ def _command_answer(result: services.CommandResult) -> dict[str, Any]:
     field by field in its order, with no serializer walking each field: its values are already
     JSON's but the events' datetimes and the game's status, a choice."""
     answer = selectors.command_answer(
-        game=result.game, rows=result.events, state=result.state, seat=result.seat
+        game=result.game,
+        rows=result.events,
+        state=result.state,
+        seat=result.seat,
+        turn_in_play=result.turn_in_play,
     )
     decision = answer["decision"]
     return {

@@ -91,24 +91,28 @@ def _missing(model: type[models.Model], pk: int) -> NotFound:
 
 
 def lock_seated(
-    model: type[S], pk: int, *, seats: type[models.Model], stream: str, user_id: int
-) -> tuple[S, int | None]:
-    """``lock`` with the index of the user's seat in the stream (``seat_index``), or None: one
-    read, as every player's command begins."""
+    model: type[models.Model], pk: int, *, seats: type[models.Model], stream: str, user_id: int
+) -> prepared.Statement:
+    """The statement of ``lock`` with the index of the user's seat in the stream
+    (``seat_index``): one read, as every player's command begins, sent with what the command
+    reads next (``prepared.fetch_all``); ``seated`` reads its rows."""
     index = connection.ops.quote_name("index")
     for_update = " FOR UPDATE" if connection.features.has_select_for_update else ""
-    with prepared.cursor() as cursor:
-        cursor.execute(
-            f"SELECT {columns(model, 'head')}, (SELECT {index} FROM {seats._meta.db_table} "
-            f"WHERE {stream}_id = head.id AND user_id = %s) FROM {model._meta.db_table} head "
-            f"WHERE head.id = %s{for_update}",
-            [user_id, pk],
-        )
-        found = cursor.fetchone()
-    if found is None:
+    return (
+        f"SELECT {columns(model, 'head')}, (SELECT {index} FROM {seats._meta.db_table} "
+        f"WHERE {stream}_id = head.id AND user_id = %s) FROM {model._meta.db_table} head "
+        f"WHERE head.id = %s{for_update}",
+        [user_id, pk],
+    )
+
+
+def seated(model: type[S], pk: int, found: Sequence[tuple[Any, ...]]) -> tuple[S, int | None]:
+    """The stream's row and the user's seat index (or None) from the rows of ``lock_seated``
+    (refused with ``not_found`` when there is no such stream)."""
+    if not found:
         raise _missing(model, pk)
-    seat = found[-1]
-    return from_row(model, found), None if seat is None else int(seat)
+    seat = found[0][-1]
+    return from_row(model, found[0]), None if seat is None else int(seat)
 
 
 def seat_index(seat_model: type[models.Model], stream: str, stream_id: int, user_id: int) -> int | None:

@@ -31,24 +31,59 @@ SEAT = Seat._meta.db_table
 USER = User._meta.db_table
 
 
-def log_head(
-    game_id: int, engine_version: str
-) -> tuple[tuple[int, Any] | None, list[tuple[Any, ...]], bytes | None]:
+# What folding a game up to now reads (``log_head``): its snapshot, the events after it, and the
+# hash stored on the last event read.
+Head = tuple[tuple[int, Any] | None, list[tuple[Any, ...]], bytes | None]
+
+
+def log_head(game_id: int, engine_version: str) -> Head:
     """What folding the game up to now reads, in one query: its snapshot written by this
     version of the engine as ``(seq, state)`` (None when there is none), the events after it as
     tuples of ``snapshots.EVENT_FIELDS`` (data decoded), and the hash stored on the last of
     them (None before the first event)."""
+    (found,) = prepared.fetch_all([_log_head(game_id, engine_version)])
+    return _head(found)
+
+
+# Events as ``engine.feed`` reads them: ``(seq, turn, seat, kind)``.
+FeedRow = tuple[int, int, int | None, str]
+# How many events come before a turn, and the events from that turn on (``window``).
+Window = tuple[int, list[FeedRow]]
+
+
+def locked_log_head(
+    game_id: int, *, user_id: int, engine_version: str
+) -> tuple[Game, int | None, Head, Window]:
+    """The game's row locked for the transaction with the user's seat index (or None), its
+    ``log_head`` read once the lock is held, and the ``window`` of the turn of its last event
+    (the author's feed positions of what the command appends follow from it): three
+    statements in one round trip, as every player's command begins."""
+    last_turn = f"(SELECT turn FROM {EVENT} WHERE game_id = %s ORDER BY seq DESC LIMIT 1)"
+    before = f"SELECT seq FROM {EVENT} WHERE game_id = %s AND turn < {last_turn} ORDER BY seq DESC LIMIT 1"
+    locked, found, window = prepared.fetch_all(
+        [
+            store.lock_seated(Game, game_id, seats=Seat, stream="game", user_id=user_id),
+            _log_head(game_id, engine_version),
+            _window(before, [game_id, game_id, game_id], last=None),
+        ]
+    )
+    game, seat = store.seated(Game, game_id, locked)
+    return game, seat, _head(found), _window_rows(window)
+
+
+def _log_head(game_id: int, engine_version: str) -> prepared.Statement:
     snapshot = f"SELECT seq FROM {SNAPSHOT} WHERE game_id = %s AND engine_version = %s"
-    with prepared.cursor() as cursor:
-        cursor.execute(
-            f"SELECT 0, s.seq, NULL, NULL, NULL, CAST(s.state AS text), e.hash FROM {SNAPSHOT} s "
-            f"LEFT JOIN {EVENT} e ON e.game_id = s.game_id AND e.seq = s.seq "
-            "WHERE s.game_id = %s AND s.engine_version = %s "
-            f"UNION ALL SELECT 1, seq, kind, seat, turn, CAST(data AS text), hash FROM {EVENT} "
-            f"WHERE game_id = %s AND seq > COALESCE(({snapshot}), 0) ORDER BY 1, 2",
-            [game_id, engine_version, game_id, game_id, engine_version],
-        )
-        found = cursor.fetchall()
+    return (
+        f"SELECT 0, s.seq, NULL, NULL, NULL, CAST(s.state AS text), e.hash FROM {SNAPSHOT} s "
+        f"LEFT JOIN {EVENT} e ON e.game_id = s.game_id AND e.seq = s.seq "
+        "WHERE s.game_id = %s AND s.engine_version = %s "
+        f"UNION ALL SELECT 1, seq, kind, seat, turn, CAST(data AS text), hash FROM {EVENT} "
+        f"WHERE game_id = %s AND seq > COALESCE(({snapshot}), 0) ORDER BY 1, 2",
+        [game_id, engine_version, game_id, game_id, engine_version],
+    )
+
+
+def _head(found: list[tuple[Any, ...]]) -> Head:
     stored = None
     if found and found[0][0] == 0:
         _, seq, *_, state, head = found.pop(0)
@@ -77,20 +112,30 @@ def save_snapshot(game_id: int, *, seq: int, engine_version: str, state: Any) ->
             )
 
 
-def window(game_id: int, *, from_turn: int, last: int) -> tuple[int, list[tuple[int, int, int | None, str]]]:
+def window(game_id: int, *, from_turn: int, last: int) -> Window:
     """How many events up to seq ``last`` come before turn ``from_turn``, and the ones from that
     turn on as ``(seq, turn, seat, kind)``: one query (the count comes first). See ``START``."""
     before = (
         f"SELECT seq FROM {EVENT} WHERE game_id = %s AND seq <= %s AND turn < %s ORDER BY seq DESC LIMIT 1"
     )
-    with prepared.cursor() as cursor:
-        cursor.execute(
-            START.format(before=before) + f"SELECT 1, seq, turn, seat, kind FROM {EVENT}, start "
-            "WHERE game_id = %s AND seq > bound AND seq <= %s "
-            "UNION ALL SELECT 0, bound, NULL, NULL, NULL FROM start ORDER BY 1, 2",
-            [game_id, last, from_turn, game_id, last],
-        )
-        (_, before_count, *_), *rows = cursor.fetchall()
+    (found,) = prepared.fetch_all([_window(before, [game_id, last, from_turn, game_id], last=last)])
+    return _window_rows(found)
+
+
+def _window(before: str, args: list[Any], *, last: int | None) -> prepared.Statement:
+    """The statement of a window from the seq ``before`` selects (taking ``args``) on, up to
+    ``last`` (None: the last event)."""
+    up_to = "" if last is None else " AND seq <= %s"
+    return (
+        START.format(before=before) + f"SELECT 1, seq, turn, seat, kind FROM {EVENT}, start "
+        f"WHERE game_id = %s AND seq > bound{up_to} "
+        "UNION ALL SELECT 0, bound, NULL, NULL, NULL FROM start ORDER BY 1, 2",
+        args if last is None else [*args, last],
+    )
+
+
+def _window_rows(found: list[tuple[Any, ...]]) -> Window:
+    (_, before_count, *_), *rows = found
     return int(before_count), [(seq, turn, seat, kinds.pair(kind)[0]) for _, seq, turn, seat, kind in rows]
 
 

@@ -46,7 +46,21 @@ def current(*, game: Game) -> tuple[GameState, int]:
 
 def head(*, game: Game) -> Head:
     """The game's ``Head``."""
-    stored, rows, last_hash = hot_queries.log_head(game.pk, snapshots.ENGINE_VERSION)
+    return _folded(hot_queries.log_head(game.pk, snapshots.ENGINE_VERSION))
+
+
+def locked_head(*, game_id: int, user_id: int) -> tuple[Game, int | None, Head, hot_queries.Window]:
+    """The game's row locked for the transaction, the user's seat index in it (None when they
+    have none), the game's ``Head`` read under the lock and the feed window of the turn of its
+    last event (``hot_queries.locked_log_head``): as every player's command begins."""
+    game, seat, read, turn_in_play = hot_queries.locked_log_head(
+        game_id, user_id=user_id, engine_version=snapshots.ENGINE_VERSION
+    )
+    return game, seat, _folded(read), turn_in_play
+
+
+def _folded(read: hot_queries.Head) -> Head:
+    stored, rows, last_hash = read
     state, seq = loaded(stored)
     state, last = fold(state, rows, seq)
     digest = chain.GENESIS if last_hash is None else chain.hexed(last_hash)
