@@ -535,10 +535,9 @@ def _window(game: Game, rows: list[Event], *, known: hot_queries.Window | None) 
     if known is not None:
         before, earlier = known
         if rows[0].seq == before + len(earlier) + 1:
+            kept = [row for row in earlier if row[1] >= from_turn]
             added = [(row.seq, row.turn, row.seat, str(row.kind)) for row in rows]
-            if earlier and earlier[-1][1] == from_turn:
-                return before, earlier + added
-            return before + len(earlier), added
+            return before + len(earlier) - len(kept), kept + added
     return hot_queries.window(game.pk, from_turn=from_turn, last=rows[-1].seq)
 
 
