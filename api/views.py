@@ -240,7 +240,7 @@ def _command_answer(result: services.CommandResult) -> dict[str, Any]:
         turn_in_play=result.turn_in_play,
     )
     decision = answer["decision"]
-    return {
+    shaped = {
         "events": [
             {
                 "seq": event["seq"],
@@ -263,6 +263,9 @@ def _command_answer(result: services.CommandResult) -> dict[str, Any]:
         "status": STATUS.to_representation(answer["status"]),
         "version": answer["version"],
     }
+    # the answer was the last to read the state: the game's next command here folds from it
+    services.keep_state(result=result)
+    return shaped
 
 
 # --- operations --------------------------------------------------------------------------------

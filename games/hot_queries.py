@@ -31,17 +31,25 @@ SEAT = Seat._meta.db_table
 USER = User._meta.db_table
 
 
-# What folding a game up to now reads (``log_head``): its snapshot, the events after it, and the
-# hash stored on the last event read.
-Head = tuple[tuple[int, Any] | None, list[tuple[Any, ...]], bytes | None]
+class Head(NamedTuple):
+    """What folding a game up to now reads (``log_head``)."""
+
+    # the seq of its snapshot written by this version of the engine (None when there is none)
+    snapshot_seq: int | None
+    # that snapshot's state (None when the fold starts from the known event instead)
+    snapshot: Any
+    # the events after the snapshot (or the known event) as tuples of ``snapshots.EVENT_FIELDS``
+    rows: list[tuple[Any, ...]]
+    # the hash stored on the last event (None before the first)
+    last_hash: bytes | None
+    # whether the fold starts from the known event (``locked_log_head``)
+    from_known: bool = False
 
 
 def log_head(game_id: int, engine_version: str) -> Head:
-    """What folding the game up to now reads, in one query: its snapshot written by this
-    version of the engine as ``(seq, state)`` (None when there is none), the events after it as
-    tuples of ``snapshots.EVENT_FIELDS`` (data decoded), and the hash stored on the last of
-    them (None before the first event)."""
-    (found,) = prepared.fetch_all([_log_head(game_id, engine_version)])
+    """What folding the game up to now reads, in one query: its snapshot, the events after it
+    (data decoded) and the last event's hash."""
+    (found,) = prepared.fetch_all([_log_head(game_id, engine_version, known=None)])
     return _head(found)
 
 
@@ -52,18 +60,20 @@ Window = tuple[int, list[FeedRow]]
 
 
 def locked_log_head(
-    game_id: int, *, user_id: int, engine_version: str
+    game_id: int, *, user_id: int, engine_version: str, known: tuple[int, bytes] | None
 ) -> tuple[Game, int | None, Head, Window]:
     """The game's row locked for the transaction with the user's seat index (or None), its
     ``log_head`` read once the lock is held, and the ``window`` of the turn of its last event
     (the author's feed positions of what the command appends follow from it): three
-    statements in one round trip, as every player's command begins."""
+    statements in one round trip, as every player's command begins. ``known``: the seq and
+    stored hash of an event whose state the caller holds: when the log still has it, and it is
+    not older than the snapshot, the head is the events after it (``Head.from_known``)."""
     last_turn = f"(SELECT turn FROM {EVENT} WHERE game_id = %s ORDER BY seq DESC LIMIT 1)"
     before = f"SELECT seq FROM {EVENT} WHERE game_id = %s AND turn < {last_turn} ORDER BY seq DESC LIMIT 1"
     locked, found, window = prepared.fetch_all(
         [
             store.lock_seated(Game, game_id, seats=Seat, stream="game", user_id=user_id),
-            _log_head(game_id, engine_version),
+            _log_head(game_id, engine_version, known=known),
             _window(before, [game_id, game_id, game_id], last=None),
         ]
     )
@@ -71,27 +81,49 @@ def locked_log_head(
     return game, seat, _head(found), _window_rows(window)
 
 
-def _log_head(game_id: int, engine_version: str) -> prepared.Statement:
+def _log_head(game_id: int, engine_version: str, *, known: tuple[int, bytes] | None) -> prepared.Statement:
     snapshot = f"SELECT seq FROM {SNAPSHOT} WHERE game_id = %s AND engine_version = %s"
+    if known is None:
+        return (
+            f"SELECT 0, s.seq, NULL, NULL, NULL, CAST(s.state AS text), e.hash FROM {SNAPSHOT} s "
+            f"LEFT JOIN {EVENT} e ON e.game_id = s.game_id AND e.seq = s.seq "
+            "WHERE s.game_id = %s AND s.engine_version = %s "
+            f"UNION ALL SELECT 1, seq, kind, seat, turn, CAST(data AS text), hash FROM {EVENT} "
+            f"WHERE game_id = %s AND seq > COALESCE(({snapshot}), 0) ORDER BY 1, 2",
+            [game_id, engine_version, game_id, game_id, engine_version],
+        )
+    # The known event, when it is on the log with that hash (the chain makes it the same
+    # history up to it) and not older than the snapshot (part 2); the snapshot's seq (part 0),
+    # with its state only when the fold starts from it.
+    seq, digest = known
     return (
-        f"SELECT 0, s.seq, NULL, NULL, NULL, CAST(s.state AS text), e.hash FROM {SNAPSHOT} s "
-        f"LEFT JOIN {EVENT} e ON e.game_id = s.game_id AND e.seq = s.seq "
+        f"WITH known AS (SELECT seq, hash FROM {EVENT} WHERE game_id = %s AND seq = %s AND hash = %s "
+        f"AND seq >= COALESCE(({snapshot}), 0)) "
+        f"SELECT 1 AS part, seq, kind, seat, turn, CAST(data AS text), hash FROM {EVENT} "
+        f"WHERE game_id = %s AND seq > COALESCE((SELECT seq FROM known), ({snapshot}), 0) "
+        "UNION ALL SELECT 0, s.seq, NULL, NULL, NULL, "
+        "CASE WHEN EXISTS (SELECT 1 FROM known) THEN NULL ELSE CAST(s.state AS text) END, e.hash "
+        f"FROM {SNAPSHOT} s LEFT JOIN {EVENT} e ON e.game_id = s.game_id AND e.seq = s.seq "
         "WHERE s.game_id = %s AND s.engine_version = %s "
-        f"UNION ALL SELECT 1, seq, kind, seat, turn, CAST(data AS text), hash FROM {EVENT} "
-        f"WHERE game_id = %s AND seq > COALESCE(({snapshot}), 0) ORDER BY 1, 2",
-        [game_id, engine_version, game_id, game_id, engine_version],
-    )
+        "UNION ALL SELECT 2, seq, NULL, NULL, NULL, NULL, hash FROM known ORDER BY 1, 2",
+        [
+            game_id, seq, digest, game_id, engine_version,
+            game_id, game_id, engine_version,
+            game_id, engine_version,
+        ],
+    )  # fmt: skip
 
 
 def _head(found: list[tuple[Any, ...]]) -> Head:
-    stored = None
+    snapshot_seq, state, head = None, None, None
     if found and found[0][0] == 0:
-        _, seq, *_, state, head = found.pop(0)
-        stored = (seq, store.decoded(state))
-    else:
-        head = None
+        _, snapshot_seq, *_, state, head = found.pop(0)
+    from_known = bool(found) and found[-1][0] == 2
+    if from_known:
+        head = found.pop()[-1]
     rows = [(row[1], *kinds.pair(row[2]), *row[3:5], store.decoded(row[5])) for row in found]
-    return stored, rows, found[-1][-1] if found else head
+    last_hash = found[-1][-1] if found else head
+    return Head(snapshot_seq, None if state is None else store.decoded(state), rows, last_hash, from_known)
 
 
 def save_snapshot(game_id: int, *, seq: int, engine_version: str, state: Any) -> None:

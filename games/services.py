@@ -205,6 +205,15 @@ def resign_seat(*, game_id: int, by: User) -> CommandResult:
     return _command(game_id=game_id, by=by, command=None)
 
 
+def keep_state(*, result: CommandResult) -> None:
+    """Let the next command on the game in this process fold from the state a player's
+    committed command left it in (``snapshots.keep``): call it once nothing reads that state
+    any more (the command's answer is built)."""
+    if result.events:
+        last = result.events[-1]
+        snapshots.keep(game_id=result.game.pk, seq=last.seq, hash=bytes(last.hash), state=result.state)
+
+
 def score_game(*, game_id: int) -> Event | None:
     """Append the result event of an ended game. Idempotent: a scored game is left as it is
     (what follows its result was written with it, in the outbox: eventstore/followups.py)."""
