@@ -175,27 +175,28 @@ def append(
             raise ValueError(f"refusing to store an event off its schema: {problem}")
     if prev_hash is None:
         prev_hash = last_hash(model, stream.pk, version)
+    now = timezone.now()  # auto_now_add, as the ORM's insert would
     rows = []
     for seq, event in enumerate(events, start=version + 1):
         content = model.content(seq, event)
         digest = chain.link(prev_hash, content)
-        fields = {name: content[name] for name in (*model.OWN_FIELDS, "seat", "data")}
         rows.append(
-            model(
-                **{model.STREAM: stream},
-                seq=seq,
-                kind=KindName(content["kind"], event.get("v", 1)),
-                actor_id=actor_id,
-                hash=chain.stored(digest),
-                **fields,
-            )
+            {
+                f"{model.STREAM}_id": stream.pk,
+                "seq": seq,
+                "kind": KindName(content["kind"], event.get("v", 1)),
+                "actor_id": actor_id,
+                "hash": chain.stored(digest),
+                "created_at": now,
+                **{name: content[name] for name in (*model.OWN_FIELDS, "seat", "data")},
+            }
         )
         prev_hash = digest
     context = {f"{model.STREAM}_id": stream.pk, "seq": version + 1}
     try:
         # No savepoint: a lost race fails the whole command, whose transaction rolls back.
         with transaction.atomic(savepoint=False):
-            appended = insert(model, rows)
+            appended = insert(model, rows, stream=stream)
     except IntegrityError as exc:
         logger.warning("lost a race to append", extra=context)
         raise Conflict(
@@ -214,17 +215,14 @@ def append(
     return appended
 
 
-def insert(model: type[E], rows: list[E]) -> list[E]:
-    """Insert new event rows in one statement, as saved rows (their key is (stream, seq)): every
+def insert(model: type[E], rows: list[dict[str, Any]], *, stream: models.Model) -> list[E]:
+    """Insert new event rows of ``stream`` (each the values of every column, by attribute name)
+    in one statement, and give them back as saved rows (their key is (stream, seq)): every
     command appends, and the ORM's SQL compiler cost more than the insert itself."""
     if not rows:
-        return rows
-    now = timezone.now()
+        return []
     fields = model._meta.concrete_fields
-    values = []
-    for row in rows:
-        row.created_at = now  # auto_now_add, as the ORM's insert would
-        values += [field.get_db_prep_save(getattr(row, field.attname), connection) for field in fields]
+    values = [field.get_db_prep_save(row[field.attname], connection) for row in rows for field in fields]
     quote = connection.ops.quote_name
     marks = ", ".join(["(" + ", ".join(["%s"] * len(fields)) + ")"] * len(rows))
     with prepared.cursor() as cursor:
@@ -233,9 +231,15 @@ def insert(model: type[E], rows: list[E]) -> list[E]:
             f"VALUES {marks}",
             values,
         )
+    names = [field.attname for field in fields]
+    owner = model._meta.get_field(model.STREAM)
+    saved = []
     for row in rows:
-        row._state.adding, row._state.db = False, connection.alias
-    return rows
+        # as a row read back: built from its values in column order, with its stream at hand
+        event = model.from_db(connection.alias, names, [row[name] for name in names])
+        owner.set_cached_value(event, stream)  # type: ignore[union-attr]
+        saved.append(event)
+    return saved
 
 
 def last_hash(model: type[StoredEvent], stream_id: int, seq: int) -> str:

@@ -50,8 +50,9 @@ Statement = tuple[str, Sequence[Any]]
 
 
 def fetch_all(statements: Sequence[Statement]) -> list[list[tuple[Any, ...]]]:
-    """Run ``statements`` one after another with the cursors of ``cursor()`` and fetch each
-    one's rows: on PostgreSQL in one round trip (psycopg's pipeline mode), elsewhere one by one.
+    """Run queries (``statements`` that return rows) one after another with the cursors of
+    ``cursor()`` and fetch each one's rows: on PostgreSQL in one round trip (psycopg's pipeline
+    mode), elsewhere one by one.
     Each is a statement of its own, as if sent alone: in READ COMMITTED each sees what was
     committed when it began, so a read sent after a ``FOR UPDATE`` sees what the lock's
     previous holder committed."""
@@ -67,7 +68,7 @@ def fetch_all(statements: Sequence[Statement]) -> list[list[tuple[Any, ...]]]:
             for each, (sql, params) in zip(cursors, statements, strict=True):
                 each.execute(sql, params)
             pipeline.sync()
-            return [each.fetchall() if each.description is not None else [] for each in cursors]
+            return [each.fetchall() for each in cursors]
     finally:
         for each in cursors:
             each.close()
