@@ -1,9 +1,10 @@
 """The queries every game request runs, as plain SQL.
 
-A move reads the game locked with the caller's seat (the event store, eventstore/store.py), then
-the snapshot, the events after it and the last hash in one query (``log_head``), writes the
-events and the snapshot, and reads back what the caller's feed holds (``window``); a decision
-reads the same but locks nothing. Each is an indexed lookup for the database, but Django's SQL
+A move sends in one round trip (``locked_log_head``) the lock of the game with the caller's seat
+(the event store, eventstore/store.py), the read of the log's head (the snapshot, unless the state
+the process kept is still on the log, the events after it and the last hash) and of the turn in
+play (the author's feed positions follow from it), then writes the events and the snapshot; a
+decision reads the log's head (``log_head``) and locks nothing. Each is an indexed lookup for the database, but Django's SQL
 compiler spent more on building them than the database on running them (three quarters of a
 command's query time, in the profile of bench/load.py's move path), and each round trip costs
 both sides: so they are written out here once, for SQLite and PostgreSQL alike, as few as they
@@ -49,7 +50,7 @@ class Head(NamedTuple):
 def log_head(game_id: int, engine_version: str) -> Head:
     """What folding the game up to now reads, in one query: its snapshot, the events after it
     (data decoded) and the last event's hash."""
-    (found,) = prepared.fetch_all([_log_head(game_id, engine_version, known=None)])
+    (found,) = prepared.fetch_all([_log_head(game_id, engine_version, known=NOTHING_KNOWN)])
     return _head(found)
 
 
@@ -73,7 +74,7 @@ def locked_log_head(
     locked, found, window = prepared.fetch_all(
         [
             store.lock_seated(Game, game_id, seats=Seat, stream="game", user_id=user_id),
-            _log_head(game_id, engine_version, known=known),
+            _log_head(game_id, engine_version, known=known or NOTHING_KNOWN),
             _window(before, [game_id, game_id, game_id], last=None),
         ]
     )
@@ -81,20 +82,15 @@ def locked_log_head(
     return game, seat, _head(found), _window_rows(window)
 
 
-def _log_head(game_id: int, engine_version: str, *, known: tuple[int, bytes] | None) -> prepared.Statement:
-    snapshot = f"SELECT seq FROM {SNAPSHOT} WHERE game_id = %s AND engine_version = %s"
-    if known is None:
-        return (
-            f"SELECT 0, s.seq, NULL, NULL, NULL, CAST(s.state AS text), e.hash FROM {SNAPSHOT} s "
-            f"LEFT JOIN {EVENT} e ON e.game_id = s.game_id AND e.seq = s.seq "
-            "WHERE s.game_id = %s AND s.engine_version = %s "
-            f"UNION ALL SELECT 1, seq, kind, seat, turn, CAST(data AS text), hash FROM {EVENT} "
-            f"WHERE game_id = %s AND seq > COALESCE(({snapshot}), 0) ORDER BY 1, 2",
-            [game_id, engine_version, game_id, game_id, engine_version],
-        )
+# ``known`` when the caller holds no state: no event has seq 0.
+NOTHING_KNOWN = (0, b"")
+
+
+def _log_head(game_id: int, engine_version: str, *, known: tuple[int, bytes]) -> prepared.Statement:
     # The known event, when it is on the log with that hash (the chain makes it the same
     # history up to it) and not older than the snapshot (part 2); the snapshot's seq (part 0),
-    # with its state only when the fold starts from it.
+    # with its state only when the fold starts from it; the events after the one or the other.
+    snapshot = f"SELECT seq FROM {SNAPSHOT} WHERE game_id = %s AND engine_version = %s"
     seq, digest = known
     return (
         f"WITH known AS (SELECT seq, hash FROM {EVENT} WHERE game_id = %s AND seq = %s AND hash = %s "
