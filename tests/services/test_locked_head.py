@@ -15,11 +15,11 @@ from games.models import Event
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 
-def test_a_command_that_waited_for_the_lock_reads_what_its_holder_committed() -> None:
+def test_a_command_that_waited_for_the_lock_reads_what_its_holder_committed(emptied_log: None) -> None:
     alice, bob = (User.objects.create_user(f"{name}-{time.monotonic_ns()}") for name in ("alice", "bob"))
     game = services.create_game(by=alice, adventure=1, max_players=2)
     services.join_game(game=game, by=bob, invite=game.invite)
-    services.start_game(game=game, by=alice)
+    game = services.start_game(game=game, by=alice).game
     holding, release = threading.Event(), threading.Event()
     read: list[snapshots.Head] = []
 
