@@ -4,11 +4,11 @@ A move sends in one round trip (``locked_log_head``) the lock of the game with t
 (the event store, eventstore/store.py), the read of the log's head (the snapshot, unless the state
 the process kept is still on the log, the events after it and the last hash) and of the turn in
 play (the author's feed positions follow from it), then writes the events and the snapshot; a
-decision reads the log's head (``log_head``) and locks nothing. Each is an indexed lookup for the database, but Django's SQL
-compiler spent more on building them than the database on running them (three quarters of a
-command's query time, in the profile of bench/load.py's move path), and each round trip costs
-both sides: so they are written out here once, for SQLite and PostgreSQL alike, as few as they
-can be. The list of a player's games, the most polled read, is here too. Everything else goes
+decision reads the log's head (``log_head``) and locks nothing. Each is an indexed lookup for
+the database, but Django's SQL compiler spent more on building them than the database on running
+them (three quarters of a command's query time, in the profile of bench/load.py's move path), and
+each round trip costs both sides: so they are written out here once, for SQLite and PostgreSQL
+alike, as few as they can be. The list of a player's games, the most polled read, is here too. Everything else goes
 through the ORM.
 """
 
