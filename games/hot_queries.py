@@ -8,8 +8,8 @@ decision reads the log's head (``log_head``) and locks nothing. Each is an index
 the database, but Django's SQL compiler spent more on building them than the database on running
 them (three quarters of a command's query time, in the profile of bench/load.py's move path), and
 each round trip costs both sides: so they are written out here once, for SQLite and PostgreSQL
-alike, as few as they can be. The list of a player's games, the most polled read, is here too. Everything else goes
-through the ORM.
+alike, as few as they can be. The list of a player's games, the most polled read, is here too.
+Everything else goes through the ORM.
 """
 
 from datetime import datetime
