@@ -233,10 +233,14 @@ def _command_answer(result: services.CommandResult) -> dict[str, Any]:
     field by field in its order, with no serializer walking each field: its values are already
     JSON's but the events' datetimes and the game's status, a choice."""
     answer = selectors.command_answer(
-        game=result.game, rows=result.events, state=result.state, seat=result.seat
+        game=result.game,
+        rows=result.events,
+        state=result.state,
+        seat=result.seat,
+        turn_in_play=result.turn_in_play,
     )
     decision = answer["decision"]
-    return {
+    shaped = {
         "events": [
             {
                 "seq": event["seq"],
@@ -259,6 +263,9 @@ def _command_answer(result: services.CommandResult) -> dict[str, Any]:
         "status": STATUS.to_representation(answer["status"]),
         "version": answer["version"],
     }
+    # the answer was the last to read the state: the game's next command here folds from it
+    services.keep_state(result=result)
+    return shaped
 
 
 # --- operations --------------------------------------------------------------------------------

@@ -91,24 +91,28 @@ def _missing(model: type[models.Model], pk: int) -> NotFound:
 
 
 def lock_seated(
-    model: type[S], pk: int, *, seats: type[models.Model], stream: str, user_id: int
-) -> tuple[S, int | None]:
-    """``lock`` with the index of the user's seat in the stream (``seat_index``), or None: one
-    read, as every player's command begins."""
+    model: type[models.Model], pk: int, *, seats: type[models.Model], stream: str, user_id: int
+) -> prepared.Statement:
+    """The statement of ``lock`` with the index of the user's seat in the stream
+    (``seat_index``): one read, as every player's command begins, sent with what the command
+    reads next (``prepared.fetch_all``); ``seated`` reads its rows."""
     index = connection.ops.quote_name("index")
     for_update = " FOR UPDATE" if connection.features.has_select_for_update else ""
-    with prepared.cursor() as cursor:
-        cursor.execute(
-            f"SELECT {columns(model, 'head')}, (SELECT {index} FROM {seats._meta.db_table} "
-            f"WHERE {stream}_id = head.id AND user_id = %s) FROM {model._meta.db_table} head "
-            f"WHERE head.id = %s{for_update}",
-            [user_id, pk],
-        )
-        found = cursor.fetchone()
-    if found is None:
+    return (
+        f"SELECT {columns(model, 'head')}, (SELECT {index} FROM {seats._meta.db_table} "
+        f"WHERE {stream}_id = head.id AND user_id = %s) FROM {model._meta.db_table} head "
+        f"WHERE head.id = %s{for_update}",
+        [user_id, pk],
+    )
+
+
+def seated(model: type[S], pk: int, found: Sequence[tuple[Any, ...]]) -> tuple[S, int | None]:
+    """The stream's row and the user's seat index (or None) from the rows of ``lock_seated``
+    (refused with ``not_found`` when there is no such stream)."""
+    if not found:
         raise _missing(model, pk)
-    seat = found[-1]
-    return from_row(model, found), None if seat is None else int(seat)
+    seat = found[0][-1]
+    return from_row(model, found[0]), None if seat is None else int(seat)
 
 
 def seat_index(seat_model: type[models.Model], stream: str, stream_id: int, user_id: int) -> int | None:
@@ -171,27 +175,28 @@ def append(
             raise ValueError(f"refusing to store an event off its schema: {problem}")
     if prev_hash is None:
         prev_hash = last_hash(model, stream.pk, version)
+    now = timezone.now()  # auto_now_add, as the ORM's insert would
     rows = []
     for seq, event in enumerate(events, start=version + 1):
         content = model.content(seq, event)
         digest = chain.link(prev_hash, content)
-        fields = {name: content[name] for name in (*model.OWN_FIELDS, "seat", "data")}
         rows.append(
-            model(
-                **{model.STREAM: stream},
-                seq=seq,
-                kind=KindName(content["kind"], event.get("v", 1)),
-                actor_id=actor_id,
-                hash=chain.stored(digest),
-                **fields,
-            )
+            {
+                f"{model.STREAM}_id": stream.pk,
+                "seq": seq,
+                "kind": KindName(content["kind"], event.get("v", 1)),
+                "actor_id": actor_id,
+                "hash": chain.stored(digest),
+                "created_at": now,
+                **{name: content[name] for name in (*model.OWN_FIELDS, "seat", "data")},
+            }
         )
         prev_hash = digest
     context = {f"{model.STREAM}_id": stream.pk, "seq": version + 1}
     try:
         # No savepoint: a lost race fails the whole command, whose transaction rolls back.
         with transaction.atomic(savepoint=False):
-            appended = insert(model, rows)
+            appended = insert(model, rows, stream=stream)
     except IntegrityError as exc:
         logger.warning("lost a race to append", extra=context)
         raise Conflict(
@@ -210,17 +215,14 @@ def append(
     return appended
 
 
-def insert(model: type[E], rows: list[E]) -> list[E]:
-    """Insert new event rows in one statement, as saved rows (their key is (stream, seq)): every
+def insert(model: type[E], rows: list[dict[str, Any]], *, stream: models.Model) -> list[E]:
+    """Insert new event rows of ``stream`` (each the values of every column, by attribute name)
+    in one statement, and give them back as saved rows (their key is (stream, seq)): every
     command appends, and the ORM's SQL compiler cost more than the insert itself."""
     if not rows:
-        return rows
-    now = timezone.now()
+        return []
     fields = model._meta.concrete_fields
-    values = []
-    for row in rows:
-        row.created_at = now  # auto_now_add, as the ORM's insert would
-        values += [field.get_db_prep_save(getattr(row, field.attname), connection) for field in fields]
+    values = [field.get_db_prep_save(row[field.attname], connection) for row in rows for field in fields]
     quote = connection.ops.quote_name
     marks = ", ".join(["(" + ", ".join(["%s"] * len(fields)) + ")"] * len(rows))
     with prepared.cursor() as cursor:
@@ -229,9 +231,15 @@ def insert(model: type[E], rows: list[E]) -> list[E]:
             f"VALUES {marks}",
             values,
         )
+    names = [field.attname for field in fields]
+    owner = model._meta.get_field(model.STREAM)
+    saved = []
     for row in rows:
-        row._state.adding, row._state.db = False, connection.alias
-    return rows
+        # as a row read back: built from its values in column order, with its stream at hand
+        event = model.from_db(connection.alias, names, [row[name] for name in names])
+        owner.set_cached_value(event, stream)  # type: ignore[union-attr]
+        saved.append(event)
+    return saved
 
 
 def last_hash(model: type[StoredEvent], stream_id: int, seq: int) -> str:

@@ -1,14 +1,15 @@
 """The queries every game request runs, as plain SQL.
 
-A move reads the game locked with the caller's seat (the event store, eventstore/store.py), then
-the snapshot, the events after it and the last hash in one query (``log_head``), writes the
-events and the snapshot, and reads back what the caller's feed holds (``window``); a decision
-reads the same but locks nothing. Each is an indexed lookup for the database, but Django's SQL
-compiler spent more on building them than the database on running them (three quarters of a
-command's query time, in the profile of bench/load.py's move path), and each round trip costs
-both sides: so they are written out here once, for SQLite and PostgreSQL alike, as few as they
-can be. The list of a player's games, the most polled read, is here too. Everything else goes
-through the ORM.
+A move sends in one round trip (``locked_log_head``) the lock of the game with the caller's seat
+(the event store, eventstore/store.py), the read of the log's head (the snapshot, unless the state
+the process kept is still on the log, the events after it and the last hash) and of the turn in
+play (the author's feed positions follow from it), then writes the events and the snapshot; a
+decision reads the log's head (``log_head``) and locks nothing. Each is an indexed lookup for
+the database, but Django's SQL compiler spent more on building them than the database on running
+them (three quarters of a command's query time, in the profile of bench/load.py's move path), and
+each round trip costs both sides: so they are written out here once, for SQLite and PostgreSQL
+alike, as few as they can be. The list of a player's games, the most polled read, is here too.
+Everything else goes through the ORM.
 """
 
 from datetime import datetime
@@ -31,32 +32,94 @@ SEAT = Seat._meta.db_table
 USER = User._meta.db_table
 
 
-def log_head(
-    game_id: int, engine_version: str
-) -> tuple[tuple[int, Any] | None, list[tuple[Any, ...]], bytes | None]:
-    """What folding the game up to now reads, in one query: its snapshot written by this
-    version of the engine as ``(seq, state)`` (None when there is none), the events after it as
-    tuples of ``snapshots.EVENT_FIELDS`` (data decoded), and the hash stored on the last of
-    them (None before the first event)."""
+class Head(NamedTuple):
+    """What folding a game up to now reads (``log_head``)."""
+
+    # the seq of its snapshot written by this version of the engine (None when there is none)
+    snapshot_seq: int | None
+    # that snapshot's state (None when the fold starts from the known event instead)
+    snapshot: Any
+    # the events after the snapshot (or the known event) as tuples of ``snapshots.EVENT_FIELDS``
+    rows: list[tuple[Any, ...]]
+    # the hash stored on the last event (None before the first)
+    last_hash: bytes | None
+    # whether the fold starts from the known event (``locked_log_head``)
+    from_known: bool = False
+
+
+def log_head(game_id: int, engine_version: str) -> Head:
+    """What folding the game up to now reads, in one query: its snapshot, the events after it
+    (data decoded) and the last event's hash."""
+    (found,) = prepared.fetch_all([_log_head(game_id, engine_version, known=NOTHING_KNOWN)])
+    return _head(found)
+
+
+# Events as ``engine.feed`` reads them: ``(seq, turn, seat, kind)``.
+FeedRow = tuple[int, int, int | None, str]
+# How many events come before a turn, and the events from that turn on (``window``).
+Window = tuple[int, list[FeedRow]]
+
+
+def locked_log_head(
+    game_id: int, *, user_id: int, engine_version: str, known: tuple[int, bytes] | None
+) -> tuple[Game, int | None, Head, Window]:
+    """The game's row locked for the transaction with the user's seat index (or None), its
+    ``log_head`` read once the lock is held, and the ``window`` of the turn of its last event
+    (the author's feed positions of what the command appends follow from it): three
+    statements in one round trip, as every player's command begins. ``known``: the seq and
+    stored hash of an event whose state the caller holds: when the log still has it, and it is
+    not older than the snapshot, the head is the events after it (``Head.from_known``)."""
+    last_turn = f"(SELECT turn FROM {EVENT} WHERE game_id = %s ORDER BY seq DESC LIMIT 1)"
+    before = f"SELECT seq FROM {EVENT} WHERE game_id = %s AND turn < {last_turn} ORDER BY seq DESC LIMIT 1"
+    locked, found, window = prepared.fetch_all(
+        [
+            store.lock_seated(Game, game_id, seats=Seat, stream="game", user_id=user_id),
+            _log_head(game_id, engine_version, known=known or NOTHING_KNOWN),
+            _window(before, [game_id, game_id, game_id], last=None),
+        ]
+    )
+    game, seat = store.seated(Game, game_id, locked)
+    return game, seat, _head(found), _window_rows(window)
+
+
+# ``known`` when the caller holds no state: no event has seq 0.
+NOTHING_KNOWN = (0, b"")
+
+
+def _log_head(game_id: int, engine_version: str, *, known: tuple[int, bytes]) -> prepared.Statement:
+    # The known event, when it is on the log with that hash (the chain makes it the same
+    # history up to it) and not older than the snapshot (part 2); the snapshot's seq (part 0),
+    # with its state only when the fold starts from it; the events after the one or the other.
     snapshot = f"SELECT seq FROM {SNAPSHOT} WHERE game_id = %s AND engine_version = %s"
-    with prepared.cursor() as cursor:
-        cursor.execute(
-            f"SELECT 0, s.seq, NULL, NULL, NULL, CAST(s.state AS text), e.hash FROM {SNAPSHOT} s "
-            f"LEFT JOIN {EVENT} e ON e.game_id = s.game_id AND e.seq = s.seq "
-            "WHERE s.game_id = %s AND s.engine_version = %s "
-            f"UNION ALL SELECT 1, seq, kind, seat, turn, CAST(data AS text), hash FROM {EVENT} "
-            f"WHERE game_id = %s AND seq > COALESCE(({snapshot}), 0) ORDER BY 1, 2",
-            [game_id, engine_version, game_id, game_id, engine_version],
-        )
-        found = cursor.fetchall()
-    stored = None
+    seq, digest = known
+    return (
+        f"WITH known AS (SELECT seq, hash FROM {EVENT} WHERE game_id = %s AND seq = %s AND hash = %s "
+        f"AND seq >= COALESCE(({snapshot}), 0)) "
+        f"SELECT 1 AS part, seq, kind, seat, turn, CAST(data AS text), hash FROM {EVENT} "
+        f"WHERE game_id = %s AND seq > COALESCE((SELECT seq FROM known), ({snapshot}), 0) "
+        "UNION ALL SELECT 0, s.seq, NULL, NULL, NULL, "
+        "CASE WHEN EXISTS (SELECT 1 FROM known) THEN NULL ELSE CAST(s.state AS text) END, e.hash "
+        f"FROM {SNAPSHOT} s LEFT JOIN {EVENT} e ON e.game_id = s.game_id AND e.seq = s.seq "
+        "WHERE s.game_id = %s AND s.engine_version = %s "
+        "UNION ALL SELECT 2, seq, NULL, NULL, NULL, NULL, hash FROM known ORDER BY 1, 2",
+        [
+            game_id, seq, digest, game_id, engine_version,
+            game_id, game_id, engine_version,
+            game_id, engine_version,
+        ],
+    )  # fmt: skip
+
+
+def _head(found: list[tuple[Any, ...]]) -> Head:
+    snapshot_seq, state, head = None, None, None
     if found and found[0][0] == 0:
-        _, seq, *_, state, head = found.pop(0)
-        stored = (seq, store.decoded(state))
-    else:
-        head = None
+        _, snapshot_seq, *_, state, head = found.pop(0)
+    from_known = bool(found) and found[-1][0] == 2
+    if from_known:
+        head = found.pop()[-1]
     rows = [(row[1], *kinds.pair(row[2]), *row[3:5], store.decoded(row[5])) for row in found]
-    return stored, rows, found[-1][-1] if found else head
+    last_hash = found[-1][-1] if found else head
+    return Head(snapshot_seq, None if state is None else store.decoded(state), rows, last_hash, from_known)
 
 
 def save_snapshot(game_id: int, *, seq: int, engine_version: str, state: Any) -> None:
@@ -77,20 +140,30 @@ def save_snapshot(game_id: int, *, seq: int, engine_version: str, state: Any) ->
             )
 
 
-def window(game_id: int, *, from_turn: int, last: int) -> tuple[int, list[tuple[int, int, int | None, str]]]:
+def window(game_id: int, *, from_turn: int, last: int) -> Window:
     """How many events up to seq ``last`` come before turn ``from_turn``, and the ones from that
     turn on as ``(seq, turn, seat, kind)``: one query (the count comes first). See ``START``."""
     before = (
         f"SELECT seq FROM {EVENT} WHERE game_id = %s AND seq <= %s AND turn < %s ORDER BY seq DESC LIMIT 1"
     )
-    with prepared.cursor() as cursor:
-        cursor.execute(
-            START.format(before=before) + f"SELECT 1, seq, turn, seat, kind FROM {EVENT}, start "
-            "WHERE game_id = %s AND seq > bound AND seq <= %s "
-            "UNION ALL SELECT 0, bound, NULL, NULL, NULL FROM start ORDER BY 1, 2",
-            [game_id, last, from_turn, game_id, last],
-        )
-        (_, before_count, *_), *rows = cursor.fetchall()
+    (found,) = prepared.fetch_all([_window(before, [game_id, last, from_turn, game_id], last=last)])
+    return _window_rows(found)
+
+
+def _window(before: str, args: list[Any], *, last: int | None) -> prepared.Statement:
+    """The statement of a window from the seq ``before`` selects (taking ``args``) on, up to
+    ``last`` (None: the last event)."""
+    up_to = "" if last is None else " AND seq <= %s"
+    return (
+        START.format(before=before) + f"SELECT 1, seq, turn, seat, kind FROM {EVENT}, start "
+        f"WHERE game_id = %s AND seq > bound{up_to} "
+        "UNION ALL SELECT 0, bound, NULL, NULL, NULL FROM start ORDER BY 1, 2",
+        args if last is None else [*args, last],
+    )
+
+
+def _window_rows(found: list[tuple[Any, ...]]) -> Window:
+    (_, before_count, *_), *rows = found
     return int(before_count), [(seq, turn, seat, kinds.pair(kind)[0]) for _, seq, turn, seat, kind in rows]
 
 

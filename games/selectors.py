@@ -141,7 +141,7 @@ def version_for(*, game: Game, state: GameState, last: int, seat: int | None) ->
     """How many events the seat may read: its position at the end of its feed. Another seat's
     events of the turn in play are not counted until the turn resolves, so the version moves
     with nothing hidden from this seat."""
-    before, window = _window(game, from_turn=state.turn, last=last)
+    before, window = hot_queries.window(game.pk, from_turn=state.turn, last=last)
     return before + len(engine.feed(window, viewer=seat))
 
 
@@ -422,18 +422,27 @@ class FeedTail:
             self.window = kept
 
 
-def command_answer(*, game: Game, rows: list[Event], state: GameState, seat: int) -> dict[str, Any]:
+def command_answer(
+    *,
+    game: Game,
+    rows: list[Event],
+    state: GameState,
+    seat: int,
+    turn_in_play: hot_queries.Window | None = None,
+) -> dict[str, Any]:
     """What a command's author reads back once the command has committed: the events it
     appended that the author may read, each at its position in the author's feed, the author's
     next decision, the game's status and the author's version. When the command made ASTRA's
     part of the turn due, the answer shows the game after that part if it has been played (in
-    the embedded mode it runs on the commit, before this answer is read)."""
+    the embedded mode it runs on the commit, before this answer is read). ``turn_in_play``:
+    the window of the turn the command began in, when the command read it with its head (the
+    feed positions follow from it without reading the events again)."""
     if rows and engine.astra_due(state):
         game, rows, state = _after_astra(game, rows, state)
     events = []
     version = 0
     if rows:
-        before, window = _window(game, from_turn=min(row.turn for row in rows), last=rows[-1].seq)
+        before, window = _window(game, rows, known=turn_in_play)
         order = engine.feed(window, viewer=seat)
         version = before + len(order)
         positions = {seq: before + index for index, seq in enumerate(order, start=1)}
@@ -516,11 +525,20 @@ def require_seat(*, game: Game, viewer: User) -> int:
     return seat
 
 
-def _window(game: Game, *, from_turn: int, last: int) -> tuple[int, list[tuple[int, int, int | None, str]]]:
-    """The events from turn `from_turn` on (up to seq `last`) as ``engine.feed`` reads them,
-    and how many events come before them: every event of an earlier turn is readable by every
-    seat once a later turn has begun, so only the window needs folding."""
-    return hot_queries.window(game.pk, from_turn=from_turn, last=last)
+def _window(game: Game, rows: list[Event], *, known: hot_queries.Window | None) -> hot_queries.Window:
+    """The events from the turn of the first of ``rows`` on, up to the last of them, as
+    ``engine.feed`` reads them, and how many events come before them: every event of an earlier
+    turn is readable by every seat once a later turn has begun, so only the window needs
+    folding. ``known``: the window of the turn in play right before ``rows`` (turns only grow,
+    so ``rows`` join it, or begin a later turn after all of it); read from the log otherwise."""
+    from_turn = min(row.turn for row in rows)
+    if known is not None:
+        before, earlier = known
+        if rows[0].seq == before + len(earlier) + 1:
+            kept = [row for row in earlier if row[1] >= from_turn]
+            added = [(row.seq, row.turn, row.seat, str(row.kind)) for row in rows]
+            return before + len(earlier) - len(kept), kept + added
+    return hot_queries.window(game.pk, from_turn=from_turn, last=rows[-1].seq)
 
 
 def _feed(game: Game, seat: int) -> list[int]:

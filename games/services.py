@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from eventstore import followups, seals, store
 from eventstore.errors import Conflict, Invalid, Word
-from games import lobby, quotas, selectors, snapshots
+from games import hot_queries, lobby, quotas, selectors, snapshots
 from games.models import MAX_TURN_SECONDS, MIN_TURN_SECONDS, Event, Game, Seat, Visibility
 from games.rules import engine
 from games.rules.engine import Event as EngineEvent
@@ -45,6 +45,8 @@ class CommandResult:
     seat: int
     events: list[Event]
     state: GameState
+    # the feed window of the turn the command began in, when it read it (selectors.command_answer)
+    turn_in_play: hot_queries.Window | None = None
 
 
 # --- lobby -------------------------------------------------------------------------------------
@@ -203,6 +205,15 @@ def resign_seat(*, game_id: int, by: User) -> CommandResult:
     return _command(game_id=game_id, by=by, command=None)
 
 
+def keep_state(*, result: CommandResult) -> None:
+    """Let the next command on the game in this process fold from the state a player's
+    committed command left it in (``snapshots.keep``): call it once nothing reads that state
+    any more (the command's answer is built)."""
+    if result.events:
+        last = result.events[-1]
+        snapshots.keep(game_id=result.game.pk, seq=last.seq, hash=bytes(last.hash), state=result.state)
+
+
 def score_game(*, game_id: int) -> Event | None:
     """Append the result event of an ended game. Idempotent: a scored game is left as it is
     (what follows its result was written with it, in the outbox: eventstore/followups.py)."""
@@ -349,7 +360,7 @@ def _command(*, game_id: int, by: User, command: dict[str, Any] | None) -> Comma
     """A player's command on their seat (None: resigning it)."""
     # within the command path's transaction (eventstore/commands.py): a refusal rolls it all back
     with transaction.atomic(savepoint=False):
-        game, seated = store.lock_seated(Game, game_id, seats=Seat, stream="game", user_id=by.pk)
+        game, seated, head, turn_in_play = snapshots.locked_head(game_id=game_id, user_id=by.pk)
         if seated is None:
             raise lobby.outsider(game)
         seat = seated
@@ -359,7 +370,6 @@ def _command(*, game_id: int, by: User, command: dict[str, Any] | None) -> Comma
                 "The game is %(status)s, not playing.",
                 status=Word(game.status),
             )
-        head = snapshots.head(game=game)
         state, version = head.state, head.seq
         if command is None:
             new_events, state = rules_call(engine.resign, state, seat)
@@ -370,7 +380,7 @@ def _command(*, game_id: int, by: User, command: dict[str, Any] | None) -> Comma
                 quotas.check_undo(game_id=game.pk, seat=seat, turn=state.turn)
             new_events, state = rules_call(engine.advance, state, seat, command)
         appended, state = _record(game, state, new_events, version=version, actor=by, head=head)
-    return CommandResult(game=game, seat=seat, events=appended, state=state)
+    return CommandResult(game=game, seat=seat, events=appended, state=state, turn_in_play=turn_in_play)
 
 
 def _record(

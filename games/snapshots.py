@@ -8,6 +8,8 @@ is missing, or was written by another version of the engine, is ignored and the 
 from the start (the next command stores a fresh one).
 """
 
+import threading
+from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -44,13 +46,68 @@ def current(*, game: Game) -> tuple[GameState, int]:
     return now.state, now.seq
 
 
+# The state a player's command left each game in, in this process, by game id, as (seq of its
+# last event, that event's stored hash, state): the next command on the game folds from it the
+# events after it (none, unless another process appended) instead of reading and loading the
+# snapshot. The hash makes it safe across processes: the chain gives a log that still has that
+# event at that seq the same history up to it. The rules change a state in place, so a state is
+# held either here or by one command, never both (``_take`` removes it); a command that fails
+# never gives its state back. The games played last are kept, up to KEPT_GAMES.
+Kept = tuple[int, bytes, GameState]
+KEPT_GAMES = 256
+_kept: OrderedDict[int, Kept] = OrderedDict()
+_kept_lock = threading.Lock()
+
+
 def head(*, game: Game) -> Head:
     """The game's ``Head``."""
-    stored, rows, last_hash = hot_queries.log_head(game.pk, snapshots.ENGINE_VERSION)
-    state, seq = loaded(stored)
-    state, last = fold(state, rows, seq)
-    digest = chain.GENESIS if last_hash is None else chain.hexed(last_hash)
-    return Head(state, last, digest, None if stored is None else seq)
+    return _folded(hot_queries.log_head(game.pk, snapshots.ENGINE_VERSION), None)
+
+
+def locked_head(*, game_id: int, user_id: int) -> tuple[Game, int | None, Head, hot_queries.Window]:
+    """The game's row locked for the transaction, the user's seat index in it (None when they
+    have none), the game's ``Head`` read under the lock and the feed window of the turn of its
+    last event (``hot_queries.locked_log_head``): as every player's command begins. The state
+    is folded from the one ``keep`` was given for the game when the log goes on from it; it is
+    the caller's alone from here (give it back with ``keep`` once nothing reads it)."""
+    kept = _take(game_id)
+    game, seat, read, turn_in_play = hot_queries.locked_log_head(
+        game_id,
+        user_id=user_id,
+        engine_version=snapshots.ENGINE_VERSION,
+        known=None if kept is None else kept[:2],
+    )
+    return game, seat, _folded(read, kept), turn_in_play
+
+
+def _folded(read: hot_queries.Head, kept: Kept | None) -> Head:
+    if read.from_known and kept is not None:
+        seq, _, state = kept
+    else:
+        state, seq = loaded(None if read.snapshot_seq is None else (read.snapshot_seq, read.snapshot))
+    state, last = fold(state, read.rows, seq)
+    digest = chain.GENESIS if read.last_hash is None else chain.hexed(read.last_hash)
+    return Head(state, last, digest, read.snapshot_seq)
+
+
+def _take(game_id: int) -> Kept | None:
+    with _kept_lock:
+        return _kept.pop(game_id, None)
+
+
+def keep(*, game_id: int, seq: int, hash: bytes, state: GameState) -> None:
+    """Give back the state a committed command left the game in, as of its event ``seq`` whose
+    stored hash is ``hash``, once nothing reads it any more: the next command on the game in
+    this process folds from it (``locked_head``). A state of an older event than the one kept
+    is dropped."""
+    with _kept_lock:
+        held = _kept.get(game_id)
+        if held is not None and held[0] >= seq:
+            return
+        _kept[game_id] = (seq, hash, state)
+        _kept.move_to_end(game_id)
+        if len(_kept) > KEPT_GAMES:
+            _kept.popitem(last=False)
 
 
 def loaded(stored: tuple[int, Any] | None) -> tuple[GameState, int]:

@@ -16,6 +16,7 @@ nothing (``%s IS NULL``) cannot be bound on the server.
 """
 
 import functools
+from collections.abc import Sequence
 from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connections
@@ -42,6 +43,35 @@ def cursor() -> Any:
             register_tzloader(db.timezone, raw)
     # as Django's ``connection.cursor()`` wraps its own (a debug wrapper when queries are logged)
     return db._prepare_cursor(raw)  # type: ignore[attr-defined]
+
+
+# A statement as ``fetch_all`` takes it: its SQL and its parameters.
+Statement = tuple[str, Sequence[Any]]
+
+
+def fetch_all(statements: Sequence[Statement]) -> list[list[tuple[Any, ...]]]:
+    """Run queries (``statements`` that return rows) one after another with the cursors of
+    ``cursor()`` and fetch each one's rows: on PostgreSQL in one round trip (psycopg's pipeline
+    mode), elsewhere one by one.
+    Each is a statement of its own, as if sent alone: in READ COMMITTED each sees what was
+    committed when it began, so a read sent after a ``FOR UPDATE`` sees what the lock's
+    previous holder committed."""
+    db = connections[DEFAULT_DB_ALIAS]
+    cursors = [cursor() for _ in statements]
+    try:
+        if db.vendor != "postgresql":
+            for each, (sql, params) in zip(cursors, statements, strict=True):
+                each.execute(sql, params)
+            return [each.fetchall() for each in cursors]
+        # errors come back at the fetch that waits for them: Django's, as its cursors raise them
+        with db.wrap_database_errors, db.connection.pipeline() as pipeline:
+            for each, (sql, params) in zip(cursors, statements, strict=True):
+                each.execute(sql, params)
+            pipeline.sync()
+            return [each.fetchall() for each in cursors]
+    finally:
+        for each in cursors:
+            each.close()
 
 
 @functools.cache

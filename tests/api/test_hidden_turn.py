@@ -88,3 +88,31 @@ def test_a_command_answer_places_its_events_where_the_feed_has_them(
     assert answer["version"] == feed["version"]
     assert answer["events"] == feed["events"][-len(answer["events"]) :]
 
+
+
+
+def test_every_command_answer_shows_its_events_where_the_authors_feed_has_them(
+    playing_game: int, alice: APIClient, bob: APIClient, carol: APIClient, post: Any
+) -> None:
+    """Moves, an undo and confirms over two turns (the last confirm of each resolves the turn
+    and reveals the others' moves before the next turn's start): each answer's events are the
+    author's feed's events at those positions, and its version is the feed's."""
+
+    def command(client: APIClient, path: str, body: Any = None) -> None:
+        answer = post(client, f"{base(playing_game)}/{path}", body)
+        assert answer.status_code == 200, answer.content
+        feed = client.get(f"{base(playing_game)}/events?limit=1000").json()
+        assert answer.json()["version"] == feed["version"]
+        by_position = {event["seq"]: event for event in feed["events"]}
+        assert answer.json()["events"]
+        assert all(by_position[event["seq"]] == event for event in answer.json()["events"])
+
+    undone = False
+    for _ in range(2):
+        for client in (alice, bob, carol):
+            while options := client.get(f"{base(playing_game)}/decision").json()["options"]:
+                command(client, "moves", {"choice": options[-1]})
+                if client is bob and not undone:
+                    command(client, "undo")
+                    undone = True
+            command(client, "confirm")
