@@ -16,6 +16,7 @@ between) it reads the log.
 
 import asyncio
 import contextlib
+import contextvars
 import dataclasses
 import json
 import logging
@@ -460,7 +461,11 @@ class Hub:
         self.tail = follow.tail(stream_id)
         self.followers: set[Follower] = set()
         self.subscription: notify.Subscription | None = None
-        self.task = asyncio.get_running_loop().create_task(self._run(), name=f"stream hub {follow.stream}")
+        # in a context of its own, not that of the request of its first follower (its language
+        # ...): a hub renders for every follower, on the event loop when it is handed a commit
+        self.task = asyncio.get_running_loop().create_task(
+            self._run(), name=f"stream hub {follow.stream}", context=contextvars.Context()
+        )
 
     def join(self, follower: Follower) -> None:
         """Add a follower, and look at once: the log may have moved since its first read."""
