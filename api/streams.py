@@ -8,11 +8,15 @@ serves it: an open stream holds no thread. What comes next is read by the game's
 (``eventstore.notify``) says its log moved, and when one query every STREAM_POLL_SECONDS for all
 the hubs of the process finds it moved, so a lost notification only delays a message. The hubs'
 reads are made one after another by one thread of the process, on one database connection that
-it keeps: an open stream holds none of its own.
+it keeps: an open stream holds none of its own. A commit made in this process hands its rows to
+the hub (``eventstore.notify.Commit``): when they follow what the hub has read, it takes them as
+they are, on the event loop, without a read or a thread; else (a commit of another process came
+between) it reads the log.
 """
 
 import asyncio
 import contextlib
+import contextvars
 import dataclasses
 import json
 import logging
@@ -52,7 +56,7 @@ from eventstore.errors import Invalid, NotFound
 from eventstore.models import StoredEvent
 from games import selectors as game_selectors
 from games.models import Event, Game
-from games.selectors import Catchup, Catchups, Followers
+from games.selectors import Catchup, Catchups, Followers, Handed
 from moon import inflight
 
 logger = logging.getLogger(__name__)
@@ -79,11 +83,15 @@ class Read:
 
 class Tail(Protocol):
     """The end of a log shared by all of its followers in a process (``FeedTail``): ``position``
-    is the last seq it read."""
+    is the last seq it read, ``state`` what the events up to it made (None until a look has
+    folded them): only then may a look be ``handed`` the events that follow."""
 
     position: int
 
-    def catch_up(self, followers: Followers) -> Catchups: ...
+    @property
+    def state(self) -> object | None: ...
+
+    def catch_up(self, followers: Followers, handed: Handed | None = None) -> Catchups: ...
 
 
 @dataclass(frozen=True)
@@ -444,8 +452,8 @@ class Hub:
     """The followers of one game (campaign) in this process, and the task reading for them:
     woken by a commit notification (or a follower joining, or every STREAM_POLL_SECONDS), it
     asks the stream's tail once what each follower has new, so a commit costs one read of the
-    log per process (one query for a game), and the decisions only when some follower's feed
-    grew."""
+    log per process (one query for a game; none for a commit of this process that follows what
+    it read), and the decisions only when some follower's feed grew."""
 
     def __init__(self, follow: Follow, stream_id: int) -> None:
         self.follow = follow
@@ -453,7 +461,11 @@ class Hub:
         self.tail = follow.tail(stream_id)
         self.followers: set[Follower] = set()
         self.subscription: notify.Subscription | None = None
-        self.task = asyncio.get_running_loop().create_task(self._run(), name=f"stream hub {follow.stream}")
+        # in a context of its own, not that of the request of its first follower (its language
+        # ...): a hub renders for every follower, on the event loop when it is handed a commit
+        self.task = asyncio.get_running_loop().create_task(
+            self._run(), name=f"stream hub {follow.stream}", context=contextvars.Context()
+        )
 
     def join(self, follower: Follower) -> None:
         """Add a follower, and look at once: the log may have moved since its first read."""
@@ -487,7 +499,15 @@ class Hub:
                 await inflight.after_commands(most=AFTER_COMMANDS_SECONDS)
 
     async def _look(self) -> None:
+        assert self.subscription is not None
+        news = self.subscription.news()
         followers = list(self.followers)
+        tail = self.tail
+        handed = None
+        if not news.unknown and tail.state is not None:
+            if not news.commits and news.latest <= tail.position:
+                return  # told only of events it has read (its own commits, notified back)
+            handed = notify.following(news.commits, after=tail.position, latest=news.latest)
         if not followers:
             return
         wanted: dict[tuple[int, int], set[str | None]] = {}
@@ -495,7 +515,11 @@ class Hub:
             kinds = wanted.setdefault((follower.seat, follower.after), set())
             if follower.stream:
                 kinds.add(follower.kind)
-        answers = await _in_reader(_catch_up, self.follow, self.tail, wanted)
+        if handed is not None:
+            # this process's own commits, in full: folded and rendered here, with no read
+            answers = _catch_up(self.follow, tail, wanted, handed)
+        else:
+            answers = await _in_reader(_catch_up, self.follow, tail, wanted)
         behind = []
         for follower in followers:
             answer = answers[(follower.seat, follower.after)]
@@ -514,15 +538,19 @@ class Hub:
 
 
 def _catch_up(
-    follow: Follow, tail: Tail, wanted: dict[tuple[int, int], set[str | None]]
+    follow: Follow,
+    tail: Tail,
+    wanted: dict[tuple[int, int], set[str | None]],
+    handed: Handed | None = None,
 ) -> dict[tuple[int, int], tuple[int, Read] | None]:
     """The tail's answers for the followers (seat, position), rendered once for each, each
     event once for all who see it alike. ``wanted`` gives the kinds of the decisions the
     followers of each (seat, position) were last given: a decision of the same kind as all of
-    theirs is not sent again, nor rendered."""
+    theirs is not sent again, nor rendered. ``handed``: the events after the tail's position,
+    from this process's commits (nothing is read then)."""
     rendered: dict[tuple[int, int], tuple[int, Read] | None] = {}
     lines: dict[int, tuple[dict[str, Any], bytes]] = {}
-    for key, answer in tail.catch_up(wanted).items():
+    for key, answer in tail.catch_up(wanted, handed).items():
         if answer is not None and answer.decision is not None and wanted[key] <= {answer.decision["kind"]}:
             answer = dataclasses.replace(answer, decision=None)
         if answer is None or answer.events or answer.decision is not None or answer.ended:

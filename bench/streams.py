@@ -259,6 +259,8 @@ class Phase:
     moves: list[float]
     delays: list[float]
     cpu: float  # web CPU seconds per command
+    system: float  # the kernel's share of it (sockets, threads woken)
+    switches: float  # the web process's threads' context switches per command
     idle: float  # share of a CPU used with no command running
     rss: float  # MiB
 
@@ -267,7 +269,8 @@ class Phase:
             f"{name:>20}: RSS {self.rss:6.1f} MiB | idle CPU {self.idle * 100:4.1f} %"
             f" | move path p50 {percentile(self.moves, 0.5) * 1000:6.1f} ms"
             f" p99 {percentile(self.moves, 0.99) * 1000:6.1f} ms ({len(self.moves)} commands,"
-            f" {self.cpu * 1000:5.1f} ms of web CPU each)"
+            f" {self.cpu * 1000:5.1f} ms of web CPU each, {self.system * 100:.0f} % system,"
+            f" {self.switches:.1f} context switches)"
         )
         if self.delays:
             text += (
@@ -315,8 +318,26 @@ def play_probes(
 def cpu_seconds(pid: int) -> float:
     """The CPU time (user and system) the process has used so far: what the streams cost it,
     whatever else the machine runs meanwhile."""
+    return sum(cpu_split(pid))
+
+
+def cpu_split(pid: int) -> tuple[float, float]:
+    """The process's user and system CPU time so far."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
+
+
+def context_switches(pid: int) -> int:
+    """The context switches of the process's threads so far (those of threads that ended are
+    not counted): each hop of work from one thread to another costs two."""
+    count = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(FileNotFoundError):
+            for line in (task / "status").read_text().splitlines():
+                if "ctxt_switches:" in line:
+                    count += int(line.split()[1])
+    return count
 
 
 def rss_kib(pid: int) -> int:
@@ -463,17 +484,30 @@ async def measure(
         await asyncio.sleep(args.idle)
         idle = (cpu_seconds(pid) - idle) / args.idle
         spy = profiler(args.profile, pid, f"{len(phases) + 1}-{kind}")
-        used = cpu_seconds(pid)
+        user, system = cpu_split(pid)
+        switches = context_switches(pid)
         try:
             moves, delays = await asyncio.to_thread(
                 play_probes, clients, probes, args.commands, arrivals, streams_open
             )
         finally:
-            used = cpu_seconds(pid) - used
+            after = cpu_split(pid)
+            user, system = after[0] - user, after[1] - system
+            switches = context_switches(pid) - switches
             if spy is not None:
                 spy.send_signal(signal.SIGINT)
                 spy.wait(60)
-        measured = Phase(kind, moves, delays, used / len(moves), idle, rss_kib(pid) / 1024)
+        count = len(moves)
+        measured = Phase(
+            kind,
+            moves,
+            delays,
+            (user + system) / count,
+            system / max(user + system, 1e-9),
+            switches / count,
+            idle,
+            rss_kib(pid) / 1024,
+        )
         phases.append(measured)
         print(measured.line(name), flush=True)
 
@@ -525,6 +559,7 @@ async def measure(
             f" | all {len(moves)} commands p99 {percentile(moves, 0.99) * 1000:6.1f} ms"
             f" | web CPU {statistics.median(each.cpu for each in those) * 1000:5.1f} ms a command"
             f" ({', '.join(f'{each.cpu * 1000:.1f}' for each in those)})"
+            f" | {statistics.median(each.switches for each in those):.1f} context switches a command"
             f" | idle CPU {statistics.median(each.idle for each in those) * 100:4.1f} %"
         )
     none = [each for each in phases if each.kind == NONE]

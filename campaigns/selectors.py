@@ -192,7 +192,9 @@ class CampaignTail:
     the last look in one query, folds them into the state it keeps (the whole log at its first
     look, or after a fold that failed), and works out each seat's decision once for all
     followers. Every seat reads the whole log, so a position is a seq; a follower behind the
-    first look's position is answered None: read its feed in full."""
+    first look's position is answered None: read its feed in full. Once it holds a state, a
+    look may be given what commits of this process appended right after its position
+    (``handed``): it reads nothing then."""
 
     def __init__(self, campaign_id: int) -> None:
         self.campaign_id = campaign_id
@@ -200,18 +202,28 @@ class CampaignTail:
         self.state: CampaignState | None = None  # after event ``position``
         self.pack: Pack | None = None  # the campaign's pack, read at the first look
 
-    def catch_up(self, followers: game_selectors.Followers) -> game_selectors.Catchups:
-        """Look at the log once more and answer each follower (seat, position)."""
+    def catch_up(
+        self, followers: game_selectors.Followers, handed: game_selectors.Handed | None = None
+    ) -> game_selectors.Catchups:
+        """Look at the log once more (or take what was ``handed``, the events that follow the
+        position) and answer each follower (seat, position)."""
         state = self.state
-        found, rows = store.stream_and_events_after(
-            CampaignEvent,
-            self.campaign_id,
-            0 if state is None else self.position,
-            columns=("status", "pack_id"),
-        )
-        if found is None:
-            raise NotFound("not_found", "There is no campaign %(campaign_id)s.", campaign_id=self.campaign_id)
-        status, pack_id = found
+        if handed is not None:
+            assert state is not None, "handed to a tail holding no state"
+            head, rows = handed
+            status, pack_id = head.status, head.pack_id
+        else:
+            found, rows = store.stream_and_events_after(
+                CampaignEvent,
+                self.campaign_id,
+                0 if state is None else self.position,
+                columns=("status", "pack_id"),
+            )
+            if found is None:
+                raise NotFound(
+                    "not_found", "There is no campaign %(campaign_id)s.", campaign_id=self.campaign_id
+                )
+            status, pack_id = found
         if self.pack is None:
             self.pack = library.stored(PackRow.objects.get(pk=pack_id))
         last = rows[-1][0] if rows else max(self.position, 0)

@@ -5,23 +5,32 @@ command, task and import that writes to a stream notifies (one path). One notifi
 transports (``transport``): with ``REDIS_URL`` set the notification is published on one Redis
 channel that every web process listens to; else with PostgreSQL as the database, on one
 ``LISTEN/NOTIFY`` channel; else (the embedded mode, SQLite) it reaches the streams of this
-process only. A notification carries nothing but the stream's name and id: whoever wakes reads
-the log from the database, so a notification that is lost (the transport down, another process
-in the embedded mode) delays a message, never loses it, as long as the reader also looks at the
-log every now and then (the stream hubs' poll, api/streams.py).
+process only. A notification carries nothing but the stream's name and id and its last seq:
+whoever wakes reads the log from the database (unless it has read that far already), so a
+notification that is lost (the transport down, another process in the embedded mode) delays a
+message, never loses it, as long as the reader also looks at the log every now and then (the
+stream hubs' poll, api/streams.py). A commit made in this process hands its rows to the
+process's followers of the stream at once (``Commit``): a follower holding every event before
+them takes them as they are, without reading the log; else it reads the log, which stays the
+truth.
 """
 
 import asyncio
 import contextlib
+import json
 import logging
 import os
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
 from functools import cache, partial
 from typing import Any, Protocol
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import connection, models, transaction
+
+from eventstore import kinds
+from eventstore.models import StoredEvent, compact
 
 logger = logging.getLogger(__name__)
 
@@ -43,34 +52,95 @@ def key(stream: str, stream_id: int) -> str:
     return f"{stream}:{stream_id}"
 
 
-def after_commit(*, stream: str, stream_id: int) -> None:
-    """Notify the stream's followers once the current transaction commits (at once outside
-    one)."""
-    transaction.on_commit(partial(committed, stream=stream, stream_id=stream_id), robust=True)
+@dataclass(frozen=True)
+class Commit:
+    """What a commit made in this process appended to a stream: its rows, in order, and the
+    stream's row as the committing transaction left it (copied as it committed: its status
+    is the one its events made)."""
+
+    rows: Sequence[StoredEvent]
+    head: models.Model
+
+    @property
+    def last(self) -> int:
+        """The seq of its last event."""
+        return self.rows[-1].seq
 
 
-def committed(*, stream: str, stream_id: int) -> None:
-    """Tell every process that the stream's log moved, through the transport (falling back to
-    this process when it cannot be reached)."""
+def following(
+    commits: Sequence[Commit], *, after: int, latest: int
+) -> tuple[Any, list[tuple[Any, ...]]] | None:
+    """The stream's row and its events after seq ``after`` from what ``commits`` (handed to a
+    follower, in order) hold, when they hold every event from there up to ``latest`` (the last
+    seq known to be committed); else None: read the log. The events are tuples as
+    ``store.stream_and_events_after`` reads them: ``seq``, ``kind``, ``version``, ``seat``, the
+    stream's own columns, ``data`` (as its stored text decodes) and ``created_at``."""
+    rows = [row for commit in commits for row in commit.rows if row.seq > after]
+    gap = any(row.seq != seq for seq, row in enumerate(rows, start=after + 1))
+    if not rows or gap or rows[-1].seq < latest:
+        return None
+    return commits[-1].head, [
+        (
+            row.seq,
+            str(row.kind),
+            kinds.version_of(row.kind),
+            row.seat,
+            *(getattr(row, name) for name in row.OWN_FIELDS),
+            json.loads(compact(row.data)),
+            row.created_at,
+        )
+        for row in rows
+    ]
+
+
+def after_commit(*, stream: str, stream_id: int, rows: Sequence[StoredEvent]) -> None:
+    """Notify the stream's followers of ``rows`` (appended, in order) once the current
+    transaction commits (at once outside one)."""
+    transaction.on_commit(partial(committed, stream=stream, stream_id=stream_id, rows=rows), robust=True)
+
+
+def committed(*, stream: str, stream_id: int, rows: Sequence[StoredEvent]) -> None:
+    """Hand the rows to this process's followers of the stream, and tell every other process
+    that its log moved, through the transport."""
     name = key(stream, stream_id)
+    commit = Commit(rows, as_now(getattr(rows[-1], stream)))
+    deliver(name, seq=commit.last, commit=commit)
     through = transport()
     if through is not None:
         try:
-            through.publish(name)
-            return
+            through.publish(notice(name, commit.last))
         except Exception:  # a lost notification only delays a message: the readers poll too
             logger.warning("commit notification not published", exc_info=True, extra={"stream": name})
-    deliver(name)
+
+
+def as_now(instance: models.Model) -> models.Model:
+    """A copy of a row's instance with its fields as they are now, which later changes of the
+    instance leave as they are. Shallow, as ``copy.copy`` is, but a tenth of its cost (which
+    goes through Django's pickling of a model): this runs as every command commits."""
+    made = object.__new__(type(instance))
+    made.__dict__.update(instance.__dict__)
+    return made
+
+
+def notice(name: str, seq: int) -> str:
+    """What a notification carries: the stream's name and its last seq."""
+    return f"{name} {seq}"
+
+
+def heard(payload: str) -> None:
+    """Deliver a notification the transport brought (``notice``; a bare name: read the log)."""
+    name, _, seq = payload.partition(" ")
+    deliver(name, seq=int(seq) if seq.isdigit() else None)
 
 
 class Transport(Protocol):
     """How notifications cross processes: ``publish`` sends one to every process (this one
-    included), ``listen`` relays those of every process to ``deliver`` until cancelled (it
+    included), ``listen`` relays those of every process to ``heard`` until cancelled (it
     raises when its connection is lost), setting ``ready`` once it listens."""
 
     name: str
 
-    def publish(self, name: str) -> None: ...
+    def publish(self, payload: str) -> None: ...
 
     async def listen(self, ready: asyncio.Event) -> None: ...
 
@@ -80,8 +150,8 @@ class RedisChannel:
 
     name = "Redis"
 
-    def publish(self, name: str) -> None:
-        _publisher().publish(name)
+    def publish(self, payload: str) -> None:
+        _publisher().publish(payload)
 
     async def listen(self, ready: asyncio.Event) -> None:
         import redis.asyncio as aioredis
@@ -94,7 +164,7 @@ class RedisChannel:
                 async for message in pubsub.listen():
                     if message.get("type") == "message":
                         data = message["data"]
-                        deliver(data.decode() if isinstance(data, bytes) else str(data))
+                        heard(data.decode() if isinstance(data, bytes) else str(data))
         finally:
             await client.aclose()
 
@@ -106,9 +176,9 @@ class PostgresChannel:
 
     name = "PostgreSQL"
 
-    def publish(self, name: str) -> None:
+    def publish(self, payload: str) -> None:
         with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, name])
+            cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, payload])
 
     async def listen(self, ready: asyncio.Event) -> None:
         import psycopg
@@ -126,7 +196,7 @@ class PostgresChannel:
             await db.execute(f'LISTEN "{CHANNEL}"')
             ready.set()
             async for notification in db.notifies():
-                deliver(notification.payload)
+                heard(notification.payload)
 
 
 def transport() -> Transport | None:
@@ -138,32 +208,64 @@ def transport() -> Transport | None:
     return None
 
 
-def deliver(name: str) -> None:
-    """Wake this process's subscriptions to stream ``name``; safe from any thread."""
+def deliver(name: str, *, seq: int | None = None, commit: Commit | None = None) -> None:
+    """Wake this process's subscriptions to stream ``name`` (its log reached ``seq``, None when
+    not known; ``commit``: what a commit of this process appended); safe from any thread."""
     with _lock:
         subscriptions = list(_waiting.get(name, ()))
     for subscription in subscriptions:
-        subscription.wake()
+        subscription.wake(seq=seq, commit=commit)
+
+
+@dataclass(frozen=True)
+class News:
+    """What a subscription was told since it was last asked: the commits of this process
+    handed over, in order, the last seq notified (0: none), and whether it was woken without
+    a seq (the log may have moved anywhere)."""
+
+    commits: list[Commit]
+    latest: int
+    unknown: bool
 
 
 class Subscription:
     """One follower of one stream in an event loop: ``wait`` returns when the stream was
-    notified since the last ``wait`` returned (at once if it was)."""
+    notified since the last ``wait`` returned (at once if it was); ``news``, what it was told."""
 
     def __init__(self, name: str, loop: asyncio.AbstractEventLoop) -> None:
         self.name = name
         self.loop = loop
         self.event = asyncio.Event()
+        self._commits: list[Commit] = []
+        self._latest = 0
+        self._unknown = False
 
-    def wake(self) -> None:
+    def wake(self, *, seq: int | None = None, commit: Commit | None = None) -> None:
+        """Wake the waiter: the log reached ``seq`` (None: look at it whatever it holds),
+        with the rows of ``commit`` when this process made it."""
         with contextlib.suppress(RuntimeError):
             if asyncio.get_running_loop() is self.loop:
                 # the listener's own loop (every notification of another process): at once,
                 # without waking the loop through its pipe as another thread must
-                self.event.set()
+                self._woken(seq, commit)
                 return
         with contextlib.suppress(RuntimeError):  # the loop closed: nobody is waiting any more
-            self.loop.call_soon_threadsafe(self.event.set)
+            self.loop.call_soon_threadsafe(self._woken, seq, commit)
+
+    def _woken(self, seq: int | None, commit: Commit | None) -> None:
+        if commit is not None:
+            self._commits.append(commit)
+        if seq is None:
+            self._unknown = True
+        else:
+            self._latest = max(self._latest, seq)
+        self.event.set()
+
+    def news(self) -> News:
+        """What the subscription was told since it was last asked (on its loop)."""
+        news = News(self._commits, self._latest, self._unknown)
+        self._commits, self._latest, self._unknown = [], 0, False
+        return news
 
     async def wait(self) -> None:
         """Until the stream is notified (or woken)."""
@@ -217,22 +319,22 @@ class Publisher:
         self._lock = threading.Lock()
         self._lost = (redis.ConnectionError, redis.TimeoutError, OSError)
 
-    def publish(self, name: str) -> None:
+    def publish(self, payload: str) -> None:
         with self._lock:
             if self._pid != os.getpid():  # forked: the parent's connections are not this one's
                 self._idle, self._pid = [], os.getpid()
             kept = self._idle.pop() if self._idle else None
         if kept is not None:
             try:
-                self._send(kept, name)
+                self._send(kept, payload)
                 return
             except self._lost:
                 pass  # lost since it was last used: once more on a new connection
-        self._send(self._pool.make_connection(), name)
+        self._send(self._pool.make_connection(), payload)
 
-    def _send(self, connection: Any, name: str) -> None:
+    def _send(self, connection: Any, payload: str) -> None:
         try:
-            command = connection.pack_command("PUBLISH", CHANNEL, name)
+            command = connection.pack_command("PUBLISH", CHANNEL, payload)
             connection.send_packed_command(command, check_health=False)
             connection.read_response()
         except BaseException:

@@ -206,7 +206,7 @@ def append(
         ) from exc
     if appended:
         # open streams of this log read it again once it is committed
-        notify.after_commit(stream=model.STREAM, stream_id=stream.pk)
+        notify.after_commit(stream=model.STREAM, stream_id=stream.pk, rows=appended)
         logger.info(
             "events appended: %s",
             ", ".join(row.kind for row in appended),

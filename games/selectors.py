@@ -313,6 +313,10 @@ class Catchup:
 # A follower's (seat, position in its feed); None for a follower behind what a tail holds.
 Followers = Collection[tuple[int, int]]
 Catchups = dict[tuple[int, int], Catchup | None]
+# What a commit of this process handed to a tail (``eventstore.notify.following``): the stream's
+# row as it committed, and the events after the tail's position as ``store.stream_and_events_after``
+# reads them.
+Handed = tuple[Any, list[tuple[Any, ...]]]
 
 
 class FeedTail:
@@ -326,7 +330,9 @@ class FeedTail:
     for those whose feed grew.
 
     It holds the turn in play only (every event of an earlier turn is readable by every seat),
-    so a follower whose position lies before it is answered None: read its feed in full."""
+    so a follower whose position lies before it is answered None: read its feed in full.
+    Once it holds a state, a look may be given what commits of this process appended right
+    after its position (``handed``, by api/streams.py): it reads nothing then."""
 
     def __init__(self, game_id: int) -> None:
         self.game_id = game_id
@@ -338,14 +344,15 @@ class FeedTail:
         # the state after event ``position`` (None: read it with the snapshot at the next look)
         self.state: GameState | None = None
 
-    def catch_up(self, followers: Followers) -> Catchups:
-        """Look at the log once more and answer each follower (seat, position)."""
+    def catch_up(self, followers: Followers, handed: Handed | None = None) -> Catchups:
+        """Look at the log once more (or take what was ``handed``, the events that follow the
+        position) and answer each follower (seat, position)."""
         if self.position < 0:
             before, rows = hot_queries.turn_in_play(self.game_id)
             self.before, self.window, self.rows = before, [], {}
             self._keep(rows)
             self.position = rows[-1].seq if rows else before
-        game, rows = self._read()
+        game, rows = self._read(handed)
         self._keep(row for row in rows if row.seq > self.position)
         if rows:
             self.position = max(self.position, rows[-1].seq)
@@ -359,16 +366,23 @@ class FeedTail:
         self._trim()
         return answers
 
-    def _read(self) -> tuple[Game, list[hot_queries.TailRow]]:
-        """The game's row and the events after the last look, the state folded up to them."""
-        version = snapshots.ENGINE_VERSION if self.state is None else None
-        game, stored, rows = hot_queries.tail(self.game_id, after=self.position, engine_version=version)
-        if game is None:
-            raise NotFound("not_found", "There is no game %(game_id)s.", game_id=self.game_id)
-        if self.state is None:
-            state, seq = snapshots.loaded(stored)
-        else:
+    def _read(self, handed: Handed | None) -> tuple[Game, list[hot_queries.TailRow]]:
+        """The game's row and the events after the last look (read, or as ``handed``), the
+        state folded up to them."""
+        if handed is not None:
+            assert self.state is not None, "handed to a tail holding no state"
+            game, rows = handed[0], [hot_queries.TailRow(*row) for row in handed[1]]
             state, seq = self.state, self.position
+        else:
+            version = snapshots.ENGINE_VERSION if self.state is None else None
+            found, stored, rows = hot_queries.tail(self.game_id, after=self.position, engine_version=version)
+            if found is None:
+                raise NotFound("not_found", "There is no game %(game_id)s.", game_id=self.game_id)
+            game = found
+            if self.state is None:
+                state, seq = snapshots.loaded(stored)
+            else:
+                state, seq = self.state, self.position
         self.state = None  # until it is folded whole: a fold that fails starts again from the snapshot
         self.state, _ = snapshots.fold(state, (row[:6] for row in rows if row.seq > seq), seq)
         return game, rows

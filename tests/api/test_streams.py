@@ -196,6 +196,27 @@ def test_a_stream_hears_of_a_commit_it_was_not_told_of_at_the_next_poll(
         stream.close()
 
 
+def test_a_stream_handed_its_process_commit_reads_the_commit_it_missed_before_it(
+    environment: dict[str, str], server: str, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    # Another process on the same database, without Redis, whose poll never comes: its hub is
+    # handed the rows of its own process's commits, and one made after a commit of `server`
+    # (never notified to it) does not follow what it read: it reads the log, both in order.
+    unpolled = {**environment, "STREAM_POLL_SECONDS": "600"}
+    with asgi_server(unpolled, tmp_path_factory.mktemp("unpolled") / "web.log") as other:
+        ann, ben = register(server, "ann"), register(server, "ben")
+        game_id = open_game([ann, ben])
+        base = f"/games/{game_id}"
+        stream = stream_of(other, ann, f"{base}/stream")
+        stream.wait(lambda s: len(s.events()) == ann.get(base)["version"], what="the opening events")
+        ann.post(f"{base}/moves", {"choice": ann.get(f"{base}/decision")["options"][0]})
+        ben.at(other).post(f"{base}/moves", {"choice": ben.get(f"{base}/decision")["options"][0]})
+        feed = ann.get(f"{base}/events?limit=1000")["events"]
+        assert feed[-1]["seat"] == 0  # ann's move: ben's is hidden from her until the turn resolves
+        stream.wait(lambda s: s.events() == feed, timeout=10)
+        stream.close()
+
+
 def test_a_streams_read_waits_for_the_commands_in_flight_not_for_reads_nor_for_ever() -> None:
     # A hub reads a commit once its process has answered the commands it serves (moon/inflight):
     # a move's answer then never shares the interpreter with its own streams' read.

@@ -1,6 +1,7 @@
 """The shared tail of a campaign's log (what every open stream of a campaign in a process reads
 from): after each event appended, each seat's follower gets exactly what `/events` adds to its
-feed and, when it grew, its decision as `/decision` answers it, in one query a look."""
+feed and, when it grew, its decision as `/decision` answers it, in one query a look (none when
+it is handed the rows a commit of its process appended)."""
 
 from typing import Any
 
@@ -12,7 +13,7 @@ from campaigns import library, selectors
 from campaigns.models import Campaign, CampaignEvent, CampaignSeat
 from campaigns.rules import events
 from campaigns.rules.events import Event
-from eventstore import store
+from eventstore import notify, store
 from tests.campaigns import flow
 from tests.games.histories import player
 
@@ -37,9 +38,9 @@ def campaign_log(monkeypatch: pytest.MonkeyPatch) -> list[Event]:
     return made
 
 
-def append(campaign: Campaign, event: Event, *, version: int) -> None:
+def append(campaign: Campaign, event: Event, *, version: int) -> list[CampaignEvent]:
     """Append ``event`` after event ``version``, as a command does."""
-    store.append(
+    return store.append(
         CampaignEvent, campaign, [event], version=version, actor_id=None, schema_problem=events.schema_problem
     )
 
@@ -61,14 +62,22 @@ def test_each_follower_gets_what_its_feed_gains_after_every_event(monkeypatch: p
     after = dict.fromkeys(range(SEATS), 1)
     tail.catch_up({(seat, 1) for seat in range(SEATS)})
     late: selectors.CampaignTail | None = None
+    # a tail handed each commit's rows after its first look
+    handed = selectors.CampaignTail(campaign.pk)
+    handed.catch_up({(seat, 1) for seat in range(SEATS)})
     for index, event in enumerate(log[1:], start=1):
-        append(campaign, event, version=index)
+        rows = append(campaign, event, version=index)
+        commit = notify.following([notify.Commit(rows, campaign)], after=handed.position, latest=index + 1)
+        with CaptureQueriesContext(connection) as queries:
+            handed_answers = handed.catch_up({(seat, after[seat]) for seat in range(SEATS)}, commit)
+        assert not queries.captured_queries
         if index == 5:  # a stream opened mid-campaign: its first look reads the log from the start
             late = selectors.CampaignTail(campaign.pk)
             assert late.catch_up({(0, index - 1)})[(0, index - 1)] is None  # behind: read in full
         with CaptureQueriesContext(connection) as queries:
             answers = tail.catch_up({(seat, after[seat]) for seat in range(SEATS)})
         assert len(queries) == 1
+        assert handed_answers == answers, f"handed after event {index + 1}"
         if late is not None and index > 5:
             late_answers = late.catch_up({(seat, index) for seat in range(SEATS)})
         for seat, user in enumerate(users):

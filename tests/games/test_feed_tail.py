@@ -1,11 +1,15 @@
 """The shared tail of a game's log (what every open stream of a game in a process reads from):
 after each event appended, each seat's follower gets exactly what `/events` adds to its own
-feed, and its decision whenever its feed grew, which is the only time the decision changes."""
+feed, and its decision whenever its feed grew, which is the only time the decision changes;
+the same when the tail is handed the rows a commit of its process appended, reading nothing."""
 
 import random
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
+from eventstore import notify
 from games import selectors, snapshots
 from games.models import Game, Seat
 from games.rules import engine
@@ -33,9 +37,18 @@ def test_each_follower_gets_what_its_feed_gains_after_every_event(adventure: int
     # their first read left them: it starts from the snapshot and the turn in play
     late: selectors.FeedTail | None = None
     late_after: dict[int, int] = {}
+    # a tail handed each commit's rows once its first look has read the log
+    handed = selectors.FeedTail(game.pk)
     state = engine.GameState()
     for index, event in enumerate(events):
-        append_events(game, [event], version=index, actor=None)
+        rows = append_events(game, [event], version=index, actor=None)
+        if handed.state is None:
+            handed_answers = handed.catch_up({(seat, after[seat]) for seat in range(SEATS)})
+        else:
+            commit = notify.following([notify.Commit(rows, game)], after=handed.position, latest=index + 1)
+            with CaptureQueriesContext(connection) as queries:
+                handed_answers = handed.catch_up({(seat, after[seat]) for seat in range(SEATS)}, commit)
+            assert not queries.captured_queries
         engine.evolve(state, event)
         if (index + 1) % snapshots.SNAPSHOT_EVERY == 0:  # as commands write it: the tail folds the rest
             snapshots.save(game=game, state=state, seq=index + 1)
@@ -46,6 +59,7 @@ def test_each_follower_gets_what_its_feed_gains_after_every_event(adventure: int
         if late is not None:
             late_answers = late.catch_up({(seat, late_after[seat]) for seat in range(SEATS)})
         answers = tail.catch_up({(seat, after[seat]) for seat in range(SEATS)})
+        assert handed_answers == answers, f"handed after event {index + 1}"
         for seat, user in enumerate(users):
             answer = answers[(seat, after[seat])]
             assert answer is not None
