@@ -87,6 +87,11 @@ def setup() -> None:
     from django.conf import settings
 
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
+    # One connection for the whole run: the meters read the CPU of its backend by its pid, which
+    # a connection replaced at CONN_MAX_AGE's end would take away mid-run.
+    from django.db import connection
+
+    connection.settings_dict["CONN_MAX_AGE"] = None
     # as a web process settles once it has loaded the application (deploy/gunicorn.conf.py):
     # what is loaded is frozen out of the garbage collector's passes, with its thresholds; log
     # records skip what no line shows
