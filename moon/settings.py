@@ -98,6 +98,8 @@ INSTALLED_APPS = [
 # Under ASGI, Django's own middlewares run on the event loop (moon/inline.py, installed by
 # moon/asgi.py), not each in a thread hop.
 MIDDLEWARE = [
+    # first: a request's objects freed once its answer is closed (moon/request_cycles.py)
+    "moon.request_cycles.let_go_of_requests",
     "django.middleware.security.SecurityMiddleware",
     "moon.static.StaticFilesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
