@@ -7,7 +7,7 @@ import os
 
 from django.core.asgi import get_asgi_application
 
-from moon import inflight, inline, request_threads
+from moon import inflight, inline, request_cycles, request_threads
 from moon.polls import HealthPolls
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "moon.settings")
@@ -21,4 +21,8 @@ django_application = get_asgi_application()
 inline.install()
 # Health polls are answered before Django when it answered the same a moment ago (moon/polls.py);
 # a request's sync code runs in a thread kept from an earlier request (moon/request_threads.py).
-application = HealthPolls(inflight.counted(request_threads.leased(django_application)))
+# A request's objects are freed as its answer is sent, not by the garbage collector
+# (moon/request_cycles.py).
+application = HealthPolls(
+    inflight.counted(request_threads.leased(request_cycles.settled(django_application)))
+)

@@ -9,8 +9,16 @@ a few milliseconds each time: the move path's tail, longer with many event strea
 (bench/streams.py). Once the response is closed (a server closes it after sending it, and so
 does the tests' client), nothing reads those links any more: this middleware cuts them then, so
 the request's objects are freed at once by their reference counts.
+
+Under ASGI there is a second knot: the server tells Django's handler that the client is gone
+(``http.disconnect``) as soon as the answer is sent, the handler's listener task raises
+``RequestAborted``, and the handler catches it where its frame holds the tasks, the request and
+the answer: the exception's traceback refers to that frame, which refers to the task that holds
+the exception. ``settled`` tells the handler nothing of a disconnect once the answer is whole
+(there is nothing left to abort); the handler then cancels its listener, which leaves no knot.
 """
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -18,6 +26,8 @@ from asgiref.sync import iscoroutinefunction
 from django.http import HttpRequest
 from django.http.response import HttpResponseBase
 from django.utils.decorators import sync_and_async_middleware
+
+from moon.inflight import Application, Scope
 
 
 def _let_go(request: HttpRequest, response: HttpResponseBase) -> None:
@@ -55,3 +65,29 @@ def let_go_of_requests(get_response: Callable[[HttpRequest], Any]) -> Any:
         return _on_close(request, get_response(request))
 
     return sync_middleware
+
+
+def settled(application: Application) -> Application:
+    """The ASGI ``application``, which hears of a client's disconnect until its answer is whole
+    (a view or a stream still running is stopped by it), not after."""
+
+    async def serving(scope: Scope, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await application(scope, receive, send)
+            return
+        answered = asyncio.Event()
+
+        async def sending(message: dict[str, Any]) -> None:
+            await send(message)
+            if message["type"] == "http.response.body" and not message.get("more_body", False):
+                answered.set()
+
+        async def receiving() -> dict[str, Any]:
+            message: dict[str, Any] = await receive()
+            if message["type"] == "http.disconnect" and answered.is_set():
+                await asyncio.Event().wait()  # until the handler cancels its listener
+            return message
+
+        await application(scope, receiving, sending)
+
+    return serving

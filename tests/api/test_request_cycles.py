@@ -4,6 +4,7 @@ which pause the process (the move path's tail), come seldom. Served as servers c
 under WSGI and under ASGI, without the tests' client (which ties its own knots)."""
 
 import asyncio
+import contextlib
 import gc
 import io
 import json
@@ -15,7 +16,8 @@ from asgiref.sync import async_to_sync
 from django.core.handlers.asgi import ASGIHandler
 from django.core.handlers.wsgi import WSGIHandler
 
-from moon import inline
+from moon import inline, request_cycles
+from moon.inflight import Application
 from tests.api.test_reading import base
 
 pytestmark = pytest.mark.django_db
@@ -59,12 +61,12 @@ def _wsgi(handler: WSGIHandler, method: str, path: str, token: str, body: Any) -
     return int(statuses[0].split()[0]), json.loads(content)
 
 
-def asgi(handler: ASGIHandler) -> Serve:
+def asgi(handler: Application) -> Serve:
     """An ASGI server's call of ``handler``: the answer's status and JSON."""
     return lambda method, path, token, body: _asgi(handler, method, path, token, body)
 
 
-def _asgi(handler: ASGIHandler, method: str, path: str, token: str, body: Any) -> tuple[int, Any]:
+def _asgi(handler: Application, method: str, path: str, token: str, body: Any) -> tuple[int, Any]:
     payload = b"" if body is None else json.dumps(body).encode()
     scope = {
         "type": "http",
@@ -86,16 +88,20 @@ def _asgi(handler: ASGIHandler, method: str, path: str, token: str, body: Any) -
         "server": ("testserver", 80),
     }
     sent: list[Mapping[str, Any]] = []
+    answered = asyncio.Event()
     bodies = [{"type": "http.request", "body": payload, "more_body": False}]
 
     async def receive() -> dict[str, Any]:
+        # as uvicorn does: the body, then a disconnect as soon as the answer is whole
         if bodies:
             return bodies.pop()
-        await asyncio.Event().wait()  # the client stays connected until the answer is sent
-        raise AssertionError("unreachable")
+        await answered.wait()
+        return {"type": "http.disconnect"}
 
     async def send(message: Mapping[str, Any]) -> None:
         sent.append(message)
+        if message["type"] == "http.response.body" and not message.get("more_body"):
+            answered.set()
 
     async_to_sync(handler)(scope, receive, send)
     return sent[0]["status"], json.loads(b"".join(message.get("body", b"") for message in sent[1:]))
@@ -124,7 +130,7 @@ def test_the_move_path_leaves_no_cyclic_garbage(
     server: str, playing_game: int, alice: Any, cyclic_garbage: Any
 ) -> None:
     # made once, as a server does: its middleware chain lives as long as the process
-    serve = wsgi(WSGIHandler()) if server == "wsgi" else asgi(ASGIHandler())
+    serve = wsgi(WSGIHandler()) if server == "wsgi" else asgi(request_cycles.settled(ASGIHandler()))
     token = alice._credentials["HTTP_AUTHORIZATION"]
     game = base(playing_game)
     status, decision = serve("GET", f"{game}/decision", token, None)
@@ -144,3 +150,24 @@ def test_the_move_path_leaves_no_cyclic_garbage(
         left = cyclic_garbage(lambda: answers.append(serve(method, path, token, body)))  # noqa: B023
         assert left == [], (method, path, sorted({type(each).__name__ for each in left}))
     assert [status for status, _ in answers] == [200, 200, 200, 404]
+
+
+def test_a_disconnect_reaches_the_application_until_its_answer_is_whole() -> None:
+    heard: list[str] = []
+
+    async def application(scope: Any, receive: Any, send: Any) -> None:
+        heard.append((await receive())["type"])  # the client left while the view ran
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(0.05):
+                heard.append((await receive())["type"])
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.disconnect"}
+
+    async def send(message: Any) -> None:
+        pass
+
+    async_to_sync(request_cycles.settled(application))({"type": "http"}, receive, send)
+    assert heard == ["http.disconnect"]
