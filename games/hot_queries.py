@@ -155,8 +155,8 @@ def _window(before: str, args: list[Any], *, last: int | None) -> prepared.State
     ``last`` (None: the last event)."""
     up_to = "" if last is None else " AND seq <= %s"
     return (
-        START.format(before=before) + f"SELECT 1, seq, turn, seat, kind FROM {EVENT}, start "
-        f"WHERE game_id = %s AND seq > bound{up_to} "
+        START.format(before=before) + f"SELECT 1, seq, turn, seat, kind FROM {EVENT} "
+        f"WHERE game_id = %s AND seq > {BOUND}{up_to} "
         "UNION ALL SELECT 0, bound, NULL, NULL, NULL FROM start ORDER BY 1, 2",
         args if last is None else [*args, last],
     )
@@ -172,6 +172,10 @@ def _window_rows(found: list[tuple[Any, ...]]) -> Window:
 # also how many come before it, and the turn's events are the ones after it. The primary key is
 # read backwards from the end, through the events of the turns asked for, which are read anyway.
 START = "WITH start AS (SELECT COALESCE(({before}), 0) AS bound) "
+# The turn's events are read from that seq on as a value, so the primary key's range starts
+# there: joined with ``start`` instead, the planner, when it took a game for a short one (a game
+# newer than its statistics), read every event of the game and filtered them.
+BOUND = "(SELECT bound FROM start)"
 
 
 class TailRow(NamedTuple):
@@ -205,8 +209,8 @@ def turn_in_play(game_id: int) -> tuple[int, list[TailRow]]:
     before = f"SELECT seq FROM {EVENT} WHERE game_id = %s AND turn < {last_turn} ORDER BY seq DESC LIMIT 1"
     with connection.cursor() as cursor:
         cursor.execute(
-            START.format(before=before) + f"SELECT 1, {TAIL_COLUMNS} FROM {EVENT}, start "
-            "WHERE game_id = %s AND seq > bound "
+            START.format(before=before) + f"SELECT 1, {TAIL_COLUMNS} FROM {EVENT} "
+            f"WHERE game_id = %s AND seq > {BOUND} "
             "UNION ALL SELECT 0, bound, NULL, NULL, NULL, NULL, NULL FROM start ORDER BY 1, 2",
             [game_id, game_id, game_id],
         )
