@@ -106,7 +106,9 @@ class Follow:
     read: Callable[[int, User, int], Read]
     seated: Callable[[int, User], int]
     tail: Callable[[int], Tail]
-    # one instance each, kept: making a serializer costs more than what it renders here
+    # one instance each, kept (for the first read too): making a serializer costs more than
+    # what it renders here, and its fields and itself refer to one another, left for the
+    # garbage collector
     event_serializer: Serializer
     decision_serializer: Serializer
 
@@ -135,9 +137,11 @@ def _read_game(game_id: int, viewer: User, after: int) -> Read:
     start: int | None = after
     while start is not None:
         page = game_selectors.events_page(game=game, viewer=viewer, after=start, limit=PAGE)
-        events += s.EventsPageSerializer(page).data["events"]
+        events += [GAME.event_serializer.to_representation(event) for event in page["events"]]
         start = page["next"]
-    decision = s.DecisionSerializer(game_selectors.decision_view(game=game, viewer=viewer)).data
+    decision = GAME.decision_serializer.to_representation(
+        game_selectors.decision_view(game=game, viewer=viewer)
+    )
     return Read(seat, events, dict(decision), game.status == Game.Status.FINISHED)
 
 
@@ -148,11 +152,11 @@ def _read_campaign(campaign_id: int, viewer: User, after: int) -> Read:
     start: int | None = after
     while start is not None:
         page = campaign_selectors.events_page(campaign=campaign, viewer=viewer, after=start, limit=PAGE)
-        events += cs.CampaignEventsPageSerializer(page).data["events"]
+        events += [CAMPAIGN.event_serializer.to_representation(event) for event in page["events"]]
         start = page["next"]
-    decision = cs.CampaignDecisionSerializer(
+    decision = CAMPAIGN.decision_serializer.to_representation(
         campaign_selectors.decision_view(campaign=campaign, viewer=viewer)
-    ).data
+    )
     return Read(seat, events, dict(decision), campaign.status == Campaign.Status.FINISHED)
 
 
