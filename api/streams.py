@@ -57,7 +57,7 @@ from eventstore.models import StoredEvent
 from games import selectors as game_selectors
 from games.models import Event, Game
 from games.selectors import Catchup, Catchups, Followers, Handed
-from moon import inflight
+from moon import inflight, request_cycles
 
 logger = logging.getLogger(__name__)
 
@@ -282,6 +282,8 @@ class StreamView(APIView):
 
         async def view(request: HttpRequest, **kwargs: Any) -> HttpResponseBase:
             response = await _in_thread(opening, request, **kwargs)
+            # the DRF view's answer is not the one sent: its knot of references is cut here
+            request_cycles.let_go(request, response)
             if response.status_code == 204:
                 return HttpResponse(status=204)
             if not isinstance(response, Response) or response.status_code != 200:

@@ -30,8 +30,10 @@ from django.utils.decorators import sync_and_async_middleware
 from moon.inflight import Application, Scope
 
 
-def _let_go(request: HttpRequest, response: HttpResponseBase) -> None:
-    """Cut the cycles between the request, its DRF view and request, and the response."""
+def let_go(request: HttpRequest, response: HttpResponseBase) -> None:
+    """Cut the cycles between the request, its DRF view and request, and the response, once
+    nothing reads them (the middleware does it as the answer is closed; a view that answers
+    with something else than a DRF view's response does it with that response)."""
     context = getattr(response, "renderer_context", None)
     if context:
         response.renderer_context = None  # type: ignore[attr-defined]
@@ -46,7 +48,7 @@ def _let_go(request: HttpRequest, response: HttpResponseBase) -> None:
 def _on_close(request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
     # Django calls (then forgets) a response's closers as it is closed: its own list, the one
     # its file responses use for their files.
-    response._resource_closers.append(lambda: _let_go(request, response))  # type: ignore[attr-defined]
+    response._resource_closers.append(lambda: let_go(request, response))  # type: ignore[attr-defined]
     return response
 
 
