@@ -15,6 +15,8 @@ import pytest
 from asgiref.sync import async_to_sync
 from django.core.handlers.asgi import ASGIHandler
 from django.core.handlers.wsgi import WSGIHandler
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
 
 from moon import inline, request_cycles
 from moon.inflight import Application
@@ -109,7 +111,11 @@ def _asgi(handler: Application, method: str, path: str, token: str, body: Any) -
 
 @pytest.fixture
 def cyclic_garbage() -> Iterator[Callable[[Callable[[], Any]], list[Any]]]:
-    """What ``call`` leaves that only the garbage collector would free."""
+    """What ``call`` leaves that only the garbage collector would free. The requests run in the
+    test's transaction: as the tests' client does, a request's start and end do not close the
+    connection."""
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
 
     def left_by(call: Callable[[], Any]) -> list[Any]:
         gc.collect()
@@ -122,7 +128,11 @@ def cyclic_garbage() -> Iterator[Callable[[Callable[[], Any]], list[Any]]]:
             gc.set_debug(0)
             gc.garbage.clear()
 
-    yield left_by
+    try:
+        yield left_by
+    finally:
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)
 
 
 @pytest.mark.parametrize("server", ["wsgi", "asgi"])
