@@ -179,6 +179,16 @@ def test_a_campaign_streams_its_log(server: str) -> None:
     stream.close()
 
 
+def ann_following_on(other: str, server: str) -> tuple[Client, Client, str, Stream]:
+    """ann and ben in a new game of ``server``, and ann's stream of it open on ``other`` with
+    the opening events read: ann, ben, the game's path and the stream."""
+    ann, ben = register(server, "ann"), register(server, "ben")
+    base = f"/games/{open_game([ann, ben])}"
+    stream = stream_of(other, ann, f"{base}/stream")
+    stream.wait(lambda s: len(s.events()) == ann.get(base)["version"], what="the opening events")
+    return ann, ben, base, stream
+
+
 def test_a_stream_hears_of_a_commit_it_was_not_told_of_at_the_next_poll(
     environment: dict[str, str], server: str, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
@@ -186,11 +196,7 @@ def test_a_stream_hears_of_a_commit_it_was_not_told_of_at_the_next_poll(
     # the commits of `server`, and read them when their process looks at every followed log.
     polling = {**environment, "STREAM_POLL_SECONDS": "1"}
     with asgi_server(polling, tmp_path_factory.mktemp("polling") / "web.log") as other:
-        ann, ben = register(server, "ann"), register(server, "ben")
-        game_id = open_game([ann, ben])
-        base = f"/games/{game_id}"
-        stream = stream_of(other, ann, f"{base}/stream")
-        stream.wait(lambda s: len(s.events()) == ann.get(base)["version"], what="the opening events")
+        ann, _, base, stream = ann_following_on(other, server)
         ann.post(f"{base}/moves", {"choice": ann.get(f"{base}/decision")["options"][0]})
         stream.wait(lambda s: s.events() == ann.get(f"{base}/events?limit=1000")["events"], timeout=10)
         stream.close()
@@ -204,11 +210,7 @@ def test_a_stream_handed_its_process_commit_reads_the_commit_it_missed_before_it
     # (never notified to it) does not follow what it read: it reads the log, both in order.
     unpolled = {**environment, "STREAM_POLL_SECONDS": "600"}
     with asgi_server(unpolled, tmp_path_factory.mktemp("unpolled") / "web.log") as other:
-        ann, ben = register(server, "ann"), register(server, "ben")
-        game_id = open_game([ann, ben])
-        base = f"/games/{game_id}"
-        stream = stream_of(other, ann, f"{base}/stream")
-        stream.wait(lambda s: len(s.events()) == ann.get(base)["version"], what="the opening events")
+        ann, ben, base, stream = ann_following_on(other, server)
         ann.post(f"{base}/moves", {"choice": ann.get(f"{base}/decision")["options"][0]})
         ben.at(other).post(f"{base}/moves", {"choice": ben.get(f"{base}/decision")["options"][0]})
         feed = ann.get(f"{base}/events?limit=1000")["events"]
