@@ -40,13 +40,30 @@ class StrictCharField(serializers.CharField):
         return str(super().to_internal_value(data))
 
 
+# A name's characters as the schema declares them. Python's \w is every script's letters and
+# digits, a JSON Schema pattern's (ECMA-262's) ASCII's only: declared as it is, it called "ã"
+# refused. This pattern refuses only what the field refuses in any script too, whitespace
+# (but around the name, which the field trims) and the ASCII punctuation but @ . + - _, and
+# lets the field's check (then the one of the normalised name, accounts' services) refuse the
+# rest, with their own codes.
+USERNAME_SCHEMA_PATTERN = r"""^\s*[^\s!"#$%&'()*,/:;<=>?\[\\\]^`{|}~]+\s*$"""
+
+
+@extend_schema_field({"type": "string", "maxLength": 150, "pattern": USERNAME_SCHEMA_PATTERN})
+class UsernameField(StrictCharField):
+    """1 to 150 letters (of any script), digits and @ . + - _."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            max_length=150,
+            validators=[
+                RegexValidator(r"^[\w.@+-]+\Z", message="Use letters, digits and @ . + - _ only.")
+            ],
+        )
+
+
 class CredentialsSerializer(serializers.Serializer):
-    username = StrictCharField(
-        max_length=150,
-        validators=[
-            RegexValidator(r"^[\w.@+-]+\Z", message="Use letters, digits and @ . + - _ only.")
-        ],
-    )
+    username = UsernameField()
     password = StrictCharField(min_length=6, max_length=128, trim_whitespace=False)
 
 

@@ -2,11 +2,15 @@
 `"1"` for a number), and refusals carry the statuses and bodies the schema lists."""
 
 import json
+import re
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
+from api.serializers import USERNAME_SCHEMA_PATTERN, CredentialsSerializer
 from games.models import Event, Game
 from tests.api.openapi_check import CheckedClient, load
 
@@ -41,9 +45,7 @@ def test_credentials_must_be_strings(anon: APIClient, post: Any, field: str) -> 
 
 
 @pytest.mark.parametrize("choice", ["write", 3, ["a"], None])
-def test_a_choice_must_be_an_object(
-    playing_game: int, alice: APIClient, post: Any, choice: Any
-) -> None:
+def test_a_choice_must_be_an_object(playing_game: int, alice: APIClient, post: Any, choice: Any) -> None:
     checked = CheckedClient(alice, load(alice), post)
     events = Event.objects.count()
     response = checked.post(f"/api/v1/games/{playing_game}/moves", {"choice": choice})
@@ -91,9 +93,33 @@ def test_a_throttled_answer_fits_the_schema(anon: APIClient, settings: Any) -> N
         "DEFAULT_THROTTLE_RATES": {"anon": "2/minute", "user": None},
     }
     check = load(anon)
-    answers = [anon.post("/api/v1/auth/token", {"username": "x", "password": "y" * 8}, format="json")
-               for _ in range(4)]
+    answers = [
+        anon.post("/api/v1/auth/token", {"username": "x", "password": "y" * 8}, format="json")
+        for _ in range(4)
+    ]
     throttled = [answer for answer in answers if answer.status_code == 429]
     assert throttled, [answer.status_code for answer in answers]
     check.validate("POST", "/api/v1/auth/token", 429, throttled[0].json())
     assert throttled[0].json()["code"] == "throttled"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("username", ["ã", "Ännchen", "日本語", "ann.b@x+y-z_1"])
+def test_a_name_of_any_script_is_one_the_schema_allows_and_the_api_takes(
+    anon: APIClient, username: str
+) -> None:
+    # the schema's pattern is ECMA-262's: its \w would be ASCII only (a contract test sent "ã")
+    credentials = load(anon).schema["components"]["schemas"]["CredentialsRequest"]
+    assert re.fullmatch(credentials["properties"]["username"]["pattern"], username)
+    response = anon.post(
+        "/api/v1/auth/register", {"username": username, "password": "lunar-pw-7"}, format="json"
+    )
+    assert response.status_code == 201, response.content
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(min_size=1, max_size=12))
+def test_whatever_the_schema_refuses_as_a_name_the_api_refuses(username: str) -> None:
+    # so that no request the schema calls invalid is taken (contract tests send such requests)
+    if not re.match(USERNAME_SCHEMA_PATTERN, username):
+        assert not CredentialsSerializer(data={"username": username, "password": "lunar-pw-7"}).is_valid()
