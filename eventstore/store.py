@@ -205,7 +205,8 @@ def append(
             stream=Word(model.STREAM),
         ) from exc
     if appended:
-        # open streams of this log read it again once it is committed
+        # once it is committed, this process's open streams of the log are handed the rows,
+        # the other processes' told to read it (eventstore/notify.py)
         notify.after_commit(stream=model.STREAM, stream_id=stream.pk, rows=appended)
         logger.info(
             "events appended: %s",

@@ -369,20 +369,17 @@ class FeedTail:
     def _read(self, handed: Handed | None) -> tuple[Game, list[hot_queries.TailRow]]:
         """The game's row and the events after the last look (read, or as ``handed``), the
         state folded up to them."""
+        stored = None
         if handed is not None:
             assert self.state is not None, "handed to a tail holding no state"
             game, rows = handed[0], [hot_queries.TailRow(*row) for row in handed[1]]
-            state, seq = self.state, self.position
         else:
             version = snapshots.ENGINE_VERSION if self.state is None else None
             found, stored, rows = hot_queries.tail(self.game_id, after=self.position, engine_version=version)
             if found is None:
                 raise NotFound("not_found", "There is no game %(game_id)s.", game_id=self.game_id)
             game = found
-            if self.state is None:
-                state, seq = snapshots.loaded(stored)
-            else:
-                state, seq = self.state, self.position
+        state, seq = snapshots.loaded(stored) if self.state is None else (self.state, self.position)
         self.state = None  # until it is folded whole: a fold that fails starts again from the snapshot
         self.state, _ = snapshots.fold(state, (row[:6] for row in rows if row.seq > seq), seq)
         return game, rows
