@@ -1,13 +1,13 @@
 """The queries every game request runs, as plain SQL.
 
-A move sends in one round trip (``locked_log_head``) the lock of the game with the caller's seat
-(the event store, eventstore/store.py), the read of the log's head (the snapshot, unless the state
-the process kept is still on the log, the events after it and the last hash) and of the turn in
-play (the author's feed positions follow from it), then writes the events and the snapshot; a
+A move locks the game's row with the caller's seat (the event store, eventstore/store.py), then
+reads in one query (``locked_log_head``) the log's head (the snapshot, unless the state the
+process kept is still on the log, the events after it and the last hash) and the turn in play
+(the author's feed positions follow from it), then writes the events and the snapshot; a
 decision reads the log's head (``log_head``) and locks nothing. Each is an indexed lookup for
 the database, but Django's SQL compiler spent more on building them than the database on running
 them (three quarters of a command's query time, in the profile of bench/load.py's move path), and
-each round trip costs both sides: so they are written out here once, for SQLite and PostgreSQL
+each statement costs both sides: so they are written out here once, for SQLite and PostgreSQL
 alike, as few as they can be. The list of a player's games, the most polled read, is here too.
 Everything else goes through the ORM.
 """
@@ -50,8 +50,7 @@ class Head(NamedTuple):
 def log_head(game_id: int, engine_version: str) -> Head:
     """What folding the game up to now reads, in one query: its snapshot, the events after it
     (data decoded) and the last event's hash."""
-    (found,) = prepared.fetch_all([_log_head(game_id, engine_version, known=NOTHING_KNOWN)])
-    return _head(found)
+    return _head(prepared.fetch(_log_head(game_id, engine_version, known=NOTHING_KNOWN, window=False)))
 
 
 # Events as ``engine.feed`` reads them: ``(seq, turn, seat, kind)``.
@@ -63,58 +62,69 @@ Window = tuple[int, list[FeedRow]]
 def locked_log_head(
     game_id: int, *, user_id: int, engine_version: str, known: tuple[int, bytes] | None
 ) -> tuple[Game, int | None, Head, Window]:
-    """The game's row locked for the transaction with the user's seat index (or None), its
-    ``log_head`` read once the lock is held, and the ``window`` of the turn of its last event
-    (the author's feed positions of what the command appends follow from it): three
-    statements in one round trip, as every player's command begins. ``known``: the seq and
-    stored hash of an event whose state the caller holds: when the log still has it, and it is
-    not older than the snapshot, the head is the events after it (``Head.from_known``)."""
-    last_turn = f"(SELECT turn FROM {EVENT} WHERE game_id = %s ORDER BY seq DESC LIMIT 1)"
-    before = f"SELECT seq FROM {EVENT} WHERE game_id = %s AND turn < {last_turn} ORDER BY seq DESC LIMIT 1"
-    locked, found, window = prepared.fetch_all(
-        [
-            store.lock_seated(Game, game_id, seats=Seat, stream="game", user_id=user_id),
-            _log_head(game_id, engine_version, known=known or NOTHING_KNOWN),
-            _window(before, [game_id, game_id, game_id], last=None),
-        ]
-    )
+    """The game's row locked for the transaction with the user's seat index (or None), then,
+    once the lock is held, its ``log_head`` and the ``window`` of the turn of its last event
+    (the author's feed positions of what the command appends follow from it) in one query: as
+    every player's command begins. ``known``: the seq and stored hash of an event whose state
+    the caller holds: when the log still has it, and it is not older than the snapshot, the
+    head is the events after it (``Head.from_known``)."""
+    locked = prepared.fetch(store.lock_seated(Game, game_id, seats=Seat, stream="game", user_id=user_id))
     game, seat = store.seated(Game, game_id, locked)
-    return game, seat, _head(found), _window_rows(window)
+    # a statement of its own, after the lock: in READ COMMITTED it sees what the lock's
+    # previous holder committed
+    found = prepared.fetch(_log_head(game_id, engine_version, known=known or NOTHING_KNOWN, window=True))
+    window = [row for row in found if row[0] >= WINDOW_BOUND]
+    return game, seat, _head(found[: len(found) - len(window)]), _window_rows(window)
 
 
 # ``known`` when the caller holds no state: no event has seq 0.
 NOTHING_KNOWN = (0, b"")
+# The parts of ``_log_head``'s rows: the snapshot, the events after it (or after the known
+# event), the known event, and with the window its bound and its events.
+SNAPSHOT_PART, EVENTS_PART, KNOWN_PART, WINDOW_BOUND, WINDOW_EVENTS = range(5)
 
 
-def _log_head(game_id: int, engine_version: str, *, known: tuple[int, bytes]) -> prepared.Statement:
+def _log_head(
+    game_id: int, engine_version: str, *, known: tuple[int, bytes], window: bool
+) -> prepared.Statement:
     # The known event, when it is on the log with that hash (the chain makes it the same
-    # history up to it) and not older than the snapshot (part 2); the snapshot's seq (part 0),
-    # with its state only when the fold starts from it; the events after the one or the other.
+    # history up to it) and not older than the snapshot; the snapshot's seq, with its state
+    # only when the fold starts from it; the events after the one or the other. With
+    # ``window``: the turn in play of the last event (see START_CTE).
     snapshot = f"SELECT seq FROM {SNAPSHOT} WHERE game_id = %s AND engine_version = %s"
     seq, digest = known
-    return (
+    ctes = (
         f"WITH known AS (SELECT seq, hash FROM {EVENT} WHERE game_id = %s AND seq = %s AND hash = %s "
-        f"AND seq >= COALESCE(({snapshot}), 0)) "
-        f"SELECT 1 AS part, seq, kind, seat, turn, CAST(data AS text), hash FROM {EVENT} "
+        f"AND seq >= COALESCE(({snapshot}), 0))"
+    )
+    params: list[Any] = [game_id, seq, digest, game_id, engine_version]
+    parts = (
+        f"SELECT {EVENTS_PART} AS part, seq, kind, seat, turn, CAST(data AS text), hash FROM {EVENT} "
         f"WHERE game_id = %s AND seq > COALESCE((SELECT seq FROM known), ({snapshot}), 0) "
-        "UNION ALL SELECT 0, s.seq, NULL, NULL, NULL, "
+        f"UNION ALL SELECT {SNAPSHOT_PART}, s.seq, NULL, NULL, NULL, "
         "CASE WHEN EXISTS (SELECT 1 FROM known) THEN NULL ELSE CAST(s.state AS text) END, e.hash "
         f"FROM {SNAPSHOT} s LEFT JOIN {EVENT} e ON e.game_id = s.game_id AND e.seq = s.seq "
         "WHERE s.game_id = %s AND s.engine_version = %s "
-        "UNION ALL SELECT 2, seq, NULL, NULL, NULL, NULL, hash FROM known ORDER BY 1, 2",
-        [
-            game_id, seq, digest, game_id, engine_version,
-            game_id, game_id, engine_version,
-            game_id, engine_version,
-        ],
-    )  # fmt: skip
+        f"UNION ALL SELECT {KNOWN_PART}, seq, NULL, NULL, NULL, NULL, hash FROM known"
+    )
+    params += [game_id, game_id, engine_version, game_id, engine_version]
+    if window:
+        ctes += ", " + START_CTE.format(before=BEFORE_LAST_TURN)
+        params[5:5] = [game_id, game_id]
+        parts += (
+            f" UNION ALL SELECT {WINDOW_BOUND}, bound, NULL, NULL, NULL, NULL, NULL FROM start "
+            f"UNION ALL SELECT {WINDOW_EVENTS}, seq, kind, seat, turn, NULL, NULL FROM {EVENT} "
+            f"WHERE game_id = %s AND seq > {BOUND}"
+        )
+        params.append(game_id)
+    return f"{ctes} {parts} ORDER BY 1, 2", params
 
 
 def _head(found: list[tuple[Any, ...]]) -> Head:
     snapshot_seq, state, head = None, None, None
-    if found and found[0][0] == 0:
+    if found and found[0][0] == SNAPSHOT_PART:
         _, snapshot_seq, *_, state, head = found.pop(0)
-    from_known = bool(found) and found[-1][0] == 2
+    from_known = bool(found) and found[-1][0] == KNOWN_PART
     if from_known:
         head = found.pop()[-1]
     rows = [(row[1], *kinds.pair(row[2]), *row[3:5], store.decoded(row[5])) for row in found]
@@ -142,40 +152,43 @@ def save_snapshot(game_id: int, *, seq: int, engine_version: str, state: Any) ->
 
 def window(game_id: int, *, from_turn: int, last: int) -> Window:
     """How many events up to seq ``last`` come before turn ``from_turn``, and the ones from that
-    turn on as ``(seq, turn, seat, kind)``: one query (the count comes first). See ``START``."""
+    turn on as ``(seq, turn, seat, kind)``: one query (the count comes first). See ``START_CTE``."""
     before = (
         f"SELECT seq FROM {EVENT} WHERE game_id = %s AND seq <= %s AND turn < %s ORDER BY seq DESC LIMIT 1"
     )
-    (found,) = prepared.fetch_all([_window(before, [game_id, last, from_turn, game_id], last=last)])
+    found = prepared.fetch(
+        (
+            f"WITH {START_CTE.format(before=before)} "
+            f"SELECT {WINDOW_EVENTS}, seq, kind, seat, turn FROM {EVENT} "
+            f"WHERE game_id = %s AND seq > {BOUND} AND seq <= %s "
+            f"UNION ALL SELECT {WINDOW_BOUND}, bound, NULL, NULL, NULL FROM start ORDER BY 1, 2",
+            [game_id, last, from_turn, game_id, last],
+        )
+    )
     return _window_rows(found)
 
 
-def _window(before: str, args: list[Any], *, last: int | None) -> prepared.Statement:
-    """The statement of a window from the seq ``before`` selects (taking ``args``) on, up to
-    ``last`` (None: the last event)."""
-    up_to = "" if last is None else " AND seq <= %s"
-    return (
-        START.format(before=before) + f"SELECT 1, seq, turn, seat, kind FROM {EVENT} "
-        f"WHERE game_id = %s AND seq > {BOUND}{up_to} "
-        "UNION ALL SELECT 0, bound, NULL, NULL, NULL FROM start ORDER BY 1, 2",
-        args if last is None else [*args, last],
-    )
-
-
 def _window_rows(found: list[tuple[Any, ...]]) -> Window:
+    """The ``Window`` of a window's rows: its bound, then its events as ``(part, seq, kind, seat,
+    turn, ...)``."""
     (_, before_count, *_), *rows = found
-    return int(before_count), [(seq, turn, seat, kinds.pair(kind)[0]) for _, seq, turn, seat, kind in rows]
+    return int(before_count), [(row[1], row[4], row[3], kinds.pair(row[2])[0]) for row in rows]
 
 
 # Where a turn starts, with no index on turn: a game's turns only grow with its seqs, which are
 # 1, 2, 3..., so the seq of the last event before a turn (``before``, 0 when there is none) is
 # also how many come before it, and the turn's events are the ones after it. The primary key is
 # read backwards from the end, through the events of the turns asked for, which are read anyway.
-START = "WITH start AS (SELECT COALESCE(({before}), 0) AS bound) "
+START_CTE = "start AS (SELECT COALESCE(({before}), 0) AS bound)"
 # The turn's events are read from that seq on as a value, so the primary key's range starts
 # there: joined with ``start`` instead, the planner, when it took a game for a short one (a game
 # newer than its statistics), read every event of the game and filtered them.
 BOUND = "(SELECT bound FROM start)"
+# ``before`` for the turn of the game's last event (it takes the game's id twice).
+BEFORE_LAST_TURN = (
+    f"SELECT seq FROM {EVENT} WHERE game_id = %s AND turn < "
+    f"(SELECT turn FROM {EVENT} WHERE game_id = %s ORDER BY seq DESC LIMIT 1) ORDER BY seq DESC LIMIT 1"
+)
 
 
 class TailRow(NamedTuple):
@@ -204,12 +217,10 @@ TAIL_COLUMNS = "seq, kind, seat, turn, CAST(data AS text), created_at"
 
 def turn_in_play(game_id: int) -> tuple[int, list[TailRow]]:
     """How many events come before the turn of the game's last event, and the events of that
-    turn in full, in order: where a stream's tail starts, in one query (see ``START``)."""
-    last_turn = f"(SELECT turn FROM {EVENT} WHERE game_id = %s ORDER BY seq DESC LIMIT 1)"
-    before = f"SELECT seq FROM {EVENT} WHERE game_id = %s AND turn < {last_turn} ORDER BY seq DESC LIMIT 1"
+    turn in full, in order: where a stream's tail starts, in one query (see ``START_CTE``)."""
     with connection.cursor() as cursor:
         cursor.execute(
-            START.format(before=before) + f"SELECT 1, {TAIL_COLUMNS} FROM {EVENT} "
+            f"WITH {START_CTE.format(before=BEFORE_LAST_TURN)} SELECT 1, {TAIL_COLUMNS} FROM {EVENT} "
             f"WHERE game_id = %s AND seq > {BOUND} "
             "UNION ALL SELECT 0, bound, NULL, NULL, NULL, NULL, NULL FROM start ORDER BY 1, 2",
             [game_id, game_id, game_id],
