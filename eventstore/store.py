@@ -9,6 +9,7 @@ out as plain SQL: Django's SQL compiler spent more on building them than the dat
 running them (see bench/load.py).
 """
 
+import functools
 import json
 import logging
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -18,7 +19,7 @@ from itertools import groupby
 from typing import Any, TypeVar
 
 from django.conf import settings
-from django.db import IntegrityError, connection, models, transaction
+from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, models, transaction
 from django.utils import timezone
 
 from eventstore import chain, kinds, notify
@@ -45,6 +46,7 @@ def row(model: type[S], pk: int, *, lock: bool = False) -> S | None:
     return None if found is None else from_row(model, found)
 
 
+@functools.cache
 def columns(model: type[models.Model], table: str = "") -> str:
     """The model's columns, in the order ``from_row`` takes them (each prefixed by ``table.``
     when given, for a join)."""
@@ -94,15 +96,18 @@ def lock_seated(
     model: type[models.Model], pk: int, *, seats: type[models.Model], stream: str, user_id: int
 ) -> prepared.Statement:
     """The statement of ``lock`` with the index of the user's seat in the stream
-    (``seat_index``): one read, as every player's command begins, sent with what the command
-    reads next (``prepared.fetch_all``); ``seated`` reads its rows."""
+    (``seat_index``): one read, as every player's command begins; ``seated`` reads its rows."""
+    return _lock_seated(model, seats, stream), [user_id, pk]
+
+
+@functools.cache
+def _lock_seated(model: type[models.Model], seats: type[models.Model], stream: str) -> str:
     index = connection.ops.quote_name("index")
     for_update = " FOR UPDATE" if connection.features.has_select_for_update else ""
     return (
         f"SELECT {columns(model, 'head')}, (SELECT {index} FROM {seats._meta.db_table} "
         f"WHERE {stream}_id = head.id AND user_id = %s) FROM {model._meta.db_table} head "
-        f"WHERE head.id = %s{for_update}",
-        [user_id, pk],
+        f"WHERE head.id = %s{for_update}"
     )
 
 
@@ -222,25 +227,28 @@ def insert(model: type[E], rows: list[dict[str, Any]], *, stream: models.Model) 
     command appends, and the ORM's SQL compiler cost more than the insert itself."""
     if not rows:
         return []
+    db = connections[DEFAULT_DB_ALIAS]  # looked up once: each ``connection.x`` looks it up again
     fields = model._meta.concrete_fields
-    values = [field.get_db_prep_save(row[field.attname], connection) for row in rows for field in fields]
-    quote = connection.ops.quote_name
-    marks = ", ".join(["(" + ", ".join(["%s"] * len(fields)) + ")"] * len(rows))
+    values = [field.get_db_prep_save(row[field.attname], db) for row in rows for field in fields]
     with prepared.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {model._meta.db_table} ({', '.join(quote(field.column) for field in fields)}) "
-            f"VALUES {marks}",
-            values,
-        )
+        cursor.execute(_insert_statement(model, len(rows)), values)
     names = [field.attname for field in fields]
     owner = model._meta.get_field(model.STREAM)
     saved = []
     for row in rows:
         # as a row read back: built from its values in column order, with its stream at hand
-        event = model.from_db(connection.alias, names, [row[name] for name in names])
+        event = model.from_db(db.alias, names, [row[name] for name in names])
         owner.set_cached_value(event, stream)  # type: ignore[union-attr]
         saved.append(event)
     return saved
+
+
+@functools.cache
+def _insert_statement(model: type[StoredEvent], count: int) -> str:
+    """The INSERT of ``count`` rows of ``model``, each the values of every column in order."""
+    fields = model._meta.concrete_fields
+    marks = ", ".join(["(" + ", ".join(["%s"] * len(fields)) + ")"] * count)
+    return f"INSERT INTO {model._meta.db_table} ({columns(model)}) VALUES {marks}"
 
 
 def last_hash(model: type[StoredEvent], stream_id: int, seq: int) -> str:

@@ -42,11 +42,13 @@ class SyncViewSlots:
     def __init__(self, get_response: Any) -> None:
         self.get_response = get_response
         self.slots: asyncio.Semaphore | None = None
-        if iscoroutinefunction(get_response):
+        # once, not on every request: the chain is the one or the other for the process's life
+        self.asynchronous = iscoroutinefunction(get_response)
+        if self.asynchronous:
             markcoroutinefunction(self)
 
     def __call__(self, request: HttpRequest) -> Any:
-        if iscoroutinefunction(self):
+        if self.asynchronous:
             return self._acall(request)
         return self.get_response(request)
 

@@ -15,11 +15,13 @@ class StaticFilesMiddleware(WhiteNoiseMiddleware):
 
     def __init__(self, get_response: Any = None, **kwargs: Any) -> None:
         super().__init__(get_response, **kwargs)
-        if iscoroutinefunction(get_response):
+        # once, not on every request: the chain is the one or the other for the process's life
+        self.asynchronous = iscoroutinefunction(get_response)
+        if self.asynchronous:
             markcoroutinefunction(self)
 
     def __call__(self, request: HttpRequest) -> Any:
-        if iscoroutinefunction(self):
+        if self.asynchronous:
             return self._acall(request)
         return super().__call__(request)
 

@@ -1,6 +1,6 @@
-"""On PostgreSQL a player's command sends its lock and its reads of the log in one round trip
-(games/hot_queries.py, ``locked_log_head``), each a statement of its own: a command that waited
-for another's lock reads what that one committed, not the log as it was when it began waiting."""
+"""On PostgreSQL a player's command locks the game's row, then reads the log in a statement of its
+own (games/hot_queries.py, ``locked_log_head``): a command that waited for another's lock reads
+what that one committed, not the log as it was when it began waiting."""
 
 import threading
 import time
