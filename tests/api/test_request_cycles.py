@@ -181,3 +181,94 @@ def test_a_disconnect_reaches_the_application_until_its_answer_is_whole() -> Non
 
     async_to_sync(request_cycles.settled(application))({"type": "http"}, receive, send)
     assert heard == ["http.disconnect"]
+
+
+async def _stream(
+    handler: Application, path: str, token: str, *, opened: asyncio.Event, leave: asyncio.Event
+) -> int:
+    """Follow a stream as uvicorn serves it: ``opened`` is set once its first message is in,
+    the client leaves (disconnects) once ``leave`` is set. The answer's status."""
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"after=0",
+        "root_path": "",
+        "headers": [(b"host", b"testserver"), (b"authorization", token.encode())],
+        "client": ("127.0.0.1", 40000),
+        "server": ("testserver", 80),
+    }
+    sent: list[Mapping[str, Any]] = []
+    bodies = [{"type": "http.request", "body": b"", "more_body": False}]
+
+    async def receive() -> dict[str, Any]:
+        if bodies:
+            return bodies.pop()
+        await opened.wait()
+        await leave.wait()
+        return {"type": "http.disconnect"}
+
+    async def send(message: Mapping[str, Any]) -> None:
+        sent.append(message)
+        if message["type"] == "http.response.body" and message.get("body", b"").startswith(b"id: "):
+            opened.set()
+
+    await handler(scope, receive, send)
+    assert opened.is_set()
+    return int(sent[0]["status"])
+
+
+def test_a_stream_opened_and_left_leaves_nothing_of_the_api_for_the_collector(
+    emptied_log: None, playing_game: int, alice: Any, bob: Any
+) -> None:
+    # 1,000 streams opened at once would each add what its opening tied up to the collector's
+    # passes. Measured while another stream follows the game (its hub lives on, as it does
+    # while a game is played), on one event loop throughout, as a web process serves them.
+    # The client's leaving is Django's part: its handler's aborted request is left to the
+    # collector (a RequestAborted's traceback holds the handler's frame), not the API's.
+    handler = request_cycles.settled(ASGIHandler())
+    path = f"{base(playing_game)}/stream"
+    alice_token, bob_token = (client._credentials["HTTP_AUTHORIZATION"] for client in (alice, bob))
+
+    async def opened_and_left() -> tuple[list[int], list[Any]]:
+        bob_in, bob_leaves = asyncio.Event(), asyncio.Event()
+        bob_follows = asyncio.ensure_future(
+            _stream(handler, path, bob_token, opened=bob_in, leave=bob_leaves)
+        )
+        await bob_in.wait()
+        left_at_once = asyncio.Event()
+        left_at_once.set()
+
+        async def alice_follows() -> int:
+            return await _stream(handler, path, alice_token, opened=asyncio.Event(), leave=left_at_once)
+
+        statuses = [await alice_follows()]
+        await asyncio.sleep(0.05)  # what the first opening loaded and started has settled
+        gc.collect()
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        try:
+            statuses.append(await alice_follows())
+            await asyncio.sleep(0.05)
+            gc.collect()
+            left = list(gc.garbage)
+        finally:
+            gc.set_debug(0)
+            gc.garbage.clear()
+        bob_leaves.set()
+        statuses.append(await bob_follows)
+        return statuses, left
+
+    statuses, left = async_to_sync(opened_and_left)()
+    assert statuses == [200, 200, 200]
+    ours = sorted(
+        {
+            f"{type(each).__module__}.{type(each).__qualname__}"
+            for each in left
+            if type(each).__module__.partition(".")[0] in {"rest_framework", "api", "games", "eventstore"}
+        }
+    )
+    assert ours == [], " ".join(ours)
