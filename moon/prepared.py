@@ -53,8 +53,9 @@ def fetch(statement: Statement) -> list[tuple[Any, ...]]:
     """Run a query (a ``statement`` that returns rows) with a cursor of ``cursor()`` and fetch
     its rows. One statement per round trip, on purpose: psycopg's pipeline mode, which sends
     several in one, cost more of this process's CPU than the round trips it saved (its own
-    bookkeeping, about 55 µs a pipeline, against about 40 µs a round trip: bench/server.py);
-    a query that must see what a lock's previous holder committed is a statement after it."""
+    bookkeeping, about 55 µs a pipeline, against about 40 µs a round trip; a move's CPU in
+    bench/server.py fell by a tenth without it). A query that must see what a lock's previous
+    holder committed is a statement after the lock's."""
     sql, params = statement
     with cursor() as each:
         each.execute(sql, params)
