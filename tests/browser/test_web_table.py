@@ -142,24 +142,42 @@ def play_a_step(driver: Any) -> str:
 
 
 def drawn_sheets_match_the_api(driver: Any, server: str, game_id: int) -> None:
-    """What the page drew is what the API shows this player: each of its sheets' marks."""
-    marks = driver.execute_script(
-        """
-        const drawn = {};
-        document.querySelectorAll('figure.sheet-figure').forEach(figure => {
-            const marks = {};
-            figure.querySelectorAll('g.cell[data-mark]').forEach(
-                cell => { marks[cell.dataset.element] = cell.dataset.mark; });
-            drawn[figure.dataset.sheet] = marks;
-        });
-        return drawn;
-        """
-    )
+    """What the page drew is what the API shows this player: each of its sheets' marks, once the
+    page has caught up (in a game against ASTRA, ASTRA's worker may mark between the page's
+    drawing and the API's answer; the stream then brings the page the same)."""
+    from selenium.common.exceptions import TimeoutException
+
     client = Client(server, token_of(driver))
-    assert marks, "a sheet is drawn"
-    for sheet, drawn in marks.items():
-        listed = client.get(f"/games/{game_id}/sheets/{sheet}")["marks"]
-        assert drawn == {element: str(mark) for element, mark in listed.items()}
+    last: dict[str, Any] = {}
+
+    def caught_up(_: Any) -> bool:
+        drawn = driver.execute_script(
+            """
+            const drawn = {};
+            document.querySelectorAll('figure.sheet-figure').forEach(figure => {
+                const marks = {};
+                figure.querySelectorAll('g.cell[data-mark]').forEach(
+                    cell => { marks[cell.dataset.element] = cell.dataset.mark; });
+                drawn[figure.dataset.sheet] = marks;
+            });
+            return drawn;
+            """
+        )
+        listed = {
+            sheet: {
+                element: str(mark)
+                for element, mark in client.get(f"/games/{game_id}/sheets/{sheet}")["marks"].items()
+            }
+            for sheet in drawn
+        }
+        last.update(drawn=drawn, listed=listed)
+        return bool(drawn) and drawn == listed
+
+    try:
+        wait(driver, caught_up, "the page to draw what the API shows", seconds=10)
+    except TimeoutException:
+        assert last["drawn"], "a sheet is drawn"
+        assert last["drawn"] == last["listed"]
 
 
 def play_to_the_end(
