@@ -17,13 +17,15 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.http import HttpRequest, HttpResponseBase, JsonResponse
 from django.urls import get_urlconf, reverse
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle, UserRateThrottle
+
+from moon import both_ways
 
 logger = logging.getLogger(__name__)
 
@@ -77,10 +79,7 @@ class AdminLoginThrottleMiddleware:
 
     def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
         self.get_response = get_response
-        # once, not on every request: the chain is the one or the other for the process's life
-        self.asynchronous = iscoroutinefunction(get_response)
-        if self.asynchronous:
-            markcoroutinefunction(self)
+        self.asynchronous = both_ways.serves_async(self, get_response)
 
     def __call__(self, request: HttpRequest) -> Any:
         if self.asynchronous:

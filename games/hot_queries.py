@@ -12,6 +12,7 @@ alike, as few as they can be. The list of a player's games, the most polled read
 Everything else goes through the ORM.
 """
 
+import functools
 from datetime import datetime
 from itertools import groupby
 from typing import Any, NamedTuple
@@ -87,17 +88,27 @@ SNAPSHOT_PART, EVENTS_PART, KNOWN_PART, WINDOW_BOUND, WINDOW_EVENTS = range(5)
 def _log_head(
     game_id: int, engine_version: str, *, known: tuple[int, bytes], window: bool
 ) -> prepared.Statement:
+    seq, digest = known
+    params: list[Any] = [game_id, seq, digest, game_id, engine_version]
+    if window:
+        params += [game_id, game_id]  # the window's start (BEFORE_LAST_TURN)
+    params += [game_id, game_id, engine_version, game_id, engine_version]
+    if window:
+        params.append(game_id)  # the window's events
+    return _log_head_sql(window), params
+
+
+@functools.cache
+def _log_head_sql(window: bool) -> str:
     # The known event, when it is on the log with that hash (the chain makes it the same
     # history up to it) and not older than the snapshot; the snapshot's seq, with its state
     # only when the fold starts from it; the events after the one or the other. With
     # ``window``: the turn in play of the last event (see START_CTE).
     snapshot = f"SELECT seq FROM {SNAPSHOT} WHERE game_id = %s AND engine_version = %s"
-    seq, digest = known
     ctes = (
         f"WITH known AS (SELECT seq, hash FROM {EVENT} WHERE game_id = %s AND seq = %s AND hash = %s "
         f"AND seq >= COALESCE(({snapshot}), 0))"
     )
-    params: list[Any] = [game_id, seq, digest, game_id, engine_version]
     parts = (
         f"SELECT {EVENTS_PART} AS part, seq, kind, seat, turn, CAST(data AS text), hash FROM {EVENT} "
         f"WHERE game_id = %s AND seq > COALESCE((SELECT seq FROM known), ({snapshot}), 0) "
@@ -107,17 +118,10 @@ def _log_head(
         "WHERE s.game_id = %s AND s.engine_version = %s "
         f"UNION ALL SELECT {KNOWN_PART}, seq, NULL, NULL, NULL, NULL, hash FROM known"
     )
-    params += [game_id, game_id, engine_version, game_id, engine_version]
     if window:
         ctes += ", " + START_CTE.format(before=BEFORE_LAST_TURN)
-        params[5:5] = [game_id, game_id]
-        parts += (
-            f" UNION ALL SELECT {WINDOW_BOUND}, bound, NULL, NULL, NULL, NULL, NULL FROM start "
-            f"UNION ALL SELECT {WINDOW_EVENTS}, seq, kind, seat, turn, NULL, NULL FROM {EVENT} "
-            f"WHERE game_id = %s AND seq > {BOUND}"
-        )
-        params.append(game_id)
-    return f"{ctes} {parts} ORDER BY 1, 2", params
+        parts += " UNION ALL " + _window_branches(width=7)
+    return f"{ctes} {parts} ORDER BY 1, 2"
 
 
 def _head(found: list[tuple[Any, ...]]) -> Head:
@@ -153,19 +157,28 @@ def save_snapshot(game_id: int, *, seq: int, engine_version: str, state: Any) ->
 def window(game_id: int, *, from_turn: int, last: int) -> Window:
     """How many events up to seq ``last`` come before turn ``from_turn``, and the ones from that
     turn on as ``(seq, turn, seat, kind)``: one query (the count comes first). See ``START_CTE``."""
+    return _window_rows(prepared.fetch((_window_sql(), [game_id, last, from_turn, game_id, last])))
+
+
+@functools.cache
+def _window_sql() -> str:
     before = (
         f"SELECT seq FROM {EVENT} WHERE game_id = %s AND seq <= %s AND turn < %s ORDER BY seq DESC LIMIT 1"
     )
-    found = prepared.fetch(
-        (
-            f"WITH {START_CTE.format(before=before)} "
-            f"SELECT {WINDOW_EVENTS}, seq, kind, seat, turn FROM {EVENT} "
-            f"WHERE game_id = %s AND seq > {BOUND} AND seq <= %s "
-            f"UNION ALL SELECT {WINDOW_BOUND}, bound, NULL, NULL, NULL FROM start ORDER BY 1, 2",
-            [game_id, last, from_turn, game_id, last],
-        )
+    branches = _window_branches(width=5, up_to=" AND seq <= %s")
+    return f"WITH {START_CTE.format(before=before)} {branches} ORDER BY 1, 2"
+
+
+def _window_branches(*, width: int, up_to: str = "") -> str:
+    """A window's part of a statement whose ``start`` is START_CTE's: its events from the bound
+    on (``up_to``: a further condition on them), then the bound, each row padded with NULLs to
+    ``width`` columns. Its parameters: the game's id (then ``up_to``'s)."""
+    pad = ", NULL" * (width - 5)
+    return (
+        f"SELECT {WINDOW_EVENTS}, seq, kind, seat, turn{pad} FROM {EVENT} "
+        f"WHERE game_id = %s AND seq > {BOUND}{up_to} "
+        f"UNION ALL SELECT {WINDOW_BOUND}, bound, NULL, NULL, NULL{pad} FROM start"
     )
-    return _window_rows(found)
 
 
 def _window_rows(found: list[tuple[Any, ...]]) -> Window:

@@ -13,9 +13,11 @@ import functools
 import os
 from typing import Any
 
-from asgiref.sync import iscoroutinefunction, markcoroutinefunction
+from asgiref.sync import iscoroutinefunction
 from django.http import HttpRequest
 from django.urls import Resolver404, resolve
+
+from moon import both_ways
 
 
 def limit() -> int:
@@ -42,10 +44,7 @@ class SyncViewSlots:
     def __init__(self, get_response: Any) -> None:
         self.get_response = get_response
         self.slots: asyncio.Semaphore | None = None
-        # once, not on every request: the chain is the one or the other for the process's life
-        self.asynchronous = iscoroutinefunction(get_response)
-        if self.asynchronous:
-            markcoroutinefunction(self)
+        self.asynchronous = both_ways.serves_async(self, get_response)
 
     def __call__(self, request: HttpRequest) -> Any:
         if self.asynchronous:

@@ -4,9 +4,11 @@ health check) under ASGI with no thread, and a sync view in its thread as before
 
 from typing import Any
 
-from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
+from asgiref.sync import sync_to_async
 from django.http import HttpRequest
 from whitenoise.middleware import WhiteNoiseMiddleware
+
+from moon import both_ways
 
 
 class StaticFilesMiddleware(WhiteNoiseMiddleware):
@@ -15,10 +17,7 @@ class StaticFilesMiddleware(WhiteNoiseMiddleware):
 
     def __init__(self, get_response: Any = None, **kwargs: Any) -> None:
         super().__init__(get_response, **kwargs)
-        # once, not on every request: the chain is the one or the other for the process's life
-        self.asynchronous = iscoroutinefunction(get_response)
-        if self.asynchronous:
-            markcoroutinefunction(self)
+        self.asynchronous = both_ways.serves_async(self, get_response)
 
     def __call__(self, request: HttpRequest) -> Any:
         if self.asynchronous:

@@ -8,7 +8,7 @@ import contextlib
 import gc
 import io
 import json
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import pytest
@@ -68,9 +68,11 @@ def asgi(handler: Application) -> Serve:
     return lambda method, path, token, body: _asgi(handler, method, path, token, body)
 
 
-def _asgi(handler: Application, method: str, path: str, token: str, body: Any) -> tuple[int, Any]:
-    payload = b"" if body is None else json.dumps(body).encode()
-    scope = {
+def _scope(
+    method: str, path: str, token: str, *, query: bytes = b"", headers: Sequence[tuple[bytes, bytes]] = ()
+) -> dict[str, Any]:
+    """The scope uvicorn gives an HTTP request: ``token`` in Authorization, ``headers`` added."""
+    return {
         "type": "http",
         "asgi": {"version": "3.0"},
         "http_version": "1.1",
@@ -78,17 +80,18 @@ def _asgi(handler: Application, method: str, path: str, token: str, body: Any) -
         "scheme": "http",
         "path": path,
         "raw_path": path.encode(),
-        "query_string": b"",
+        "query_string": query,
         "root_path": "",
-        "headers": [
-            (b"host", b"testserver"),
-            (b"authorization", token.encode()),
-            (b"content-type", b"application/json"),
-            (b"content-length", str(len(payload)).encode()),
-        ],
+        "headers": [(b"host", b"testserver"), (b"authorization", token.encode()), *headers],
         "client": ("127.0.0.1", 40000),
         "server": ("testserver", 80),
     }
+
+
+def _asgi(handler: Application, method: str, path: str, token: str, body: Any) -> tuple[int, Any]:
+    payload = b"" if body is None else json.dumps(body).encode()
+    body_headers = [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode())]
+    scope = _scope(method, path, token, headers=body_headers)
     sent: list[Mapping[str, Any]] = []
     answered = asyncio.Event()
     bodies = [{"type": "http.request", "body": payload, "more_body": False}]
@@ -188,20 +191,7 @@ async def _stream(
 ) -> int:
     """Follow a stream as uvicorn serves it: ``opened`` is set once its first message is in,
     the client leaves (disconnects) once ``leave`` is set. The answer's status."""
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": "GET",
-        "scheme": "http",
-        "path": path,
-        "raw_path": path.encode(),
-        "query_string": b"after=0",
-        "root_path": "",
-        "headers": [(b"host", b"testserver"), (b"authorization", token.encode())],
-        "client": ("127.0.0.1", 40000),
-        "server": ("testserver", 80),
-    }
+    scope = _scope("GET", path, token, query=b"after=0")
     sent: list[Mapping[str, Any]] = []
     bodies = [{"type": "http.request", "body": b"", "more_body": False}]
 
