@@ -20,7 +20,7 @@ import contextvars
 import dataclasses
 import json
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
@@ -38,7 +38,6 @@ from rest_framework.authentication import BaseAuthentication
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.serializers import Serializer
 from rest_framework.views import APIView
 
 from accounts import services as accounts
@@ -106,11 +105,12 @@ class Follow:
     read: Callable[[int, User, int], Read]
     seated: Callable[[int, User], int]
     tail: Callable[[int], Tail]
-    # one instance each, kept (for the first read too): making a serializer costs more than
-    # what it renders here, and its fields and itself refer to one another, left for the
-    # garbage collector
-    event_serializer: Serializer
-    decision_serializer: Serializer
+    # how an event and a decision are shaped (as /events and /decision shape them), for the
+    # first read too: written out for games (``s.shown_event``), the kept instance of a
+    # serializer otherwise (making one costs more than what it renders here, and its fields and
+    # itself refer to one another, left for the garbage collector)
+    shown_event: Callable[[Mapping[str, Any]], dict[str, Any]]
+    shown_decision: Callable[[Mapping[str, Any]], dict[str, Any]]
 
     def rendered(self, seat: int, catchup: Catchup, lines: dict[int, tuple[dict[str, Any], bytes]]) -> Read:
         """A tail's answer as the stream sends it (as the serializers of ``read`` render it).
@@ -120,13 +120,13 @@ class Follow:
         for event in catchup.events:
             known = lines.get(id(event))
             if known is None:
-                shown = self.event_serializer.to_representation(event)
+                shown = self.shown_event(event)
                 known = lines[id(event)] = (shown, message(shown, id=shown["seq"]))
             events.append(known[0])
             sent.append(known[1])
         decision = catchup.decision
         if decision is not None:
-            decision = self.decision_serializer.to_representation(decision)
+            decision = self.shown_decision(decision)
         return Read(seat, events, decision, catchup.ended, sent)
 
 
@@ -137,11 +137,9 @@ def _read_game(game_id: int, viewer: User, after: int) -> Read:
     start: int | None = after
     while start is not None:
         page = game_selectors.events_page(game=game, viewer=viewer, after=start, limit=PAGE)
-        events += [GAME.event_serializer.to_representation(event) for event in page["events"]]
+        events += [GAME.shown_event(event) for event in page["events"]]
         start = page["next"]
-    decision = GAME.decision_serializer.to_representation(
-        game_selectors.decision_view(game=game, viewer=viewer)
-    )
+    decision = GAME.shown_decision(game_selectors.decision_view(game=game, viewer=viewer))
     return Read(seat, events, dict(decision), game.status == Game.Status.FINISHED)
 
 
@@ -152,11 +150,9 @@ def _read_campaign(campaign_id: int, viewer: User, after: int) -> Read:
     start: int | None = after
     while start is not None:
         page = campaign_selectors.events_page(campaign=campaign, viewer=viewer, after=start, limit=PAGE)
-        events += [CAMPAIGN.event_serializer.to_representation(event) for event in page["events"]]
+        events += [CAMPAIGN.shown_event(event) for event in page["events"]]
         start = page["next"]
-    decision = CAMPAIGN.decision_serializer.to_representation(
-        campaign_selectors.decision_view(campaign=campaign, viewer=viewer)
-    )
+    decision = CAMPAIGN.shown_decision(campaign_selectors.decision_view(campaign=campaign, viewer=viewer))
     return Read(seat, events, dict(decision), campaign.status == Campaign.Status.FINISHED)
 
 
@@ -176,8 +172,8 @@ GAME = Follow(
     read=_read_game,
     seated=_seated_in_game,
     tail=game_selectors.FeedTail,
-    event_serializer=s.EventSerializer(),
-    decision_serializer=s.DecisionSerializer(),
+    shown_event=s.shown_event,
+    shown_decision=s.shown_decision,
 )
 CAMPAIGN = Follow(
     stream="campaign",
@@ -186,8 +182,8 @@ CAMPAIGN = Follow(
     read=_read_campaign,
     seated=_seated_in_campaign,
     tail=campaign_selectors.CampaignTail,
-    event_serializer=cs.CampaignEventSerializer(),
-    decision_serializer=cs.CampaignDecisionSerializer(),
+    shown_event=cs.CampaignEventSerializer().to_representation,
+    shown_decision=cs.CampaignDecisionSerializer().to_representation,
 )
 
 
@@ -397,8 +393,9 @@ async def messages(opened: Opened) -> AsyncIterator[bytes]:
                 yield b": heartbeat\n\n"
                 continue
             sent, kind = _sent(read, kind)
-            for each in sent:
-                yield each
+            if sent:
+                # one write for a read's messages: a confirm that resolves a turn sends a dozen
+                yield b"".join(sent)
             if read.ended:
                 return
 

@@ -18,7 +18,7 @@ from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.fields import ChoiceField, DateTimeField
+from rest_framework.fields import ChoiceField
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import BaseSerializer, Serializer
@@ -107,9 +107,7 @@ UNDOS = "too many undos in this turn (`undo_limit_reached`)"
 SHAPERS: dict[tuple[type[Serializer], bool], BaseSerializer] = {}
 
 
-# DRF's rendering of a datetime and of a game's status, for answers shaped without their
-# serializer
-DATETIME = DateTimeField()
+# DRF's rendering of a game's status, for answers shaped without their serializer
 STATUS = ChoiceField(choices=s.GAME_STATUSES)
 
 
@@ -230,8 +228,9 @@ def _data(serializer_class: type[Serializer], data: Any) -> Any:
 def _command_answer(result: services.CommandResult) -> dict[str, Any]:
     """The answer to a turn's command, once it has committed: see ``selectors.command_answer``.
     Every move answers it: shaped here as CommandResultSerializer (the schema's) shapes it,
-    field by field in its order, with no serializer walking each field: its values are already
-    JSON's but the events' datetimes and the game's status, a choice."""
+    field by field in its order, with no serializer walking each field (``s.shown_event``,
+    ``s.shown_decision``): its values are already JSON's but the events' datetimes and the
+    game's status, a choice."""
     answer = selectors.command_answer(
         game=result.game,
         rows=result.events,
@@ -239,27 +238,9 @@ def _command_answer(result: services.CommandResult) -> dict[str, Any]:
         seat=result.seat,
         turn_in_play=result.turn_in_play,
     )
-    decision = answer["decision"]
     shaped = {
-        "events": [
-            {
-                "seq": event["seq"],
-                "turn": event["turn"],
-                "seat": event["seat"],
-                "kind": event["kind"],
-                "v": event["v"],
-                "data": event["data"],
-                "created_at": DATETIME.to_representation(event["created_at"]),
-            }
-            for event in answer["events"]
-        ],
-        "decision": {
-            "kind": decision["kind"],
-            "sheet": decision["sheet"],
-            "options": list(decision["options"]),
-            "can_undo": decision["can_undo"],
-            "can_confirm": decision["can_confirm"],
-        },
+        "events": [s.shown_event(event) for event in answer["events"]],
+        "decision": s.shown_decision(answer["decision"]),
         "status": STATUS.to_representation(answer["status"]),
         "version": answer["version"],
     }
@@ -610,7 +591,7 @@ class GamesView(APIView):
         # The most polled read: shaped here as GamesPageSerializer shapes it (the schema's), with
         # no serializer walking each field: its values are already JSON's but the datetimes.
         for game in games:
-            game["created_at"] = DATETIME.to_representation(game["created_at"])
+            game["created_at"] = s.DATETIME.to_representation(game["created_at"])
         return Response(page_of(request, query, count, games))
 
     @extend_schema(

@@ -9,6 +9,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.test import APIClient
 
 from api import serializers as s
+from api import streams
 from games import selectors
 from games.models import Game
 
@@ -80,3 +81,23 @@ def test_a_commands_answer_is_what_its_serializer_makes_of_it(
     assert any(event["seat"] is None for answer in made for event in answer["events"])
     for answer, raw in zip(answers, made, strict=True):
         assert answer.content == JSONRenderer().render(s.CommandResultSerializer(raw).data)
+
+
+def test_a_streams_events_and_decisions_are_what_their_serializers_make_of_them(
+    playing_game: int, alice: APIClient, bob: APIClient, post: Any
+) -> None:
+    base = f"/api/v1/games/{playing_game}"
+    for client in (alice, bob):
+        while (decision := client.get(f"{base}/decision").json())["options"]:
+            assert post(client, f"{base}/moves", {"choice": decision["options"][0]}).status_code == 200
+        assert post(client, f"{base}/confirm").status_code == 200
+    game = Game.objects.get(pk=playing_game)
+    for name in ("alice", "bob", "carol"):
+        viewer = User.objects.get(username=name)
+        events = selectors.events_page(game=game, viewer=viewer, limit=1000)["events"]
+        decision = selectors.decision_view(game=game, viewer=viewer)
+        # what a stream sends (api/streams.py) is what /events and /decision send
+        shown = [streams.GAME.shown_event(event) for event in events]
+        assert shown == s.EventSerializer(events, many=True).data
+        assert streams.GAME.shown_decision(decision) == s.DecisionSerializer(decision).data
+        assert any(event["seat"] is None for event in events)
