@@ -15,7 +15,9 @@ between phases). ``--split`` adds a third kind of phase between them, with only 
 games' own streams open: what serving the games played costs, apart from what the other
 games' idle streams add. A p99 over a few hundred commands on a shared machine is mostly noise: what
 counts is the median over rounds, and the web process's CPU time per command (what a commit's
-fan-out to the streams adds, hardly moved by the rest of the machine's load).
+fan-out to the streams adds, hardly moved by the rest of the machine's load). On PostgreSQL,
+each phase begins once the database's upkeep is done (``VACUUM ANALYZE``), so that
+autovacuum's minute does not fall on one kind of phase.
 
 Each phase prints the process's RSS, the share of a CPU it uses with no command running (the
 open streams' own cost), p50/p99 of the move path (POST /moves and /confirm) and its CPU time
@@ -340,6 +342,21 @@ def context_switches(pid: int) -> int:
     return count
 
 
+def upkeep() -> None:
+    """On PostgreSQL, the database's upkeep (VACUUM ANALYZE, as the table owner) done now,
+    between phases: the commands leave dead rows and changed statistics that PostgreSQL's
+    autovacuum otherwise takes up once a minute, which fell, run after run, on the same phase
+    of the bench's fixed schedule (its CPU then weighs on that phase's commands alone). Each
+    phase then starts with nothing due, whatever its kind."""
+    url = os.environ.get("DATABASE_OWNER_URL") or os.environ.get("DATABASE_URL", "")
+    if not url.startswith(("postgres://", "postgresql://")):
+        return
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as db:
+        db.execute("VACUUM (ANALYZE)")
+
+
 def rss_kib(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -480,6 +497,7 @@ async def measure(
     async def phase(kind: str) -> None:
         streams_open = kind != NONE
         name = f"{mine.count() + opened} streams open" if streams_open else "no stream open"
+        await asyncio.to_thread(upkeep)
         idle = cpu_seconds(pid)
         await asyncio.sleep(args.idle)
         idle = (cpu_seconds(pid) - idle) / args.idle
