@@ -7,8 +7,10 @@
 Starts one web process as production runs it (gunicorn, one uvicorn worker, moon.asgi) on the
 database of the environment (a fresh SQLite file under var/ when DATABASE_URL is unset). Users,
 tokens and 3-player games are made directly in the database; then the bench plays "probe"
-games over HTTP (moves and confirms, first option each time) in phases of --commands commands,
-alternately with no stream open and with --streams streams open on the process (every seat of
+games over HTTP (moves and confirms, first option each time; each game a share of a game ahead
+of the next, so that their last confirms, which score them, fall a few in every phase) in
+phases of --commands commands, alternately with no stream open and with --streams streams open
+on the process (every seat of
 every game, the probe games' among them), in rounds ordered none/open, open/none, none/open ...
 (so that a drift of the machine's load weighs on both alike; streams are opened and closed
 between phases). ``--split`` adds a third kind of phase between them, with only the probe
@@ -60,6 +62,8 @@ SEATS = 3
 SPARES = 6
 # Streams opened at once.
 BATCH = 50
+# About how many turns a probe game lasts (every seat playing its first options): 25 to 40.
+GAME_TURNS = 32
 
 
 @dataclass
@@ -292,29 +296,54 @@ def play_probes(
     delays: list[float] = []
     while len(moves) < commands:
         for game in list(probes.playing):
-            view = clients[0].call("GET", f"/games/{game}")
-            if view["status"] != "playing":
+            if not play_turn(clients, game, arrivals, streams_open, moves, delays):
                 probes.replace(game)
-                continue
-            turn = view["turn"]
-            for seat, client in enumerate(clients):
-                for _ in range(50):
-                    decision = client.call("GET", f"/games/{game}/decision")
-                    if not decision["options"]:
-                        break
-                    started = time.perf_counter()
-                    client.call("POST", f"/games/{game}/moves", {"choice": decision["options"][0]})
-                    moves.append(time.perf_counter() - started)
-                if not decision["can_confirm"]:
-                    continue
-                started = time.perf_counter()
-                client.call("POST", f"/games/{game}/confirm")
-                answered = time.perf_counter()
-                moves.append(answered - started)
-                if streams_open:
-                    others = [(game, other, seat, turn) for other in range(SEATS) if other != seat]
-                    delays.append(max(arrivals.wait(others)) - answered)
     return moves, delays
+
+
+def play_turn(
+    clients: list[Http],
+    game: int,
+    arrivals: Arrivals,
+    streams_open: bool,
+    moves: list[float],
+    delays: list[float],
+) -> bool:
+    """Play one turn of ``game`` (every seat: its moves, first option each time, then its
+    confirm), adding to ``moves`` and ``delays``; False when the game is no longer played."""
+    view = clients[0].call("GET", f"/games/{game}")
+    if view["status"] != "playing":
+        return False
+    turn = view["turn"]
+    for seat, client in enumerate(clients):
+        for _ in range(50):
+            decision = client.call("GET", f"/games/{game}/decision")
+            if not decision["options"]:
+                break
+            started = time.perf_counter()
+            client.call("POST", f"/games/{game}/moves", {"choice": decision["options"][0]})
+            moves.append(time.perf_counter() - started)
+        if not decision["can_confirm"]:
+            continue
+        started = time.perf_counter()
+        client.call("POST", f"/games/{game}/confirm")
+        answered = time.perf_counter()
+        moves.append(answered - started)
+        if streams_open:
+            others = [(game, other, seat, turn) for other in range(SEATS) if other != seat]
+            delays.append(max(arrivals.wait(others)) - answered)
+    return True
+
+
+def stagger(clients: list[Http], probes: Probes, arrivals: Arrivals) -> None:
+    """Play each probe game ahead of the one before it by a share of a game. A game's last
+    confirm runs its scoring in the web process (the bench runs no worker), five times a
+    move's work: probe games played in step would all end in one phase, whichever its kind,
+    and set its p99; staggered, they end a few in every phase."""
+    for index, game in enumerate(probes.playing):
+        for _ in range(index * GAME_TURNS // len(probes.playing)):
+            if not play_turn(clients, game, arrivals, False, [], []):
+                break
 
 
 def cpu_seconds(pid: int) -> float:
@@ -529,6 +558,7 @@ async def measure(
         phases.append(measured)
         print(measured.line(name), flush=True)
 
+    await asyncio.to_thread(stagger, clients, probes, arrivals)
     # the process's first commands cost more (imports, caches): left out of the figures
     await asyncio.to_thread(play_probes, clients, probes, args.commands // 3, arrivals, False)
     kinds = [NONE, OWN, ALL] if args.split else [NONE, ALL]
