@@ -5,7 +5,8 @@ command, task and import that writes to a stream notifies (one path). One notifi
 transports (``transport``): with ``REDIS_URL`` set the notification is published on one Redis
 channel that every web process listens to; else with PostgreSQL as the database, on one
 ``LISTEN/NOTIFY`` channel; else (the embedded mode, SQLite) it reaches the streams of this
-process only. A notification carries nothing but the stream's name and id and its last seq:
+process only. A notification carries nothing but the stream's name and id, its last seq and
+the process that sent it (which lets its own pass: its followers were handed the commit):
 whoever wakes reads the log from the database (unless it has read that far already), so a
 notification that is lost (the transport down, another process in the embedded mode) delays a
 message, never loses it, as long as the reader also looks at the log every now and then (the
@@ -20,6 +21,7 @@ import contextlib
 import json
 import logging
 import os
+import secrets
 import threading
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
@@ -123,14 +125,34 @@ def as_now(instance: models.Model) -> models.Model:
 
 
 def notice(name: str, seq: int) -> str:
-    """What a notification carries: the stream's name and its last seq."""
-    return f"{name} {seq}"
+    """What a notification carries: the stream's name, its last seq and the process that
+    committed (``origin``)."""
+    return f"{name} {seq} {origin()}"
 
 
 def heard(payload: str) -> None:
-    """Deliver a notification the transport brought (``notice``; a bare name: read the log)."""
-    name, _, seq = payload.partition(" ")
+    """Deliver a notification the transport brought (``notice``; a bare name, or a seq that
+    is not a number: read the log), unless this process sent it: its commit was handed to
+    this process's followers as it committed, and the transport brings it back to every
+    listener, the sender's own included."""
+    name, _, rest = payload.partition(" ")
+    seq, _, sender = rest.partition(" ")
+    if sender and sender == origin():
+        return
     deliver(name, seq=int(seq) if seq.isdigit() else None)
+
+
+_origin: tuple[int, str] = (0, "")
+
+
+def origin() -> str:
+    """This process's name in its notifications: random, made again in a forked child (the
+    web server's workers are forked), so that two processes never share one."""
+    global _origin
+    pid = os.getpid()
+    if _origin[0] != pid:
+        _origin = (pid, secrets.token_hex(8))
+    return _origin[1]
 
 
 class Transport(Protocol):
