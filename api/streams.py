@@ -113,7 +113,7 @@ class Follow:
     shown_decision: Callable[[Mapping[str, Any]], dict[str, Any]]
 
     def rendered(self, seat: int, catchup: Catchup, lines: dict[int, tuple[dict[str, Any], bytes]]) -> Read:
-        """A tail's answer as the stream sends it (as the serializers of ``read`` render it).
+        """A tail's answer as the stream sends it (shaped as ``read`` shapes it).
         ``lines`` holds the events rendered so far, by their identity: a tail answers the
         followers who see an event alike with one object, rendered and written out once."""
         events, sent = [], []
@@ -140,7 +140,7 @@ def _read_game(game_id: int, viewer: User, after: int) -> Read:
         events += [GAME.shown_event(event) for event in page["events"]]
         start = page["next"]
     decision = GAME.shown_decision(game_selectors.decision_view(game=game, viewer=viewer))
-    return Read(seat, events, dict(decision), game.status == Game.Status.FINISHED)
+    return Read(seat, events, decision, game.status == Game.Status.FINISHED)
 
 
 def _read_campaign(campaign_id: int, viewer: User, after: int) -> Read:
@@ -153,7 +153,7 @@ def _read_campaign(campaign_id: int, viewer: User, after: int) -> Read:
         events += [CAMPAIGN.shown_event(event) for event in page["events"]]
         start = page["next"]
     decision = CAMPAIGN.shown_decision(campaign_selectors.decision_view(campaign=campaign, viewer=viewer))
-    return Read(seat, events, dict(decision), campaign.status == Campaign.Status.FINISHED)
+    return Read(seat, events, decision, campaign.status == Campaign.Status.FINISHED)
 
 
 def _seated_in_game(game_id: int, viewer: User) -> int:

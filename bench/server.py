@@ -205,7 +205,7 @@ def play_moves(*, games: int, turns: int, floor: "Floor | None" = None) -> tuple
                         break
             if turn <= turns:
                 turn = call("GET", base, seats[0])["turn"]
-        if floor is not None and not floor.ready:
+        if floor is not None and floor.meter is None:
             floor.prepare(ids[0])
         for token in seats:
             call("GET", "/games", token, meter=trivial)
@@ -226,10 +226,6 @@ class Floor:
         self.meter: Meter | None = None  # once prepared
         self.seq = 0
         self.snapshot = self.data = ""
-
-    @property
-    def ready(self) -> bool:
-        return self.meter is not None
 
     def prepare(self, game_id: int) -> None:
         """Make the temporary tables from game ``game_id``'s snapshot and one of its events."""
