@@ -14,6 +14,7 @@ from api.serializers import (
     SeatSerializer,
     StrictCharField,
     StrictIntegerField,
+    TimeField,
     TranslatedCharField,
     WinnerField,
     WinningSerializer,
@@ -85,7 +86,7 @@ class CampaignSummarySerializer(serializers.Serializer):
         allow_null=True, help_text="Seconds each seat has for a phase of a chapter's game; null: none."
     )
     creator = serializers.CharField()
-    created_at = serializers.DateTimeField()
+    created_at = TimeField()
     pack = PackRefSerializer()
     seats = SeatSerializer(many=True)
 
@@ -293,7 +294,7 @@ class CampaignEventSerializer(serializers.Serializer):
     kind = serializers.CharField()
     v = serializers.IntegerField(help_text="The version of the kind's schema.")
     data = serializers.JSONField()  # type: ignore[assignment]
-    created_at = serializers.DateTimeField()
+    created_at = TimeField()
 
 
 class CampaignEventsPageSerializer(serializers.Serializer):

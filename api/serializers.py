@@ -1,12 +1,15 @@
 """Shapes of requests and responses. They validate and document; they hold no game logic."""
 
+import datetime
 from collections.abc import Mapping
 from typing import Any, get_args
 
+from django.conf import settings
 from django.core.validators import RegexValidator
 from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema_field
-from rest_framework import serializers
+from rest_framework import ISO_8601, serializers
+from rest_framework.settings import api_settings
 
 from api import contract
 from api.errors import ERROR_CODES
@@ -18,6 +21,28 @@ from games.rules.engine import ACTIONS_PHASE, INCIDENTS_PHASE, MISSIONS_PHASE, S
 
 # The phases of a turn, as the engine records them.
 PHASES = [SETUP_PHASE, ACTIONS_PHASE, INCIDENTS_PHASE, MISSIONS_PHASE]
+
+_NO_OFFSET = datetime.timedelta(0)
+
+
+class TimeField(serializers.DateTimeField):
+    """DRF's DateTimeField, writing a time the database gives (aware, in UTC) directly when the
+    project's timezone is UTC, as it is (nothing activates another): the field's own path
+    looks the current timezone up in a context-local for each time it writes, which cost
+    more than the writing in the feeds and answers that write them by the dozen. Any other
+    time, format or timezone takes the field's own path."""
+
+    def to_representation(self, value: Any) -> Any:
+        if (
+            isinstance(value, datetime.datetime)
+            and value.utcoffset() == _NO_OFFSET
+            and settings.TIME_ZONE == "UTC"
+            and getattr(self, "format", api_settings.DATETIME_FORMAT) == ISO_8601
+            and not hasattr(self, "timezone")
+        ):
+            return value.replace(tzinfo=None).isoformat() + "Z"
+        return super().to_representation(value)
+
 
 class StrictIntegerField(serializers.IntegerField):
     """A whole number as JSON writes one: `"1"`, `1.0` and `true` are refused, not converted."""
@@ -470,7 +495,7 @@ class GameSummarySerializer(serializers.Serializer):
         allow_null=True, help_text="Seconds each seat has for a phase; null: no deadline."
     )
     creator = serializers.CharField()
-    created_at = serializers.DateTimeField()
+    created_at = TimeField()
     seats = SeatSerializer(many=True)
 
 
@@ -489,7 +514,7 @@ class LobbyEntrySerializer(serializers.Serializer):
     seats_taken = serializers.IntegerField(help_text="Seats taken, by players and bots.")
     seats_free = serializers.IntegerField()
     creator = serializers.CharField()
-    created_at = serializers.DateTimeField()
+    created_at = TimeField()
     turn_seconds = serializers.IntegerField(allow_null=True)
 
 
@@ -527,7 +552,7 @@ class GameSerializer(GameSummarySerializer):
         help_text="The invite code that lets someone join the game (POST /join) while it is "
         "in the lobby: shown to its seated players only.",
     )
-    deadline = serializers.DateTimeField(
+    deadline = TimeField(
         allow_null=True,
         help_text="With `turn_seconds`: when the phase in play stops waiting; a seat that has "
         "not finished it by then is played for (null: no deadline, or not being played).",
@@ -616,11 +641,11 @@ class EventSerializer(serializers.Serializer):
     kind = serializers.CharField()
     v = serializers.IntegerField(help_text="The version of the kind's schema (older ones upcast).")
     data = serializers.JSONField()  # type: ignore[assignment]
-    created_at = serializers.DateTimeField()
+    created_at = TimeField()
 
 
-# DRF's rendering of a datetime, for the shapes written out below
-DATETIME = serializers.DateTimeField()
+# a time as the serializers write it, for the shapes written out below
+DATETIME = TimeField()
 
 
 def shown_event(event: Mapping[str, Any]) -> dict[str, Any]:
@@ -769,4 +794,4 @@ class StreamTicketSerializer(serializers.Serializer):
         "by that request (an EventSource reconnecting needs a new one, and `?after=` or "
         "`Last-Event-ID` to resume)."
     )
-    expires = serializers.DateTimeField(help_text="When the ticket stops working if unused.")
+    expires = TimeField(help_text="When the ticket stops working if unused.")

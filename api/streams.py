@@ -325,7 +325,11 @@ def event_stream(opened: Opened) -> StreamingHttpResponse:
 def message(data: Any, *, event: str | None = None, id: int | None = None) -> bytes:
     """One SSE message: its id, its event type, its data as one line of JSON."""
     head = (f"id: {id}\n" if id is not None else "") + (f"event: {event}\n" if event else "")
-    return f"{head}data: {json.dumps(data, separators=(',', ':'))}\n\n".encode()
+    return f"{head}data: {_ONE_LINE.encode(data)}\n\n".encode()
+
+
+# json.dumps with options makes an encoder for each call: every message is written with this one
+_ONE_LINE = json.JSONEncoder(separators=(",", ":"))
 
 
 async def _in_thread(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:

@@ -125,7 +125,12 @@ class EventKind(models.Model):
 
 def compact(value: Any) -> str:
     """``value`` as the compact JSON text an event's data is stored as."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return _COMPACT.encode(value)
+
+
+# json.dumps with options makes an encoder for each call: every event written and handed on
+# is written with this one
+_COMPACT = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 
 
 class StoredEvent(models.Model):

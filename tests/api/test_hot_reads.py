@@ -1,10 +1,14 @@
 """The most polled reads and the commands' answers, shaped without walking a serializer per
 answer, answer byte for byte what their schema's serializers make of the same games."""
 
+import datetime
+import zoneinfo
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.test import override_settings
+from rest_framework.fields import DateTimeField
 from rest_framework.renderers import JSONRenderer
 from rest_framework.test import APIClient
 
@@ -101,3 +105,25 @@ def test_a_streams_events_and_decisions_are_what_their_serializers_make_of_them(
         assert shown == s.EventSerializer(events, many=True).data
         assert streams.GAME.shown_decision(decision) == s.DecisionSerializer(decision).data
         assert any(event["seat"] is None for event in events)
+
+
+TIMES = [
+    datetime.datetime(2026, 11, 28, 12, 30, 5, 123456, tzinfo=datetime.UTC),
+    datetime.datetime(2026, 11, 28, 12, 30, 5, tzinfo=datetime.UTC),  # no microseconds: none written
+    datetime.datetime(2026, 3, 29, 1, 59, 59, 999999, tzinfo=datetime.UTC),
+    datetime.datetime(2026, 11, 28, 13, 30, 5, 7, tzinfo=zoneinfo.ZoneInfo("Europe/Madrid")),
+    datetime.datetime(2026, 11, 28, 12, 30, 5, 7),  # naive: taken as the project's timezone
+]
+
+
+@pytest.mark.parametrize("value", TIMES, ids=str)
+@pytest.mark.parametrize("zone", ["UTC", "Europe/Madrid"])
+def test_times_are_written_as_drfs_datetime_field_writes_them(value: datetime.datetime, zone: str) -> None:
+    with override_settings(TIME_ZONE=zone):
+        assert s.TimeField().to_representation(value) == DateTimeField().to_representation(value)
+        assert s.TimeField(format="%Y").to_representation(value) == "2026"
+
+
+def test_a_time_in_utc_ends_in_z_with_its_microseconds() -> None:
+    assert s.DATETIME.to_representation(TIMES[0]) == "2026-11-28T12:30:05.123456Z"
+    assert s.DATETIME.to_representation(TIMES[3]) == "2026-11-28T12:30:05.000007Z"
