@@ -148,20 +148,24 @@ def start_game(
     missions: dict[str, int] | None = None,
     modifiers: dict[int, list[dict[str, Any]]] | None = None,
     by_campaign: bool = False,
+    seed: int | None = None,
 ) -> CommandResult:
     """Deal the game for the seated players. Only its creator may start it, within their
     quota of games started in the last hour (with bots: of bot games).
 
     A campaign chapter starts its game with a setup (``by_campaign``; it counts towards the
     quotas but is never refused by them): ``missions`` imposes a mission card per letter,
-    ``modifiers`` gives each seat its setup modifiers (see ``engine.new_game``).
+    ``modifiers`` gives each seat its setup modifiers (see ``engine.new_game``). ``seed``
+    deals a given deal (the same seed and seats, the same game: bench/streams.py plays one
+    game again in each of its phases); None, a random one, as the API always deals.
     """
     with transaction.atomic():
         game = store.lock(Game, game.pk)
         seat, players = lobby.starting(game, by, Seat)
         if not by_campaign:
             quotas.check_starts(by=by, with_bots=game.seats.exclude(bot="").exists())
-        seed = secrets.randbits(62)
+        if seed is None:
+            seed = secrets.randbits(62)
         opening = rules_call(
             engine.new_game,
             adventure=game.adventure,

@@ -81,3 +81,19 @@ def test_an_event_off_its_schema_is_never_stored(started: Game) -> None:
             actor=None,
         )
     assert Event.objects.filter(game=started).count() == count
+
+
+def test_a_given_seed_deals_the_same_game_again() -> None:
+    alice = User.objects.create_user("alice", password="secret-pw")
+    bob = User.objects.create_user("bob", password="secret-pw")
+
+    def dealt(seed: int | None) -> tuple[int | None, list[tuple[str, object]]]:
+        game = services.create_game(by=alice, adventure=1, max_players=2)
+        services.join_game(game=game, by=bob, invite=game.invite)
+        game = services.start_game(game=game, by=alice, seed=seed).game
+        return game.seed, [(str(event.kind), event.data) for event in game.events.order_by("seq")]
+
+    first, again, other = dealt(41), dealt(41), dealt(None)
+    assert first[0] == again[0] == 41
+    assert first[1] == again[1]
+    assert other[1] != first[1]
