@@ -2,24 +2,26 @@
 
     .venv/bin/python -m bench.streams    # a fresh SQLite file, in-process notifications
     make bench-streams                   # PostgreSQL + Redis (deploy/services.sh)
-    .venv/bin/python -m bench.streams --rounds 8 --commands 600   # longer, steadier
+    .venv/bin/python -m bench.streams --rounds 8 --games 3   # longer, steadier
 
 Starts one web process as production runs it (gunicorn, one uvicorn worker, moon.asgi) on the
 database of the environment (a fresh SQLite file under var/ when DATABASE_URL is unset). Users,
 tokens and 3-player games are made directly in the database; then the bench plays "probe"
-games over HTTP (moves and confirms, first option each time; each game a share of a game ahead
-of the next, so that their last confirms, which score them, fall a few in every phase) in
-phases of --commands commands, alternately with no stream open and with --streams streams open
-on the process (every seat of
-every game, the probe games' among them), in rounds ordered none/open, open/none, none/open ...
-(so that a drift of the machine's load weighs on both alike; streams are opened and closed
-between phases). ``--split`` adds a third kind of phase between them, with only the probe
-games' own streams open: what serving the games played costs, apart from what the other
-games' idle streams add. A p99 over a few hundred commands on a shared machine is mostly noise: what
-counts is the median over rounds, and the web process's CPU time per command (what a commit's
-fan-out to the streams adds, hardly moved by the rest of the machine's load). On PostgreSQL,
-each phase begins once the database's upkeep is done (``VACUUM ANALYZE``), so that
-autovacuum's minute does not fall on one kind of phase.
+games over HTTP (moves and confirms, first option each time), in phases of --games whole
+games, alternately with no stream open and with --streams streams open on the process (every
+seat of every game, the probe games' among them), in rounds ordered none/open, open/none,
+none/open ... (so that a drift of the machine's load weighs on both alike; streams are opened
+and closed between phases). Every phase plays the same deals again (``SEEDS``), so every
+phase sends the same commands, as many game endings among them (a game's last confirm scores
+it in the web process, the slowest command of all: how many fell in a phase set its p99 when
+phases were cut from games in play). ``--split`` adds a third kind of phase between them,
+with only the probe games' own streams open: what serving the games played costs, apart from
+what the other games' idle streams add. A p99 over a few hundred commands on a shared machine
+is still noisy: what counts is the median over rounds, the p99 of all of a kind's commands,
+and the web process's CPU time per command (what a commit's fan-out to the streams adds,
+hardly moved by the rest of the machine's load). On PostgreSQL, each phase begins once the
+database's upkeep is done (``VACUUM ANALYZE``), so that autovacuum's minute does not fall on
+one kind of phase.
 
 Each phase prints the process's RSS, the share of a CPU it uses with no command running (the
 open streams' own cost), p50/p99 of the move path (POST /moves and /confirm) and its CPU time
@@ -58,12 +60,13 @@ from typing import IO, Any
 
 ROOT = Path(__file__).resolve().parents[1]
 SEATS = 3
-# Probe games in the pool for each one played at once: a game that finishes is replaced.
-SPARES = 6
 # Streams opened at once.
 BATCH = 50
-# About how many turns a probe game lasts (every seat playing its first options): 25 to 40.
-GAME_TURNS = 32
+# The deals of the probe games: every phase plays these games again, whole (a game's commands
+# are those of its deal, every seat playing its first options), so that its commands are those
+# of every other phase, game endings included (a game's last confirm scores it in the web
+# process: about five moves' work, the slowest commands of all).
+SEEDS = [7919 * n + 11 for n in range(1, 100)]
 
 
 @dataclass
@@ -245,19 +248,6 @@ def percentile(values: list[float], share: float) -> float:
 
 
 @dataclass
-class Probes:
-    """The probe games: ``playing`` at once, the next from ``spares`` when one finishes."""
-
-    playing: list[int]
-    spares: list[int]
-
-    def replace(self, game: int) -> None:
-        if not self.spares:
-            raise RuntimeError("every probe game finished: fewer --commands, or more --probes")
-        self.playing[self.playing.index(game)] = self.spares.pop(0)
-
-
-@dataclass
 class Phase:
     """What one phase measured."""
 
@@ -287,17 +277,18 @@ class Phase:
 
 
 def play_probes(
-    clients: list[Http], probes: Probes, commands: int, arrivals: Arrivals, streams_open: bool
+    clients: list[Http], games: list[int], arrivals: Arrivals, streams_open: bool
 ) -> tuple[list[float], list[float]]:
-    """Play turns of the probe games, seat after seat, until ``commands`` moves and confirms
-    were sent; the move path's latencies, and (streams open) each confirm's delay until both
-    other seats' streams have its event."""
+    """Play the probe games to their ends, a turn of each in turn (every seat of a turn, one
+    after another); the move path's latencies, and (streams open) each confirm's delay until
+    both other seats' streams have its event."""
     moves: list[float] = []
     delays: list[float] = []
-    while len(moves) < commands:
-        for game in list(probes.playing):
+    playing = list(games)
+    while playing:
+        for game in list(playing):
             if not play_turn(clients, game, arrivals, streams_open, moves, delays):
-                probes.replace(game)
+                playing.remove(game)
     return moves, delays
 
 
@@ -333,17 +324,6 @@ def play_turn(
             others = [(game, other, seat, turn) for other in range(SEATS) if other != seat]
             delays.append(max(arrivals.wait(others)) - answered)
     return True
-
-
-def stagger(clients: list[Http], probes: Probes, arrivals: Arrivals) -> None:
-    """Play each probe game ahead of the one before it by a share of a game. A game's last
-    confirm runs its scoring in the web process (the bench runs no worker), five times a
-    move's work: probe games played in step would all end in one phase, whichever its kind,
-    and set its p99; staggered, they end a few in every phase."""
-    for index, game in enumerate(probes.playing):
-        for _ in range(index * GAME_TURNS // len(probes.playing)):
-            if not play_turn(clients, game, arrivals, False, [], []):
-                break
 
 
 def cpu_seconds(pid: int) -> float:
@@ -400,8 +380,9 @@ def worker_pid(master: int) -> int:
     return int(children[0])
 
 
-def setup(games: int) -> tuple[list[str], list[int]]:
-    """Three users with tokens and ``games`` started 3-player games of theirs."""
+def setup(games: int, seeds: list[int | None]) -> tuple[list[str], list[int]]:
+    """Three users with tokens and ``games`` started 3-player games of theirs, dealt with
+    ``seeds`` (None: at random) in turn."""
     import django
 
     django.setup()
@@ -414,11 +395,11 @@ def setup(games: int) -> tuple[list[str], list[int]]:
     users = [User.objects.create_user(f"bench-{stamp}-{seat}") for seat in range(SEATS)]
     tokens = [accounts.issue_token(user=user) for user in users]
     made = []
-    for _ in range(games):
+    for index in range(games):
         game = services.create_game(by=users[0], adventure=1, max_players=SEATS)
         for user in users[1:]:
             services.join_game(game=game, by=user, invite=game.invite)
-        services.start_game(game=game, by=users[0])
+        services.start_game(game=game, by=users[0], seed=seeds[index % len(seeds)])
         made.append(game.pk)
     return tokens, made
 
@@ -429,8 +410,9 @@ def main() -> None:
     )
     parser.add_argument("--streams", type=int, default=1000, help="streams open in the open phases")
     parser.add_argument("--rounds", type=int, default=4, help="rounds of two phases (none, open)")
-    parser.add_argument("--commands", type=int, default=300, help="moves and confirms in each phase")
-    parser.add_argument("--probes", type=int, default=4, help="probe games played at once")
+    parser.add_argument(
+        "--games", type=int, default=2, help="probe games played whole in each phase (each 230-300 commands)"
+    )
     parser.add_argument("--idle", type=float, default=5, help="seconds the idle CPU is watched")
     parser.add_argument("--port", type=int, default=8798)
     parser.add_argument("--profile", type=Path, help="record each phase with py-spy into this folder")
@@ -461,10 +443,15 @@ def main() -> None:
         os.environ["DATABASE_URL"] = f"sqlite:///{database}"
     os.environ.pop("CELERY_BROKER_URL", None)  # tasks run in the web process, as embedded
     subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, check=True)
-    pool = args.probes * SPARES
-    games_needed = max(-(-args.streams // SEATS), pool)
-    print(f"making {games_needed} games ...", flush=True)
-    tokens, games = setup(games_needed)
+    if not 1 <= args.games <= len(SEEDS):
+        parser.error(f"--games: 1 to {len(SEEDS)}")
+    # the probe games of every phase, and of a first one played before them (its figures left
+    # out: the process's first commands cost more, imports and caches); then the others
+    phases = args.rounds * (3 if args.split else 2)
+    probes = (phases + 1) * args.games
+    others = max(0, -(-args.streams // SEATS) - args.games)
+    print(f"making {probes + others} games ...", flush=True)
+    tokens, games = setup(probes + others, [*SEEDS[: args.games]] * (phases + 1) + [None] * others)
 
     env = {
         **os.environ,
@@ -480,9 +467,10 @@ def main() -> None:
     ]  # fmt: skip
     log = (ROOT / "var" / "bench-streams-web.log").open("wb")
     server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    # every seat of the probe pool's games (read here), then of the other games (by the holder)
-    slots = [(game, seat, tokens[seat]) for game in games for seat in range(SEATS)][: args.streams]
-    holder = Holder(args.port, slots[pool * SEATS :])
+    # every seat of the other games, read by the holder: as many as the streams open in all but
+    # those of the probe games played (read here)
+    held = [(game, seat, tokens[seat]) for game in games[probes:] for seat in range(SEATS)]
+    holder = Holder(args.port, held[: max(0, args.streams - args.games * SEATS)])
     try:
         for _ in range(200):
             try:
@@ -490,12 +478,12 @@ def main() -> None:
                 break
             except OSError:
                 time.sleep(0.1)
-        probes = Probes(games[: args.probes], games[args.probes : pool])
+        played = [games[start : start + args.games] for start in range(0, probes, args.games)]
         # The driver (a thread) and the probe streams' readers (the event loop) share this
         # process's interpreter lock: an answer the driver is timing must not wait up to
         # Python's default 5 ms for the readers to hand it over (the web process uses 1 ms).
         sys.setswitchinterval(0.0005)
-        asyncio.run(measure(args, tokens, slots[: pool * SEATS], probes, holder, worker_pid(server.pid)))
+        asyncio.run(measure(args, tokens, played, holder, worker_pid(server.pid)))
     finally:
         holder.stop()
         server.terminate()
@@ -510,21 +498,24 @@ NONE, OWN, ALL = "none", "own", "all"
 async def measure(
     args: argparse.Namespace,
     tokens: list[str],
-    slots: list[tuple[int, int, str]],
-    probes: Probes,
+    played: list[list[int]],
     holder: Holder,
     pid: int,
 ) -> None:
+    """The phases, each playing the next probe games of ``played`` (the first left out)."""
     arrivals = Arrivals()
     clients = [Http(args.port, token) for token in tokens]
-    mine = Streams(args.port, slots, arrivals)
     await asyncio.sleep(1)
-    held = connections(args.port)
+    kept = connections(args.port)  # the clients' keep-alive connections
     phases: list[Phase] = []
     opened = 0  # the holder's streams open
 
-    async def phase(kind: str) -> None:
+    async def phase(kind: str, games: list[int]) -> None:
         streams_open = kind != NONE
+        slots = [(game, seat, tokens[seat]) for game in games for seat in range(SEATS)]
+        mine = Streams(args.port, slots, arrivals)
+        if streams_open:
+            await mine.open()
         name = f"{mine.count() + opened} streams open" if streams_open else "no stream open"
         await asyncio.to_thread(upkeep)
         idle = cpu_seconds(pid)
@@ -534,9 +525,7 @@ async def measure(
         user, system = cpu_split(pid)
         switches = context_switches(pid)
         try:
-            moves, delays = await asyncio.to_thread(
-                play_probes, clients, probes, args.commands, arrivals, streams_open
-            )
+            moves, delays = await asyncio.to_thread(play_probes, clients, games, arrivals, streams_open)
         finally:
             after = cpu_split(pid)
             user, system = after[0] - user, after[1] - system
@@ -557,41 +546,30 @@ async def measure(
         )
         phases.append(measured)
         print(measured.line(name), flush=True)
+        await mine.close()  # the games ended: so did their streams
+        await closed(pid, args.port, kept + opened)
 
-    await asyncio.to_thread(stagger, clients, probes, arrivals)
     # the process's first commands cost more (imports, caches): left out of the figures
-    await asyncio.to_thread(play_probes, clients, probes, args.commands // 3, arrivals, False)
+    await asyncio.to_thread(play_probes, clients, played[0], arrivals, False)
     kinds = [NONE, OWN, ALL] if args.split else [NONE, ALL]
-    mine_open = held_open = False
+    games = iter(played[1:])
+    held_open = False
     for round in range(args.rounds):
         for kind in kinds if round % 2 == 0 else kinds[::-1]:
-            if not held_open and kind == ALL:
+            if kind == ALL and not held_open:
                 before = rss_kib(pid)
-                if not mine_open:
-                    await mine.open()
-                    mine_open = True
                 opened = int(holder.ask("open").split()[1])
                 held_open = True
                 await asyncio.sleep(2)
                 if round == 0:
-                    per_stream = (rss_kib(pid) - before) / (mine.count() + opened)
-                    print(f"{mine.count() + opened} streams opened: {per_stream:.1f} KiB of RSS each")
-            if held_open and kind != ALL:
+                    each = (rss_kib(pid) - before) / max(opened, 1)
+                    print(f"{opened} streams opened: {each:.1f} KiB of RSS each", flush=True)
+            if kind != ALL and held_open:
                 holder.ask("close")
                 opened = 0
                 held_open = False
-                if kind == OWN:
-                    await closed(pid, args.port, held + mine.count())
-            if mine_open and kind == NONE:
-                await mine.close()
-                mine_open = False
-                await closed(pid, args.port, held)
-            if not mine_open and kind == OWN:
-                await mine.open()
-                mine_open = True
-                await asyncio.sleep(2)
-            await phase(kind)
-    await mine.close()
+                await closed(pid, args.port, kept)
+            await phase(kind, next(games))
 
     print(f"over {args.rounds} rounds (median of the phases; p99 of all their commands):")
     names = {NONE: "no stream open", OWN: "probes' streams", ALL: "streams open"}
@@ -616,9 +594,15 @@ async def measure(
         ratio = statistics.median(percentile(each.moves, 0.99) for each in some) / statistics.median(
             percentile(each.moves, 0.99) for each in none
         )
+        pooled = percentile([move for each in some for move in each.moves], 0.99) / percentile(
+            [move for each in none for move in each.moves], 0.99
+        )
         cpu = statistics.median(each.cpu for each in some) / statistics.median(each.cpu for each in none)
         label = "open" if kind == ALL else "probes"
-        print(f"{label} / none: move path p99 x{ratio:.2f}, web CPU per command x{cpu:.2f}")
+        print(
+            f"{label} / none: move path p99 x{ratio:.2f} (all their commands x{pooled:.2f}),"
+            f" web CPU per command x{cpu:.2f}"
+        )
 
 
 def profiler(folder: Path | None, pid: int, name: str) -> subprocess.Popen[bytes] | None:
