@@ -25,14 +25,19 @@ one kind of phase.
 
 Each phase prints the process's RSS, the share of a CPU it uses with no command running (the
 open streams' own cost), p50/p99 of the move path (POST /moves and /confirm) and its CPU time
-per command, and (streams open) p50/p99 of the delay from a confirm's answer to its
-`confirmed` event on the streams of both other seats of its game (the later of the two). The
-summary gives, for each kind of phase, the median over rounds of p99, p50 and CPU per command,
-and the p99 of all its commands together.
+per command, the clients' CPU per command (this process and the holder: on a machine of two
+cores, what reading streams takes them is taken from the web process), and (streams open)
+p50/p99 of the delay from a confirm's answer to its `confirmed` event on the streams of both
+other seats of its game (the later of the two). The summary gives, for each kind of phase,
+the median over rounds of p99, p50 and CPU per command, and the p99 of all its commands
+together.
 
-The streams of the probe games are read by this process; the others by a second one (``--hold``,
-started by the bench), so that reading 1,000 streams' heartbeats does not slow the client
-measuring the move path (both would share one interpreter lock).
+Every stream is read by a second process (``--hold``, started by the bench), the probe games'
+among them: it tells this one when each `confirmed` event reached each probe stream (times of
+the system's monotonic clock, which both read). Read here, the probe streams slowed the client
+timing the move path (the readers and the driver sharing one interpreter lock): every command,
+move or confirm, measured 0.3-0.45 ms slower with them open than with none, which the web
+process did not account for.
 
 ``--profile DIR`` records each phase of the web process with py-spy (``PY_SPY``, else
 ``py-spy`` on the PATH) into ``DIR/<n>-none.txt`` / ``DIR/<n>-open.txt`` (py-spy's raw format:
@@ -46,6 +51,7 @@ import contextlib
 import http.client
 import json
 import os
+import queue
 import shutil
 import signal
 import statistics
@@ -53,7 +59,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -69,17 +75,23 @@ BATCH = 50
 SEEDS = [7919 * n + 11 for n in range(1, 100)]
 
 
+def clock() -> float:
+    """The system's monotonic clock, the same in every process: the holder's times of arrival
+    and this process's times of answers are compared."""
+    return time.clock_gettime(time.CLOCK_MONOTONIC)
+
+
 @dataclass
 class Arrivals:
     """When each probe stream received each seat's `confirmed` event: (game, viewer, seat,
-    turn) -> perf_counter time, shared by the stream readers (event loop) and the driver."""
+    turn) -> ``clock()`` time, as the holder reports them (its reporter thread) to the driver."""
 
     times: dict[tuple[int, int, int, int], float] = field(default_factory=dict)
     changed: threading.Condition = field(default_factory=threading.Condition)
 
-    def record(self, key: tuple[int, int, int, int]) -> None:
+    def record(self, key: tuple[int, int, int, int], at: float) -> None:
         with self.changed:
-            self.times.setdefault(key, time.perf_counter())
+            self.times.setdefault(key, at)
             self.changed.notify_all()
 
     def wait(self, keys: list[tuple[int, int, int, int]], timeout: float = 30) -> list[float]:
@@ -114,10 +126,14 @@ class Http:
         return answer
 
 
+# what a probe stream does with each `confirmed` event it receives: (game, viewer, seat, turn)
+Arrived = Callable[[tuple[int, int, int, int]], None]
+
+
 async def follow(
-    port: int, token: str, game: int, seat: int, opened: asyncio.Event, arrivals: Arrivals | None
+    port: int, token: str, game: int, seat: int, opened: asyncio.Event, arrived: Arrived | None
 ) -> None:
-    """One stream, read until cancelled or ended; a probe stream (``arrivals``) records the
+    """One stream, read until cancelled or ended; a probe stream (``arrived``) reports its
     `confirmed` events."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=2**20)
     writer.write(
@@ -134,10 +150,10 @@ async def follow(
         async for line in chunked_lines(reader):
             if line.startswith(b"event: decision"):
                 opened.set()
-            elif arrivals is not None and line.startswith(b"data: "):
+            elif arrived is not None and line.startswith(b"data: ") and b'"kind":"confirmed"' in line:
                 event = json.loads(line[6:])
                 if event.get("kind") == "confirmed":
-                    arrivals.record((game, seat, event["seat"], event["turn"]))
+                    arrived((game, seat, event["seat"], event["turn"]))
     finally:
         writer.close()
 
@@ -162,10 +178,10 @@ async def chunked_lines(reader: asyncio.StreamReader) -> AsyncIterator[bytes]:
 class Streams:
     """Streams opened and closed together, read on the running event loop."""
 
-    def __init__(self, port: int, slots: list[tuple[int, int, str]], arrivals: Arrivals | None) -> None:
+    def __init__(self, port: int, slots: list[tuple[int, int, str]], arrived: Arrived | None) -> None:
         self.port = port
         self.slots = slots  # (game, seat, token)
-        self.arrivals = arrivals
+        self.arrived = arrived
         self.readers: list[asyncio.Task[None]] = []
 
     async def open(self) -> None:
@@ -174,7 +190,7 @@ class Streams:
             for game, seat, token in self.slots[start : start + BATCH]:
                 opened = asyncio.Event()
                 self.readers.append(
-                    asyncio.create_task(follow(self.port, token, game, seat, opened, self.arrivals))
+                    asyncio.create_task(follow(self.port, token, game, seat, opened, self.arrived))
                 )
                 batch.append(opened)
             await asyncio.wait_for(asyncio.gather(*(each.wait() for each in batch)), 120)
@@ -191,46 +207,72 @@ class Streams:
 
 
 def hold(port: int) -> None:
-    """``--hold``: the second reader of streams. Its first line on stdin lists them
-    ([game, seat, token] each); then ``open`` opens them all and ``close`` closes them, each
-    answered with a line (``opened N``, ``closed``) once done."""
+    """``--hold``: the reader of every stream. Its first line on stdin lists the other games'
+    streams ([game, seat, token] each); then ``open`` opens them all and ``close`` closes them,
+    ``probe [[game, seat, token], ...]`` opens probe streams and ``unprobe`` closes those, each
+    answered with a line once done (``opened N``, ``closed``). A probe stream's `confirmed`
+    events are reported as they arrive: ``arrived [game, viewer, seat, turn, clock()]``."""
+
+    def arrived(key: tuple[int, int, int, int]) -> None:
+        print(f"arrived {json.dumps([*key, clock()])}", flush=True)
 
     async def run() -> None:
-        streams = Streams(port, [tuple(slot) for slot in json.loads(sys.stdin.readline())], None)
+        held = Streams(port, [tuple(slot) for slot in json.loads(sys.stdin.readline())], None)
+        probes = Streams(port, [], arrived)
         loop = asyncio.get_running_loop()
         while line := (await loop.run_in_executor(None, sys.stdin.readline)).strip():
-            if line == "open":
+            command, _, rest = line.partition(" ")
+            streams = probes if command in ("probe", "unprobe") else held
+            if command in ("open", "probe"):
+                if rest:
+                    streams.slots = [tuple(slot) for slot in json.loads(rest)]
                 await streams.open()
                 print(f"opened {streams.count()}", flush=True)
-            elif line == "close":
+            else:
                 await streams.close()
                 print("closed", flush=True)
-        await streams.close()
+        await held.close()
+        await probes.close()
 
     asyncio.run(run())
 
 
 class Holder:
-    """The ``--hold`` process, seen from the bench."""
+    """The ``--hold`` process, seen from the bench: a thread reads what it writes, handing the
+    arrivals to ``arrivals`` and the answers to ``ask``."""
 
-    def __init__(self, port: int, slots: list[tuple[int, int, str]]) -> None:
+    def __init__(self, port: int, slots: list[tuple[int, int, str]], arrivals: Arrivals) -> None:
         command = [sys.executable, "-m", "bench.streams", "--hold", "--port", str(port)]
         self.process = subprocess.Popen(
             command, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
         )
-        self.ask(json.dumps(slots), answer=False)
+        self.arrivals = arrivals
+        self.answers: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=self._report, name="holder", daemon=True).start()
+        self.tell(json.dumps(slots))
 
-    def ask(self, line: str, answer: bool = True) -> str:
-        stdin: IO[str] | None = self.process.stdin
+    def _report(self) -> None:
         stdout: IO[str] | None = self.process.stdout
-        assert stdin is not None and stdout is not None
+        assert stdout is not None
+        for line in stdout:
+            if line.startswith("arrived "):
+                game, viewer, seat, turn, at = json.loads(line[8:])
+                self.arrivals.record((game, viewer, seat, turn), at)
+            else:
+                self.answers.put(line.strip())
+        self.answers.put("")  # the holder ended
+
+    def tell(self, line: str) -> None:
+        stdin: IO[str] | None = self.process.stdin
+        assert stdin is not None
         stdin.write(line + "\n")
         stdin.flush()
-        if not answer:
-            return ""
-        reply = stdout.readline().strip()
+
+    def ask(self, line: str) -> str:
+        self.tell(line)
+        reply = self.answers.get(timeout=300)
         if not reply:
-            raise RuntimeError(f"the stream holder ended (answering {line!r})")
+            raise RuntimeError(f"the stream holder ended (answering {line.split()[0]!r})")
         return reply
 
     def stop(self) -> None:
@@ -259,6 +301,9 @@ class Phase:
     switches: float  # the web process's threads' context switches per command
     idle: float  # share of a CPU used with no command running
     rss: float  # MiB
+    # the clients' CPU seconds per command (this process and the holder): on a machine of two
+    # cores, the CPU they take to read streams is taken from the web process and the database
+    clients: float
 
     def line(self, name: str) -> str:
         text = (
@@ -266,7 +311,7 @@ class Phase:
             f" | move path p50 {percentile(self.moves, 0.5) * 1000:6.1f} ms"
             f" p99 {percentile(self.moves, 0.99) * 1000:6.1f} ms ({len(self.moves)} commands,"
             f" {self.cpu * 1000:5.1f} ms of web CPU each, {self.system * 100:.0f} % system,"
-            f" {self.switches:.1f} context switches)"
+            f" {self.switches:.1f} context switches; clients {self.clients * 1000:.1f} ms)"
         )
         if self.delays:
             text += (
@@ -311,14 +356,14 @@ def play_turn(
             decision = client.call("GET", f"/games/{game}/decision")
             if not decision["options"]:
                 break
-            started = time.perf_counter()
+            started = clock()
             client.call("POST", f"/games/{game}/moves", {"choice": decision["options"][0]})
-            moves.append(time.perf_counter() - started)
+            moves.append(clock() - started)
         if not decision["can_confirm"]:
             continue
-        started = time.perf_counter()
+        started = clock()
         client.call("POST", f"/games/{game}/confirm")
-        answered = time.perf_counter()
+        answered = clock()
         moves.append(answered - started)
         if streams_open:
             others = [(game, other, seat, turn) for other in range(SEATS) if other != seat]
@@ -470,7 +515,8 @@ def main() -> None:
     # every seat of the other games, read by the holder: as many as the streams open in all but
     # those of the probe games played (read here)
     held = [(game, seat, tokens[seat]) for game in games[probes:] for seat in range(SEATS)]
-    holder = Holder(args.port, held[: max(0, args.streams - args.games * SEATS)])
+    arrivals = Arrivals()
+    holder = Holder(args.port, held[: max(0, args.streams - args.games * SEATS)], arrivals)
     try:
         for _ in range(200):
             try:
@@ -479,11 +525,7 @@ def main() -> None:
             except OSError:
                 time.sleep(0.1)
         played = [games[start : start + args.games] for start in range(0, probes, args.games)]
-        # The driver (a thread) and the probe streams' readers (the event loop) share this
-        # process's interpreter lock: an answer the driver is timing must not wait up to
-        # Python's default 5 ms for the readers to hand it over (the web process uses 1 ms).
-        sys.setswitchinterval(0.0005)
-        asyncio.run(measure(args, tokens, played, holder, worker_pid(server.pid)))
+        measure(args, tokens, played, holder, arrivals, worker_pid(server.pid))
     finally:
         holder.stop()
         server.terminate()
@@ -495,41 +537,43 @@ def main() -> None:
 NONE, OWN, ALL = "none", "own", "all"
 
 
-async def measure(
+def measure(
     args: argparse.Namespace,
     tokens: list[str],
     played: list[list[int]],
     holder: Holder,
+    arrivals: Arrivals,
     pid: int,
 ) -> None:
     """The phases, each playing the next probe games of ``played`` (the first left out)."""
-    arrivals = Arrivals()
     clients = [Http(args.port, token) for token in tokens]
-    await asyncio.sleep(1)
+    time.sleep(1)
     kept = connections(args.port)  # the clients' keep-alive connections
     phases: list[Phase] = []
     opened = 0  # the holder's streams open
 
-    async def phase(kind: str, games: list[int]) -> None:
+    def phase(kind: str, games: list[int]) -> None:
         streams_open = kind != NONE
         slots = [(game, seat, tokens[seat]) for game in games for seat in range(SEATS)]
-        mine = Streams(args.port, slots, arrivals)
+        name = "no stream open"
         if streams_open:
-            await mine.open()
-        name = f"{mine.count() + opened} streams open" if streams_open else "no stream open"
-        await asyncio.to_thread(upkeep)
+            probing = int(holder.ask(f"probe {json.dumps(slots)}").split()[1])
+            name = f"{probing + opened} streams open"
+        upkeep()
         idle = cpu_seconds(pid)
-        await asyncio.sleep(args.idle)
+        time.sleep(args.idle)
         idle = (cpu_seconds(pid) - idle) / args.idle
         spy = profiler(args.profile, pid, f"{len(phases) + 1}-{kind}")
         user, system = cpu_split(pid)
         switches = context_switches(pid)
+        clients_cpu = time.process_time() + cpu_seconds(holder.process.pid)
         try:
-            moves, delays = await asyncio.to_thread(play_probes, clients, games, arrivals, streams_open)
+            moves, delays = play_probes(clients, games, arrivals, streams_open)
         finally:
             after = cpu_split(pid)
             user, system = after[0] - user, after[1] - system
             switches = context_switches(pid) - switches
+            clients_cpu = time.process_time() + cpu_seconds(holder.process.pid) - clients_cpu
             if spy is not None:
                 spy.send_signal(signal.SIGINT)
                 spy.wait(60)
@@ -543,14 +587,16 @@ async def measure(
             switches / count,
             idle,
             rss_kib(pid) / 1024,
+            clients_cpu / count,
         )
         phases.append(measured)
         print(measured.line(name), flush=True)
-        await mine.close()  # the games ended: so did their streams
-        await closed(pid, args.port, kept + opened)
+        if streams_open:
+            holder.ask("unprobe")  # the games ended: so did their streams
+        closed(pid, args.port, kept + opened)
 
     # the process's first commands cost more (imports, caches): left out of the figures
-    await asyncio.to_thread(play_probes, clients, played[0], arrivals, False)
+    play_probes(clients, played[0], arrivals, False)
     kinds = [NONE, OWN, ALL] if args.split else [NONE, ALL]
     games = iter(played[1:])
     held_open = False
@@ -560,7 +606,7 @@ async def measure(
                 before = rss_kib(pid)
                 opened = int(holder.ask("open").split()[1])
                 held_open = True
-                await asyncio.sleep(2)
+                time.sleep(2)
                 if round == 0:
                     each = (rss_kib(pid) - before) / max(opened, 1)
                     print(f"{opened} streams opened: {each:.1f} KiB of RSS each", flush=True)
@@ -568,8 +614,8 @@ async def measure(
                 holder.ask("close")
                 opened = 0
                 held_open = False
-                await closed(pid, args.port, kept)
-            await phase(kind, next(games))
+                closed(pid, args.port, kept)
+            phase(kind, next(games))
 
     print(f"over {args.rounds} rounds (median of the phases; p99 of all their commands):")
     names = {NONE: "no stream open", OWN: "probes' streams", ALL: "streams open"}
@@ -586,6 +632,7 @@ async def measure(
             f" | web CPU {statistics.median(each.cpu for each in those) * 1000:5.1f} ms a command"
             f" ({', '.join(f'{each.cpu * 1000:.1f}' for each in those)})"
             f" | {statistics.median(each.switches for each in those):.1f} context switches a command"
+            f" | clients' CPU {statistics.median(each.clients for each in those) * 1000:.1f} ms a command"
             f" | idle CPU {statistics.median(each.idle for each in those) * 100:4.1f} %"
         )
     none = [each for each in phases if each.kind == NONE]
@@ -635,19 +682,19 @@ def connections(port: int) -> int:
     return count
 
 
-async def closed(pid: int, port: int, before: int) -> None:
+def closed(pid: int, port: int, before: int) -> None:
     """Until the web process has let go of the closed streams' connections, and is idle again
     (30 s at most)."""
     for _ in range(600):
         if connections(port) <= before + 5:
             break
-        await asyncio.sleep(0.1)
+        time.sleep(0.1)
     else:
         raise RuntimeError("the web process kept the closed streams' connections")
     # and has done with them (their tasks, the collector)
     for _ in range(60):
         used = cpu_seconds(pid)
-        await asyncio.sleep(0.5)
+        time.sleep(0.5)
         if cpu_seconds(pid) - used < 0.025:
             return
 
