@@ -33,6 +33,7 @@ from django.db import connection, models, transaction
 
 from eventstore import kinds
 from eventstore.models import StoredEvent, compact
+from moon import inflight
 
 logger = logging.getLogger(__name__)
 
@@ -102,11 +103,12 @@ def after_commit(*, stream: str, stream_id: int, rows: Sequence[StoredEvent]) ->
 
 
 def committed(*, stream: str, stream_id: int, rows: Sequence[StoredEvent]) -> None:
-    """Hand the rows to this process's followers of the stream, and tell every other process
-    that its log moved, through the transport."""
+    """Hand the rows to this process's followers of the stream (once the command committing
+    them has answered, in a web process), and tell every other process that its log moved,
+    through the transport."""
     name = key(stream, stream_id)
     commit = Commit(rows, as_now(getattr(rows[-1], stream)))
-    deliver(name, seq=commit.last, commit=commit)
+    inflight.after_answer(partial(deliver, name, seq=commit.last, commit=commit))
     through = transport()
     if through is not None:
         try:

@@ -3,6 +3,7 @@ with uvicorn workers (moon.asgi) on the embedded SQLite database, commits notifi
 The slow poll is set far beyond the tests' waits, so what arrives was woken by a notification."""
 
 import asyncio
+import contextvars
 import itertools
 import threading
 import time
@@ -243,5 +244,45 @@ def test_a_streams_read_waits_for_the_commands_in_flight_not_for_reads_nor_for_e
         await asyncio.wait_for(waiting, 1)  # as soon as the command has answered
         read_done.set()
         await asyncio.gather(read, command)
+
+    asyncio.run(scenario())
+
+
+def test_a_commands_streams_hear_of_its_commits_once_it_has_answered() -> None:
+    # A command's commits reach its process's streams once it has answered (moon/inflight:
+    # after_answer), not from its view's thread while it writes the answer; what runs after the
+    # command ended, or outside any, runs at once.
+    async def scenario() -> None:
+        ran: list[str] = []
+        answer = threading.Event()
+        late: list[threading.Thread] = []
+
+        def view() -> None:
+            inflight.after_answer(lambda: ran.append("commit"))
+            assert ran == []  # held while the view runs
+            answer.wait(5)
+
+        def straggler() -> None:  # a thread of the command still running after it answered
+            answer.wait(5)
+            time.sleep(0.05)
+            inflight.after_answer(lambda: ran.append("late"))
+
+        async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
+            thread = threading.Thread(target=contextvars.copy_context().run, args=(straggler,))
+            thread.start()
+            late.append(thread)
+            await asyncio.to_thread(view)  # the context (and what it holds) goes with the view
+
+        served = inflight.counted(application)
+        command = asyncio.create_task(served({"type": "http", "method": "POST"}, None, None))
+        await asyncio.sleep(0.05)
+        assert ran == []
+        answer.set()
+        await command
+        assert ran == ["commit"]  # on the loop, as the command answered
+        await asyncio.to_thread(late[0].join, 5)
+        assert ran == ["commit", "late"]
+        inflight.after_answer(lambda: ran.append("outside"))
+        assert ran == ["commit", "late", "outside"]
 
     asyncio.run(scenario())
