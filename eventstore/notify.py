@@ -29,7 +29,7 @@ from functools import cache, partial
 from typing import Any, Protocol
 
 from django.conf import settings
-from django.db import DEFAULT_DB_ALIAS, connection, connections, models, transaction
+from django.db import connection, models, transaction
 
 from eventstore import kinds
 from eventstore.models import StoredEvent, compact
@@ -227,9 +227,9 @@ def transport() -> Transport | None:
     """The transport of this configuration; None in the embedded mode (this process only)."""
     if settings.REDIS_URL:
         return RedisChannel()
-    # the database's engine from the settings: asking a connection made one in the context of
-    # every stream hub that subscribed (on the event loop), kept as long as the hub
-    if connections.databases[DEFAULT_DB_ALIAS]["ENGINE"] == "django.db.backends.postgresql":
+    # from the settings: asking a connection made one in the context of every stream hub that
+    # subscribed (on the event loop), kept as long as the hub
+    if not settings.EMBEDDED:
         return PostgresChannel()
     return None
 
