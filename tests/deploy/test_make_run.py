@@ -130,3 +130,9 @@ def test_a_header_of_9000_characters_reaches_the_api(served: Served) -> None:
     status, kind, body = served.request("/api/v1/", **{"X-Padding": "x" * 9000})
     assert (status, kind) == (200, "application/json")
     assert json.loads(body)["name"] == "moon"
+
+
+def test_a_head_past_16_kib_is_refused_and_the_server_serves_on(served: Served) -> None:
+    status, _, body = served.request("/api/v1/", **{"X-Padding": "x" * 20_000})
+    assert (status, body) == (400, "Invalid HTTP request received.")
+    assert served.request("/api/v1/")[0] == 200
