@@ -65,6 +65,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+import uvloop
+
 ROOT = Path(__file__).resolve().parents[1]
 SEATS = 3
 # Streams opened at once.
@@ -259,14 +261,10 @@ def hold(port: int) -> None:
         await held.close()
         await probes.close()
 
-    try:
-        import uvloop
-    except ImportError:  # the bench's clients, without the production extra
-        asyncio.run(run())
-    else:
-        # the streams' readers share the machine's two cores with the web process: they take
-        # what they need of them with the faster loop
-        uvloop.run(run())
+    # the streams' readers share the machine's two cores with the web process: they take what
+    # they need of them with the faster loop (installed with gunicorn's worker, which the bench
+    # serves with)
+    uvloop.run(run())
 
 
 class Holder:
@@ -638,16 +636,16 @@ def measure(
         spy = profiler(args.profile, pid, f"{len(phases) + 1}-{kind}")
         user, system = cpu_split(pid)
         switches = context_switches(pid)
+        driver_cpu = time.process_time()
         holder_cpu = cpu_seconds(holder.process.pid)
-        clients_cpu = time.process_time() + holder_cpu
         try:
             moves, delays = play_probes(clients, games, arrivals, streams_open)
         finally:
             after = cpu_split(pid)
             user, system = after[0] - user, after[1] - system
             switches = context_switches(pid) - switches
+            driver_cpu = time.process_time() - driver_cpu
             holder_cpu = cpu_seconds(holder.process.pid) - holder_cpu
-            clients_cpu = time.process_time() + cpu_seconds(holder.process.pid) - clients_cpu
             if spy is not None:
                 spy.send_signal(signal.SIGINT)
                 spy.wait(60)
@@ -661,7 +659,7 @@ def measure(
             switches / count,
             idle,
             rss_kib(pid) / 1024,
-            clients_cpu / count,
+            (driver_cpu + holder_cpu) / count,
             holder_cpu / count,
         )
         phases.append(measured)
