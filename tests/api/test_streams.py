@@ -11,9 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import User
 
-from api import streams
 from moon import inflight
 from tests.live import (
     Client,
@@ -248,58 +246,6 @@ def test_a_streams_read_waits_for_the_commands_in_flight_not_for_reads_nor_for_e
         await asyncio.gather(read, command)
 
     asyncio.run(scenario())
-
-
-def test_heartbeats_wait_for_the_commands_in_flight_a_tick_at_the_most(settings: Any) -> None:
-    # A heartbeat is a write on the event loop: one that fell on a move lengthened it, and a
-    # thousand streams' beats set the move path's p99 (bench/streams.py). They wait for the
-    # command being served to answer, but not for ever: a process that is never without one
-    # still beats its streams.
-    settings.STREAM_HEARTBEAT_SECONDS = 45
-    tick = settings.STREAM_HEARTBEAT_SECONDS / streams.BEAT_TICKS  # the longest a look waits
-
-    async def beats_during_a_command(*, answer_after: float | None) -> list[tuple[float, int]]:
-        """How many of three streams due were beaten, and when (seconds after their beat
-        began), while a command is served (answered after ``answer_after`` seconds, or not
-        within the scenario)."""
-        loop = asyncio.get_running_loop()
-        answered = asyncio.Event()
-
-        async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
-            await answered.wait()
-
-        served = inflight.counted(application)
-        command = asyncio.create_task(served({"type": "http", "method": "POST"}, None, None))
-        await asyncio.sleep(0)
-        followers = [streams.Follower(User(), 0, 0, stream=True, kind=None) for _ in range(3)]
-        for follower in followers:
-            follower.beaten = loop.time() - settings.STREAM_HEARTBEAT_SECONDS  # due
-            streams._beating.setdefault(loop, {})[follower] = None
-        beat = streams._heartbeats[loop] = asyncio.create_task(streams._beat())
-        started = loop.time()
-        seen = []
-        try:
-            while (elapsed := loop.time() - started) < 2 * tick:
-                if answer_after is not None and elapsed >= answer_after:
-                    answered.set()
-                seen.append((elapsed, sum(streams.HEARTBEAT in each.reads for each in followers)))
-                await asyncio.sleep(tick / 20)
-        finally:
-            beat.cancel()
-            streams._beating.pop(loop, None)
-            streams._heartbeats.pop(loop, None)
-            answered.set()
-            await command
-        return seen
-
-    # answered after half a tick: no stream is beaten before, all of them right after
-    seen = asyncio.run(beats_during_a_command(answer_after=tick / 2))
-    assert {count for elapsed, count in seen if elapsed < 0.45 * tick} == {0}
-    assert {count for elapsed, count in seen if elapsed >= 0.75 * tick} == {3}
-    # never answered: beaten all the same, once a tick has passed
-    seen = asyncio.run(beats_during_a_command(answer_after=None))
-    assert {count for elapsed, count in seen if elapsed < 0.75 * tick} == {0}
-    assert {count for elapsed, count in seen if elapsed >= 1.5 * tick} == {3}
 
 
 def test_a_commands_streams_hear_of_its_commits_once_it_has_answered() -> None:
