@@ -16,12 +16,14 @@ phase sends the same commands, as many game endings among them (a game's last co
 it in the web process, the slowest command of all: how many fell in a phase set its p99 when
 phases were cut from games in play). ``--split`` adds a third kind of phase between them,
 with only the probe games' own streams open: what serving the games played costs, apart from
-what the other games' idle streams add. A p99 over a few hundred commands on a shared machine
-is still noisy: what counts is the median over rounds, the p99 of all of a kind's commands,
-and the web process's CPU time per command (what a commit's fan-out to the streams adds,
-hardly moved by the rest of the machine's load). On PostgreSQL, each phase begins once the
-database's upkeep is done (``VACUUM ANALYZE``), so that autovacuum's minute does not fall on
-one kind of phase.
+what the other games' idle streams add. ``--same`` opens no stream in any phase, every kind's
+included: the comparisons it prints are what the machine's noise alone makes of phases that
+differ in nothing, the yardstick for those of a run with streams. A p99 over a few hundred
+commands on a shared machine is still noisy: what counts is the median over rounds, the p99 of
+all of a kind's commands, and the web process's CPU time per command (what a commit's fan-out
+to the streams adds, hardly moved by the rest of the machine's load). On PostgreSQL, each
+phase begins once the database's upkeep is done (``VACUUM ANALYZE``), so that autovacuum's
+minute does not fall on one kind of phase.
 
 Each phase prints the process's RSS, the share of a CPU it uses with no command running (the
 open streams' own cost), p50/p99 of the move path (POST /moves and /confirm) and its CPU time
@@ -532,6 +534,11 @@ def main() -> None:
     parser.add_argument(
         "--split", action="store_true", help="a third kind of phase: the probe games' own streams only"
     )
+    parser.add_argument(
+        "--same",
+        action="store_true",
+        help="no stream open in any phase: what the machine's noise alone makes of the comparisons",
+    )
     parser.add_argument("--hold", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.hold:
@@ -623,7 +630,7 @@ def measure(
     opened = 0  # the holder's streams open
 
     def phase(kind: str, games: list[int]) -> None:
-        streams_open = kind != NONE
+        streams_open = kind != NONE and not args.same
         slots = [(game, seat, tokens[seat]) for game in games for seat in range(SEATS)]
         name = "no stream open"
         if streams_open:
@@ -675,7 +682,7 @@ def measure(
     held_open = False
     for round in range(args.rounds):
         for kind in kinds if round % 2 == 0 else kinds[::-1]:
-            if kind == ALL and not held_open:
+            if kind == ALL and not held_open and not args.same:
                 before = rss_kib(pid)
                 opened = int(holder.ask("open").split()[1])
                 held_open = True
@@ -692,6 +699,8 @@ def measure(
 
     print(f"over {args.rounds} rounds (median of the phases; p99 of all their commands):")
     names = {NONE: "no stream open", OWN: "probes' streams", ALL: "streams open"}
+    if args.same:  # the kinds' places in the rounds, with no stream open in any
+        names = {NONE: "no stream open", OWN: "probes' (none)", ALL: "open (none)"}
     for kind in kinds:
         those = [each for each in phases if each.kind == kind]
         moves = [move for each in those for move in each.moves]
@@ -719,7 +728,7 @@ def measure(
         )
         cpu = statistics.median(each.cpu for each in some) / statistics.median(each.cpu for each in none)
         low, high = p99_ratio_interval(some, none)
-        label = "open" if kind == ALL else "probes"
+        label = ("open" if kind == ALL else "probes") + (" (none)" if args.same else "")
         paired = paired_difference(some, none)
         added = "" if paired is None else f", a command {paired[0] * 1000:+.2f} ms ({paired[1] * 100:+.1f} %)"
         print(
