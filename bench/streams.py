@@ -700,7 +700,7 @@ def measure(
     print(f"over {args.rounds} rounds (median of the phases; p99 of all their commands):")
     names = {NONE: "no stream open", OWN: "probes' streams", ALL: "streams open"}
     if args.same:  # the kinds' places in the rounds, with no stream open in any
-        names = {NONE: "no stream open", OWN: "probes' (none)", ALL: "open (none)"}
+        names |= {OWN: "probes' (none)", ALL: "open (none)"}
     for kind in kinds:
         those = [each for each in phases if each.kind == kind]
         moves = [move for each in those for move in each.moves]
