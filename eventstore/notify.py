@@ -13,7 +13,8 @@ message, never loses it, as long as the reader also looks at the log every now a
 stream hubs' poll, api/streams.py). A commit made in this process hands its rows to the
 process's followers of the stream at once (``Commit``): a follower holding every event before
 them takes them as they are, without reading the log; else it reads the log, which stays the
-truth.
+truth. In a web process, a command's commits are handed on and notified once it has answered
+(``moon/inflight``), the notification from a thread of the process's own (``publish``).
 """
 
 import asyncio
@@ -24,12 +25,14 @@ import os
 import secrets
 import threading
 from collections.abc import AsyncIterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache, partial
 from typing import Any, Protocol
 
 from django.conf import settings
 from django.db import connection, models, transaction
+from django.db import connections as db_connections
 
 from eventstore import kinds
 from eventstore.models import StoredEvent, compact
@@ -111,10 +114,52 @@ def committed(*, stream: str, stream_id: int, rows: Sequence[StoredEvent]) -> No
     inflight.after_answer(partial(deliver, name, seq=commit.last, commit=commit))
     through = transport()
     if through is not None:
-        try:
-            through.publish(notice(name, commit.last))
-        except Exception:  # a lost notification only delays a message: the readers poll too
-            logger.warning("commit notification not published", exc_info=True, extra={"stream": name})
+        inflight.after_answer(partial(publish, through, notice(name, commit.last)))
+
+
+def publish(through: "Transport", payload: str) -> None:
+    """Send a notification through the transport. On an event loop (a web process's command
+    that has answered) it is sent from the process's notifying thread, so that neither the
+    command nor the loop waits for the round trip; elsewhere (a worker, a script, a test) at
+    once. Sent once the command has answered, it also comes back to this process's own
+    listener (every listener hears every notification) after the answer rather than while
+    the command's view still runs: taking it in, on the loop, took the interpreter from the
+    view (bench/streams.py)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        _publish_now(through, payload)
+    else:
+        _notifier().submit(_publish_from_thread, through, payload)
+
+
+def _publish_now(through: "Transport", payload: str) -> None:
+    try:
+        through.publish(payload)
+    except Exception:  # a lost notification only delays a message: the readers poll too
+        stream = payload.split()[0]
+        logger.warning("commit notification not published", exc_info=True, extra={"stream": stream})
+
+
+def _publish_from_thread(through: "Transport", payload: str) -> None:
+    try:
+        _publish_now(through, payload)
+    finally:
+        # PostgreSQL's NOTIFY took a connection of the process's pool: it goes back
+        db_connections.close_all()
+
+
+_notifying: tuple[int, ThreadPoolExecutor] | None = None
+
+
+def _notifier() -> ThreadPoolExecutor:
+    """The process's notifying thread (made again in a forked child, which has no thread of
+    its parent's)."""
+    global _notifying
+    if _notifying is None or _notifying[0] != os.getpid():
+        thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="commit notifications")
+        _notifying = (os.getpid(), thread)
+    return _notifying[1]
 
 
 def as_now(instance: models.Model) -> models.Model:
