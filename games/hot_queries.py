@@ -13,7 +13,7 @@ Everything else goes through the ORM.
 """
 
 import functools
-from datetime import datetime
+from datetime import UTC, datetime
 from itertools import groupby
 from typing import Any, NamedTuple
 
@@ -286,6 +286,8 @@ def tail(
 
 def _tail_row(columns: Any) -> TailRow:
     seq, code, seat, turn, data, created_at = store.aware(columns)
+    if isinstance(created_at, str):  # SQLite hands a union's times over as their text, in UTC
+        created_at = datetime.fromisoformat(created_at).replace(tzinfo=UTC)
     kind, version = kinds.pair(code)
     return TailRow(seq, kind, version, seat, turn, store.decoded(data), created_at)
 

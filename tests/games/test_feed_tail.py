@@ -10,7 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from eventstore import notify
-from games import selectors, snapshots
+from games import hot_queries, selectors, snapshots
 from games.models import Game, Seat
 from games.rules import engine
 from games.rules.play import bots
@@ -83,3 +83,26 @@ def test_each_follower_gets_what_its_feed_gains_after_every_event(adventure: int
     assert late is not None and late_after == after
     # a follower whose position lies before the turn in play reads its feed in full
     assert tail.catch_up({(1, 0)})[(1, 0)] is None
+
+
+@pytest.mark.django_db
+def test_the_tails_reads_give_each_events_time_as_the_orm_does() -> None:
+    # On SQLite a time read with plain SQL through a union comes back as text: a stream's
+    # message wrote it as "2026-11-29 14:25:16.313657" instead of /events' ISO form.
+    users = [player(name) for name in ("ann", "ben")]
+    _, events = bots.play_game(adventure=1, bots=[bots.random_bot(random.Random(3)) for _ in users], seed=3)
+    game = Game.objects.create(
+        adventure=1, max_players=2, creator=users[0], seed=3, status=Game.Status.PLAYING
+    )
+    Seat.objects.bulk_create(Seat(game=game, user=user, index=i) for i, user in enumerate(users))
+    stored = append_events(game, events[:20], version=0, actor=None)
+    snapshots.save(game=game, state=engine.GameState(), seq=0)
+    reads = [
+        hot_queries.tail(game.pk, after=0, engine_version=snapshots.ENGINE_VERSION)[2],
+        hot_queries.tail(game.pk, after=0, engine_version=None)[2],
+        hot_queries.turn_in_play(game.pk)[1],
+    ]
+    for rows in reads:
+        assert rows
+        for row in rows:
+            assert row.created_at == stored[row.seq - 1].created_at
